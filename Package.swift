@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Strict upcoming features for every Swift target, turned on in one place.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "l10nd",
+    products: [
+        .library(name: "Localization", targets: ["Localization"]),
+        .library(name: "LocalizationCore", targets: ["LocalizationCore"]),
+        .executable(name: "l10nd", targets: ["l10nd"]),
+        .executable(name: "l10nctl", targets: ["l10nctl"]),
+        .executable(name: "l10nd-bench", targets: ["l10nd-bench"]),
+    ],
+    targets: [
+        .target(name: "LocalizationCore"),
+        .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
+        .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
+        .target(
+            name: "LocalizationDaemon",
+            dependencies: ["LocalizationCore", "LocalizationWire", "CInotifyTools"]
+        ),
+        .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire"]),
+        .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
+        .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore"]),
+        .executableTarget(
+            name: "l10nd-bench",
+            dependencies: ["LocalizationCore", "Localization"],
+            path: "Benchmarks/l10nd-bench"
+        ),
+        .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -1,0 +1,5 @@
+/// One of CLDR's plural categories, the keys of a `.stringsdict` plural rule and of an
+/// `.xcstrings` `variations.plural` object.
+public enum PluralCategory: String, Sendable, Hashable, CaseIterable, Codable {
+    case zero, one, two, few, many, other
+}

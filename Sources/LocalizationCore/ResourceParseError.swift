@@ -1,0 +1,26 @@
+/// A resource file that could not be read, with where and why.
+///
+/// The message is written for a translator: it names what was expected and where the
+/// construct that went wrong began, e.g. `missing ';' after the value that starts at 12:9`.
+public struct ResourceParseError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Where the problem was found.
+    public var location: SourceLocation
+    /// What is wrong, in words a translator understands.
+    public var message: String
+
+    /// Creates an error.
+    public init(location: SourceLocation, message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// `file:line:column: message`.
+    public var description: String { "\(location): \(message)" }
+
+    /// The same error attributed to `file`.
+    public func inFile(_ file: String) -> ResourceParseError {
+        var copy = self
+        copy.location.file = file
+        return copy
+    }
+}

@@ -1,0 +1,3 @@
+import LocalizationDaemon
+
+print("l10nd \(DaemonVersion.string)")
