@@ -34,6 +34,11 @@ let package = Package(
             path: "Benchmarks/l10nd-bench"
         ),
         .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore"]),
+        .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore"]),
+        .testTarget(
+            name: "LocalizationDaemonTests",
+            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore"]
+        ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore"]),
     ]
