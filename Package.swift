@@ -33,14 +33,15 @@ let package = Package(
             dependencies: ["LocalizationCore", "Localization"],
             path: "Benchmarks/l10nd-bench"
         ),
-        .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore"]),
-        .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "TestSupport"]),
+        .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(
             name: "LocalizationDaemonTests",
-            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore"]
+            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore", "TestSupport"]
         ),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "TestSupport"]),
     ]
 )
 

@@ -1,0 +1,3 @@
+// `import Localization` is all a program needs: the core's value types (LookupResult,
+// LanguageTag, TableEntry…) appear in this module's API, so they come with it.
+@_exported public import LocalizationCore

@@ -1,0 +1,136 @@
+/// A language tag, normalised to BCP 47 (`ja-JP`, `zh-Hant-TW`), or `Base`.
+///
+/// Accepts the spellings found on a Linux host and in `.lproj` names: `ja`, `ja_JP`,
+/// `ja-jp`, `ja_JP.UTF-8`, `sr_RS@latin`, `zh_Hant_TW`, `pt-BR`, the legacy lproj names
+/// (`English`, `Japanese`…) and `Base`. Anything else is rejected with a
+/// ``LanguageTagError``: a tag is never used as a path, so `../x` cannot reach the file
+/// system through it.
+///
+/// ```swift
+/// let tag = try LanguageTag("zh_Hant_TW")
+/// tag.identifier   // "zh-Hant-TW"
+/// ```
+public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The primary language subtag, lowercase (`ja`), or `Base`.
+    public let language: String
+    /// The script subtag, title case (`Hant`), if any.
+    public let script: String?
+    /// The region subtag, uppercase (`TW`) or three digits (`419`), if any.
+    public let region: String?
+    /// Variant subtags, lowercase, in order.
+    public let variants: [String]
+
+    /// The longest input accepted; real tags are far shorter.
+    public static let maximumLength = 64
+
+    /// The `Base` pseudo-language of Xcode projects.
+    public static let base = LanguageTag(language: "Base", script: nil, region: nil, variants: [])
+
+    /// Legacy `.lproj` names that predate ISO codes, as CoreFoundation still accepts them.
+    static let legacyNames: [String: String] = [
+        "english": "en", "japanese": "ja", "french": "fr", "german": "de",
+        "spanish": "es", "italian": "it", "dutch": "nl",
+    ]
+
+    /// gettext's locale modifiers that name a script (`sr_RS@latin`).
+    static let scriptModifiers: [String: String] = [
+        "latin": "Latn", "cyrillic": "Cyrl", "devanagari": "Deva", "arabic": "Arab",
+    ]
+
+    /// Creates a tag from its parts, already normalised.
+    public init(language: String, script: String? = nil, region: String? = nil, variants: [String] = []) {
+        self.language = language
+        self.script = script
+        self.region = region
+        self.variants = variants
+    }
+
+    /// Parses and normalises `text`.
+    ///
+    /// - Throws: ``LanguageTagError`` for anything that is not a language tag.
+    public init(_ text: String) throws(LanguageTagError) {
+        guard !text.isEmpty else { throw LanguageTagError(input: text, reason: "it is empty") }
+        guard text.utf8.count <= Self.maximumLength else {
+            throw LanguageTagError(input: text, reason: "it is longer than \(Self.maximumLength) characters")
+        }
+        if text.lowercased() == "base" {
+            self = .base
+            return
+        }
+        if let legacy = Self.legacyNames[text.lowercased()] {
+            self.init(language: legacy)
+            return
+        }
+        var body = Substring(text)
+        var modifierScript: String?
+        // gettext: language[_territory][.codeset][@modifier]
+        if let at = body.firstIndex(of: "@") {
+            let modifier = body[body.index(after: at)...].lowercased()
+            modifierScript = Self.scriptModifiers[modifier]
+            body = body[..<at]
+        }
+        if let dot = body.firstIndex(of: ".") {
+            body = body[..<dot]
+        }
+        let subtags = body.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let first = subtags.first, Self.isLanguage(first) else {
+            throw LanguageTagError(input: text, reason: "it does not start with a 2–3 letter language code")
+        }
+        var script: String?
+        var region: String?
+        var variants: [String] = []
+        for subtag in subtags.dropFirst() {
+            if script == nil, region == nil, variants.isEmpty, subtag.count == 4, subtag.allSatisfy(\.isASCIILetter) {
+                script = subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
+            } else if region == nil, variants.isEmpty, Self.isRegion(subtag) {
+                region = subtag.uppercased()
+            } else if Self.isVariant(subtag) {
+                variants.append(subtag.lowercased())
+            } else {
+                throw LanguageTagError(input: text, reason: "'\(subtag)' is not a script, region or variant subtag")
+            }
+        }
+        self.init(language: first.lowercased(), script: script ?? modifierScript, region: region, variants: variants)
+    }
+
+    /// The BCP 47 form: `zh-Hant-TW`, or `Base`.
+    public var identifier: String {
+        var parts = [language]
+        if let script { parts.append(script) }
+        if let region { parts.append(region) }
+        parts.append(contentsOf: variants)
+        return parts.joined(separator: "-")
+    }
+
+    /// Whether this is the `Base` pseudo-language.
+    public var isBase: Bool { language == "Base" }
+
+    /// The identifier.
+    public var description: String { identifier }
+
+    /// Orders tags by identifier, for stable listings.
+    public static func < (lhs: LanguageTag, rhs: LanguageTag) -> Bool {
+        lhs.identifier < rhs.identifier
+    }
+
+    static func isLanguage(_ subtag: Substring) -> Bool {
+        (2...3).contains(subtag.count) && subtag.allSatisfy(\.isASCIILetter)
+    }
+
+    static func isRegion(_ subtag: Substring) -> Bool {
+        (subtag.count == 2 && subtag.allSatisfy(\.isASCIILetter))
+            || (subtag.count == 3 && subtag.allSatisfy(\.isASCIIDigit))
+    }
+
+    static func isVariant(_ subtag: Substring) -> Bool {
+        let alphanumeric = subtag.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit }
+        return alphanumeric
+            && ((5...8).contains(subtag.count) || (subtag.count == 4 && subtag.first!.isASCIIDigit))
+    }
+}
+
+extension Character {
+    var isASCIILetter: Bool { isASCII && isLetter }
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

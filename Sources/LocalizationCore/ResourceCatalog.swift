@@ -1,0 +1,117 @@
+/// Every table of every language, assembled from resource files, and the lookup contract.
+///
+/// A catalog is an immutable value. Whoever reloads builds a new one and swaps it in whole,
+/// so a reader always sees one complete version.
+///
+/// ```swift
+/// let chain = FallbackChain(preferred: [try LanguageTag("ja")], developmentLanguage: catalog.developmentLanguage)
+/// catalog.lookup("多言語化", chain: chain).value
+/// ```
+public struct ResourceCatalog: Sendable {
+    /// The table used when a lookup names none.
+    public static let defaultTableName = "Localizable"
+
+    /// The language every chain ends with (`en` unless configured).
+    public let developmentLanguage: LanguageTag
+    /// Tables by language identifier, then by table name.
+    public private(set) var tables: [String: [String: LocalizationTable]]
+
+    /// Creates a catalog from assembled tables.
+    public init(developmentLanguage: LanguageTag, tables: [String: [String: LocalizationTable]] = [:]) {
+        self.developmentLanguage = developmentLanguage
+        self.tables = tables
+    }
+
+    /// Assembles a catalog from parsed files, applying the precedence rules: earlier roots
+    /// win over later ones; within a root, `.stringsdict` over `.strings` over String Catalog.
+    public init(developmentLanguage: LanguageTag, resources: [(file: ResourceFile, content: ParsedResource)]) {
+        self.init(developmentLanguage: developmentLanguage)
+        let ordered = resources.sorted { Self.precedes($0.file, $1.file) }
+        for (file, content) in ordered {
+            overlay(content, from: file)
+        }
+    }
+
+    /// The chain for `preferred` tags, ending in this catalog's development language.
+    public func chain(_ preferred: [LanguageTag]) -> FallbackChain {
+        FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage)
+    }
+
+    /// Looks `key` up along `chain` in `table` (`Localizable` when `nil` or empty).
+    ///
+    /// The first language in the chain that has the key serves it. When none has it, the
+    /// value is the key itself and `found` is false.
+    public func lookup(_ key: String, in table: String? = nil, chain: FallbackChain) -> LookupResult {
+        let tableName = Self.tableName(table)
+        for (index, identifier) in chain.identifiers.enumerated() {
+            if let entry = tables[identifier]?[tableName]?.entries[key] {
+                return LookupResult(value: entry.value, found: true, language: chain.candidates[index], entry: entry)
+            }
+        }
+        return .missing(key)
+    }
+
+    /// The whole table as `chain` resolves it: every key any language of the chain has,
+    /// each with the value and language the chain picks.
+    public func resolvedTable(_ table: String? = nil, chain: FallbackChain) -> [String: LookupResult] {
+        let tableName = Self.tableName(table)
+        var result: [String: LookupResult] = [:]
+        for (index, identifier) in chain.identifiers.enumerated().reversed() {
+            guard let entries = tables[identifier]?[tableName]?.entries else { continue }
+            let language = chain.candidates[index]
+            for (key, entry) in entries {
+                result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
+            }
+        }
+        return result
+    }
+
+    /// The languages that have at least one table, sorted by identifier.
+    public var languages: [LanguageTag] {
+        tables.keys.compactMap { try? LanguageTag($0) }.sorted()
+    }
+
+    /// The table names of `language`, sorted.
+    public func tableNames(of language: LanguageTag) -> [String] {
+        (tables[language.identifier] ?? [:]).keys.sorted()
+    }
+
+    /// The number of keys over all languages and tables.
+    public var keyCount: Int {
+        tables.values.reduce(0) { sum, byTable in sum + byTable.values.reduce(0) { $0 + $1.count } }
+    }
+
+    /// `table`, or `Localizable` for `nil` or empty.
+    public static func tableName(_ table: String?) -> String {
+        guard let table, !table.isEmpty else { return defaultTableName }
+        return table
+    }
+
+    /// Whether `lhs` is overlaid before (so loses to) `rhs`.
+    static func precedes(_ lhs: ResourceFile, _ rhs: ResourceFile) -> Bool {
+        if lhs.rootIndex != rhs.rootIndex { return lhs.rootIndex > rhs.rootIndex }
+        if lhs.kind != rhs.kind { return lhs.kind < rhs.kind }
+        return lhs.path < rhs.path
+    }
+
+    mutating func overlay(_ content: ParsedResource, from file: ResourceFile) {
+        switch content {
+        case .table(let table):
+            guard let language = file.language else { return }
+            overlay(table, language: language.identifier, table: file.table)
+        case .catalog(let catalog):
+            for (code, entries) in catalog.tables {
+                guard let language = try? LanguageTag(code) else { continue }
+                overlay(LocalizationTable(entries: entries), language: language.identifier, table: file.table)
+            }
+        }
+    }
+
+    mutating func overlay(_ table: LocalizationTable, language: String, table name: String) {
+        if let existing = tables[language]?[name] {
+            tables[language, default: [:]][name] = existing.overlaid(with: table)
+        } else {
+            tables[language, default: [:]][name] = table
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// A file that holds localized strings, and what its path says about it.
+///
+/// `xx.lproj/Table.strings` and `xx.lproj/Table.stringsdict` belong to language `xx` and
+/// table `Table`; `Table.xcstrings` anywhere holds table `Table` in every language it lists.
+public struct ResourceFile: Sendable, Hashable {
+    /// The format, which also sets precedence within one language and table.
+    public enum Kind: Int, Sendable, Hashable, Comparable, CaseIterable {
+        /// A String Catalog (`.xcstrings`): overridden by `.lproj` files.
+        case stringCatalog = 0
+        /// A `.strings` file.
+        case strings = 1
+        /// A `.stringsdict` file: overrides `.strings` of the same key, as Apple merges them.
+        case stringsDict = 2
+
+        /// Orders kinds by precedence, lowest first.
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The file's path.
+    public var path: String
+    /// Its format.
+    public var kind: Kind
+    /// The `.lproj`'s language; `nil` for a String Catalog, which holds many.
+    public var language: LanguageTag?
+    /// The table name: the file name without its extension.
+    public var table: String
+    /// The position of the root directory it was found under; earlier roots take precedence.
+    public var rootIndex: Int
+
+    /// Creates a description of a resource file.
+    public init(path: String, kind: Kind, language: LanguageTag?, table: String, rootIndex: Int = 0) {
+        self.path = path
+        self.kind = kind
+        self.language = language
+        self.table = table
+        self.rootIndex = rootIndex
+    }
+
+    /// Classifies `path` by its name and its directory's name; `nil` when it is not a
+    /// resource (another extension, a hidden or editor temp name, or an `.lproj` whose name
+    /// is not a language tag).
+    public init?(path: String, rootIndex: Int = 0) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard let name = components.last, !name.hasPrefix("."),
+            let dot = name.lastIndex(of: ".")
+        else { return nil }
+        let table = String(name[..<dot])
+        guard !table.isEmpty else { return nil }
+        let directory = components.dropLast().last
+        switch name[name.index(after: dot)...] {
+        case "xcstrings":
+            self.init(path: path, kind: .stringCatalog, language: nil, table: table, rootIndex: rootIndex)
+        case let ext where ext == "strings" || ext == "stringsdict":
+            guard let directory, let language = Self.language(ofDirectory: directory) else { return nil }
+            self.init(
+                path: path, kind: ext == "strings" ? .strings : .stringsDict,
+                language: language, table: table, rootIndex: rootIndex)
+        default:
+            return nil
+        }
+    }
+
+    /// The language an `xx.lproj` directory name stands for, or `nil` if it names none.
+    public static func language(ofDirectory name: some StringProtocol) -> LanguageTag? {
+        guard name.hasSuffix(".lproj") else { return nil }
+        return try? LanguageTag(String(name.dropLast(".lproj".count)))
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Finds resource files under root directories: every `*.lproj` at any depth and every
+/// `*.xcstrings`.
+///
+/// Hidden entries (a leading `.`) are skipped: editors' swap files, and Kubernetes'
+/// `..data` and `..2026_…` directories, whose content is reached once through the visible
+/// `ja.lproj -> ..data/ja.lproj` links rather than twice. Symbolic links are followed, but a
+/// directory already visited (a link loop) is not entered again, and depth is bounded.
+public enum ResourceScanner {
+    /// Directories deeper than this below a root are not entered.
+    public static let maximumDepth = 32
+
+    /// Every resource file under `roots`, each tagged with the index of its root.
+    public static func scan(roots: [String]) -> [ResourceFile] {
+        roots.enumerated().flatMap { index, root in scan(directory: root, rootIndex: index) }
+    }
+
+    /// Every resource file under `directory`, tagged with `rootIndex`.
+    public static func scan(directory: String, rootIndex: Int) -> [ResourceFile] {
+        var visited = Set<String>()
+        var found: [ResourceFile] = []
+        walk(directory, depth: 0, rootIndex: rootIndex, visited: &visited, found: &found)
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Reads and parses one file.
+    ///
+    /// - Throws: ``ResourceParseError`` for a file that cannot be read or parsed.
+    public static func load(_ file: ResourceFile) throws(ResourceParseError) -> ParsedResource {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw ResourceParseError(
+                location: SourceLocation(file: file.path, line: 1, column: 1),
+                message: "the file cannot be read (missing, a directory, or permission denied)")
+        }
+        return try ParsedResource.parse([UInt8](data), kind: file.kind, file: file.path)
+    }
+
+    private static func walk(
+        _ directory: String, depth: Int, rootIndex: Int,
+        visited: inout Set<String>, found: inout [ResourceFile]
+    ) {
+        guard depth <= maximumDepth,
+            visited.insert(URL(fileURLWithPath: directory).resolvingSymlinksInPath().path).inserted,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
+        else { return }
+        for name in names where !name.hasPrefix(".") {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                walk(path, depth: depth + 1, rootIndex: rootIndex, visited: &visited, found: &found)
+            } else if let file = ResourceFile(path: path, rootIndex: rootIndex) {
+                found.append(file)
+            }
+        }
+    }
+}

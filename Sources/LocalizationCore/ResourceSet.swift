@@ -1,0 +1,41 @@
+/// The resources under some root directories, loaded at one moment: the catalog that
+/// answers lookups, the files it came from, and the files that failed to parse.
+///
+/// This is the embedded mode's whole engine, and the daemon's first load.
+///
+/// ```swift
+/// let resources = ResourceSet.load(roots: ["Examples/Resources"])
+/// resources.lookup("多言語化", languages: [try LanguageTag("en")]).value  // "Multilingualization"
+/// ```
+public struct ResourceSet: Sendable {
+    /// The root directories, in precedence order.
+    public let roots: [String]
+    /// The assembled tables.
+    public let catalog: ResourceCatalog
+    /// Every resource file found, parsed or not.
+    public let files: [ResourceFile]
+    /// The files that could not be read or parsed, each located.
+    public let errors: [ResourceParseError]
+
+    /// Scans `roots`, parses every file, and assembles the catalog. Never throws: a file
+    /// that fails is left out and reported in ``errors``.
+    public static func load(roots: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en")) -> ResourceSet {
+        let files = ResourceScanner.scan(roots: roots)
+        var loaded: [(file: ResourceFile, content: ParsedResource)] = []
+        var errors: [ResourceParseError] = []
+        for file in files {
+            do {
+                loaded.append((file, try ResourceScanner.load(file)))
+            } catch {
+                errors.append(error)
+            }
+        }
+        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage, resources: loaded)
+        return ResourceSet(roots: roots, catalog: catalog, files: files, errors: errors)
+    }
+
+    /// Looks `key` up for `languages` (preferred first) in `table`.
+    public func lookup(_ key: String, languages: [LanguageTag], table: String? = nil) -> LookupResult {
+        catalog.lookup(key, in: table, chain: catalog.chain(languages))
+    }
+}

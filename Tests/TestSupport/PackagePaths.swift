@@ -1,0 +1,32 @@
+import Foundation
+
+/// Paths the tests read: the package's own examples and the shared real-world corpus.
+public enum PackagePaths {
+    /// The package root, found from this file's own path.
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// `Examples/Resources`, the bundled example resources.
+    public static var exampleResources: String { root + "/Examples/Resources" }
+
+    /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent
+    /// (a user's own clone has no `../shared`): tests that need it skip.
+    public static var corpus: String? {
+        let path = URL(fileURLWithPath: root + "/../shared/corpus/iina").standardizedFileURL.path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// A built executable of this package (`l10nd`, `l10nctl`), from the build directory
+    /// `swift test` used.
+    public static func executable(_ name: String) -> String {
+        let testBundle = Bundle.main.bundleURL.path
+        let candidates = [
+            testBundle + "/" + name,
+            root + "/.build/debug/" + name,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }
+}
