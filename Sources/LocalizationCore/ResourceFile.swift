@@ -60,6 +60,24 @@ public struct ResourceFile: Sendable, Hashable {
         }
     }
 
+    /// Classifies `path` by its extension alone, for a file named on a command line that
+    /// may sit outside any `.lproj` (its language is then `nil`).
+    public init?(anyPath path: String) {
+        if let file = ResourceFile(path: path) {
+            self = file
+            return
+        }
+        let name = path.split(separator: "/").last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let table = String(name[..<dot])
+        switch name[name.index(after: dot)...] {
+        case "strings": self.init(path: path, kind: .strings, language: nil, table: table)
+        case "stringsdict": self.init(path: path, kind: .stringsDict, language: nil, table: table)
+        case "xcstrings": self.init(path: path, kind: .stringCatalog, language: nil, table: table)
+        default: return nil
+        }
+    }
+
     /// The language an `xx.lproj` directory name stands for, or `nil` if it names none.
     public static func language(ofDirectory name: some StringProtocol) -> LanguageTag? {
         guard name.hasSuffix(".lproj") else { return nil }

@@ -1,1 +1,41 @@
-print("l10nctl")
+import Foundation
+
+/// l10nctl's entry: picks the command, maps errors to exit codes (0, 1 failure, 2 usage).
+let arguments = Array(CommandLine.arguments.dropFirst())
+let standardError = FileHandle.standardError
+
+func fail(_ message: String, code: Int32) -> Never {
+    standardError.write(Data("l10nctl: error: \(message)\n".utf8))
+    exit(code)
+}
+
+guard let command = arguments.first else {
+    standardError.write(Data((Usage.overview + "\n").utf8))
+    exit(2)
+}
+let rest = arguments.dropFirst()
+if command == "--help" || command == "-h" || command == "help" {
+    if let topic = rest.first {
+        guard let text = Usage.commands[topic] else { fail("unknown command '\(topic)'", code: 2) }
+        print(text)
+    } else {
+        print(Usage.overview)
+    }
+    exit(0)
+}
+if rest.contains("--help") || rest.contains("-h"), let text = Usage.commands[command] {
+    print(text)
+    exit(0)
+}
+do {
+    switch command {
+    case "get": try GetCommand.run(rest)
+    case "dump": try DumpCommand.run(rest)
+    case "lint": exit(try LintCommand.run(rest))
+    default: throw UsageError("unknown command '\(command)'; see 'l10nctl help'")
+    }
+} catch let error as UsageError {
+    fail("\(error)\n(see 'l10nctl help \(command)')", code: 2)
+} catch {
+    fail("\(error)", code: 1)
+}

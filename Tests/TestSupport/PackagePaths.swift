@@ -20,13 +20,9 @@ public enum PackagePaths {
     }
 
     /// A built executable of this package (`l10nd`, `l10nctl`), from the build directory
-    /// `swift test` used.
+    /// the running test binary sits in, so `swift test` with any scratch path finds it.
     public static func executable(_ name: String) -> String {
-        let testBundle = Bundle.main.bundleURL.path
-        let candidates = [
-            testBundle + "/" + name,
-            root + "/.build/debug/" + name,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent(name).path
     }
 }

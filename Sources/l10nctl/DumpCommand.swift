@@ -1,0 +1,38 @@
+import Foundation
+import LocalizationCore
+
+/// `l10nctl dump FILE`: a resource file as JSON.
+enum DumpCommand {
+    /// A String Catalog's JSON form in the dump.
+    struct CatalogDump: Encodable {
+        var sourceLanguage: String
+        var localizations: [String: [String: TableEntry]]
+    }
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandArguments(arguments, valueOptions: [], flagOptions: [])
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            throw UsageError("dump takes exactly one FILE")
+        }
+        guard let file = ResourceFile(anyPath: path) else {
+            throw UsageError("'\(path)' is not a .strings, .stringsdict or .xcstrings file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path): cannot be read")
+        }
+        let bytes = [UInt8](data)
+        let output: Data
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        switch file.kind {
+        case .strings:
+            output = try encoder.encode(try StringsParser.parse(bytes, file: path).table)
+        case .stringsDict:
+            output = try encoder.encode(try StringsDictReader.parse(bytes, file: path))
+        case .stringCatalog:
+            let catalog = try StringCatalogReader.parse(bytes, file: path)
+            output = try encoder.encode(CatalogDump(sourceLanguage: catalog.sourceLanguage, localizations: catalog.tables))
+        }
+        FileHandle.standardOutput.write(output + Data("\n".utf8))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `l10nctl`, run as a user runs it.
+@Suite struct L10nctlOfflineTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    func run(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessOutput {
+        try ProcessRunner.run(l10nctl, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a })
+    }
+
+    @Test func getPrintsTheValue() throws {
+        let result = try run("get", "多言語化", "--lang", "en", "--resources", PackagePaths.exampleResources)
+        #expect(result.status == 0)
+        #expect(result.stdout == "Multilingualization\n")
+        let japanese = try run("get", "多言語化", "--lang", "ja", "--resources", PackagePaths.exampleResources)
+        #expect(japanese.stdout == "多言語化\n")
+    }
+
+    @Test func getFallsBackAndSaysWhoServedInJSON() throws {
+        let result = try run("get", "保存", "--lang=ja", "--resources", PackagePaths.exampleResources, "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["value"] as? String == "Save")
+        #expect(object["lang"] as? String == "Base")
+        #expect(object["found"] as? Bool == true)
+    }
+
+    @Test func getReadsLocaleAndResourcesFromTheEnvironment() throws {
+        let result = try run("get", "多言語化", environment: ["L10N_RESOURCES": PackagePaths.exampleResources, "LANG": "de_DE.UTF-8"])
+        #expect(result.stdout == "Mehrsprachigkeit\n")
+    }
+
+    @Test func getOtherTable() throws {
+        let result = try run("get", "title", "--lang", "ja", "--table", "Settings", "--resources", PackagePaths.exampleResources)
+        #expect(result.stdout == "環境設定\n")
+    }
+
+    @Test func dumpPrintsExactlyOneJSONObject() throws {
+        let result = try run("dump", PackagePaths.exampleResources + "/ja.lproj/Localizable.strings")
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
+        #expect(object["多言語化"] == "多言語化")
+        #expect(object.count == 5)
+    }
+
+    @Test func dumpOfABrokenFileIsALocatedError() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("\"a\" = \"b\";\n\"c\" = \"d\"\n", to: "x.strings")
+        let result = try run("dump", path)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("l10nctl: error: \(path):"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func lintReportsEachProblemWithItsPlace() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"greeting\" = \"Hello\";\n\"count\" = \"%@ files\";\n\"bye\" = \"Bye\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("\"greeting\" = \"Hallo\";\n\"count\" = \"%d Dateien\";\n\"greeting\" = \"Servus\";\n", to: "de.lproj/Localizable.strings")
+        try root.write("\"greeting\" = \"Bonjour\"\n", to: "fr.lproj/Localizable.strings")
+        let result = try run("lint", root.path)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let de = root.path + "/de.lproj/Localizable.strings"
+        let fr = root.path + "/fr.lproj/Localizable.strings"
+        #expect(lines.contains { $0.hasPrefix("\(de):2:1: error: \"count\": format specifiers differ") })
+        #expect(lines.contains { $0.hasPrefix("\(de):3:1: warning: duplicate key \"greeting\" (first at 1:1)") })
+        #expect(lines.contains { $0.hasPrefix("\(de):1:1: warning: missing key \"bye\"") })
+        #expect(lines.contains { $0.hasPrefix("\(fr):1:") && $0.contains(": error: ") })
+        #expect(result.stderr.contains("2 errors"))
+    }
+
+    @Test func lintOfTheExamplesHasNoErrors() throws {
+        let result = try run("lint", PackagePaths.exampleResources)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(!result.stdout.contains(": error: "))
+    }
+
+    @Test(arguments: [["get"], ["get", "a", "b", "--resources", "/x"], ["frobnicate"], ["get", "k", "--bogus"],
+                      ["get", "k", "--lang", "../x", "--resources", "/x"], ["lint"], ["dump"], ["get", "k", "--lang"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let result = try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("l10nctl: error: "))
+    }
+
+    @Test(arguments: ["get", "dump", "lint"])
+    func everyCommandHasHelp(command: String) throws {
+        let result = try run(command, "--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Usage: l10nctl \(command)"))
+        #expect(try run("help", command).stdout == result.stdout)
+    }
+}
