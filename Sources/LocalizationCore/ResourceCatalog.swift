@@ -32,6 +32,17 @@ public struct ResourceCatalog: Sendable {
         }
     }
 
+    /// Replaces one language's table, or removes it when `table` is `nil` or empty; a
+    /// language left with no tables is removed too.
+    public mutating func setTable(_ table: LocalizationTable?, language: String, name: String) {
+        if let table, table.count > 0 {
+            tables[language, default: [:]][name] = table
+        } else {
+            tables[language]?[name] = nil
+            if tables[language]?.isEmpty == true { tables[language] = nil }
+        }
+    }
+
     /// The chain for `preferred` tags, ending in this catalog's development language.
     public func chain(_ preferred: [LanguageTag]) -> FallbackChain {
         FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage)

@@ -1,0 +1,186 @@
+import Foundation
+public import LocalizationCore
+import Synchronization
+
+/// The daemon's tables: reads resource files, keeps the last good parse of each, and
+/// publishes an immutable ``ResourceSnapshot`` per change.
+///
+/// Refreshes re-read only the paths they are given, and re-parse a file only when its bytes
+/// changed. A file that fails to parse keeps its last good table and its error is listed in
+/// the snapshot until the file is fixed or removed. Refreshes are serialised by the caller
+/// (the daemon's serial queue); ``snapshot`` may be read from any thread.
+public final class ResourceStore: Sendable {
+    /// One known file: what it is, its bytes' fingerprint, its last good content, its error.
+    struct LoadedFile {
+        var file: ResourceFile
+        var fingerprint: Int
+        var content: ParsedResource?
+        var error: ResourceParseError?
+    }
+
+    struct State {
+        var files: [String: LoadedFile] = [:]
+        var catalog: ResourceCatalog
+        var generation: UInt64 = 0
+    }
+
+    /// The root directories, in precedence order.
+    public let roots: [String]
+    /// The language every chain ends with.
+    public let developmentLanguage: LanguageTag
+    private let state: Mutex<State>
+    private let current: Mutex<ResourceSnapshot>
+
+    /// Creates an empty store for `roots`; call ``rescan()`` to load them.
+    public init(roots: [String], developmentLanguage: LanguageTag) {
+        self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        self.developmentLanguage = developmentLanguage
+        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
+        state = Mutex(State(catalog: catalog))
+        current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
+    }
+
+    /// The current snapshot.
+    public var snapshot: ResourceSnapshot { current.withLock { $0 } }
+
+    /// Re-reads everything under every root.
+    @discardableResult
+    public func rescan() -> ChangeSummary {
+        refresh(paths: roots)
+    }
+
+    /// Re-reads `paths`: files are read again (or dropped when gone); directories are
+    /// scanned again, picking up new files and dropping vanished ones below them.
+    @discardableResult
+    public func refresh(paths: [String]) -> ChangeSummary {
+        state.withLock { state in
+            var touched: [String: LoadedFile?] = [:]
+            var parsed = 0
+            var newErrors: [ResourceParseError] = []
+            for path in Set(paths.map(normalised)) {
+                for (filePath, outcome) in reread(path, known: state.files) {
+                    touched[filePath] = outcome
+                }
+            }
+            var affected = Set<TableChange>()
+            var anyFileChanged = false
+            for (path, outcome) in touched {
+                let old = state.files[path]
+                if let outcome, let old, outcome.fingerprint == old.fingerprint, outcome.file == old.file {
+                    continue  // same bytes: nothing to do
+                }
+                anyFileChanged = true
+                if let old { affected.formUnion(pairs(of: old)) }
+                if var outcome {
+                    parsed += 1
+                    if outcome.content == nil, let error = outcome.error {
+                        newErrors.append(error)
+                        outcome.content = old?.file == outcome.file ? old?.content : nil
+                    }
+                    affected.formUnion(pairs(of: outcome))
+                    state.files[path] = outcome
+                } else {
+                    state.files[path] = nil
+                }
+            }
+            var changes: [TableChange] = []
+            for pair in affected {
+                let before = state.catalog.tables[pair.language]?[pair.table]
+                let after = assemble(pair, from: state.files)
+                if before != after {
+                    state.catalog.setTable(after, language: pair.language, name: pair.table)
+                    changes.append(pair)
+                }
+            }
+            if !changes.isEmpty || state.generation == 0 {
+                state.generation += 1
+            }
+            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation {
+                publish(state)  // new tables, or only new or cleared errors
+            }
+            return ChangeSummary(
+                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors)
+        }
+    }
+
+    /// Swaps in the snapshot `state` describes.
+    private func publish(_ state: State) {
+        let errors = state.files.values.compactMap(\.error).sorted { $0.description < $1.description }
+        let snapshot = ResourceSnapshot(
+            generation: state.generation, catalog: state.catalog, errors: errors, fileCount: state.files.count)
+        current.withLock { $0 = snapshot }
+    }
+
+    /// The outcome for every file at or below `path`: a loaded file, or `nil` when gone.
+    /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
+    /// outside every root reads nothing.
+    private func reread(_ path: String, known: [String: LoadedFile]) -> [String: LoadedFile?] {
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        guard let rootIndex = rootIndex(of: path) else {
+            return roots.filter { $0.hasPrefix(prefix) }.reduce(into: [:]) { outcomes, root in
+                outcomes.merge(reread(root, known: known)) { _, new in new }
+            }
+        }
+        var outcomes: [String: LoadedFile?] = [:]
+        for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
+            outcomes[knownPath] = .some(nil)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex) {
+                outcomes[file.path] = load(file)
+            }
+        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), FileManager.default.fileExists(atPath: path) {
+            outcomes[path] = load(file)
+        }
+        return outcomes
+    }
+
+    /// Reads and parses one file; `nil` when it cannot be read at all (vanished).
+    private func load(_ file: ResourceFile) -> LoadedFile? {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        let bytes = [UInt8](data)
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        let fingerprint = hasher.finalize()
+        do {
+            let content = try ParsedResource.parse(bytes, kind: file.kind, file: file.path)
+            return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil)
+        } catch {
+            return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
+        }
+    }
+
+    /// The (language, table) pairs a file contributes to.
+    private func pairs(of loaded: LoadedFile) -> Set<TableChange> {
+        if let language = loaded.file.language {
+            return [TableChange(language: language.identifier, table: loaded.file.table)]
+        }
+        guard case .catalog(let catalog) = loaded.content else { return [] }
+        return Set(catalog.tables.keys.compactMap { try? LanguageTag($0) }.map {
+            TableChange(language: $0.identifier, table: loaded.file.table)
+        })
+    }
+
+    /// One table assembled from every file that contributes to it, in precedence order.
+    private func assemble(_ pair: TableChange, from files: [String: LoadedFile]) -> LocalizationTable? {
+        let contributors: [(file: ResourceFile, content: ParsedResource)] = files.values.compactMap { loaded in
+            guard loaded.file.table == pair.table, let content = loaded.content,
+                loaded.file.language == nil || loaded.file.language?.identifier == pair.language
+            else { return nil }
+            return (loaded.file, content)
+        }
+        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage, resources: contributors)
+        return catalog.tables[pair.language]?[pair.table]
+    }
+
+    /// The index of the root `path` lies under, or `nil` when it is outside every root.
+    private func rootIndex(of path: String) -> Int? {
+        roots.indices.first { path == roots[$0] || path.hasPrefix(roots[$0] == "/" ? "/" : roots[$0] + "/") }
+    }
+
+    private func normalised(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+}

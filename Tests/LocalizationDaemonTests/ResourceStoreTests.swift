@@ -1,0 +1,86 @@
+import Foundation
+import LocalizationCore
+import LocalizationDaemon
+import TestSupport
+import Testing
+
+@Suite struct ResourceStoreTests {
+    let root: TemporaryDirectory
+    let store: ResourceStore
+
+    init() throws {
+        root = try TemporaryDirectory()
+        try root.write(#""k" = "ja 1"; "same" = "s";"#, to: "ja.lproj/Localizable.strings")
+        try root.write(#""k" = "en 1";"#, to: "en.lproj/Localizable.strings")
+        store = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"))
+        store.rescan()
+    }
+
+    func value(_ key: String, _ language: String, table: String? = nil) throws -> String {
+        let catalog = store.snapshot.catalog
+        return catalog.lookup(key, in: table, chain: catalog.chain([try LanguageTag(language)])).value
+    }
+
+    @Test func firstLoadIsGenerationOne() throws {
+        #expect(store.snapshot.generation == 1)
+        #expect(store.snapshot.fileCount == 2)
+        #expect(try value("k", "ja") == "ja 1")
+    }
+
+    @Test func anEditChangesOnlyItsTable() throws {
+        let path = try root.write(#""k" = "ja 2"; "same" = "s";"#, to: "ja.lproj/Localizable.strings")
+        let summary = store.refresh(paths: [path])
+        #expect(summary.changes == [TableChange(language: "ja", table: "Localizable")])
+        #expect(summary.generation == 2)
+        #expect(try value("k", "ja") == "ja 2")
+    }
+
+    @Test func sameBytesAreNotParsedAgain() throws {
+        let path = try root.write(#""k" = "ja 1"; "same" = "s";"#, to: "ja.lproj/Localizable.strings")
+        let summary = store.refresh(paths: [path, root.path])
+        #expect(summary.filesParsed == 0)
+        #expect(summary.changes.isEmpty)
+        #expect(store.snapshot.generation == 1)
+    }
+
+    @Test func aBrokenFileKeepsItsLastGoodTableUntilFixed() throws {
+        let path = try root.write("\"k\" = \"ja 3\"\n\"same\" = ", to: "ja.lproj/Localizable.strings")
+        let broken = store.refresh(paths: [path])
+        #expect(broken.changes.isEmpty)
+        #expect(broken.newErrors.count == 1)
+        #expect(try value("k", "ja") == "ja 1")
+        #expect(store.snapshot.errors.first?.location.file == path)
+        try root.write(#""k" = "ja 3";"#, to: "ja.lproj/Localizable.strings")
+        let fixed = store.refresh(paths: [path])
+        #expect(fixed.changes.count == 1)
+        #expect(store.snapshot.errors.isEmpty)
+        #expect(try value("k", "ja") == "ja 3")
+    }
+
+    @Test func newAndDeletedLanguageDirectories() throws {
+        try root.write(#""k" = "ko";"#, to: "ko.lproj/Localizable.strings")
+        let added = store.refresh(paths: [root.path + "/ko.lproj"])
+        #expect(added.changes == [TableChange(language: "ko", table: "Localizable")])
+        #expect(try value("k", "ko") == "ko")
+        try FileManager.default.removeItem(atPath: root.path + "/ja.lproj")
+        let removed = store.refresh(paths: [root.path + "/ja.lproj"])
+        #expect(removed.changes == [TableChange(language: "ja", table: "Localizable")])
+        #expect(try value("k", "ja") == "en 1")
+        #expect(!store.snapshot.catalog.languages.map(\.identifier).contains("ja"))
+    }
+
+    @Test func readersKeepTheSnapshotTheyTook() throws {
+        let before = store.snapshot
+        let path = try root.write(#""k" = "ja 4";"#, to: "ja.lproj/Localizable.strings")
+        store.refresh(paths: [path])
+        let chain = before.catalog.chain([try LanguageTag("ja")])
+        #expect(before.catalog.lookup("k", chain: chain).value == "ja 1")
+        #expect(try value("k", "ja") == "ja 4")
+    }
+
+    @Test func pathsOutsideTheRootsAreIgnored() {
+        let summary = store.refresh(paths: ["/etc/passwd", "/tmp"])
+        #expect(summary.changes.isEmpty)
+        #expect(store.snapshot.fileCount == 2)
+    }
+}
