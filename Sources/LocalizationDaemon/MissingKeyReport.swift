@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Counts lookups that no language could answer, per (language, table, key), for
+/// `l10nctl missing`.
+///
+/// Memory is bounded: past ``capacity`` distinct entries, new ones are only counted in
+/// ``droppedEntries`` (a flood of random keys from a client cannot grow the daemon).
+public final class MissingKeyReport: Sendable {
+    /// One missing key and how often it was asked for.
+    public struct Entry: Sendable, Hashable, Comparable {
+        /// The language asked for (the first of the request's preference list).
+        public var language: String
+        /// The table.
+        public var table: String
+        /// The key no language had.
+        public var key: String
+        /// How many lookups missed it.
+        public var count: Int
+
+        /// Orders by language, table, key.
+        public static func < (lhs: Entry, rhs: Entry) -> Bool {
+            (lhs.language, lhs.table, lhs.key) < (rhs.language, rhs.table, rhs.key)
+        }
+    }
+
+    private struct Key: Hashable {
+        var language: String
+        var table: String
+        var key: String
+    }
+
+    private struct State {
+        var counts: [Key: Int] = [:]
+        var dropped = 0
+    }
+
+    /// The most distinct entries kept.
+    public let capacity: Int
+    /// The longest key kept; longer keys are cut (they are still counted).
+    public static let maximumKeyLength = 256
+    private let state = Mutex(State())
+
+    /// Creates an empty report keeping at most `capacity` entries.
+    public init(capacity: Int = 10_000) {
+        self.capacity = capacity
+    }
+
+    /// Counts one miss.
+    public func record(language: String, table: String, key: String) {
+        let entry = Key(language: language, table: table, key: String(key.prefix(Self.maximumKeyLength)))
+        state.withLock { state in
+            if let count = state.counts[entry] {
+                state.counts[entry] = count + 1
+            } else if state.counts.count < capacity {
+                state.counts[entry] = 1
+            } else {
+                state.dropped += 1
+            }
+        }
+    }
+
+    /// Every entry, sorted by language, table and key.
+    public var entries: [Entry] {
+        state.withLock { state in
+            state.counts.map { Entry(language: $0.key.language, table: $0.key.table, key: $0.key.key, count: $0.value) }
+        }.sorted()
+    }
+
+    /// Misses not kept because the report was full.
+    public var droppedEntries: Int { state.withLock { $0.dropped } }
+
+    /// Forgets everything.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+}

@@ -1,0 +1,33 @@
+import LocalizationDaemon
+import Testing
+
+@Suite struct MissingKeyReportTests {
+    @Test func countsPerLanguageTableAndKey() {
+        let report = MissingKeyReport()
+        report.record(language: "ja", table: "Localizable", key: "a")
+        report.record(language: "ja", table: "Localizable", key: "a")
+        report.record(language: "de", table: "Localizable", key: "a")
+        #expect(report.entries.map(\.count) == [1, 2])
+        #expect(report.entries.map(\.language) == ["de", "ja"])
+    }
+
+    @Test func staysBoundedUnderAFlood() {
+        let report = MissingKeyReport(capacity: 100)
+        for index in 0..<1_000 {
+            report.record(language: "ja", table: "T", key: "key \(index)")
+        }
+        report.record(language: "ja", table: "T", key: "key 5")
+        #expect(report.entries.count == 100)
+        #expect(report.droppedEntries == 900)
+        #expect(report.entries.first { $0.key == "key 5" }?.count == 2)
+        report.record(language: "ja", table: "T", key: String(repeating: "x", count: 10_000))
+        #expect(report.entries.allSatisfy { $0.key.count <= MissingKeyReport.maximumKeyLength })
+    }
+
+    @Test func resetForgets() {
+        let report = MissingKeyReport()
+        report.record(language: "ja", table: "T", key: "a")
+        report.reset()
+        #expect(report.entries.isEmpty)
+    }
+}
