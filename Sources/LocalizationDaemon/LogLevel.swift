@@ -1,0 +1,39 @@
+/// How much the daemon says, in syslog's order (journald's priorities).
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+    /// Something is broken and needs a person.
+    case error = 3
+    /// Something went wrong and was survived (a file failed to parse, a client was cut off).
+    case warning = 4
+    /// Normal but worth knowing (started, reloaded).
+    case notice = 5
+    /// Routine (each change applied).
+    case info = 6
+    /// Everything, for finding bugs.
+    case debug = 7
+
+    /// Parses `debug`, `info`, `notice`, `warning` (or `warn`), `error`.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "notice": self = .notice
+        case "warning", "warn": self = .warning
+        case "error", "err": self = .error
+        default: return nil
+        }
+    }
+
+    /// The level's name as configured.
+    public var name: String {
+        switch self {
+        case .error: "error"
+        case .warning: "warning"
+        case .notice: "notice"
+        case .info: "info"
+        case .debug: "debug"
+        }
+    }
+
+    /// Higher priority (more severe) sorts first.
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+}
