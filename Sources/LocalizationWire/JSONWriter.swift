@@ -83,13 +83,9 @@ struct JSONWriter {
             writeRaw("null")
             return
         }
-        if double == double.rounded(), let exact = Int64(exactly: double) {
-            write(exact)
-            bytes.append(contentsOf: ".0".utf8)
-            return
-        }
         // Swift prints the shortest text that reads back as the same Double, and its forms
-        // ("1.5", "1e-05", "1.2e+30") are all valid JSON numbers.
+        // ("1.0", "1.5", "1e-05", "1.2e+30") are all valid JSON numbers that read back as
+        // doubles, not integers.
         bytes.append(contentsOf: double.description.utf8)
     }
 
