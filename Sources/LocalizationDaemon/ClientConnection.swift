@@ -1,0 +1,298 @@
+import Dispatch
+import Glibc
+import LocalizationWire
+
+/// One accepted client: reads and frames its bytes, hands requests to the handler, and
+/// writes the replies back in request order.
+///
+/// Every method runs on the server's queue and all mutable state is confined to it, which
+/// is what makes the `@unchecked Sendable` sound: the reply closures given to the handler
+/// may be called on any thread, and they hop onto the queue before touching anything.
+///
+/// Ordering: each request takes a slot in ``slots`` when it arrives; a reply fills its slot;
+/// the filled slots at the head are moved to ``output`` and written. A slow `reload` thus
+/// holds back the lookups pipelined after it, as the protocol promises.
+final class ClientConnection: @unchecked Sendable {
+    /// A place in the reply order.
+    private struct Slot {
+        var bytes: [UInt8]?
+        let id: WireRequestID?
+        let encoding: WireEncoding
+    }
+
+    private enum State {
+        /// Reading requests and writing replies.
+        case open
+        /// No more reading; closes once every slot is answered and written.
+        case draining
+        case closed
+    }
+
+    let number: UInt64
+    let peer: PeerInfo
+    private let descriptor: Int32
+    private let queue: DispatchQueue
+    private let limits: ServerLimits
+    private unowned let server: SocketServer
+
+    private var state = State.open
+    private var framer: MessageFramer
+    private var slots: [Slot] = []
+    private var slotsHead = 0
+    /// The sequence number of `slots[slotsHead]`.
+    private var firstSequence: UInt64 = 0
+    /// Bytes of replies that are filled but wait behind an unanswered request.
+    private var heldBytes = 0
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private(set) var subscription: WireEncoding?
+    private(set) var lastActivity: UInt64
+
+    private let readSource: any DispatchSourceRead
+    private let writeSource: any DispatchSourceWrite
+    private var readSuspended = true
+    private var writeSuspended = true
+    private var openSources = 2
+
+    init(descriptor: Int32, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue, limits: ServerLimits) {
+        self.descriptor = descriptor
+        self.peer = peer
+        self.number = number
+        self.server = server
+        self.queue = queue
+        self.limits = limits
+        self.framer = MessageFramer(maxMessageBytes: limits.maxMessageBytes)
+        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        writeSource = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+    }
+
+    /// Starts reading. Called once, on the queue.
+    func start() {
+        readSource.setEventHandler { [unowned self] in readAvailable() }
+        writeSource.setEventHandler { [unowned self] in writeOutput() }
+        // The descriptor is shared by both sources: it is closed when the second is cancelled.
+        let cancel: @Sendable () -> Void = { [self] in
+            openSources -= 1
+            if openSources == 0 { Glibc.close(descriptor) }
+        }
+        readSource.setCancelHandler(handler: cancel)
+        writeSource.setCancelHandler(handler: cancel)
+        resumeReading()
+    }
+
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Whether the idle timeout may close this connection now.
+    func isIdle(since deadline: UInt64) -> Bool {
+        guard case .open = state, subscription == nil, slots.count == slotsHead, outputStart == output.count else {
+            return false
+        }
+        return lastActivity < deadline
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        guard case .open = state else { return }
+        // Bounded so one fast client cannot starve the others sharing the queue.
+        for _ in 0..<4 {
+            let count: Int
+            do {
+                count = try SystemCall.run("read") {
+                    server.readBuffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                }
+            } catch {
+                if !error.wouldBlock { close() }
+                return
+            }
+            if count == 0 {
+                // The peer finished sending (`socat` after its input ends): answer what it
+                // asked, then close.
+                beginDraining()
+                return
+            }
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+            server.readBuffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            processMessages()
+            guard case .open = state, !readSuspended else { return }
+        }
+    }
+
+    private func processMessages() {
+        while case .open = state, let message = framer.nextMessage() {
+            server.count { $0.requests += 1 }
+            let encoding = message.encoding
+            switch WireCodec.decodeRequest(message) {
+            case .failure(let failure):
+                server.count { $0.errors += 1 }
+                appendFilledSlot(WireCodec.encode(failure.reply, as: encoding), id: failure.id, encoding: encoding)
+                if case .streamError = message { beginDraining() }
+            case .success(let request) where request.operation == .subscribe:
+                if subscription == nil { server.count { $0.subscribers += 1 } }
+                subscription = encoding
+                appendFilledSlot(WireCodec.encode(.reply(id: request.id, .ok), as: encoding), id: request.id, encoding: encoding)
+            case .success(let request):
+                dispatch(request, encoding: encoding)
+            }
+            if slots.count - slotsHead >= limits.maxPendingRequests {
+                suspendReading()
+                return
+            }
+        }
+    }
+
+    private func dispatch(_ request: WireRequest, encoding: WireEncoding) {
+        let sequence = firstSequence + UInt64(slots.count - slotsHead)
+        slots.append(Slot(bytes: nil, id: request.id, encoding: encoding))
+        let queueKey = server.queueKey
+        let queue = self.queue
+        server.handler.handle(request, from: peer) { [weak self] reply in
+            guard let self else { return }
+            if DispatchQueue.getSpecific(key: queueKey) != nil {
+                complete(sequence, with: reply)
+            } else {
+                queue.async { self.complete(sequence, with: reply) }
+            }
+        }
+    }
+
+    private func complete(_ sequence: UInt64, with reply: WireReply) {
+        guard !isClosed, sequence >= firstSequence else { return }
+        let index = slotsHead + Int(sequence - firstSequence)
+        guard index < slots.count, slots[index].bytes == nil else { return }
+        if case .error = reply { server.count { $0.errors += 1 } }
+        let bytes = WireCodec.encode(.reply(id: slots[index].id, reply), as: slots[index].encoding)
+        slots[index].bytes = bytes
+        heldBytes += bytes.count
+        flushSlots()
+    }
+
+    /// Queues an event for a subscriber, behind the replies already owed.
+    func push(_ bytes: [UInt8]) {
+        guard case .open = state else { return }
+        appendFilledSlot(bytes, id: nil, encoding: subscription ?? .jsonLines)
+    }
+
+    private func appendFilledSlot(_ bytes: [UInt8], id: WireRequestID?, encoding: WireEncoding) {
+        slots.append(Slot(bytes: bytes, id: id, encoding: encoding))
+        heldBytes += bytes.count
+        flushSlots()
+    }
+
+    /// Moves the answered slots at the head of the order to the output, then writes.
+    private func flushSlots() {
+        while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
+            heldBytes -= bytes.count
+            output.append(contentsOf: bytes)
+            slotsHead += 1
+            firstSequence += 1
+        }
+        if slotsHead == slots.count {
+            slots.removeAll(keepingCapacity: true)
+            slotsHead = 0
+        } else if slotsHead > 64 && slotsHead * 2 > slots.count {
+            slots.removeSubrange(0..<slotsHead)
+            slotsHead = 0
+        }
+        if readSuspended, case .open = state, slots.count - slotsHead < limits.maxPendingRequests {
+            resumeReading()
+        }
+        writeOutput()
+    }
+
+    // MARK: Writing
+
+    private func writeOutput() {
+        guard !isClosed else { return }
+        while outputStart < output.count {
+            let written: Int
+            do {
+                written = try SystemCall.run("send") {
+                    output.withUnsafeBytes { buffer in
+                        // MSG_NOSIGNAL: a vanished peer is an EPIPE for this connection, not a
+                        // SIGPIPE that kills the daemon.
+                        send(descriptor, buffer.baseAddress! + outputStart, buffer.count - outputStart, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch {
+                if error.wouldBlock { break }
+                close()
+                return
+            }
+            outputStart += written
+            lastActivity = DispatchTime.now().uptimeNanoseconds
+        }
+        let pending = output.count - outputStart
+        if pending == 0 {
+            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            outputStart = 0
+            if !writeSuspended {
+                writeSource.suspend()
+                writeSuspended = true
+            }
+            if case .draining = state, slots.count == slotsHead { close() }
+            return
+        }
+        if pending + heldBytes > limits.maxOutputBufferBytes {
+            // The client does not read its replies; keeping them would let it grow our memory.
+            server.count { $0.connectionsCutOff += 1 }
+            close()
+            return
+        }
+        if outputStart >= 64 * 1024 && outputStart * 2 >= output.count {
+            output.removeSubrange(0..<outputStart)
+            outputStart = 0
+        }
+        if writeSuspended {
+            writeSource.resume()
+            writeSuspended = false
+        }
+    }
+
+    // MARK: Lifecycle
+
+    private func resumeReading() {
+        guard readSuspended else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    private func suspendReading() {
+        guard !readSuspended else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    /// Stops reading; the connection closes once every owed reply is written.
+    func beginDraining() {
+        guard case .open = state else { return }
+        state = .draining
+        suspendReading()
+        if slots.count == slotsHead && outputStart == output.count { close() }
+    }
+
+    /// Closes at once, dropping whatever is unsent. Idempotent.
+    func close() {
+        guard !isClosed else { return }
+        let wasSubscribed = subscription != nil
+        state = .closed
+        output = []
+        slots = []
+        // A suspended source must be resumed before it is cancelled, or it is never released.
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()
+        }
+        if writeSuspended {
+            writeSuspended = false
+            writeSource.resume()
+        }
+        readSource.cancel()
+        writeSource.cancel()
+        server.connectionClosed(self, wasSubscribed: wasSubscribed)
+    }
+}

@@ -1,0 +1,24 @@
+public import LocalizationWire
+
+/// What the socket server asks to answer each request: the lookup engine implements it,
+/// tests implement small fakes.
+///
+/// The server calls ``handle(_:from:reply:)`` on its own queue, one request at a time,
+/// and expects `reply` to be called exactly once, from any thread, now or later (`reload`
+/// answers after a rescan). Replies reach the client in request order whatever order they
+/// are completed in; extra calls to `reply` are ignored. `subscribe` never reaches the
+/// handler: the server answers it and keeps the subscriber list itself.
+///
+/// ```swift
+/// struct Echo: WireRequestHandler {
+///     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
+///         reply(.fields(["op": .string(request.operation.name)]))
+///     }
+/// }
+/// ```
+public protocol WireRequestHandler: Sendable {
+    /// Answers `request`, sent by `peer`, by calling `reply` once.
+    ///
+    /// Must not block: it runs on the queue that serves every connection.
+    func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void)
+}

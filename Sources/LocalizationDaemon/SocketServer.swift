@@ -1,0 +1,233 @@
+import Dispatch
+import Glibc
+public import LocalizationWire
+import Synchronization
+
+/// The daemon's Unix socket server: accepts connections on a ``SocketListener``, frames
+/// requests in either encoding, passes them to a ``WireRequestHandler`` and writes replies
+/// back in request order; keeps the list of subscribers for ``broadcast(_:)``.
+///
+/// Concurrency: one serial queue runs everything — accepting, reading, framing, calling the
+/// handler, writing. Lookups are in-memory reads that take microseconds, so a second thread
+/// would buy little on the two-core hosts this runs on, while a single queue needs no locks
+/// around the connection table, makes per-connection ordering trivial, and keeps every
+/// descriptor's lifetime on one thread. Slow work (a reload) belongs to the handler, which
+/// answers later through its `reply` closure. Only the counters are read from elsewhere,
+/// behind a mutex.
+///
+/// ```swift
+/// let server = SocketServer(listener: try SocketListener(path: path), handler: engine)
+/// server.start()
+/// server.broadcast(.changed(generation: 4, changes: changes))
+/// await server.stop()
+/// ```
+public final class SocketServer: @unchecked Sendable {
+    private enum State {
+        case idle
+        case running
+        case draining
+        case stopped
+    }
+
+    /// The limits this server enforces.
+    public let limits: ServerLimits
+    let handler: any WireRequestHandler
+    let queueKey = DispatchSpecificKey<Bool>()
+    /// Shared by every connection's reads: they run one at a time on `queue`.
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    private let listener: SocketListener
+    private let queue: DispatchQueue
+    private let counters = Mutex(SocketServerStatistics())
+
+    // Confined to `queue`:
+    private var state = State.idle
+    private var acceptSource: (any DispatchSourceRead)?
+    private var acceptSuspended = false
+    private var idleTimer: (any DispatchSourceTimer)?
+    private var connections: [UInt64: ClientConnection] = [:]
+    private var nextConnectionNumber: UInt64 = 1
+    private var stopCompletions: [@Sendable () -> Void] = []
+
+    /// Creates a server; nothing happens until ``start()``.
+    public init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
+        self.listener = listener
+        self.handler = handler
+        self.limits = limits
+        self.queue = DispatchQueue(label: "l10nd.socket-server")
+        queue.setSpecific(key: queueKey, value: true)
+    }
+
+    /// The counters as they are now.
+    public var statistics: SocketServerStatistics {
+        counters.withLock { $0 }
+    }
+
+    func count(_ update: (inout SocketServerStatistics) -> Void) {
+        counters.withLock { update(&$0) }
+    }
+
+    /// Starts accepting connections.
+    public func start() {
+        queue.async { [self] in
+            guard case .idle = state else { return }
+            state = .running
+            let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
+            source.setEventHandler { [unowned self] in acceptConnections() }
+            source.setCancelHandler { [listener] in listener.close() }
+            acceptSource = source
+            source.resume()
+            let checkInterval = max(0.05, min(limits.idleTimeout / 4, 5))
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.schedule(deadline: .now() + checkInterval, repeating: checkInterval, leeway: .milliseconds(50))
+            timer.setEventHandler { [unowned self] in closeIdleConnections() }
+            idleTimer = timer
+            timer.resume()
+        }
+    }
+
+    /// Sends `event` to every subscribed connection, in the encoding it subscribed with,
+    /// after the replies it is already owed.
+    public func broadcast(_ event: WireEvent) {
+        queue.async { [self] in
+            let subscribers = connections.values.filter { $0.subscription != nil }
+            guard !subscribers.isEmpty else { return }
+            var encoded: [WireEncoding: [UInt8]] = [:]
+            for connection in subscribers {
+                guard let encoding = connection.subscription else { continue }
+                let bytes = encoded[encoding] ?? WireCodec.encode(.event(event), as: encoding)
+                encoded[encoding] = bytes
+                connection.push(bytes)
+            }
+            count { $0.eventsBroadcast += 1 }
+        }
+    }
+
+    /// Stops gracefully: stops accepting (removing the socket file unless adopted), stops
+    /// reading, lets every connection finish writing what it owes — at most
+    /// ``ServerLimits/drainTimeout`` seconds — then closes them and calls `completion`.
+    public func stop(completion: @escaping @Sendable () -> Void = {}) {
+        queue.async { [self] in
+            switch state {
+            case .stopped:
+                completion()
+                return
+            case .draining:
+                stopCompletions.append(completion)
+                return
+            case .idle, .running:
+                stopCompletions.append(completion)
+            }
+            state = .draining
+            if let acceptSource {
+                if acceptSuspended { acceptSource.resume() }
+                acceptSource.cancel()
+            } else {
+                listener.close()
+            }
+            idleTimer?.cancel()
+            for connection in Array(connections.values) { connection.beginDraining() }
+            queue.asyncAfter(deadline: .now() + limits.drainTimeout) { [self] in
+                for connection in Array(connections.values) { connection.close() }
+            }
+            finishStopIfDrained()
+        }
+    }
+
+    /// Stops gracefully; see ``stop(completion:)``.
+    public func stop() async {
+        await withCheckedContinuation { continuation in
+            stop { continuation.resume() }
+        }
+    }
+
+    // MARK: Internals, on `queue`
+
+    private func acceptConnections() {
+        guard case .running = state else { return }
+        // Bounded so a connection storm cannot starve the clients already connected.
+        for _ in 0..<64 {
+            let descriptor: Int32
+            do {
+                descriptor = try SystemCall.run("accept") { accept(listener.descriptor, nil, nil) }
+            } catch {
+                switch error.errno {
+                case EMFILE?, ENFILE?, ENOBUFS?, ENOMEM?:
+                    // Out of descriptors: the pending connection would wake us in a busy loop;
+                    // pause accepting briefly instead.
+                    pauseAccepting()
+                default:
+                    break
+                }
+                return
+            }
+            // Glibc hides accept4 behind _GNU_SOURCE, so the flags are set here instead.
+            let flags = fcntl(descriptor, F_GETFL)
+            guard flags != -1, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) != -1,
+                fcntl(descriptor, F_SETFD, FD_CLOEXEC) != -1
+            else {
+                Glibc.close(descriptor)
+                continue
+            }
+            admit(descriptor)
+        }
+    }
+
+    private func admit(_ descriptor: Int32) {
+        guard connections.count < limits.maxConnections else {
+            let reply = JSONLineCodec.encode(.reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
+            _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Glibc.close(descriptor)
+            count { $0.connectionsRefused += 1 }
+            return
+        }
+        let peer = PeerInfo.of(socket: descriptor) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)
+        let connection = ClientConnection(
+            descriptor: descriptor, peer: peer, number: nextConnectionNumber, server: self, queue: queue, limits: limits)
+        nextConnectionNumber += 1
+        connections[connection.number] = connection
+        count {
+            $0.connectionsAccepted += 1
+            $0.connectionsCurrent += 1
+        }
+        connection.start()
+    }
+
+    private func pauseAccepting() {
+        guard let acceptSource, !acceptSuspended else { return }
+        acceptSuspended = true
+        acceptSource.suspend()
+        queue.asyncAfter(deadline: .now() + 0.1) { [self] in
+            guard acceptSuspended, case .running = state, let acceptSource = self.acceptSource else { return }
+            acceptSuspended = false
+            acceptSource.resume()
+        }
+    }
+
+    private func closeIdleConnections() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let idleNanoseconds = UInt64(max(0, limits.idleTimeout) * 1e9)
+        guard now > idleNanoseconds else { return }
+        for connection in Array(connections.values) where connection.isIdle(since: now - idleNanoseconds) {
+            count { $0.connectionsTimedOut += 1 }
+            connection.close()
+        }
+    }
+
+    func connectionClosed(_ connection: ClientConnection, wasSubscribed: Bool) {
+        connections[connection.number] = nil
+        count {
+            $0.connectionsCurrent -= 1
+            if wasSubscribed { $0.subscribers -= 1 }
+        }
+        finishStopIfDrained()
+    }
+
+    private func finishStopIfDrained() {
+        guard case .draining = state, connections.isEmpty else { return }
+        state = .stopped
+        let completions = stopCompletions
+        stopCompletions = []
+        for completion in completions { completion() }
+    }
+}

@@ -1,0 +1,236 @@
+/// The binary-frame encoding: a six-byte ``BinaryFrameHeader``, then a payload that starts
+/// with a kind byte and a 32-bit request id, followed by the kind's fields. The layout of
+/// every kind is documented byte by byte in `docs/PROTOCOL.md`.
+///
+/// Encoders return a whole frame, header included. Decoders take the payload (as
+/// ``MessageFramer`` yields it); request decoding never throws, like ``JSONLineCodec``.
+///
+/// ```swift
+/// let frame = BinaryFrameCodec.encode(WireRequest(id: .number(7), operation: .status))
+/// ```
+public enum BinaryFrameCodec {
+    /// The kind byte of each reply shape and of events.
+    enum ReplyKind: UInt8 {
+        case fields = 0x80
+        case lookup = 0x81
+        case batch = 0x82
+        case table = 0x83
+        case error = 0xEE
+        case changedEvent = 0xC1
+    }
+
+    // MARK: Requests
+
+    /// Encodes a request as one frame. A string id, which frames cannot carry, is sent as 0.
+    public static func encode(_ request: WireRequest) -> [UInt8] {
+        var writer = BinaryWriter()
+        writer.write(request.operation.kind.rawValue)
+        writer.write(request.id?.frameValue ?? 0)
+        switch request.operation {
+        case .hello, .subscribe, .reload, .status, .languages, .missing:
+            break
+        case .lookup(let key, let languages, let table, let count):
+            writer.write(key)
+            writer.write(languages)
+            writer.write(table ?? "")
+            if let count {
+                writer.write(true)
+                writer.write(UInt64(bitPattern: count))
+            } else {
+                writer.write(false)
+            }
+        case .batch(let keys, let languages, let table):
+            writer.write(languages)
+            writer.write(table ?? "")
+            writer.write(keys)
+        case .table(let languages, let table):
+            writer.write(languages)
+            writer.write(table ?? "")
+        }
+        return writer.finish()
+    }
+
+    /// Decodes a request payload (the bytes after the header).
+    public static func decodeRequest(_ payload: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
+        payload.withUnsafeBufferPointer { bytes in
+            var reader = BinaryReader(bytes)
+            var id: WireRequestID?
+            do throws(WireError) {
+                let opCode = try reader.readByte("op code")
+                id = .number(Int64(try reader.readUInt32("request id")))
+                guard let kind = WireOperationKind(rawValue: opCode) else {
+                    throw WireError(code: .unknownOp, message: "unknown op code \(opCode)")
+                }
+                let operation = try decodeOperation(kind, from: &reader)
+                try reader.expectEnd()
+                return .success(WireRequest(id: id, operation: operation))
+            } catch {
+                return .failure(WireRequestFailure(id: id, error: error))
+            }
+        }
+    }
+
+    private static func decodeOperation(
+        _ kind: WireOperationKind, from reader: inout BinaryReader
+    ) throws(WireError) -> WireOperation {
+        switch kind {
+        case .hello: return .hello
+        case .subscribe: return .subscribe
+        case .reload: return .reload
+        case .status: return .status
+        case .languages: return .languages
+        case .missing: return .missing
+        case .lookup:
+            let key = try reader.readString("key")
+            let languages = try reader.readStrings("languages")
+            let table = try readTable(&reader)
+            let count: Int64? = try reader.readBool("count flag") ? Int64(bitPattern: try reader.readUInt64("count")) : nil
+            return .lookup(key: key, languages: languages, table: table, count: count)
+        case .batch:
+            let languages = try reader.readStrings("languages")
+            let table = try readTable(&reader)
+            return .batch(keys: try reader.readStrings("keys"), languages: languages, table: table)
+        case .table:
+            let languages = try reader.readStrings("languages")
+            return .table(languages: languages, table: try readTable(&reader))
+        }
+    }
+
+    private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
+        let table = try reader.readString("table")
+        return table.isEmpty ? nil : table
+    }
+
+    // MARK: Replies and events
+
+    /// Encodes a reply or an event as one frame.
+    public static func encode(_ message: WireServerMessage) -> [UInt8] {
+        var writer = BinaryWriter()
+        switch message {
+        case .event(.changed(let generation, let changes)):
+            writer.write(ReplyKind.changedEvent.rawValue)
+            writer.write(0 as UInt32)
+            writer.write(generation)
+            writer.write(count: changes.count)
+            for change in changes {
+                writer.write(change.language)
+                writer.write(change.table)
+            }
+        case .reply(let id, let reply):
+            let frameID = id?.frameValue ?? 0
+            switch reply {
+            case .lookup(let result):
+                writer.write(ReplyKind.lookup.rawValue)
+                writer.write(frameID)
+                writer.write((result.found ? 1 : 0) | (result.language != nil ? 2 : 0) as UInt8)
+                writer.write(result.value)
+                if let language = result.language { writer.write(language) }
+                writer.write(result.generation)
+            case .batch(let result):
+                writer.write(ReplyKind.batch.rawValue)
+                writer.write(frameID)
+                writer.write(result.generation)
+                // A malformed result (fewer flags than values) is sent as not found.
+                writer.write(count: result.values.count)
+                for (index, value) in result.values.enumerated() {
+                    writer.write(index < result.found.count && result.found[index])
+                    writer.write(value)
+                }
+            case .table(let result):
+                writer.write(ReplyKind.table.rawValue)
+                writer.write(frameID)
+                writer.write(result.generation)
+                writer.write(count: result.entries.count)
+                for (key, value) in result.entries {
+                    writer.write(key)
+                    writer.write(value)
+                    writer.write(result.languages[key] ?? "")
+                }
+            case .fields(let fields):
+                writer.write(ReplyKind.fields.rawValue)
+                writer.write(frameID)
+                writer.write(.object(fields.filter { !WireReply.reservedFieldNames.contains($0.key) }))
+            case .error(let error):
+                writer.write(ReplyKind.error.rawValue)
+                writer.write(frameID)
+                writer.write(error.code.rawValue)
+                writer.write(error.message)
+            }
+        }
+        return writer.finish()
+    }
+
+    /// Decodes a payload the daemon sent (the bytes after the header).
+    ///
+    /// - Throws: ``WireError`` (`bad_request`) when the payload is not a message the protocol
+    ///   defines.
+    public static func decodeServerMessage(_ payload: [UInt8]) throws(WireError) -> WireServerMessage {
+        let result = payload.withUnsafeBufferPointer { bytes in
+            Result { () throws(WireError) -> WireServerMessage in try decodeServerMessage(BinaryReader(bytes)) }
+        }
+        return try result.get()
+    }
+
+    private static func decodeServerMessage(_ reader: BinaryReader) throws(WireError) -> WireServerMessage {
+        var reader = reader
+        do {
+            let kindByte = try reader.readByte("reply kind")
+            let id = WireRequestID.number(Int64(try reader.readUInt32("request id")))
+            guard let kind = ReplyKind(rawValue: kindByte) else { throw reader.error("unknown reply kind \(kindByte)") }
+            let message: WireServerMessage
+            switch kind {
+            case .changedEvent:
+                let generation = try reader.readUInt64("generation")
+                let count = try reader.readCount("changes", minimumItemSize: 8)
+                var changes: [WireTableChange] = []
+                changes.reserveCapacity(count)
+                for _ in 0..<count {
+                    let language = try reader.readString("language")
+                    changes.append(WireTableChange(language: language, table: try reader.readString("table")))
+                }
+                message = .event(.changed(generation: generation, changes: changes))
+            case .lookup:
+                let flags = try reader.readByte("lookup flags")
+                let value = try reader.readString("value")
+                let language = flags & 2 != 0 ? try reader.readString("language") : nil
+                let result = WireLookupResult(
+                    value: value, found: flags & 1 != 0, language: language, generation: try reader.readUInt64("generation"))
+                message = .reply(id: id, .lookup(result))
+            case .batch:
+                let generation = try reader.readUInt64("generation")
+                let count = try reader.readCount("values", minimumItemSize: 5)
+                var values: [String] = []
+                var found: [Bool] = []
+                values.reserveCapacity(count)
+                found.reserveCapacity(count)
+                for _ in 0..<count {
+                    found.append(try reader.readBool("found flag"))
+                    values.append(try reader.readString("value"))
+                }
+                message = .reply(id: id, .batch(WireBatchResult(values: values, found: found, generation: generation)))
+            case .table:
+                let generation = try reader.readUInt64("generation")
+                let count = try reader.readCount("entries", minimumItemSize: 12)
+                var entries: [String: String] = [:]
+                var languages: [String: String] = [:]
+                entries.reserveCapacity(count)
+                for _ in 0..<count {
+                    let key = try reader.readString("key")
+                    entries[key] = try reader.readString("value")
+                    let language = try reader.readString("language")
+                    if !language.isEmpty { languages[key] = language }
+                }
+                message = .reply(id: id, .table(WireTableResult(entries: entries, languages: languages, generation: generation)))
+            case .fields:
+                guard case .object(let fields) = try reader.readValue() else { throw reader.error("fields must be an object") }
+                message = .reply(id: id, .fields(fields))
+            case .error:
+                let code = try reader.readString("error code")
+                let error = WireError(code: WireError.Code(rawValue: code), message: try reader.readString("error message"))
+                message = .reply(id: id, .error(error))
+            }
+            try reader.expectEnd()
+            return message
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// Cuts a byte stream into messages: JSON lines and binary frames, the encoding picked per
+/// message by its first byte (``BinaryFrameHeader/magic`` starts a frame, anything else a
+/// line).
+///
+/// Feed it whatever `read` returned, in any chunk sizes, then take messages until
+/// ``nextMessage()`` returns `nil`. It never holds more than about `maxMessageBytes` plus
+/// one chunk: a line that grows past the limit, or a frame header announcing a larger
+/// payload, yields ``FramedMessage/streamError(_:)`` (`too_large`) at once — before
+/// anything is allocated for the payload — and the framer then refuses all further input.
+///
+/// ```swift
+/// var framer = MessageFramer(maxMessageBytes: 1 << 20)
+/// framer.append(chunk)
+/// while let message = framer.nextMessage() { handle(message) }
+/// ```
+public struct MessageFramer: Sendable {
+    /// The largest line (without its newline) or frame payload accepted.
+    public let maxMessageBytes: Int
+
+    private var buffer: [UInt8] = []
+    /// Index of the first byte not yet consumed.
+    private var start = 0
+    /// How many bytes after `start` are known not to contain a newline, so a long line
+    /// arriving in small chunks is scanned once, not once per chunk.
+    private var scanned = 0
+    private var failed = false
+
+    /// Creates a framer enforcing `maxMessageBytes`.
+    public init(maxMessageBytes: Int = 1 << 20) {
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    /// The number of bytes received but not yet returned as messages.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// Whether the framer has reported a stream error and ignores further input.
+    public var hasFailed: Bool { failed }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !failed else { return }
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes.
+    public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+        guard !failed else { return }
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete message, or `nil` when more bytes are needed (or after a stream
+    /// error).
+    public mutating func nextMessage() -> FramedMessage? {
+        while !failed && start < buffer.count {
+            if buffer[start] == BinaryFrameHeader.magic {
+                return nextFrame()
+            }
+            guard let line = nextLine() else { return nil }
+            if case .jsonLine(let bytes) = line, bytes.isEmpty { continue }
+            return line
+        }
+        return nil
+    }
+
+    private mutating func nextFrame() -> FramedMessage? {
+        let available = buffer.count - start
+        if available >= 2 && buffer[start + 1] != BinaryFrameHeader.version {
+            return fail(WireError(code: .badRequest, message: "unsupported binary frame version \(buffer[start + 1])"))
+        }
+        guard available >= BinaryFrameHeader.size else { return nil }
+        var length = 0
+        for offset in 2..<6 { length = length << 8 | Int(buffer[start + offset]) }
+        guard length <= maxMessageBytes else {
+            return fail(WireError(code: .tooLarge, message: "frame of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes"))
+        }
+        guard available >= BinaryFrameHeader.size + length else { return nil }
+        let payloadStart = start + BinaryFrameHeader.size
+        let payload = Array(buffer[payloadStart..<(payloadStart + length)])
+        start = payloadStart + length
+        scanned = 0
+        return .binaryFrame(payload)
+    }
+
+    private mutating func nextLine() -> FramedMessage? {
+        let searchFrom = start + scanned
+        guard let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+            scanned = buffer.count - start
+            // A line that already holds more than the limit cannot end well; the +1 leaves
+            // room for the `\r` of a `\r\n` terminator.
+            if scanned > maxMessageBytes + 1 { return failTooLargeLine() }
+            return nil
+        }
+        var end = newline
+        if end > start && buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        guard end - start <= maxMessageBytes else { return failTooLargeLine() }
+        let line = Array(buffer[start..<end])
+        start = newline + 1
+        scanned = 0
+        return .jsonLine(line)
+    }
+
+    private mutating func failTooLargeLine() -> FramedMessage {
+        fail(WireError(code: .tooLarge, message: "line exceeds the limit of \(maxMessageBytes) bytes"))
+    }
+
+    private mutating func fail(_ error: WireError) -> FramedMessage {
+        failed = true
+        buffer = []
+        start = 0
+        scanned = 0
+        return .streamError(error)
+    }
+
+    /// Drops consumed bytes once they are at least half the buffer, so the cost of moving
+    /// the rest is paid back by the bytes freed.
+    private mutating func compactIfWorthwhile() {
+        guard start > 0 else { return }
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        } else if start >= buffer.count / 2 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+    }
+}

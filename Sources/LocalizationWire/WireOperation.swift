@@ -1,0 +1,43 @@
+/// What a request asks for: one case per `op` of the socket protocol.
+///
+/// `languages` is the list of preferred tags as the client sent them (`"lang"` may be one
+/// string or a list); an empty list means "the daemon's default". A `nil` or empty `table`
+/// means `Localizable`. Tags are not validated here: that is the lookup engine's job.
+public enum WireOperation: Sendable, Hashable {
+    /// `hello`: the daemon's and the protocol's versions.
+    case hello
+    /// `lookup`: one key; `count` selects a plural form when the entry has them.
+    case lookup(key: String, languages: [String], table: String?, count: Int64?)
+    /// `batch`: several keys in one round trip, answered in the same order.
+    case batch(keys: [String], languages: [String], table: String?)
+    /// `table`: every key of a table, resolved through the fallback chain.
+    case table(languages: [String], table: String?)
+    /// `subscribe`: answer `ok`, then push a `changed` event after every reload.
+    case subscribe
+    /// `reload`: rescan everything; answered once the rescan finished.
+    case reload
+    /// `status`: counters and errors.
+    case status
+    /// `languages`: the languages and tables the daemon serves.
+    case languages
+    /// `missing`: the keys looked up but found nowhere.
+    case missing
+
+    /// The `op` spelling on the wire.
+    public var name: String { kind.name }
+
+    /// The operation without its arguments.
+    public var kind: WireOperationKind {
+        switch self {
+        case .hello: .hello
+        case .lookup: .lookup
+        case .batch: .batch
+        case .table: .table
+        case .subscribe: .subscribe
+        case .reload: .reload
+        case .status: .status
+        case .languages: .languages
+        case .missing: .missing
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import LocalizationWire
+import Testing
+
+/// Binary payloads are bounds-checked: lies about lengths and counts become errors.
+@Suite struct BinaryFrameCodecTests {
+    private func payload(_ request: WireRequest) -> [UInt8] {
+        Array(BinaryFrameCodec.encode(request).dropFirst(BinaryFrameHeader.size))
+    }
+
+    @Test func headerCarriesMagicVersionAndBigEndianLength() {
+        let frame = BinaryFrameCodec.encode(WireRequest(id: .number(0x0102_0304), operation: .status))
+        #expect(frame == [0xA5, 0x01, 0, 0, 0, 5, 0x07, 0x01, 0x02, 0x03, 0x04])
+    }
+
+    @Test func lookupLayoutIsAsDocumented() {
+        let frame = BinaryFrameCodec.encode(WireRequest(id: .number(7), operation: .lookup(key: "ké", languages: ["ja"], table: nil, count: nil)))
+        let expected: [UInt8] = [0xA5, 0x01, 0, 0, 0, 27,
+            0x02, 0, 0, 0, 7,
+            0, 0, 0, 3, 0x6B, 0xC3, 0xA9,
+            0, 0, 0, 1, 0, 0, 0, 2, 0x6A, 0x61,
+            0, 0, 0, 0,
+            0]
+        #expect(frame == expected)
+    }
+
+    @Test func everyTruncationIsABadRequestNotACrash() {
+        let full = payload(WireRequest(id: .number(9), operation: .batch(keys: ["a", "日本"], languages: ["ja", "en"], table: "T")))
+        for length in 0..<full.count {
+            guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(Array(full.prefix(length))) else {
+                Issue.record("truncated payload of \(length) bytes decoded")
+                continue
+            }
+            #expect(failure.error.code == .badRequest)
+            #expect(failure.id == (length >= 5 ? .number(9) : nil))
+        }
+    }
+
+    @Test func trailingBytesAreRefused() {
+        let result = BinaryFrameCodec.decodeRequest(payload(WireRequest(id: .number(1), operation: .status)) + [0])
+        guard case .failure(let failure) = result else { Issue.record("trailing byte accepted"); return }
+        #expect(failure.error.message.contains("trailing"))
+    }
+
+    @Test func unknownOpCodeIsUnknownOpWithID() {
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest([0x7F, 0, 0, 0, 42]) else {
+            Issue.record("unknown op code accepted"); return
+        }
+        #expect(failure.error.code == .unknownOp)
+        #expect(failure.id == .number(42))
+    }
+
+    @Test func hugeCountsAreRefusedBeforeAllocating() {
+        // A batch claiming four billion keys in a 20-byte payload.
+        let lying: [UInt8] = [0x03, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(lying) else { Issue.record("accepted"); return }
+        #expect(failure.error.message.contains("exceeds the payload"))
+        let hugeString: [UInt8] = [0x02, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0x61]
+        guard case .failure(let stringFailure) = BinaryFrameCodec.decodeRequest(hugeString) else { Issue.record("accepted"); return }
+        #expect(stringFailure.error.code == .badRequest)
+    }
+
+    @Test func invalidUTF8AndBadFlagsAreRefused() {
+        let badKey: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 1, 0xC3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(badKey) else { Issue.record("accepted"); return }
+        #expect(failure.error.message.contains("UTF-8"))
+        let badFlag: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7]
+        guard case .failure(let flagFailure) = BinaryFrameCodec.decodeRequest(badFlag) else { Issue.record("accepted"); return }
+        #expect(flagFailure.error.message.contains("0 or 1"))
+    }
+
+    @Test func malformedServerPayloadsThrow() {
+        #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage([0x99, 0, 0, 0, 0]) }
+        #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage([0x80, 0, 0, 0, 0, 0x07, 0xFF, 0xFF, 0xFF, 0xFF]) }
+        let truncatedObject: [UInt8] = [0x80, 0, 0, 0, 0, 0x07, 0, 0, 0, 1, 0, 0, 0, 1, 0x61]
+        #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage(truncatedObject) }
+        var nested: [UInt8] = [0x80, 0, 0, 0, 0, 0x07, 0, 0, 0, 1, 0, 0, 0, 1, 0x61]
+        for _ in 0..<10_000 { nested += [0x06, 0, 0, 0, 1] }
+        nested.append(0x00)
+        #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage(nested) }
+    }
+}

@@ -1,0 +1,114 @@
+import LocalizationWire
+import Testing
+
+/// Malformed, mistyped and unusual JSON requests all become precise error replies.
+@Suite struct JSONLineCodecTests {
+    private func decode(_ text: String) -> Result<WireRequest, WireRequestFailure> {
+        JSONLineCodec.decodeRequest(Array(text.utf8))
+    }
+
+    private func failure(_ text: String) throws -> WireRequestFailure {
+        guard case .failure(let failure) = decode(text) else {
+            Issue.record("expected \(text) to fail")
+            throw WireError(code: .internal, message: "decoded")
+        }
+        return failure
+    }
+
+    @Test(arguments: [
+        "", "{", "}", "nul", "{\"op\":}", "{\"op\":\"status\"", "{\"op\":\"status\"}}", "{'op':'status'}",
+        "{\"op\":\"status\",}", "[1,2", "{\"op\":\"st\u{1}atus\"}", "{\"op\":\"\\x\"}", "{\"a\":01}", "{\"a\":1.}",
+        "{\"a\":-}", "{\"a\":1e}", "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}", "{\"a\":\"\\u12\"}", "{\"a\":1e999}",
+        "{\"op\":\"status\"} x", "\u{FEFF}{\"op\":\"status\"}",
+    ])
+    func malformedJSONIsABadRequest(_ text: String) throws {
+        let failure = try failure(text)
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.id == nil)
+        #expect(failure.error.message.hasPrefix("malformed JSON at byte"))
+    }
+
+    @Test func invalidUTF8IsABadRequest() {
+        let result = JSONLineCodec.decodeRequest([UInt8]("{\"op\":\"".utf8) + [0xFF, 0xFE] + [UInt8]("\"}".utf8))
+        guard case .failure(let failure) = result else {
+            Issue.record("invalid UTF-8 accepted")
+            return
+        }
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message.contains("UTF-8"))
+    }
+
+    @Test(arguments: [
+        (#"[1]"#, "a request must be a JSON object"),
+        (#"{"id":1}"#, "missing \"op\""),
+        (#"{"id":1,"op":7}"#, "\"op\" must be a string"),
+        (#"{"id":1,"op":"lookup"}"#, "missing \"key\""),
+        (#"{"id":1,"op":"lookup","key":5}"#, "\"key\" must be a string"),
+        (#"{"id":1,"op":"lookup","key":"k","lang":5}"#, "\"lang\" must be a string or a list of strings"),
+        (#"{"id":1,"op":"lookup","key":"k","lang":["en",5]}"#, "\"lang\" must be a string or a list of strings"),
+        (#"{"id":1,"op":"lookup","key":"k","table":[]}"#, "\"table\" must be a string"),
+        (#"{"id":1,"op":"lookup","key":"k","count":1.5}"#, "\"count\" must be an integer"),
+        (#"{"id":1,"op":"batch","keys":"a"}"#, "\"keys\" must be a list of strings"),
+        (#"{"id":1,"op":"batch"}"#, "missing \"keys\""),
+        (#"{"id":{},"op":"status"}"#, "\"id\" must be a string or an integer"),
+        (#"{"id":1.5,"op":"status"}"#, "\"id\" must be a string or an integer"),
+    ])
+    func wrongTypesAreBadRequestsNamingTheField(_ text: String, _ message: String) throws {
+        let failure = try failure(text)
+        #expect(failure.error == WireError(code: .badRequest, message: message))
+        if text.contains(#""id":1,"#) { #expect(failure.id == .number(1)) }
+    }
+
+    @Test func unknownOpEchoesTheID() throws {
+        let failure = try failure(#"{"id":"abc","op":"frobnicate"}"#)
+        #expect(failure.error.code == .unknownOp)
+        #expect(failure.error.message == #"unknown op "frobnicate""#)
+        #expect(failure.id == .string("abc"))
+        let reply = String(decoding: JSONLineCodec.encode(failure.reply), as: UTF8.self)
+        #expect(reply == #"{"id":"abc","ok":false,"error":{"code":"unknown_op","message":"unknown op \"frobnicate\""}}"# + "\n")
+    }
+
+    @Test func langMayBeAStringOrAListAndTableDefaults() throws {
+        let single = try decode(#"{"op":"lookup","key":"k","lang":"ja"}"#).get()
+        #expect(single.operation == .lookup(key: "k", languages: ["ja"], table: nil, count: nil))
+        let list = try decode(#"{"op":"table","lang":["sv","de"],"table":null}"#).get()
+        #expect(list.operation == .table(languages: ["sv", "de"], table: nil))
+        #expect(list.id == nil)
+    }
+
+    @Test func unicodeKeysAndEscapesDecode() throws {
+        let text = #"{"op":"lookup","key":"多言語化 \u00e9\ud83d\ude00\n\t\"\\\/","lang":"ja","extra":{"ignored":[true,null]}}"#
+        let request = try decode("  \t" + text + " \r").get()
+        #expect(request.operation == .lookup(key: "多言語化 é😀\n\t\"\\/", languages: ["ja"], table: nil, count: nil))
+        let emoji = try decode(#"{"op":"batch","keys":["👩‍👩‍👧","🇯🇵","ｶﾀｶﾅ"]}"#).get()
+        #expect(emoji.operation == .batch(keys: ["👩‍👩‍👧", "🇯🇵", "ｶﾀｶﾅ"], languages: [], table: nil))
+    }
+
+    @Test func duplicateMembersKeepTheLast() throws {
+        let request = try decode(#"{"op":"status","op":"reload"}"#).get()
+        #expect(request.operation == .reload)
+    }
+
+    @Test func deepNestingIsRefusedWithoutCrashing() throws {
+        let deep = #"{"op":"status","x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let failure = try failure(deep)
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message.contains("nested deeper"))
+    }
+
+    @Test func numbersKeepTheirKind() throws {
+        let value = try WireValue(jsonText: #"[0,-0,9223372036854775807,-9223372036854775808,9223372036854775808,1.5,-2e3,1E+2]"#)
+        #expect(value == [0, 0, .integer(.max), .integer(.min), 9_223_372_036_854_775_808.0, 1.5, -2000.0, 100.0])
+        #expect(WireValue.array([1.0, 0.1, -2e-7]).jsonText == "[1.0,0.1,-2e-07]")
+        #expect(try WireValue(jsonText: WireValue.double(-2e-7).jsonText) == .double(-2e-7))
+    }
+
+    @Test(arguments: [
+        #"[1]"#, #"{"ok":true,"value":5,"found":true,"generation":1}"#, #"{"ok":true,"values":["a"],"found":[],"generation":1}"#,
+        #"{"ok":true,"entries":{"a":1},"generation":1}"#, #"{"ok":false}"#, #"{"event":"exploded"}"#, #"{"ok":true,"value":"v","found":true}"#,
+        #"{"event":"changed","generation":-1,"changes":[]}"#,
+    ])
+    func malformedRepliesThrow(_ text: String) {
+        #expect(throws: WireError.self) { try JSONLineCodec.decodeServerMessage(Array(text.utf8)) }
+    }
+}
