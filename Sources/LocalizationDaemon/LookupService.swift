@@ -1,0 +1,199 @@
+import LocalizationCore
+public import LocalizationWire
+import Synchronization
+
+/// The daemon's answers: turns each request into a reply from the current snapshot.
+///
+/// Lookups read one immutable ``ResourceSnapshot`` per request, so a reply never mixes two
+/// generations. Operations that take time or change state (`reload`) are handed to the
+/// daemon through ``Actions``; the rest answer at once.
+public final class LookupService: WireRequestHandler {
+    /// What the service asks of the daemon around it.
+    public struct Actions: Sendable {
+        /// Runs a full rescan and calls back with its summary once the new tables are served.
+        public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
+        /// Extra `status` members: the watcher's and the server's counters.
+        public var status: @Sendable () -> [String: WireValue]
+
+        /// Creates the actions.
+        public init(
+            reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
+            status: @escaping @Sendable () -> [String: WireValue]
+        ) {
+            self.reload = reload
+            self.status = status
+        }
+    }
+
+    /// The most distinct preference lists whose chains are kept; past it the cache restarts.
+    static let chainCacheCapacity = 1024
+
+    let store: ResourceStore
+    let missing: MissingKeyReport
+    let counters: DaemonCounters
+    let actions: Actions
+    private let chains = Mutex<[[String]: FallbackChain]>([:])
+
+    /// Creates a service answering from `store`.
+    public init(store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions) {
+        self.store = store
+        self.missing = missing
+        self.counters = counters
+        self.actions = actions
+    }
+
+    /// Answers one request.
+    public func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
+        do {
+            switch request.operation {
+            case .hello:
+                reply(.fields([
+                    "daemon": .string("l10nd"), "version": .string(DaemonVersion.string),
+                    "protocol": .object(["major": .integer(Int64(WireProtocolVersion.major)),
+                                         "minor": .integer(Int64(WireProtocolVersion.minor))]),
+                ]))
+            case .lookup(let key, let languages, let table, _):
+                reply(.lookup(try lookup(key, languages: languages, table: table)))
+            case .batch(let keys, let languages, let table):
+                reply(.batch(try batch(keys, languages: languages, table: table)))
+            case .table(let languages, let table):
+                reply(.table(try resolvedTable(languages: languages, table: table)))
+            case .reload:
+                actions.reload { summary in
+                    reply(.fields([
+                        "generation": .integer(Int64(summary.generation)),
+                        "changes": .array(summary.changes.map(Self.wireValue)),
+                    ]))
+                }
+            case .status:
+                reply(.fields(status()))
+            case .languages:
+                reply(.fields(["languages": languagesValue(store.snapshot)]))
+            case .missing:
+                reply(.fields(missingValue()))
+            case .subscribe:
+                reply(.ok)  // the server answers subscribe itself; this is never reached
+            }
+        } catch {
+            reply(.error(error))
+        }
+    }
+
+    /// The fallback chain for a request's languages, from a small cache.
+    func chain(_ languages: [String], in catalog: ResourceCatalog) throws(WireError) -> FallbackChain {
+        if let cached = chains.withLock({ $0[languages] }) { return cached }
+        var tags: [LanguageTag] = []
+        for language in languages {
+            do { tags.append(try LanguageTag(language)) } catch {
+                throw WireError(code: .badRequest, message: error.description)
+            }
+        }
+        let chain = catalog.chain(tags)
+        chains.withLock { cache in
+            if cache.count >= Self.chainCacheCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[languages] = chain
+        }
+        return chain
+    }
+
+    func lookup(_ key: String, languages: [String], table: String?) throws(WireError) -> WireLookupResult {
+        let snapshot = store.snapshot
+        let result = snapshot.catalog.lookup(key, in: table, chain: try chain(languages, in: snapshot.catalog))
+        counters.add(1, to: .lookups)
+        if !result.found { recordMiss(key, languages: languages, table: table) }
+        return WireLookupResult(
+            value: result.value, found: result.found, language: result.language?.identifier,
+            generation: snapshot.generation)
+    }
+
+    func batch(_ keys: [String], languages: [String], table: String?) throws(WireError) -> WireBatchResult {
+        let snapshot = store.snapshot
+        let chain = try chain(languages, in: snapshot.catalog)
+        var values: [String] = []
+        var found: [Bool] = []
+        values.reserveCapacity(keys.count)
+        found.reserveCapacity(keys.count)
+        for key in keys {
+            let result = snapshot.catalog.lookup(key, in: table, chain: chain)
+            values.append(result.value)
+            found.append(result.found)
+            if !result.found { recordMiss(key, languages: languages, table: table) }
+        }
+        counters.add(keys.count, to: .lookups)
+        return WireBatchResult(values: values, found: found, generation: snapshot.generation)
+    }
+
+    func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
+        let snapshot = store.snapshot
+        let resolved = snapshot.catalog.resolvedTable(table, chain: try chain(languages, in: snapshot.catalog))
+        return WireTableResult(
+            entries: resolved.mapValues(\.value),
+            languages: resolved.compactMapValues { $0.language?.identifier },
+            generation: snapshot.generation)
+    }
+
+    func recordMiss(_ key: String, languages: [String], table: String?) {
+        counters.add(1, to: .misses)
+        let language = languages.first.flatMap { try? LanguageTag($0).identifier } ?? ""
+        missing.record(language: language, table: ResourceCatalog.tableName(table), key: key)
+    }
+
+    func status() -> [String: WireValue] {
+        let snapshot = store.snapshot
+        var fields: [String: WireValue] = [
+            "generation": .integer(Int64(snapshot.generation)),
+            "languages": .integer(Int64(snapshot.catalog.languages.count)),
+            "tables": .integer(Int64(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
+            "keys": .integer(Int64(snapshot.catalog.keyCount)),
+            "files": .integer(Int64(snapshot.fileCount)),
+            "errors": .array(snapshot.errors.map(Self.wireValue)),
+            "counters": .object([
+                "lookups": .integer(Int64(counters.value(.lookups))),
+                "misses": .integer(Int64(counters.value(.misses))),
+                "reloads": .integer(Int64(counters.value(.reloads))),
+                "rescans": .integer(Int64(counters.value(.rescans))),
+                "files_parsed": .integer(Int64(counters.value(.filesParsed))),
+            ]),
+        ]
+        for (name, value) in actions.status() where fields[name] == nil {
+            fields[name] = value
+        }
+        return fields
+    }
+
+    func languagesValue(_ snapshot: ResourceSnapshot) -> WireValue {
+        .array(snapshot.catalog.languages.map { language in
+            .object([
+                "lang": .string(language.identifier),
+                "tables": .array(snapshot.catalog.tableNames(of: language).map(WireValue.string)),
+            ])
+        })
+    }
+
+    func missingValue() -> [String: WireValue] {
+        [
+            "missing": .array(missing.entries.map { entry in
+                .object([
+                    "lang": .string(entry.language), "table": .string(entry.table),
+                    "key": .string(entry.key), "count": .integer(Int64(entry.count)),
+                ])
+            }),
+            "dropped": .integer(Int64(missing.droppedEntries)),
+        ]
+    }
+
+    /// A parse error as `status` lists it.
+    static func wireValue(_ error: ResourceParseError) -> WireValue {
+        .object([
+            "file": error.location.file.map(WireValue.string) ?? .null,
+            "line": .integer(Int64(error.location.line)),
+            "column": .integer(Int64(error.location.column)),
+            "message": .string(error.message),
+        ])
+    }
+
+    /// A table change as events and `reload` list it.
+    static func wireValue(_ change: TableChange) -> WireValue {
+        .object(["lang": .string(change.language), "table": .string(change.table)])
+    }
+}
