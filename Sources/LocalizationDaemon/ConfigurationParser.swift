@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads `l10nd.conf`: `key = value` lines, `#` comment lines, blank lines.
+///
+/// The format, in full:
+/// - A line whose first non-blank character is `#` is a comment; a `#` later in a line is
+///   part of the value (paths may contain it).
+/// - Otherwise a line is `key = value`; blanks around both are dropped, and a value wrapped
+///   in double quotes loses the quotes (to keep leading or trailing blanks). No escapes.
+/// - `resources` may repeat; every other key may appear once.
+/// - Relative paths (`resources`, `socket`) are taken from the configuration file's directory.
+///
+/// Errors name the place: `l10nd.conf:7: unknown key 'setle_ms' (did you mean 'settle_ms'?)`.
+///
+/// ```swift
+/// let configuration = try ConfigurationParser.parse(text: text, file: "/etc/l10nd/l10nd.conf")
+/// ```
+public enum ConfigurationParser {
+    /// Parses configuration text over the defaults.
+    ///
+    /// - Parameters:
+    ///   - text: The file's contents.
+    ///   - file: The file's path, used in errors and to resolve relative paths.
+    ///   - defaults: The values keys not in the file keep.
+    public static func parse(text: String, file: String, defaults: DaemonConfiguration = DaemonConfiguration()) throws(ConfigurationError) -> DaemonConfiguration {
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent().path
+        var configuration = defaults
+        configuration.resources = []
+        var seen: [ConfigurationKey: Int] = [:]
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            func fail(_ message: String) -> ConfigurationError {
+                ConfigurationError(code: .invalidConfiguration, file: file, line: lineNumber, message: message)
+            }
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw fail("expected 'key = value', got '\(line)'")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard !name.isEmpty else { throw fail("expected a key before '='") }
+            guard let key = ConfigurationKey(rawValue: name) else {
+                throw fail(unknownMessage("key", name, among: ConfigurationKey.allCases.map(\.rawValue)))
+            }
+            if !key.isRepeatable, let first = seen[key] {
+                throw fail("'\(name)' is already set on line \(first)")
+            }
+            seen[key] = seen[key] ?? lineNumber
+            do {
+                try key.apply(value, to: &configuration, base: base)
+            } catch {
+                throw fail("\(name): \(error.message)")
+            }
+        }
+        return configuration
+    }
+
+    /// Reads and parses the file at `path`.
+    public static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration()) throws(ConfigurationError) -> DaemonConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigurationError(code: .unreadableConfiguration, file: path, message: "cannot read the configuration file: \(Self.reason(error))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(code: .unreadableConfiguration, file: path, message: "the configuration file is not UTF-8")
+        }
+        return try parse(text: text, file: path, defaults: defaults)
+    }
+
+    /// `unknown key 'x' (did you mean 'y'?)`.
+    static func unknownMessage(_ what: String, _ name: String, among candidates: [String]) -> String {
+        let suggestion = ConfigurationKey.closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown \(what) '\(name)'\(suggestion)"
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,102 @@
+/// `l10nd`'s command-line flags, parsed and checked but not yet applied.
+///
+/// Flags take their value as the next argument or after `=` (`--settle-ms 50`,
+/// `--settle-ms=50`). Values are checked with the same rules as `l10nd.conf`.
+public struct DaemonArguments: Sendable, Hashable {
+    /// One flag that sets a configuration key, in command-line order.
+    public struct Setting: Sendable, Hashable {
+        /// The `l10nd.conf` key the flag sets.
+        public var name: String { key.rawValue }
+        /// The value as given.
+        public var value: String
+        let key: ConfigurationKey
+    }
+
+    /// `--config FILE`.
+    public var configFile: String?
+    /// The settings flags, in order.
+    public var settings: [Setting] = []
+    /// `--help` or `-h`.
+    public var showHelp = false
+    /// `--version`.
+    public var showVersion = false
+
+    /// The text `--help` prints.
+    public static let usage = """
+        USAGE: l10nd [--config FILE] [--resources DIR]... [--socket PATH]
+                     [--development-language TAG] [--log-level LEVEL] [--settle-ms N]
+
+        Serves localized strings from .lproj directories and String Catalogs over a Unix socket,
+        reloading them as files change.
+
+        OPTIONS:
+          --config FILE                 Read settings from FILE (key = value; see config/l10nd.conf).
+          --resources DIR               A resource directory; repeat for more. Replaces the file's list.
+          --socket PATH                 Listen on PATH (default $XDG_RUNTIME_DIR/l10nd/l10nd.sock,
+                                        else /tmp/l10nd-$UID/l10nd.sock).
+          --development-language TAG    The last fallback language (default en).
+          --log-level LEVEL             debug, info, notice, warning or error (default info).
+          --settle-ms N                 Quiet time before a reload, in milliseconds (default 20).
+          -h, --help                    Show this help.
+          --version                     Show the version.
+
+        Flags override the configuration file. A bad flag or a bad configuration file exits with status 2.
+        """
+
+    private static let flags: [String: ConfigurationKey] = [
+        "--resources": .resources, "--socket": .socket, "--development-language": .developmentLanguage,
+        "--log-level": .logLevel, "--settle-ms": .settleMilliseconds,
+    ]
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: `ConfigurationError` with code `.usage`, e.g.
+    ///   `unknown option '--setle-ms' (did you mean '--settle-ms'?)`.
+    public static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
+        func usage(_ message: String) -> ConfigurationError {
+            ConfigurationError(code: .usage, message: message)
+        }
+        var result = DaemonArguments()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-h", "--help": result.showHelp = true; continue
+            case "--version": result.showVersion = true; continue
+            default: break
+            }
+            guard argument.hasPrefix("-") else { throw usage("unexpected argument '\(argument)'") }
+            var flag = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            let known = flag == "--config" || flags[flag] != nil
+            guard known else {
+                let candidates = ["--config", "--help", "--version"] + flags.keys.sorted()
+                throw usage(ConfigurationParser.unknownMessage("option", flag, among: candidates))
+            }
+            if value == nil {
+                guard index < arguments.count else { throw usage("option '\(flag)' needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            let given = value ?? ""
+            guard let key = flags[flag] else {
+                guard !given.isEmpty else { throw usage("option '\(flag)' needs a value") }
+                result.configFile = given
+                continue
+            }
+            var scratch = DaemonConfiguration(environment: [:])
+            do {
+                try key.apply(given, to: &scratch, base: "/")
+            } catch {
+                throw usage("\(flag): \(error.message)")
+            }
+            result.settings.append(Setting(value: given, key: key))
+        }
+        return result
+    }
+}

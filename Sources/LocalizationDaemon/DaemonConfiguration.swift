@@ -1,0 +1,116 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything the daemon is told: defaults, overridden by `l10nd.conf`, overridden by flags.
+///
+/// Each property is one key of `config/l10nd.conf` (named in its doc comment), where every
+/// key is documented for operators.
+///
+/// ```swift
+/// switch try DaemonConfiguration.load(arguments: Array(CommandLine.arguments.dropFirst())) {
+/// case .run(let configuration): startDaemon(configuration)
+/// case .help(let text), .version(let text): print(text)
+/// }
+/// ```
+public struct DaemonConfiguration: Sendable, Hashable {
+    /// How much the daemon logs, least to most severe (syslog's names).
+    public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
+        /// Every event and reload step.
+        case debug
+        /// Startup, reloads, connections.
+        case info
+        /// Noteworthy but normal: a file that failed to parse, a rescan.
+        case notice
+        /// Something an operator should look at.
+        case warning
+        /// The daemon could not do what it was asked.
+        case error
+
+        /// Orders levels from `debug` to `error`.
+        public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// `resources`: directories holding `*.lproj` and `.xcstrings` (absolute paths).
+    public var resources: [String] = []
+    /// `socket`: where the daemon listens when not socket-activated.
+    public var socketPath: String
+    /// `development_language`: the last language of every fallback chain.
+    public var developmentLanguage = "en"
+    /// `log_level`: the least severe message logged.
+    public var logLevel = LogLevel.info
+    /// `settle_ms`: how long the resource directories must be quiet before a reload.
+    public var settleMilliseconds = 20
+    /// `max_message_bytes`: the largest request line or frame accepted.
+    public var maxMessageBytes = 1_048_576
+    /// `max_connections`: concurrent clients; more are refused.
+    public var maxConnections = 256
+    /// `idle_timeout_seconds`: idle clients are closed after this long; 0 never.
+    public var idleTimeoutSeconds = 300
+    /// `max_output_buffer_bytes`: replies queued for a slow client before it is disconnected.
+    public var maxOutputBufferBytes = 4_194_304
+    /// `socket_group`: the group the socket is given (mode 0660); nil keeps the daemon's group (mode 0600).
+    public var socketGroup: String?
+    /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.
+    public var allowSymlinksOutsideRoots = false
+
+    /// The defaults, with the socket path chosen by `defaultSocketPath(environment:userID:)`.
+    public init(environment: [String: String]? = nil) {
+        socketPath = Self.defaultSocketPath(environment: environment ?? ProcessInfo.processInfo.environment, userID: getuid())
+    }
+
+    /// `$XDG_RUNTIME_DIR/l10nd/l10nd.sock` when that variable is an absolute path, else `/tmp/l10nd-$UID/l10nd.sock`.
+    ///
+    /// The per-user runtime directory is private to its user; the `/tmp` fallback names the
+    /// user so two users never share a socket. The systemd `.socket` unit passes its own
+    /// listener and makes this path irrelevant.
+    public static func defaultSocketPath(environment: [String: String], userID: UInt32) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return URL(fileURLWithPath: runtime).appendingPathComponent("l10nd/l10nd.sock").standardizedFileURL.path
+        }
+        return "/tmp/l10nd-\(userID)/l10nd.sock"
+    }
+
+    /// This configuration with the command line's values on top.
+    ///
+    /// `--resources` given at least once replaces the file's `resources`; relative flag paths
+    /// are taken from `currentDirectory`.
+    public func applying(_ arguments: DaemonArguments, currentDirectory: String) -> DaemonConfiguration {
+        var result = self
+        if arguments.settings.contains(where: { $0.key == .resources }) {
+            result.resources = []
+        }
+        for setting in arguments.settings {
+            // Values were checked when the arguments were parsed; applying again cannot fail.
+            try? setting.key.apply(setting.value, to: &result, base: currentDirectory)
+        }
+        return result
+    }
+
+    /// Parses the command line, reads `--config` if given, and applies the flags on top.
+    ///
+    /// Without `--config` no file is read: defaults and flags only (the systemd unit passes
+    /// `--config /etc/l10nd/l10nd.conf`).
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name.
+    ///   - environment: For the default socket path; the process environment when nil.
+    ///   - currentDirectory: For relative `--config` and flag paths; the process's when nil.
+    /// - Throws: `ConfigurationError` (exit status 2) for a bad flag or a bad file.
+    public static func load(arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil) throws(ConfigurationError) -> DaemonInvocation {
+        let parsed = try DaemonArguments.parse(arguments)
+        if parsed.showHelp { return .help(DaemonArguments.usage) }
+        if parsed.showVersion { return .version("l10nd \(DaemonVersion.string)") }
+        let directory = currentDirectory ?? FileManager.default.currentDirectoryPath
+        var configuration = DaemonConfiguration(environment: environment)
+        if let file = parsed.configFile {
+            let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: directory, isDirectory: true)).standardizedFileURL.path
+            configuration = try ConfigurationParser.parse(contentsOf: path, defaults: configuration)
+        }
+        return .run(configuration.applying(parsed, currentDirectory: directory))
+    }
+}

@@ -1,0 +1,9 @@
+/// What `l10nd` was asked to do by its command line.
+public enum DaemonInvocation: Sendable, Hashable {
+    /// Run the daemon with this configuration.
+    case run(DaemonConfiguration)
+    /// Print this usage text to stdout and exit 0.
+    case help(String)
+    /// Print this version line to stdout and exit 0.
+    case version(String)
+}

@@ -1,0 +1,51 @@
+/// Why a directory could not be watched.
+///
+/// `code` is stable for programs; `message` is for the person reading the log and says
+/// what to do, e.g. which sysctl to raise when the kernel's watch limit is reached.
+public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Hashable {
+        /// The directory does not exist (any more). Harmless: it vanished while being scanned.
+        case notFound = "not_found"
+        /// The path is not a directory (`ENOTDIR`).
+        case notDirectory = "not_directory"
+        /// Permission denied (`EACCES`).
+        case permissionDenied = "permission_denied"
+        /// The per-user inotify watch limit is reached (`ENOSPC`): `fs.inotify.max_user_watches`.
+        case watchLimitReached = "watch_limit_reached"
+        /// The inotify instance could not be created or used at all.
+        case unavailable = "unavailable"
+        /// The event source is not running.
+        case notRunning = "not_running"
+        /// Anything else the kernel said; the message carries the errno text.
+        case other = "other"
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The directory concerned, if any.
+    public var path: String?
+    /// A sentence a person can act on.
+    public var message: String
+
+    /// Creates an error.
+    public init(code: Code, path: String?, message: String) {
+        self.code = code
+        self.path = path
+        self.message = message
+    }
+
+    /// Whether the watcher lost track of something and must rescan to be sure nothing was missed.
+    ///
+    /// A directory that vanished before it could be watched is not such a case: its parent's
+    /// delete event already tells the story.
+    public var requiresRescan: Bool {
+        switch code {
+        case .notFound, .notDirectory: false
+        default: true
+        }
+    }
+
+    /// The message.
+    public var description: String { message }
+}

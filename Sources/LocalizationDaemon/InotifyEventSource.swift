@@ -1,0 +1,526 @@
+import CInotifyTools
+public import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Directory events from the kernel's inotify, through libinotifytools.
+///
+/// libinotifytools keeps one global state per process, exposes no descriptor and is not
+/// thread-safe, so every source in the process shares one dedicated owner thread that alone
+/// calls into the library. The thread waits in `inotifytools_next_event(1)` (one event at a
+/// time: asking for more makes the library busy-spin), copies each event into a
+/// `FileSystemEvent` at once (the library's buffer is static) and hands it to the subscribing
+/// source's serial delivery queue. Requests to add or remove watches are queued under a lock
+/// and the owner thread is woken to run them: it watches a private, already unlinked file
+/// and touching that file's timestamps produces an event, so a request waits microseconds,
+/// not the one-second timeout.
+///
+/// This is the only file in the daemon that sees C.
+///
+/// ```swift
+/// try InotifyEventSource.prepare()          // early, before the process opens many files
+/// let source = InotifyEventSource()
+/// try source.start { events in print(events) }
+/// _ = source.addWatches(["/srv/l10n/Resources"])
+/// ```
+public final class InotifyEventSource: FileSystemEventSource {
+    /// Events waiting for delivery per source before the rest are dropped and an overflow reported.
+    ///
+    /// Keeps memory bounded when the consumer stalls; the kernel's own queue is bounded too.
+    public static let maximumPendingEvents = 65_536
+
+    private let subscriberID: Int
+    private let deliveryQueue: DispatchQueue
+    private let started = Mutex(false)
+
+    /// Creates a source whose handler runs on its own serial queue, targeting `target` if given.
+    public init(target: DispatchQueue? = nil) {
+        subscriberID = InotifyOwnerThread.shared.makeSubscriberID()
+        deliveryQueue = DispatchQueue(label: "l10nd.inotify.delivery", target: target)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Starts the shared owner thread and initialises libinotifytools, if not done yet.
+    ///
+    /// Call it early in `main`: the library waits with `select()`, which cannot handle a
+    /// descriptor numbered 1024 or above, so its inotify descriptor must be opened while
+    /// descriptor numbers are still low.
+    public static func prepare() throws {
+        try InotifyOwnerThread.shared.ensureRunning()
+    }
+
+    /// Begins delivering events to `handler` on this source's serial delivery queue.
+    public func start(handler: @escaping @Sendable ([FileSystemEvent]) -> Void) throws {
+        try InotifyOwnerThread.shared.ensureRunning()
+        let first = started.withLock { started in
+            defer { started = true }
+            return !started
+        }
+        guard first else { return }
+        InotifyOwnerThread.shared.subscribe(subscriberID, queue: deliveryQueue, handler: handler)
+    }
+
+    /// Watches each directory; blocks until the owner thread has added the watches.
+    public func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+        guard started.withLock({ $0 }) else {
+            return directories.map { path in
+                .failure(FileSystemWatchError(code: .notRunning, path: path, message: "cannot watch \(path): the inotify source is not started"))
+            }
+        }
+        if directories.isEmpty { return [] }
+        return InotifyOwnerThread.shared.addWatches(directories, for: subscriberID)
+    }
+
+    /// Stops watching the directory behind `watch`, unless another source still watches it.
+    public func removeWatch(_ watch: WatchDescriptor) {
+        guard started.withLock({ $0 }) else { return }
+        InotifyOwnerThread.shared.removeWatch(watch.rawValue, for: subscriberID)
+    }
+
+    /// Stops delivery and drops this source's watches; the shared owner thread keeps running.
+    public func stop() {
+        let wasStarted = started.withLock { started in
+            defer { started = false }
+            return started
+        }
+        if wasStarted {
+            InotifyOwnerThread.shared.unsubscribe(subscriberID)
+        }
+    }
+}
+
+/// A value one thread hands to another that waits for it.
+private final class Handoff<Value: Sendable>: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+    private let slot = Mutex<Value?>(nil)
+
+    func fulfil(_ value: Value) {
+        slot.withLock { $0 = value }
+        semaphore.signal()
+    }
+
+    func wait() -> Value {
+        semaphore.wait()
+        return slot.withLock { $0! }
+    }
+}
+
+/// The process's single owner of libinotifytools' global state.
+private final class InotifyOwnerThread: Sendable {
+    static let shared = InotifyOwnerThread()
+
+    /// The events every resource watch asks for. `IN_ONLYDIR`: directories only, by design.
+    static let watchMask = UInt32(
+        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
+            | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
+    )
+
+    private enum Request: Sendable {
+        case add([String], subscriber: Int, reply: Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>)
+        case remove(Int32, subscriber: Int)
+        case unsubscribe(Int, reply: Handoff<Bool>)
+    }
+
+    private struct Subscriber {
+        var queue: DispatchQueue
+        var handler: @Sendable ([FileSystemEvent]) -> Void
+        var pending: [FileSystemEvent] = []
+        var droppedEvents = 0
+        var drainScheduled = false
+    }
+
+    /// State any thread may touch, always briefly, never while calling into the library.
+    private struct Shared {
+        var requests: [Request] = []
+        var wakePending = false
+        var wakeDescriptor: Int32 = -1
+        var subscribers: [Int: Subscriber] = [:]
+        var nextSubscriberID = 0
+    }
+
+    /// Tables only the owner thread touches; in a mutex only so the compiler can check that.
+    private struct OwnerTables {
+        var inotifyDescriptor: Int32 = -1
+        var wakeWatch: Int32 = -1
+        var subscribersByWatch: [Int32: Set<Int>] = [:]
+        var pathByWatch: [Int32: String] = [:]
+        /// Subscribers that removed a watch and wait for its IN_IGNORED.
+        var releasing: [Int32: Set<Int>] = [:]
+    }
+
+    private enum Phase {
+        case idle
+        case running
+        case failed(FileSystemWatchError)
+    }
+
+    private let shared = Mutex(Shared())
+    private let tables = Mutex(OwnerTables())
+    private let phase = Mutex(Phase.idle)
+
+    func makeSubscriberID() -> Int {
+        shared.withLock { state in
+            state.nextSubscriberID += 1
+            return state.nextSubscriberID
+        }
+    }
+
+    func ensureRunning() throws {
+        // Holding `phase` while the thread starts makes concurrent callers wait for the one start.
+        try phase.withLock { phase in
+            switch phase {
+            case .running: return
+            case .failed(let error): throw error
+            case .idle:
+                let startup = Handoff<FileSystemWatchError?>()
+                let thread = Thread { [self] in run(startup: startup) }
+                thread.name = "l10nd-inotify"
+                thread.start()
+                if let error = startup.wait() {
+                    phase = .failed(error)
+                    throw error
+                }
+                phase = .running
+            }
+        }
+    }
+
+    func subscribe(_ id: Int, queue: DispatchQueue, handler: @escaping @Sendable ([FileSystemEvent]) -> Void) {
+        shared.withLock { $0.subscribers[id] = Subscriber(queue: queue, handler: handler) }
+    }
+
+    func addWatches(_ paths: [String], for subscriber: Int) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+        let reply = Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>()
+        submit(.add(paths, subscriber: subscriber, reply: reply))
+        return reply.wait()
+    }
+
+    func removeWatch(_ watch: Int32, for subscriber: Int) {
+        submit(.remove(watch, subscriber: subscriber))
+    }
+
+    func unsubscribe(_ subscriber: Int) {
+        let reply = Handoff<Bool>()
+        submit(.unsubscribe(subscriber, reply: reply))
+        _ = reply.wait()
+    }
+
+    // MARK: - Any thread → owner thread
+
+    private func submit(_ request: Request) {
+        let wake: Int32? = shared.withLock { state in
+            state.requests.append(request)
+            guard !state.wakePending else { return nil }
+            state.wakePending = true
+            return state.wakeDescriptor
+        }
+        // Touching the unlinked wake file raises IN_ATTRIB on its watch and ends the wait.
+        if let wake, wake >= 0 {
+            _ = futimens(wake, nil)
+        }
+    }
+
+    // MARK: - Owner thread
+
+    private func run(startup: Handoff<FileSystemWatchError?>) {
+        let before = Self.inotifyDescriptors()
+        guard inotifytools_initialize() != 0 else {
+            let code = inotifytools_error()
+            let hint = code == EMFILE ? " (raise fs.inotify.max_user_instances)" : ""
+            startup.fulfil(FileSystemWatchError(
+                code: .unavailable, path: nil,
+                message: "cannot initialise inotify: \(String(cString: strerror(code)))\(hint)"))
+            return
+        }
+        let created = Self.inotifyDescriptors().subtracting(before)
+        guard created.count == 1, let descriptor = created.first else {
+            startup.fulfil(FileSystemWatchError(
+                code: .unavailable, path: nil,
+                message: "cannot find libinotifytools' inotify descriptor in /proc/self/fd"))
+            return
+        }
+        guard descriptor < 1024 else {
+            startup.fulfil(FileSystemWatchError(
+                code: .unavailable, path: nil,
+                message: "libinotifytools' inotify descriptor is \(descriptor); select() cannot wait on descriptors above 1023, so prepare the watcher earlier"))
+            return
+        }
+        guard let (wakeFile, wakeWatch) = Self.makeWakeFile(inotify: descriptor) else {
+            startup.fulfil(FileSystemWatchError(
+                code: .unavailable, path: nil,
+                message: "cannot create the watcher's wake file: \(String(cString: strerror(errno)))"))
+            return
+        }
+        tables.withLock { tables in
+            tables.inotifyDescriptor = descriptor
+            tables.wakeWatch = wakeWatch
+        }
+        shared.withLock { $0.wakeDescriptor = wakeFile }
+        startup.fulfil(nil)
+        loop()
+    }
+
+    private func loop() {
+        while true {
+            runRequests()
+            guard let raw = inotifytools_next_event(1) else {
+                let code = inotifytools_error()
+                if code != 0 && code != EINTR {
+                    // A persistent error must not turn this loop into a busy spin.
+                    usleep(100_000)
+                }
+                continue
+            }
+            let watch = raw.pointee.wd
+            let mask = raw.pointee.mask
+            let cookie = raw.pointee.cookie
+            let name = String(cString: l10nd_inotify_event_name(raw))
+            route(watch: watch, mask: mask, cookie: cookie, name: name)
+        }
+    }
+
+    private func runRequests() {
+        let requests = shared.withLock { state in
+            state.wakePending = false
+            defer { state.requests.removeAll() }
+            return state.requests
+        }
+        for request in requests {
+            switch request {
+            case .add(let paths, let subscriber, let reply):
+                reply.fulfil(paths.map { add($0, for: subscriber) })
+            case .remove(let watch, let subscriber):
+                release(watch, from: subscriber)
+            case .unsubscribe(let subscriber, let reply):
+                let watches = tables.withLock { tables in
+                    tables.subscribersByWatch.filter { $0.value.contains(subscriber) }.map(\.key)
+                }
+                for watch in watches { release(watch, from: subscriber) }
+                shared.withLock { _ = $0.subscribers.removeValue(forKey: subscriber) }
+                reply.fulfil(true)
+            }
+        }
+    }
+
+    private func add(_ path: String, for subscriber: Int) -> Result<WatchDescriptor, FileSystemWatchError> {
+        let mask = Self.watchMask
+        // The library records the name (for inotifytools_filename_from_wd) but returns only
+        // 1 or 0, and maps a re-created directory's name to its old, dead descriptor. Adding
+        // the same watch on its descriptor again is idempotent and returns the kernel's
+        // descriptor for whatever is at `path` now, which is the one to trust.
+        let failure: Int32? = path.withCString { cPath in
+            if inotifytools_watch_file(cPath, Int32(bitPattern: mask)) == 0 {
+                return inotifytools_error()
+            }
+            return nil
+        }
+        let watch: Int32
+        if let failure {
+            return .failure(watchFailure(code: failure, path: path, subscriber: subscriber))
+        } else {
+            let descriptor = tables.withLock { $0.inotifyDescriptor }
+            watch = inotify_add_watch(descriptor, path, mask)
+            if watch < 0 {
+                return .failure(watchFailure(code: errno, path: path, subscriber: subscriber))
+            }
+        }
+        tables.withLock { tables in
+            tables.subscribersByWatch[watch, default: []].insert(subscriber)
+            tables.pathByWatch[watch] = path
+        }
+        return .success(WatchDescriptor(rawValue: watch))
+    }
+
+    private func watchFailure(code: Int32, path: String, subscriber: Int) -> FileSystemWatchError {
+        let error: FileSystemWatchError
+        switch code {
+        case ENOENT:
+            error = .init(code: .notFound, path: path, message: "cannot watch \(path): it does not exist")
+        case ENOTDIR:
+            error = .init(code: .notDirectory, path: path, message: "cannot watch \(path): not a directory")
+        case EACCES:
+            error = .init(code: .permissionDenied, path: path, message: "cannot watch \(path): permission denied")
+        case ENOSPC:
+            let limit = inotifytools_get_max_user_watches()
+            error = .init(
+                code: .watchLimitReached, path: path,
+                message: "cannot watch \(path): this user's inotify watch limit is reached (fs.inotify.max_user_watches = \(limit)); raise it, e.g. `sysctl -w fs.inotify.max_user_watches=\(max(Int(limit) * 2, 524_288))`, then reload")
+        default:
+            error = .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")
+        }
+        if error.requiresRescan {
+            deliver(.needsRescan(error.message), to: [subscriber])
+        }
+        return error
+    }
+
+    /// Drops `subscriber`'s interest in `watch`; the kernel watch goes when nobody is left.
+    ///
+    /// The subscriber gets its `.watchRemoved` either at once (others still watch the
+    /// directory) or when the kernel confirms with IN_IGNORED.
+    private func release(_ watch: Int32, from subscriber: Int) {
+        enum Outcome { case notWatched, stillShared, lastOne(Int32) }
+        let outcome = tables.withLock { tables -> Outcome in
+            guard var subscribers = tables.subscribersByWatch[watch],
+                subscribers.remove(subscriber) != nil
+            else { return .notWatched }
+            tables.subscribersByWatch[watch] = subscribers
+            guard subscribers.isEmpty else { return .stillShared }
+            // Keep the (now empty) entry until IN_IGNORED: events queued before the removal
+            // still arrive and must not look like an unknown descriptor.
+            tables.releasing[watch, default: []].insert(subscriber)
+            return .lastOne(tables.inotifyDescriptor)
+        }
+        switch outcome {
+        case .notWatched:
+            break
+        case .stillShared:
+            deliver(FileSystemEvent(watch: WatchDescriptor(rawValue: watch), mask: .watchRemoved), to: [subscriber])
+        case .lastOne(let descriptor):
+            // Removed on the descriptor directly, not through inotifytools_remove_watch_by_wd:
+            // when the directory is already gone the library prints to stderr and keeps its
+            // entry anyway. Its stale name entries are never consulted: `pathByWatch` is.
+            _ = inotify_rm_watch(descriptor, watch)
+        }
+    }
+
+    private func route(watch: Int32, mask: UInt32, cookie: UInt32, name: String) {
+        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+            let limit = inotifytools_get_max_queued_events()
+            broadcast(.queueOverflow("the kernel's inotify queue overflowed (fs.inotify.max_queued_events = \(limit)); events were lost"))
+            return
+        }
+        let ignored = mask & UInt32(IN_IGNORED) != 0
+        let lookup = tables.withLock { tables -> (wake: Bool, subscribers: Set<Int>?, path: String?) in
+            if watch == tables.wakeWatch { return (true, nil, nil) }
+            var subscribers = tables.subscribersByWatch[watch]
+            let path = tables.pathByWatch[watch]
+            if ignored {
+                subscribers = subscribers.map { $0.union(tables.releasing[watch] ?? []) }
+                tables.subscribersByWatch[watch] = nil
+                tables.pathByWatch[watch] = nil
+                tables.releasing[watch] = nil
+            }
+            return (false, subscribers, path)
+        }
+        if lookup.wake { return }
+        guard let subscribers = lookup.subscribers else {
+            if !ignored {
+                broadcast(.needsRescan("event for unknown watch descriptor \(watch)", watch: WatchDescriptor(rawValue: watch)))
+            }
+            return
+        }
+        if subscribers.isEmpty { return }
+        let directory = lookup.path ?? inotifytools_filename_from_wd(watch).map { Self.trimmingSlash(String(cString: $0)) }
+        let event = FileSystemEvent(
+            watch: WatchDescriptor(rawValue: watch), mask: Self.translate(mask), cookie: cookie,
+            name: name, directory: directory)
+        deliver(event, to: subscribers)
+    }
+
+    private func broadcast(_ event: FileSystemEvent) {
+        let everyone = shared.withLock { Set($0.subscribers.keys) }
+        deliver(event, to: everyone)
+    }
+
+    private func deliver(_ event: FileSystemEvent, to subscribers: Set<Int>) {
+        let drains: [(Int, DispatchQueue)] = shared.withLock { state in
+            var drains: [(Int, DispatchQueue)] = []
+            for id in subscribers {
+                guard var subscriber = state.subscribers[id] else { continue }
+                if subscriber.pending.count < InotifyEventSource.maximumPendingEvents {
+                    subscriber.pending.append(event)
+                } else {
+                    subscriber.droppedEvents += 1
+                }
+                if !subscriber.drainScheduled {
+                    subscriber.drainScheduled = true
+                    drains.append((id, subscriber.queue))
+                }
+                state.subscribers[id] = subscriber
+            }
+            return drains
+        }
+        for (id, queue) in drains {
+            queue.async { [self] in drain(id) }
+        }
+    }
+
+    private func drain(_ id: Int) {
+        let batch = shared.withLock { state -> (events: [FileSystemEvent], dropped: Int, handler: (@Sendable ([FileSystemEvent]) -> Void))? in
+            guard var subscriber = state.subscribers[id] else { return nil }
+            let taken = (subscriber.pending, subscriber.droppedEvents, subscriber.handler)
+            subscriber.pending = []
+            subscriber.droppedEvents = 0
+            subscriber.drainScheduled = false
+            state.subscribers[id] = subscriber
+            return taken
+        }
+        guard let batch else { return }
+        var events = batch.events
+        if batch.dropped > 0 {
+            events.append(.queueOverflow("\(batch.dropped) events were dropped because the consumer fell behind"))
+        }
+        if !events.isEmpty { batch.handler(events) }
+    }
+
+    // MARK: - Helpers
+
+    private static func translate(_ mask: UInt32) -> FileSystemEvent.Mask {
+        let pairs: [(Int32, FileSystemEvent.Mask)] = [
+            (IN_CREATE, .created), (IN_DELETE, .deleted), (IN_MOVED_FROM, .movedFrom),
+            (IN_MOVED_TO, .movedTo), (IN_CLOSE_WRITE, .closedAfterWrite), (IN_ATTRIB, .attributesChanged),
+            (IN_MODIFY, .modified), (IN_DELETE_SELF, .deletedSelf), (IN_MOVE_SELF, .movedSelf),
+            (IN_UNMOUNT, .unmounted), (IN_IGNORED, .watchRemoved), (IN_Q_OVERFLOW, .queueOverflow),
+        ]
+        var result: FileSystemEvent.Mask = []
+        for (bit, flag) in pairs where mask & UInt32(bit) != 0 { result.insert(flag) }
+        if mask & UInt32(bitPattern: IN_ISDIR) != 0 { result.insert(.isDirectory) }
+        return result
+    }
+
+    private static func trimmingSlash(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// Descriptors in this process that are inotify instances.
+    private static func inotifyDescriptors() -> Set<Int32> {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        var found: Set<Int32> = []
+        for entry in entries {
+            guard let number = Int32(entry),
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                target == "anon_inode:inotify"
+            else { continue }
+            found.insert(number)
+        }
+        return found
+    }
+
+    /// Creates a temporary file, watches it for IN_ATTRIB, unlinks it and keeps it open.
+    ///
+    /// The open descriptor keeps the inode (and so the watch) alive, and nothing is left
+    /// behind in the file system when the process ends.
+    private static func makeWakeFile(inotify: Int32) -> (file: Int32, watch: Int32)? {
+        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/l10nd-inotify-wake-XXXXXX".utf8CString)
+        let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard file >= 0 else { return nil }
+        _ = fcntl(file, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let watch = inotify_add_watch(inotify, path, UInt32(IN_ATTRIB))
+        unlink(path)
+        guard watch >= 0 else {
+            close(file)
+            return nil
+        }
+        return (file, watch)
+    }
+}

@@ -1,0 +1,445 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Watches resource directories and reports, after each burst of activity settles, which
+/// resource files and directories may have changed.
+///
+/// Under each root it watches the root itself, every directory on the way down, and every
+/// `*.lproj` directory (not below one: Apple's bundles never look deeper), so a new `.lproj`
+/// or `.xcstrings` anywhere is noticed. Hidden names are neither watched nor reported
+/// (Kubernetes' `..2026_…` data directories, `.git`, rsync's `.~tmp~`), but a change of a
+/// directory's `..data` link re-resolves everything reached through that directory. Symlinks
+/// are followed, within `maximumDepth`, with cycles cut, and — unless allowed — only when
+/// they stay inside a root. A new directory is watched first and scanned second, so files
+/// that land in it before the watch exists are still reported.
+///
+/// Everything runs on the watcher's serial queue, and `onChange` is called there.
+///
+/// ```swift
+/// let watcher = ResourceWatcher(roots: ["/srv/l10n/Resources"]) { batch in
+///     store.reload(batch)
+/// }
+/// try watcher.start()   // watches are in place when this returns: load files now
+/// ```
+public final class ResourceWatcher: @unchecked Sendable {
+    // @unchecked: every mutable property below is touched only on `queue`; the public
+    // methods hop onto it, and `statistics` lives in a Mutex of its own.
+
+    /// Tuning knobs, with the defaults the daemon uses.
+    public struct Options: Sendable, Hashable {
+        /// How long the directories must be quiet before a batch is delivered.
+        public var settle: Duration
+        /// The longest a change waits for the directories to become quiet.
+        public var maximumDelay: Duration
+        /// How many directories deep below a root the watcher descends.
+        public var maximumDepth: Int
+        /// Whether a symlinked directory may lead outside every root.
+        public var allowSymlinksOutsideRoots: Bool
+
+        /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, depth 16.
+        public init(
+            settle: Duration = .milliseconds(20),
+            maximumDelay: Duration = .seconds(1),
+            maximumDepth: Int = 16,
+            allowSymlinksOutsideRoots: Bool = false
+        ) {
+            self.settle = settle
+            self.maximumDelay = maximumDelay
+            self.maximumDepth = maximumDepth
+            self.allowSymlinksOutsideRoots = allowSymlinksOutsideRoots
+        }
+    }
+
+    /// Counters for `status` and `STATUS=` lines.
+    public struct Statistics: Sendable, Hashable {
+        /// Events received from the source.
+        public var events = 0
+        /// Batches delivered to `onChange`.
+        public var batches = 0
+        /// Full rescans performed (overflow, unknown watch, failed watch, explicit).
+        public var rescans = 0
+        /// Kernel queue overflows seen.
+        public var overflows = 0
+        /// Directories currently watched (distinct watch descriptors).
+        public var watchCount = 0
+        /// The most recent problem, for the operator: a failed watch, a missing root.
+        public var lastError: String?
+
+        /// Creates zeroed counters.
+        public init() {}
+    }
+
+    private struct WatchedPath {
+        var watch: WatchDescriptor
+        var depth: Int
+    }
+
+    /// Changes found while handling one delivery, before they go to the debouncer.
+    private struct PendingChange {
+        var files: Set<String> = []
+        var directories: Set<String> = []
+        var fullRescan = false
+        var reasons: [String] = []
+
+        mutating func requestFullRescan(_ reason: String) {
+            fullRescan = true
+            reasons.append(reason)
+        }
+    }
+
+    private struct InodeID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    private let roots: [String]
+    private let realRoots: [String]
+    private let source: any FileSystemEventSource
+    private let options: Options
+    private let onChange: @Sendable (ChangeBatch) -> Void
+    private let queue = DispatchQueue(label: "l10nd.resource-watcher")
+    private let counters = Mutex(Statistics())
+    private var debouncer: ChangeDebouncer!
+    private var watchedPaths: [String: WatchedPath] = [:]
+    private var pathsByWatch: [WatchDescriptor: Set<String>] = [:]
+    /// Watches given up on, whose `.watchRemoved` has not arrived yet: their late events are expected.
+    private var retiredWatches: Set<WatchDescriptor> = []
+    private var running = false
+
+    /// Creates a watcher over `roots`; nothing is watched until `start()`.
+    ///
+    /// - Parameters:
+    ///   - roots: Resource directories; relative paths are taken from the current directory.
+    ///   - source: Where events come from; the real inotify backend unless a test passes a fake.
+    ///   - options: Settle window and limits.
+    ///   - onChange: Called on the watcher's queue with each settled batch.
+    public init(
+        roots: [String],
+        source: any FileSystemEventSource = InotifyEventSource(),
+        options: Options = Options(),
+        onChange: @escaping @Sendable (ChangeBatch) -> Void
+    ) {
+        let standardized = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        self.roots = standardized
+        self.realRoots = standardized.map { Self.realPath($0) ?? $0 }
+        self.source = source
+        self.options = options
+        self.onChange = onChange
+        self.debouncer = ChangeDebouncer(queue: queue, settle: options.settle, maximumDelay: options.maximumDelay) { [weak self] batch in
+            self?.deliver(batch)
+        }
+    }
+
+    deinit {
+        source.stop()
+    }
+
+    /// Starts the source and watches every directory that matters.
+    ///
+    /// Returns once the watches are in place, so files loaded after it returns cannot miss a
+    /// change. No batch is delivered for what is already there. A missing root or a watch
+    /// that could not be added is reported in `statistics.lastError`, not thrown.
+    public func start() throws {
+        try source.start { [weak self] events in
+            guard let self else { return }
+            queue.async { self.handle(events) }
+        }
+        queue.sync {
+            running = true
+            var change = PendingChange()
+            for root in roots where !Self.isDirectory(root) {
+                record(error: "resource directory \(root) does not exist or is not a directory")
+            }
+            walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
+            updateWatchCount()
+        }
+    }
+
+    /// Re-establishes every watch and delivers a `fullRescan` batch right away, with pending changes.
+    ///
+    /// For SIGHUP and `l10nctl reload`: returns after `onChange` has handled the batch. Must
+    /// not be called from `onChange` (it waits for the watcher's queue).
+    public func rescan(reason: String = "reload requested") {
+        queue.sync {
+            guard running else { return }
+            var change = PendingChange()
+            change.requestFullRescan(reason)
+            performFullRescan(into: &change)
+            submit(change)
+            debouncer.flush()
+        }
+    }
+
+    /// Stops watching; pending changes are dropped and `onChange` is not called again.
+    public func stop() {
+        queue.sync {
+            running = false
+            debouncer.cancel()
+            watchedPaths = [:]
+            pathsByWatch = [:]
+            retiredWatches = []
+            updateWatchCount()
+        }
+        source.stop()
+    }
+
+    /// The counters, readable from any thread.
+    public var statistics: Statistics {
+        counters.withLock { $0 }
+    }
+
+    /// Every directory path currently watched, sorted (for status output and tests).
+    ///
+    /// Must not be called from `onChange`.
+    public var watchedDirectories: [String] {
+        queue.sync { watchedPaths.keys.sorted() }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ events: [FileSystemEvent]) {
+        guard running else { return }
+        counters.withLock { $0.events += events.count }
+        var change = PendingChange()
+        for event in events {
+            handle(event, into: &change)
+        }
+        if change.fullRescan {
+            performFullRescan(into: &change)
+        }
+        updateWatchCount()
+        submit(change)
+    }
+
+    private func handle(_ event: FileSystemEvent, into change: inout PendingChange) {
+        if event.mask.contains(.queueOverflow) {
+            counters.withLock { $0.overflows += 1 }
+            change.requestFullRescan(event.message ?? "inotify queue overflow")
+            return
+        }
+        if event.mask.contains(.needsRescan) {
+            let reason = event.message ?? "the event source lost track"
+            record(error: reason)
+            change.requestFullRescan(reason)
+            return
+        }
+        guard let watch = event.watch else { return }
+        if event.mask.contains(.watchRemoved) {
+            retiredWatches.remove(watch)
+            for path in pathsByWatch.removeValue(forKey: watch) ?? [] where watchedPaths[path]?.watch == watch {
+                watchedPaths[path] = nil
+                change.directories.insert(path)
+            }
+            return
+        }
+        guard let paths = pathsByWatch[watch] else {
+            if !retiredWatches.contains(watch) {
+                change.requestFullRescan("event for unknown \(watch)")
+            }
+            return
+        }
+        if event.name.isEmpty {
+            // About the watched directory itself: it went away or moved somewhere unknown.
+            if !event.mask.intersection([.deletedSelf, .movedSelf, .unmounted]).isEmpty {
+                for path in paths {
+                    change.directories.insert(path)
+                    // A deleted directory's watch is already gone in the kernel; only a moved
+                    // one must be removed by hand.
+                    unbindSubtree(path, removeFromSource: !event.mask.contains(.deletedSelf))
+                }
+            }
+            return
+        }
+        for directory in paths.sorted() {
+            handle(event, named: event.name, in: directory, into: &change)
+        }
+    }
+
+    private func handle(_ event: FileSystemEvent, named name: String, in directory: String, into change: inout PendingChange) {
+        let path = directory + "/" + name
+        if EditorTempFiles.isAtomicSwapLink(name) {
+            change.directories.insert(directory)
+            rescanSubtree(directory, into: &change)
+            return
+        }
+        if EditorTempFiles.isTemporary(name) { return }
+        let mask = event.mask
+        if !mask.intersection([.created, .movedTo]).isEmpty,
+            !Self.isLproj(directory),
+            mask.contains(.isDirectory) || Self.isDirectory(path)
+        {
+            // New directory (or a symlink to one): watch first, then scan.
+            change.directories.insert(path)
+            let depth = (watchedPaths[directory]?.depth ?? 0) + 1
+            if depth <= options.maximumDepth {
+                rescanSubtree(path, depth: depth, into: &change)
+            }
+            return
+        }
+        if !mask.intersection([.deleted, .movedFrom]).isEmpty,
+            watchedPaths.keys.contains(where: { $0 == path || $0.hasPrefix(path + "/") })
+        {
+            change.directories.insert(path)
+            unbindSubtree(path, removeFromSource: mask.contains(.movedFrom))
+            return
+        }
+        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged]
+        if EditorTempFiles.isResourceFile(name), !mask.intersection(relevant).isEmpty {
+            change.files.insert(path)
+        }
+    }
+
+    // MARK: - Scanning
+
+    private func performFullRescan(into change: inout PendingChange) {
+        counters.withLock { $0.rescans += 1 }
+        change.directories.formUnion(roots)
+        let existing = roots.filter { Self.isDirectory($0) }
+        let seen = walk(existing.map { ($0, 0) }, into: &change)
+        for path in watchedPaths.keys where !seen.contains(path) {
+            unbindSubtree(path, removeFromSource: true)
+        }
+    }
+
+    /// Walks `directory` again from scratch and forgets watched paths below it that are gone.
+    private func rescanSubtree(_ directory: String, depth: Int? = nil, into change: inout PendingChange) {
+        let depth = depth ?? watchedPaths[directory]?.depth ?? 0
+        let seen = walk([(directory, depth)], into: &change)
+        let prefix = directory + "/"
+        for path in watchedPaths.keys where (path == directory || path.hasPrefix(prefix)) && !seen.contains(path) {
+            unbindSubtree(path, removeFromSource: true)
+        }
+    }
+
+    /// Watches then lists directories breadth first, one batch of watches per level.
+    ///
+    /// Reports every resource file found; returns every directory path now watched.
+    @discardableResult
+    private func walk(_ start: [(path: String, depth: Int)], into change: inout PendingChange) -> Set<String> {
+        var seen: Set<String> = []
+        var visited: Set<InodeID> = []
+        var level = start
+        while !level.isEmpty {
+            let results = source.addWatches(level.map(\.path))
+            var next: [(path: String, depth: Int)] = []
+            for (entry, result) in zip(level, results) {
+                switch result {
+                case .success(let watch):
+                    bind(entry.path, to: watch, depth: entry.depth)
+                    seen.insert(entry.path)
+                case .failure(let error):
+                    if !error.requiresRescan { continue }
+                    // Keep scanning: the consumer re-reads everything, and the files exist.
+                    record(error: error.message)
+                    change.fullRescan = true
+                    change.reasons.append(error.message)
+                }
+                guard let identity = Self.inode(entry.path), visited.insert(identity).inserted else { continue }
+                scan(entry.path, depth: entry.depth, subdirectories: &next, into: &change)
+            }
+            level = next
+        }
+        return seen
+    }
+
+    private func scan(_ directory: String, depth: Int, subdirectories: inout [(path: String, depth: Int)], into change: inout PendingChange) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let descend = !Self.isLproj(directory) && depth < options.maximumDepth
+        for name in names.sorted() where !EditorTempFiles.isTemporary(name) {
+            let path = directory + "/" + name
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                if descend && isInsideRoots(path) {
+                    subdirectories.append((path, depth + 1))
+                }
+            } else if info.st_mode & S_IFMT == S_IFREG && EditorTempFiles.isResourceFile(name) {
+                change.files.insert(path)
+            }
+        }
+    }
+
+    /// Whether a symlinked `path` is allowed: inside a root unless links outside are allowed.
+    private func isInsideRoots(_ path: String) -> Bool {
+        if options.allowSymlinksOutsideRoots { return true }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return true }
+        guard let real = Self.realPath(path) else { return false }
+        return realRoots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
+
+    // MARK: - Bookkeeping
+
+    private func bind(_ path: String, to watch: WatchDescriptor, depth: Int) {
+        if let old = watchedPaths[path], old.watch != watch {
+            forget(path, from: old.watch, removeFromSource: true)
+        }
+        watchedPaths[path] = WatchedPath(watch: watch, depth: depth)
+        pathsByWatch[watch, default: []].insert(path)
+        retiredWatches.remove(watch)
+    }
+
+    /// Forgets `path` and every watched path below it.
+    private func unbindSubtree(_ path: String, removeFromSource: Bool) {
+        let prefix = path + "/"
+        for (candidate, watched) in watchedPaths where candidate == path || candidate.hasPrefix(prefix) {
+            watchedPaths[candidate] = nil
+            forget(candidate, from: watched.watch, removeFromSource: removeFromSource)
+        }
+    }
+
+    private func forget(_ path: String, from watch: WatchDescriptor, removeFromSource: Bool) {
+        pathsByWatch[watch]?.remove(path)
+        guard pathsByWatch[watch]?.isEmpty ?? false else { return }
+        pathsByWatch[watch] = nil
+        retiredWatches.insert(watch)
+        if removeFromSource { source.removeWatch(watch) }
+    }
+
+    private func submit(_ change: PendingChange) {
+        debouncer.add(files: change.files, directories: change.directories, fullRescan: change.fullRescan, reasons: change.reasons)
+    }
+
+    private func deliver(_ batch: ChangeBatch) {
+        guard running else { return }
+        counters.withLock { $0.batches += 1 }
+        onChange(batch)
+    }
+
+    private func record(error: String) {
+        counters.withLock { $0.lastError = error }
+    }
+
+    private func updateWatchCount() {
+        let count = pathsByWatch.count
+        counters.withLock { $0.watchCount = count }
+    }
+
+    // MARK: - File system helpers
+
+    private static func isLproj(_ directory: String) -> Bool {
+        directory.hasSuffix(".lproj")
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private static func inode(_ path: String) -> InodeID? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return InodeID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
