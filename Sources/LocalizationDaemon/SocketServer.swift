@@ -176,9 +176,10 @@ public final class SocketServer: @unchecked Sendable {
     private func admit(_ descriptor: Int32) {
         guard connections.count < limits.maxConnections else {
             let reply = JSONLineCodec.encode(.reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
+            count { $0.connectionsRefused += 1 }
+            // Best effort: the socket buffer of a new connection always has room for one line.
             _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             Glibc.close(descriptor)
-            count { $0.connectionsRefused += 1 }
             return
         }
         let peer = PeerInfo.of(socket: descriptor) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)
