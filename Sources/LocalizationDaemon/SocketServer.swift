@@ -162,10 +162,11 @@ public final class SocketServer: @unchecked Sendable {
                 return
             }
             // Glibc hides accept4 behind _GNU_SOURCE, so the flags are set here instead.
-            let flags = fcntl(descriptor, F_GETFL)
-            guard flags != -1, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) != -1,
-                fcntl(descriptor, F_SETFD, FD_CLOEXEC) != -1
-            else {
+            do {
+                let flags = try SystemCall.run("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) }
+                try SystemCall.run("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+                try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            } catch {
                 Glibc.close(descriptor)
                 continue
             }
