@@ -162,10 +162,11 @@ public final class SocketServer: @unchecked Sendable {
                 return
             }
             // Glibc hides accept4 behind _GNU_SOURCE, so the flags are set here instead.
-            let flags = fcntl(descriptor, F_GETFL)
-            guard flags != -1, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) != -1,
-                fcntl(descriptor, F_SETFD, FD_CLOEXEC) != -1
-            else {
+            do {
+                let flags = try SystemCall.run("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) }
+                try SystemCall.run("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
+                try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+            } catch {
                 Glibc.close(descriptor)
                 continue
             }
@@ -176,9 +177,10 @@ public final class SocketServer: @unchecked Sendable {
     private func admit(_ descriptor: Int32) {
         guard connections.count < limits.maxConnections else {
             let reply = JSONLineCodec.encode(.reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
+            count { $0.connectionsRefused += 1 }
+            // Best effort: the socket buffer of a new connection always has room for one line.
             _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             Glibc.close(descriptor)
-            count { $0.connectionsRefused += 1 }
             return
         }
         let peer = PeerInfo.of(socket: descriptor) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)

@@ -5,13 +5,16 @@ public enum FramedMessage: Sendable, Hashable {
     /// A binary frame's payload, without its header.
     case binaryFrame([UInt8])
     /// The stream broke a rule it cannot recover from (a message over the size limit, an
-    /// unknown frame version): send this error, then close the connection.
-    case streamError(WireError)
+    /// unknown frame version): send this error, in `encoding` (the encoding of the message
+    /// that broke it), then close the connection.
+    case streamError(WireError, encoding: WireEncoding)
 
-    /// The encoding the message came in; a stream error is answered in JSON when it is
-    /// unknown, because a person at `socat` is the likelier reader.
+    /// The encoding the message came in.
     public var encoding: WireEncoding {
-        if case .binaryFrame = self { return .binaryFrames }
-        return .jsonLines
+        switch self {
+        case .jsonLine: .jsonLines
+        case .binaryFrame: .binaryFrames
+        case .streamError(_, let encoding): encoding
+        }
     }
 }

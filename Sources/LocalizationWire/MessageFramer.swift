@@ -67,13 +67,13 @@ public struct MessageFramer: Sendable {
     private mutating func nextFrame() -> FramedMessage? {
         let available = buffer.count - start
         if available >= 2 && buffer[start + 1] != BinaryFrameHeader.version {
-            return fail(WireError(code: .badRequest, message: "unsupported binary frame version \(buffer[start + 1])"))
+            return fail(WireError(code: .badRequest, message: "unsupported binary frame version \(buffer[start + 1])"), .binaryFrames)
         }
         guard available >= BinaryFrameHeader.size else { return nil }
         var length = 0
         for offset in 2..<6 { length = length << 8 | Int(buffer[start + offset]) }
         guard length <= maxMessageBytes else {
-            return fail(WireError(code: .tooLarge, message: "frame of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes"))
+            return fail(WireError(code: .tooLarge, message: "frame of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes"), .binaryFrames)
         }
         guard available >= BinaryFrameHeader.size + length else { return nil }
         let payloadStart = start + BinaryFrameHeader.size
@@ -102,15 +102,15 @@ public struct MessageFramer: Sendable {
     }
 
     private mutating func failTooLargeLine() -> FramedMessage {
-        fail(WireError(code: .tooLarge, message: "line exceeds the limit of \(maxMessageBytes) bytes"))
+        fail(WireError(code: .tooLarge, message: "line exceeds the limit of \(maxMessageBytes) bytes"), .jsonLines)
     }
 
-    private mutating func fail(_ error: WireError) -> FramedMessage {
+    private mutating func fail(_ error: WireError, _ encoding: WireEncoding) -> FramedMessage {
         failed = true
         buffer = []
         start = 0
         scanned = 0
-        return .streamError(error)
+        return .streamError(error, encoding: encoding)
     }
 
     /// Drops consumed bytes once they are at least half the buffer, so the cost of moving

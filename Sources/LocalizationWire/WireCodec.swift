@@ -11,7 +11,7 @@ public enum WireCodec {
         switch message {
         case .jsonLine(let line): JSONLineCodec.decodeRequest(line)
         case .binaryFrame(let payload): BinaryFrameCodec.decodeRequest(payload)
-        case .streamError(let error): .failure(WireRequestFailure(error: error))
+        case .streamError(let error, _): .failure(WireRequestFailure(error: error))
         }
     }
 
@@ -23,7 +23,7 @@ public enum WireCodec {
         switch message {
         case .jsonLine(let line): try JSONLineCodec.decodeServerMessage(line)
         case .binaryFrame(let payload): try BinaryFrameCodec.decodeServerMessage(payload)
-        case .streamError(let error): throw error
+        case .streamError(let error, _): throw error
         }
     }
 

@@ -68,7 +68,7 @@ import Testing
         var framer = MessageFramer(maxMessageBytes: 1 << 20)
         framer.append(contentsOf: [0xA5, 0x01, 0x40, 0x00, 0x00, 0x00])
         #expect(framer.nextMessage() == .streamError(WireError(code: .tooLarge,
-            message: "frame of 1073741824 bytes exceeds the limit of 1048576 bytes")))
+            message: "frame of 1073741824 bytes exceeds the limit of 1048576 bytes"), encoding: .binaryFrames))
         #expect(framer.hasFailed)
         framer.append(contentsOf: Array(#"{"op":"status"}"#.utf8) + [0x0A])
         #expect(framer.nextMessage() == nil)
@@ -80,7 +80,7 @@ import Testing
         framer.append(contentsOf: [0xA5, 0x01, 0, 0, 0, 8] + [UInt8](repeating: 1, count: 8))
         #expect(framer.nextMessage() == .binaryFrame([UInt8](repeating: 1, count: 8)))
         framer.append(contentsOf: [0xA5, 0x01, 0, 0, 0, 9])
-        guard case .streamError(let error) = framer.nextMessage() else { Issue.record("9 bytes accepted"); return }
+        guard case .streamError(let error, _) = framer.nextMessage() else { Issue.record("9 bytes accepted"); return }
         #expect(error.code == .tooLarge)
     }
 
@@ -89,7 +89,7 @@ import Testing
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 100))
         #expect(framer.nextMessage() == nil)
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 50))
-        guard case .streamError(let error) = framer.nextMessage() else { Issue.record("long line buffered"); return }
+        guard case .streamError(let error, _) = framer.nextMessage() else { Issue.record("long line buffered"); return }
         #expect(error.code == .tooLarge)
         #expect(framer.bufferedByteCount == 0)
     }
@@ -99,14 +99,14 @@ import Testing
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 10) + [0x0D, 0x0A])
         #expect(framer.nextMessage() == .jsonLine([UInt8](repeating: UInt8(ascii: "x"), count: 10)))
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "y"), count: 11) + [0x0A])
-        guard case .streamError(let error) = framer.nextMessage() else { Issue.record("11-byte line accepted"); return }
+        guard case .streamError(let error, _) = framer.nextMessage() else { Issue.record("11-byte line accepted"); return }
         #expect(error.code == .tooLarge)
     }
 
     @Test func unknownFrameVersionIsAStreamError() {
         var framer = MessageFramer()
         framer.append(contentsOf: [0xA5, 0x02])
-        guard case .streamError(let error) = framer.nextMessage() else { Issue.record("version 2 accepted"); return }
+        guard case .streamError(let error, _) = framer.nextMessage() else { Issue.record("version 2 accepted"); return }
         #expect(error.code == .badRequest)
     }
 

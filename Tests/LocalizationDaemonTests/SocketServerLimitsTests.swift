@@ -1,0 +1,122 @@
+import Foundation
+import Glibc
+import LocalizationDaemon
+import LocalizationWire
+import Testing
+
+/// One bad client never harms the others, and no client can make the server hang or grow.
+@Suite struct SocketServerLimitsTests {
+    @Test func oversizedLineClosesOnlyThatConnection() async throws {
+        let running = try RunningServer(limits: ServerLimits(maxMessageBytes: 1024))
+        let bad = try running.client()
+        let good = try running.client()
+        bad.send(String(repeating: "x", count: 4000))
+        guard case .reply(nil, .error(let error)) = try bad.readServerMessage() else {
+            Issue.record("expected too_large")
+            return
+        }
+        #expect(error.code == .tooLarge)
+        #expect(bad.waitForClose())
+        good.send(#"{"op":"hello","id":1}"# + "\n")
+        #expect(try good.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
+        await running.shutDown()
+    }
+
+    @Test func gigabyteLengthPrefixIsRefusedInBinary() async throws {
+        let running = try RunningServer()
+        let client = try running.client()
+        client.send([0xA5, 0x01, 0x40, 0x00, 0x00, 0x00, 0x02])
+        let message = try #require(client.readMessage())
+        #expect(message.encoding == .binaryFrames)
+        guard case .reply(_, .error(let error)) = try WireCodec.decodeServerMessage(message) else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.code == .tooLarge)
+        #expect(client.waitForClose())
+        await running.shutDown()
+    }
+
+    @Test func halfAFrameThenSilenceDoesNotBlockOthers() async throws {
+        let running = try RunningServer()
+        let stalled = try running.client()
+        let frame = BinaryFrameCodec.encode(WireRequest(id: .number(1), operation: .status))
+        stalled.send(Array(frame.prefix(4)))
+        let halfLine = try running.client()
+        halfLine.send(#"{"op":"lookup","key":"#)
+        let other = try running.client()
+        for id in 1...20 {
+            other.send(WireRequest(id: .number(Int64(id)), operation: .hello), as: .binaryFrames)
+            #expect(try other.readServerMessage(timeout: 2) == .reply(id: .number(Int64(id)), .fields(["protocol": 1])))
+        }
+        stalled.send(Array(frame.dropFirst(4)))
+        #expect(try stalled.readServerMessage().isReply(id: 1))
+        await running.shutDown()
+    }
+
+    @Test func threeHundredConcurrentConnectionsAreServed() async throws {
+        let running = try RunningServer()
+        let clients = try (0..<300).map { _ in try running.client() }
+        for (index, client) in clients.enumerated() {
+            client.send(#"{"op":"lookup","key":"k\#(index)","id":\#(index)}"# + "\n")
+        }
+        for (index, client) in clients.enumerated() {
+            #expect(try client.readServerMessage()
+                == .reply(id: .number(Int64(index)), .lookup(WireLookupResult(value: "«k\(index)»", found: true, language: "en", generation: 1))))
+        }
+        #expect(running.server.statistics.connectionsCurrent == 300)
+        #expect(running.server.statistics.connectionsAccepted == 300)
+        await running.shutDown()
+    }
+
+    @Test func connectionsOverTheLimitAreRefusedWithAnError() async throws {
+        let running = try RunningServer(limits: ServerLimits(maxConnections: 3))
+        let admitted = try (0..<3).map { _ in try running.client() }
+        for client in admitted {
+            client.send(#"{"op":"hello"}"# + "\n")
+            _ = try client.readServerMessage()
+        }
+        let refused = try running.client()
+        #expect(try refused.readLine() == #"{"ok":false,"error":{"code":"unavailable","message":"too many connections"}}"#)
+        #expect(refused.waitForClose())
+        #expect(running.server.statistics.connectionsRefused == 1)
+        admitted[0].send(#"{"op":"hello","id":2}"# + "\n")
+        #expect(try admitted[0].readServerMessage().isReply(id: 2))
+        await running.shutDown()
+    }
+
+    @Test func clientThatNeverReadsIsCutOffWhileAnotherIsServed() async throws {
+        let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 256 * 1024))
+        let hog = try running.client()
+        let polite = try running.client()
+        // 64 replies of 64 KiB: far more than the kernel's socket buffers plus the limit.
+        let requests = (0..<64).map { #"{"op":"lookup","key":"big:65536","id":\#($0)}"# + "\n" }.joined()
+        hog.send(requests)
+        #expect(await running.eventually { running.server.statistics.connectionsCutOff == 1 })
+        polite.send(#"{"op":"hello","id":1}"# + "\n")
+        #expect(try polite.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
+        #expect(hog.waitForClose(timeout: 10))
+        await running.shutDown()
+    }
+
+    @Test func idleConnectionsAreClosedButSubscribersAreNot() async throws {
+        let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.3))
+        let idle = try running.client()
+        let subscriber = try running.client()
+        subscriber.send(#"{"op":"subscribe"}"# + "\n")
+        #expect(try subscriber.readLine() == #"{"ok":true}"#)
+        #expect(idle.waitForClose(timeout: 5))
+        #expect(running.server.statistics.connectionsTimedOut == 1)
+        running.server.broadcast(.changed(generation: 1, changes: []))
+        #expect(try subscriber.readLine() == #"{"event":"changed","generation":1,"changes":[]}"#)
+        await running.shutDown()
+    }
+}
+
+extension WireServerMessage {
+    /// Whether this is a reply to the request with integer id `id`.
+    func isReply(id: Int64) -> Bool {
+        if case .reply(.number(id)?, _) = self { return true }
+        return false
+    }
+}
