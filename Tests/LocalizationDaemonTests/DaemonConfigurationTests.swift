@@ -1,5 +1,6 @@
 import Foundation
 import LocalizationDaemon
+import TestSupport
 import Testing
 
 /// `l10nd.conf`, the command line, and the errors both give.

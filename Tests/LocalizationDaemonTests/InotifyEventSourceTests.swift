@@ -1,6 +1,7 @@
 import Foundation
 import LocalizationDaemon
 import Synchronization
+import TestSupport
 import Testing
 
 /// The libinotifytools backend on its own, with real directories.

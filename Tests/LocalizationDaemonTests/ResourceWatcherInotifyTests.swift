@@ -1,5 +1,6 @@
 import Foundation
 import LocalizationDaemon
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

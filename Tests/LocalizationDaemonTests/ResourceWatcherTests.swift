@@ -1,5 +1,6 @@
 import Foundation
 import LocalizationDaemon
+import TestSupport
 import Testing
 
 /// `ResourceWatcher` against a fake event source: debouncing, ignore rules and bookkeeping.

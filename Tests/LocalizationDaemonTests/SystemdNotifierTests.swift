@@ -1,5 +1,6 @@
 import Foundation
 @testable import LocalizationDaemon
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

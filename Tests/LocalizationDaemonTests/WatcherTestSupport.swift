@@ -88,33 +88,3 @@ final class BatchCollector: Sendable {
         return condition(all)
     }
 }
-
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/l10nd-test-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        let raw = try #require(made.map { String(cString: $0) })
-        path = URL(fileURLWithPath: raw).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    @discardableResult
-    func makeDirectory(_ relative: String) throws -> String {
-        let full = path + "/" + relative
-        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        return full
-    }
-
-    @discardableResult
-    func write(_ relative: String, _ text: String = "\"k\" = \"v\";\n") throws -> String {
-        let full = path + "/" + relative
-        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-        return full
-    }
-}

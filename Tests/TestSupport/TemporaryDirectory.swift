@@ -8,8 +8,10 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// Creates the directory.
     public init(prefix: String = "l10nd-test") throws {
         let base = FileManager.default.temporaryDirectory.path
-        path = base + "/" + prefix + "-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let made = base + "/" + prefix + "-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        // The real path: inotify reports real paths, and tests compare with them.
+        path = URL(fileURLWithPath: made).resolvingSymlinksInPath().path
     }
 
     deinit {
@@ -30,5 +32,24 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: full))
         return full
+    }
+
+    /// Writes `text`, by default a one-entry `.strings` table, to `relativePath`.
+    @discardableResult
+    public func write(_ relativePath: String, _ text: String = "\"k\" = \"v\";\n") throws -> String {
+        try write(text, to: relativePath)
+    }
+
+    /// Creates `relativePath` and the directories on the way to it.
+    @discardableResult
+    public func makeDirectory(_ relativePath: String) throws -> String {
+        let full = path + "/" + relativePath
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        return full
+    }
+
+    /// Removes the directory now rather than when this value goes away.
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }
