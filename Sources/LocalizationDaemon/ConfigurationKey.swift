@@ -40,8 +40,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             }
             configuration.developmentLanguage = value
         case .logLevel:
-            guard let level = DaemonConfiguration.LogLevel(rawValue: value.lowercased()) else {
-                let names = DaemonConfiguration.LogLevel.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let level = LogLevel(name: value) else {
+                let names = LogLevel.allCases.reversed().map(\.name).joined(separator: ", ")
                 throw ValueError(expected: "one of \(names)", got: value)
             }
             configuration.logLevel = level

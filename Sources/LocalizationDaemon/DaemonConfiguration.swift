@@ -16,25 +16,6 @@ import Glibc
 /// }
 /// ```
 public struct DaemonConfiguration: Sendable, Hashable {
-    /// How much the daemon logs, least to most severe (syslog's names).
-    public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
-        /// Every event and reload step.
-        case debug
-        /// Startup, reloads, connections.
-        case info
-        /// Noteworthy but normal: a file that failed to parse, a rescan.
-        case notice
-        /// Something an operator should look at.
-        case warning
-        /// The daemon could not do what it was asked.
-        case error
-
-        /// Orders levels from `debug` to `error`.
-        public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
-    }
-
     /// `resources`: directories holding `*.lproj` and `.xcstrings` (absolute paths).
     public var resources: [String] = []
     /// `socket`: where the daemon listens when not socket-activated.
