@@ -1,3 +1,44 @@
+import Foundation
 import LocalizationDaemon
 
-print("l10nd \(DaemonVersion.string)")
+// l10nd: parse the command line and configuration, start the daemon, run the main queue.
+// Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for a bad command line or config.
+
+// libinotifytools uses select(): its descriptor must be opened before anything else can
+// push descriptor numbers past 1024.
+do { try InotifyEventSource.prepare() } catch {
+    FileHandle.standardError.write(Data("l10nd: error: cannot start inotify: \(error)\n".utf8))
+    exit(1)
+}
+
+let configuration: DaemonConfiguration
+do {
+    switch try DaemonConfiguration.load(arguments: Array(CommandLine.arguments.dropFirst())) {
+    case .help(let text):
+        print(text)
+        exit(0)
+    case .version(let text):
+        print(text)
+        exit(0)
+    case .run(let loaded):
+        configuration = loaded
+    }
+} catch {
+    FileHandle.standardError.write(Data("l10nd: error: \(error)\n".utf8))
+    exit(error.exitCode)
+}
+
+let logger = DaemonLogger(level: configuration.logLevel)
+// Top-level, so the daemon lives as long as the process does.
+let daemon: Daemon
+do {
+    daemon = try Daemon(configuration: configuration, logger: logger)
+    try daemon.start { status in exit(status) }
+} catch let error as ConfigurationError {
+    logger.error("\(error)")
+    exit(error.exitCode)
+} catch {
+    logger.error("cannot start: \(error)")
+    exit(1)
+}
+dispatchMain()

@@ -1,0 +1,274 @@
+import Dispatch
+import Foundation
+import Glibc
+import LocalizationCore
+import LocalizationWire
+import Synchronization
+
+/// l10nd as a whole: loads the resources, watches them, serves them on the socket, and
+/// speaks to systemd. The executable only parses its arguments and calls ``start(onStop:)``.
+///
+/// Start-up order follows the watching rule (watch first, then read): the watcher's
+/// watches are in place before the first full load, so no edit made during start-up is
+/// missed. `READY=1` goes out once the tables are loaded and the socket listens.
+///
+/// Every change to the tables happens on one serial queue (`reloads`): watcher batches,
+/// `reload` requests and SIGHUP are applied one after another, each publishing one new
+/// snapshot and one `changed` event.
+///
+/// ```swift
+/// let daemon = try Daemon(configuration: configuration, logger: DaemonLogger(level: .info))
+/// try daemon.start { exit($0) }
+/// dispatchMain()
+/// ```
+public final class Daemon: Sendable {
+    /// What the daemon is doing.
+    enum Phase: Sendable {
+        case starting, running, stopping, stopped
+    }
+
+    let configuration: DaemonConfiguration
+    let logger: DaemonLogger
+    let store: ResourceStore
+    let counters = DaemonCounters()
+    let missing = MissingKeyReport()
+    let notifier: SystemdNotifier
+    let reloads = DispatchQueue(label: "l10nd.reloads")
+    let startedAt = ContinuousClock.now
+    private let parts = Mutex<Parts>(Parts())
+    private let phase = Mutex<Phase>(.starting)
+
+    /// Signal sources, kept alive for the daemon's life. Dispatch sources are thread-safe;
+    /// Swift just cannot see it through the protocol existential.
+    struct SignalSources: @unchecked Sendable {
+        let sources: [any DispatchSourceSignal]
+    }
+
+    /// The pieces created by ``start(onStop:)``.
+    private struct Parts {
+        var watcher: ResourceWatcher?
+        var server: SocketServer?
+        var signalSources = SignalSources(sources: [])
+        var socketPath: String?
+    }
+
+    /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
+    public init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:]) throws(ConfigurationError) {
+        self.configuration = configuration
+        self.logger = logger
+        let development: LanguageTag
+        do { development = try LanguageTag(configuration.developmentLanguage) } catch {
+            throw ConfigurationError(code: .invalidConfiguration, message: "development_language: \(error)")
+        }
+        let roots = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        store = ResourceStore(roots: roots, developmentLanguage: development)
+        notifier = SystemdNotifier(environment: environment.isEmpty ? nil : environment)
+    }
+
+    /// Watches, loads, listens, and tells systemd it is ready. `onStop` is called with the
+    /// exit status once a SIGTERM or SIGINT has drained every connection.
+    ///
+    /// - Throws: ``SocketError`` when the socket cannot be set up (another l10nd listens on
+    ///   it, its path is not a socket), or a watcher start failure.
+    public func start(onStop: @escaping @Sendable (Int32) -> Void) throws {
+        installSignalHandlers(onStop: onStop)
+        let listener = try makeListener()
+        let watcher = ResourceWatcher(
+            roots: store.roots,
+            options: ResourceWatcher.Options(
+                settle: .milliseconds(configuration.settleMilliseconds),
+                allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+        ) { [weak self] batch in
+            guard let self else { return }
+            reloads.async { self.apply(batch) }
+        }
+        try watcher.start()
+        if let problem = watcher.statistics.lastError { logger.warning(problem) }
+        let summary = reloads.sync { store.rescan() }
+        counters.add(1, to: .rescans)
+        counters.add(summary.filesParsed, to: .filesParsed)
+        for error in summary.newErrors { logger.warning("\(error)") }
+        let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
+        parts.withLock {
+            $0.watcher = watcher
+            $0.server = server
+        }
+        server.start()
+        phase.withLock { $0 = .running }
+        let snapshot = store.snapshot
+        logger.notice(
+            "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")")
+        notify { try notifier.ready(status: statusLine()) }
+        _ = notifier.startWatchdog()
+    }
+
+    /// The limits of the configuration, as the server takes them.
+    var limits: ServerLimits {
+        ServerLimits(
+            maxMessageBytes: configuration.maxMessageBytes,
+            maxConnections: configuration.maxConnections,
+            idleTimeout: configuration.idleTimeoutSeconds == 0 ? .infinity : Double(configuration.idleTimeoutSeconds),
+            maxOutputBufferBytes: configuration.maxOutputBufferBytes)
+    }
+
+    /// The socket systemd passed us, or a new one at the configured path.
+    private func makeListener() throws -> SocketListener {
+        if let activated = try SocketListener.activated() {
+            logger.info("using the socket passed by systemd (socket activation)")
+            return activated
+        }
+        try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
+        let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
+        if let group = configuration.socketGroup {
+            try SocketPermissions.assignGroup(group, to: configuration.socketPath)
+        }
+        parts.withLock { $0.socketPath = configuration.socketPath }
+        return listener
+    }
+
+    private func makeService() -> LookupService {
+        LookupService(
+            store: store, missing: missing, counters: counters,
+            actions: LookupService.Actions(
+                reload: { [weak self] done in
+                    guard let self else { return }
+                    reloads.async {
+                        done(self.fullReload(reason: "reload requested over the socket"))
+                    }
+                },
+                status: { [weak self] in self?.statusFields() ?? [:] }))
+    }
+
+    /// Applies one settled batch from the watcher.
+    func apply(_ batch: ChangeBatch) {
+        let summary: ChangeSummary
+        if batch.fullRescan {
+            counters.add(1, to: .rescans)
+            logger.info("full rescan: \(batch.reasons.joined(separator: "; "))")
+            summary = store.rescan()
+        } else {
+            summary = store.refresh(paths: batch.files + batch.directories)
+        }
+        publish(summary)
+    }
+
+    /// Re-establishes every watch, re-reads every root, and returns once the new tables
+    /// are served (for `reload`, SIGHUP and `ExecReload=`).
+    func fullReload(reason: String) -> ChangeSummary {
+        notify { try notifier.reloading() }
+        logger.info(reason)
+        parts.withLock { $0.watcher }?.rescan(reason: reason)
+        counters.add(1, to: .rescans)
+        let summary = store.rescan()
+        publish(summary)
+        notify { try notifier.ready(status: statusLine()) }
+        return summary
+    }
+
+    /// Counts, logs and broadcasts what a refresh did.
+    private func publish(_ summary: ChangeSummary) {
+        counters.add(summary.filesParsed, to: .filesParsed)
+        for error in summary.newErrors {
+            logger.warning("\(error) (the last good version is still served)")
+        }
+        guard !summary.changes.isEmpty else { return }
+        counters.add(1, to: .reloads)
+        logger.info(
+            "generation \(summary.generation): " + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
+        let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
+        parts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
+        notify { try notifier.status(statusLine()) }
+    }
+
+    /// SIGHUP reloads; SIGTERM and SIGINT drain and stop.
+    private func installSignalHandlers(onStop: @escaping @Sendable (Int32) -> Void) {
+        var sources: [any DispatchSourceSignal] = []
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGHUP, SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                if number == SIGHUP {
+                    reloads.async { _ = self.fullReload(reason: "SIGHUP: reloading") }
+                } else {
+                    stop(onStop: onStop)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        let installed = SignalSources(sources: sources)
+        parts.withLock { $0.signalSources = installed }
+    }
+
+    /// Stops accepting, answers what is pending, closes, removes the socket file (unless
+    /// systemd owns it), then calls `onStop(0)`.
+    public func stop(onStop: @escaping @Sendable (Int32) -> Void) {
+        let first = phase.withLock { phase in
+            defer { phase = .stopping }
+            return phase == .running || phase == .starting
+        }
+        guard first else { return }
+        logger.notice("stopping")
+        notify { try notifier.stopping() }
+        notifier.stopWatchdog()
+        let (watcher, server) = parts.withLock { ($0.watcher, $0.server) }
+        watcher?.stop()
+        guard let server else {
+            onStop(0)
+            return
+        }
+        server.stop { [weak self] in
+            self?.phase.withLock { $0 = .stopped }
+            onStop(0)
+        }
+    }
+
+    /// `STATUS=` text: what systemctl status shows.
+    func statusLine() -> String {
+        let snapshot = store.snapshot
+        var line = "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
+        if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) files with errors" }
+        return line
+    }
+
+    /// The watcher's, server's and process's counters for `status`.
+    func statusFields() -> [String: WireValue] {
+        let (watcher, server) = parts.withLock { ($0.watcher, $0.server) }
+        var fields: [String: WireValue] = [
+            "version": .string(DaemonVersion.string),
+            "uptime_seconds": .integer(Int64((ContinuousClock.now - startedAt).components.seconds)),
+            "roots": .array(store.roots.map(WireValue.string)),
+            "development_language": .string(store.developmentLanguage.identifier),
+        ]
+        if let statistics = watcher?.statistics {
+            fields["watcher"] = .object([
+                "events": .integer(Int64(statistics.events)),
+                "batches": .integer(Int64(statistics.batches)),
+                "rescans": .integer(Int64(statistics.rescans)),
+                "overflows": .integer(Int64(statistics.overflows)),
+                "watches": .integer(Int64(statistics.watchCount)),
+                "last_error": statistics.lastError.map(WireValue.string) ?? .null,
+            ])
+        }
+        if let statistics = server?.statistics {
+            fields["server"] = .object([
+                "connections_accepted": .integer(Int64(statistics.connectionsAccepted)),
+                "connections_current": .integer(Int64(statistics.connectionsCurrent)),
+                "connections_refused": .integer(Int64(statistics.connectionsRefused)),
+                "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
+                "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
+                "requests": .integer(Int64(statistics.requests)),
+                "errors": .integer(Int64(statistics.errors)),
+                "subscribers": .integer(Int64(statistics.subscribers)),
+            ])
+        }
+        return fields
+    }
+
+    /// Sends to systemd, logging (not failing) when the notify socket refuses.
+    private func notify(_ body: () throws -> Void) {
+        do { try body() } catch { logger.warning("systemd notify: \(error)") }
+    }
+}
