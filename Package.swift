@@ -41,7 +41,7 @@ let package = Package(
             dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore", "TestSupport"]
         ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
     ]
 )
 

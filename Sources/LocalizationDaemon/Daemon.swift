@@ -49,7 +49,7 @@ public final class Daemon: Sendable {
         var watcher: ResourceWatcher?
         var server: SocketServer?
         var signalSources = SignalSources(sources: [])
-        var socketPath: String?
+        var listener: SocketListener?
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
@@ -73,6 +73,7 @@ public final class Daemon: Sendable {
     public func start(onStop: @escaping @Sendable (Int32) -> Void) throws {
         installSignalHandlers(onStop: onStop)
         let listener = try makeListener()
+        parts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
             roots: store.roots,
             options: ResourceWatcher.Options(
@@ -122,7 +123,6 @@ public final class Daemon: Sendable {
         if let group = configuration.socketGroup {
             try SocketPermissions.assignGroup(group, to: configuration.socketPath)
         }
-        parts.withLock { $0.socketPath = configuration.socketPath }
         return listener
     }
 
@@ -213,9 +213,10 @@ public final class Daemon: Sendable {
         logger.notice("stopping")
         notify { try notifier.stopping() }
         notifier.stopWatchdog()
-        let (watcher, server) = parts.withLock { ($0.watcher, $0.server) }
+        let (watcher, server, listener) = parts.withLock { ($0.watcher, $0.server, $0.listener) }
         watcher?.stop()
         guard let server else {
+            listener?.close()  // stopped during start-up, before the server took the listener
             onStop(0)
             return
         }

@@ -96,6 +96,13 @@ public final class SocketListener: Sendable {
         }
         guard !wasClosed else { return }
         Glibc.close(descriptor)
+        removeSocketFile()
+    }
+
+    /// Unlinks the socket file this listener bound, so no client connects to a daemon that
+    /// is going away; the descriptor stays open until ``close()``. An adopted socket's file
+    /// belongs to systemd and stays.
+    func removeSocketFile() {
         guard let path, let boundFile else { return }
         var status = stat()
         // Only unlink the file if it is still the one we bound: a newer daemon may own the path.

@@ -119,6 +119,8 @@ public final class SocketServer: @unchecked Sendable {
                 stopCompletions.append(completion)
             }
             state = .draining
+            // Now, not in the cancel handler: the process may exit as soon as we drain.
+            listener.removeSocketFile()
             if let acceptSource {
                 if acceptSuspended { acceptSource.resume() }
                 acceptSource.cancel()

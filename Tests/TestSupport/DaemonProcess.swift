@@ -1,0 +1,96 @@
+public import Foundation
+import Glibc
+
+/// A real `l10nd` started from the build directory for one test, on a socket in a fresh
+/// temp directory, and stopped (SIGTERM, then SIGKILL) when the test lets go of it.
+public final class DaemonProcess {
+    /// The running process.
+    public let process: Process
+    /// The socket it listens on.
+    public let socketPath: String
+    /// Where its stderr goes: read it for log lines.
+    public let logPath: String
+    private let directory: TemporaryDirectory
+
+    /// Starts `l10nd --resources …` plus `arguments`, waiting until the socket accepts.
+    public init(
+        resources: [String], arguments: [String] = [], environment: [String: String] = [:],
+        startTimeout: TimeInterval = 20
+    ) throws {
+        directory = try TemporaryDirectory(prefix: "l10nd-daemon")
+        socketPath = directory.path + "/l10nd.sock"
+        logPath = directory.path + "/l10nd.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
+        process.arguments = resources.flatMap { ["--resources", $0] } + ["--socket", socketPath, "--log-level", "debug"] + arguments
+        var base = ["PATH": "/usr/bin:/bin"]
+        base.merge(environment) { _, new in new }
+        process.environment = base
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(startTimeout)
+        while Date() < deadline {
+            if !process.isRunning {
+                throw JSONLineClient.Failure(description: "l10nd exited with \(process.terminationStatus) during start-up: \(log)")
+            }
+            if (try? JSONLineClient(path: socketPath, timeout: 1)) != nil { return }
+            usleep(20_000)
+        }
+        stop()
+        throw JSONLineClient.Failure(description: "l10nd did not listen within \(startTimeout) s: \(log)")
+    }
+
+    deinit { stop() }
+
+    /// What the daemon logged so far.
+    public var log: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// A new connection to the daemon.
+    public func connect(timeout: TimeInterval = 10) throws -> JSONLineClient {
+        try JSONLineClient(path: socketPath, timeout: timeout)
+    }
+
+    /// One request on a fresh connection.
+    public func request(_ request: [String: Any]) throws -> [String: Any] {
+        try connect().request(request)
+    }
+
+    /// The daemon's resident memory in KiB, from `/proc`.
+    public var residentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// The number of open file descriptors, from `/proc`.
+    public var openDescriptors: Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd"))?.count
+    }
+
+    /// Sends `signal` to the daemon.
+    public func send(signal number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// SIGTERM, wait up to `timeout` seconds, then SIGKILL. Returns the exit status.
+    @discardableResult
+    public func stop(timeout: TimeInterval = 10) -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return -9
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
