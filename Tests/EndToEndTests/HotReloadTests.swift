@@ -1,0 +1,179 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Files edited the way real tools write them: every time, the daemon serves the new value
+/// and tells its subscribers, with no restart.
+@Suite struct HotReloadTests {
+    /// A daemon over a fresh resource directory, with a subscriber already listening.
+    final class Fixture {
+        let resources: TemporaryDirectory
+        let daemon: DaemonProcess
+        let subscriber: JSONLineClient
+
+        init(files: [String: String] = ["ja.lproj/Localizable.strings": "\"k\" = \"original\";\n"]) throws {
+            resources = try TemporaryDirectory(prefix: "l10nd-resources")
+            for (path, text) in files { try resources.write(text, to: path) }
+            daemon = try DaemonProcess(resources: [resources.path])
+            subscriber = try daemon.connect(timeout: 10)
+            let ok = try subscriber.request(["op": "subscribe"])
+            #expect(ok["ok"] as? Bool == true)
+        }
+
+        var ja: String { resources.path + "/ja.lproj" }
+
+        /// Waits for a `changed` event naming `language`/`table`; returns its generation.
+        @discardableResult
+        func awaitChange(_ language: String, table: String = "Localizable") throws -> Int {
+            while true {
+                let event = try subscriber.readObject()
+                guard event["event"] as? String == "changed" else { continue }
+                let changes = event["changes"] as? [[String: Any]] ?? []
+                if changes.contains(where: { $0["lang"] as? String == language && $0["table"] as? String == table }) {
+                    return event["generation"] as? Int ?? -1
+                }
+            }
+        }
+
+        func value(_ key: String = "k", _ language: String = "ja", table: String = "Localizable") throws -> String? {
+            try daemon.request(["op": "lookup", "key": key, "lang": language, "table": table])["value"] as? String
+        }
+
+        func shell(_ script: String) throws {
+            let result = try ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: resources.path)
+            #expect(result.status == 0, "\(script): \(result.stderr)")
+        }
+    }
+
+    @Test func vimSave() throws {
+        let f = try Fixture()
+        // vim: probe file 4913, rename the original to a backup, write a new file, delete the backup.
+        try f.shell("""
+            cd ja.lproj && : > 4913 && rm 4913 && mv Localizable.strings Localizable.strings~ \
+            && printf '"k" = "vim";\\n' > Localizable.strings && rm Localizable.strings~
+            """)
+        try f.awaitChange("ja")
+        #expect(try f.value() == "vim")
+    }
+
+    @Test func jetBrainsSave() throws {
+        let f = try Fixture()
+        try f.shell("""
+            cd ja.lproj && printf '"k" = "idea";\\n' > Localizable.strings___jb_tmp___ \
+            && mv Localizable.strings Localizable.strings___jb_old___ \
+            && mv Localizable.strings___jb_tmp___ Localizable.strings && rm Localizable.strings___jb_old___
+            """)
+        try f.awaitChange("ja")
+        #expect(try f.value() == "idea")
+    }
+
+    @Test func vsCodeSaveTruncatesThenWrites() throws {
+        let f = try Fixture()
+        let handle = try #require(FileHandle(forWritingAtPath: f.ja + "/Localizable.strings"))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("\"k\" = \"code\";\n".utf8))
+        try handle.close()
+        try f.awaitChange("ja")
+        #expect(try f.value() == "code")
+    }
+
+    @Test(arguments: ["cp", "mv", "rsync"])
+    func copyMoveAndRsync(tool: String) throws {
+        let f = try Fixture()
+        let staging = try TemporaryDirectory(prefix: "l10nd-staging")
+        try staging.write("\"k\" = \"\(tool)\";\n", to: "ja.lproj/Localizable.strings")
+        switch tool {
+        case "cp": try f.shell("cp \(staging.path)/ja.lproj/Localizable.strings ja.lproj/Localizable.strings")
+        case "mv": try f.shell("mv \(staging.path)/ja.lproj/Localizable.strings ja.lproj/Localizable.strings")
+        default:
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/rsync"), "rsync is not installed")
+            try f.shell("rsync -r --delay-updates \(staging.path)/ ./")
+        }
+        try f.awaitChange("ja")
+        #expect(try f.value() == tool)
+    }
+
+    @Test func kubernetesConfigMapSwap() throws {
+        let resources = try TemporaryDirectory(prefix: "l10nd-configmap")
+        try resources.write("\"k\" = \"first\";\n", to: "..2026_01_01_00_00_00.1/ja.lproj/Localizable.strings")
+        try FileManager.default.createSymbolicLink(atPath: resources.path + "/..data", withDestinationPath: "..2026_01_01_00_00_00.1")
+        try FileManager.default.createSymbolicLink(atPath: resources.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let subscriber = try daemon.connect()
+        _ = try subscriber.request(["op": "subscribe"])
+        #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "first")
+        // The kubelet's atomic writer: new timestamped dir, a temp link, renamed over ..data.
+        try resources.write("\"k\" = \"second\";\n", to: "..2026_01_02_00_00_00.2/ja.lproj/Localizable.strings")
+        try FileManager.default.createSymbolicLink(atPath: resources.path + "/..data_tmp", withDestinationPath: "..2026_01_02_00_00_00.2")
+        #expect(rename(resources.path + "/..data_tmp", resources.path + "/..data") == 0)
+        try FileManager.default.removeItem(atPath: resources.path + "/..2026_01_01_00_00_00.1")
+        var sawJapanese = false
+        while !sawJapanese {
+            let event = try subscriber.readObject()
+            sawJapanese = (event["changes"] as? [[String: Any]])?.contains { $0["lang"] as? String == "ja" } ?? false
+        }
+        #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "second")
+    }
+
+    @Test func aSyntaxErrorKeepsTheOldValuesUntilFixed() throws {
+        let f = try Fixture()
+        let path = f.ja + "/Localizable.strings"
+        try "\"k\" = \"half-typed\"\n\"other\" = ".write(toFile: path, atomically: false, encoding: .utf8)
+        // No table changed, so no event: poll status until the error shows.
+        var errors: [[String: Any]] = []
+        for _ in 0..<200 where errors.isEmpty {
+            errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+            if errors.isEmpty { usleep(10_000) }
+        }
+        let error = try #require(errors.first)
+        #expect(error["file"] as? String == path)
+        #expect(error["line"] as? Int == 2)
+        #expect((error["column"] as? Int ?? 0) > 0)
+        #expect(try f.value() == "original")
+        try "\"k\" = \"fixed\";\n".write(toFile: path, atomically: true, encoding: .utf8)
+        try f.awaitChange("ja")
+        #expect(try f.value() == "fixed")
+        #expect((try f.daemon.request(["op": "status"])["errors"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func newLanguagesAndDeletedOnes() throws {
+        let f = try Fixture(files: [
+            "ja.lproj/Localizable.strings": "\"k\" = \"ja\";\n", "en.lproj/Localizable.strings": "\"k\" = \"en\";\n",
+        ])
+        try f.resources.write("\"k\" = \"ko\";\n", to: "ko.lproj/Localizable.strings")
+        try f.awaitChange("ko")
+        #expect(try f.value("k", "ko") == "ko")
+        try FileManager.default.removeItem(atPath: f.ja)
+        try f.awaitChange("ja")
+        #expect(try f.value("k", "ja") == "en")
+    }
+
+    @Test func fiveHundredLanguagesInATightLoop() throws {
+        let f = try Fixture()
+        var tags: [String] = []
+        for first in "abcdefghijklmnopqrstuvwxyz" {
+            for second in "abcdefghijklmnopqrstuvwxyz" where tags.count < 500 {
+                let tag = "\(first)\(second)"
+                guard tag != "ja" else { continue }
+                tags.append(tag)
+            }
+        }
+        for tag in tags {
+            try f.resources.write("\"k\" = \"value \(tag)\";\n", to: "\(tag).lproj/Localizable.strings")
+        }
+        let deadline = Date().addingTimeInterval(30)
+        var served = 0
+        while Date() < deadline {
+            let languages = try f.daemon.request(["op": "languages"])["languages"] as? [[String: Any]] ?? []
+            served = languages.count
+            if served >= 501 { break }
+            usleep(50_000)
+        }
+        #expect(served == 501)
+        let client = try f.daemon.connect()
+        for tag in tags {
+            let reply = try client.request(["op": "lookup", "key": "k", "lang": tag])
+            #expect(reply["value"] as? String == "value \(tag)")
+        }
+    }
+}
