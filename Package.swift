@@ -21,11 +21,12 @@ let package = Package(
         .target(name: "LocalizationCore"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
+        .target(name: "LocalizationSockets"),
         .target(
             name: "LocalizationDaemon",
-            dependencies: ["LocalizationCore", "LocalizationWire", "CInotifyTools"]
+            dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools"]
         ),
-        .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire"]),
+        .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
         .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore"]),
         .executableTarget(
@@ -38,7 +39,7 @@ let package = Package(
         .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(
             name: "LocalizationDaemonTests",
-            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore", "TestSupport"]
+            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport"]
         ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),

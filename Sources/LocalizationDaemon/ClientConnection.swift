@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import LocalizationWire
+import LocalizationSockets
 
 /// One accepted client: reads and frames its bytes, hands requests to the handler, and
 /// writes the replies back in request order.

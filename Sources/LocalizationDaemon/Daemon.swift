@@ -4,6 +4,7 @@ import Glibc
 import LocalizationCore
 import LocalizationWire
 import Synchronization
+import LocalizationSockets
 
 /// l10nd as a whole: loads the resources, watches them, serves them on the socket, and
 /// speaks to systemd. The executable only parses its arguments and calls ``start(onStop:)``.

@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationSockets
 
 /// Who is on the other end of a connection, as the kernel vouches for it (`SO_PEERCRED`):
 /// the credentials the peer had when it called `connect`.

@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationSockets
 
 /// The directory a socket path lives in: created when missing, refused when someone else
 /// owns it (a `/tmp/l10nd-1000` planted by another user must not receive our socket).

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+public import LocalizationSockets
 
 /// A listening Unix stream socket: bound at a path by the daemon, or adopted from systemd.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationSockets
 
 /// Gives the socket file a group, so that group's members may connect (mode 0660).
 enum SocketPermissions {

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 public import LocalizationWire
 import Synchronization
+import LocalizationSockets
 
 /// The daemon's Unix socket server: accepts connections on a ``SocketListener``, frames
 /// requests in either encoding, passes them to a ``WireRequestHandler`` and writes replies

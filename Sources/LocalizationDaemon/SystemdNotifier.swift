@@ -4,6 +4,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import LocalizationSockets
 #endif
 
 /// Tells systemd how the daemon is doing, with the `sd_notify` datagram protocol, no libsystemd.

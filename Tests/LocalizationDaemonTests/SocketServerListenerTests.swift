@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LocalizationDaemon
+import LocalizationSockets
 import LocalizationWire
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LocalizationDaemon
+import LocalizationSockets
 import TestSupport
 import Testing
 

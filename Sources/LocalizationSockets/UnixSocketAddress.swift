@@ -1,19 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+package import Glibc
 
 /// A Unix domain socket address: a file system path, or an abstract name written `@name`.
 ///
 /// Abstract names (Linux only) live in no directory: the address is a NUL byte followed by
 /// the name, and its length counts exactly those bytes — no terminating NUL — which is how
 /// systemd spells `NOTIFY_SOCKET=@…`.
-struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
+package struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     /// The address as written: `/run/x.sock` or `@name`.
-    let text: String
+    package let text: String
     private let pathBytes: [UInt8]
 
     /// Parses `text`; nil when it is empty, relative, or too long for `sun_path` (107 bytes).
-    init?(_ text: String) {
+    package init?(_ text: String) {
         var bytes: [UInt8]
         if text.hasPrefix("@") {
             bytes = [0] + Array(text.utf8.dropFirst())
@@ -32,10 +30,10 @@ struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the address is in the abstract namespace.
-    var isAbstract: Bool { pathBytes.first == 0 }
+    package var isAbstract: Bool { pathBytes.first == 0 }
 
     /// Calls `body` with the C address and its exact length.
-    func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
+    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -48,5 +46,5 @@ struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address as written.
-    var description: String { text }
+    package var description: String { text }
 }

@@ -1,12 +1,12 @@
-import Glibc
+package import Glibc
 
 /// The one place that knows the C convention "-1 means look at `errno`, and `EINTR` means
 /// try again": every system call in the socket layer goes through ``SystemCall/run(_:_:)``.
-enum SystemCall {
+package enum SystemCall {
     /// Calls `body` until it is not interrupted by a signal; a result of -1 becomes a
     /// ``SocketError`` naming `name` and the C error.
     @discardableResult
-    static func run<Result: FixedWidthInteger & SignedInteger>(
+    package static func run<Result: FixedWidthInteger & SignedInteger>(
         _ name: String, _ body: () -> Result
     ) throws(SocketError) -> Result {
         while true {
@@ -19,12 +19,12 @@ enum SystemCall {
     }
 
     /// A ``SocketError`` for a failed call, with the C error's name and text.
-    static func error(_ name: String, errno code: Int32) -> SocketError {
+    package static func error(_ name: String, errno code: Int32) -> SocketError {
         SocketError(code: .systemCall, errno: code, message: "\(name) failed: \(String(cString: strerror(code))) (errno \(code))")
     }
 }
 
 extension SocketError {
     /// Whether the call failed only because a non-blocking descriptor was not ready.
-    var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+    package var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 }
