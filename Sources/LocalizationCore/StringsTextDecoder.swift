@@ -94,40 +94,71 @@ enum StringsTextDecoder {
         _ text: UnsafeBufferPointer<UInt8>, bigEndian: Bool, file: String?
     ) throws(ResourceParseError) -> [UInt8] {
         let unitCount = text.count / 2
-        var output: [UInt8] = []
-        output.reserveCapacity(unitCount + unitCount / 2)
-        func unit(_ index: Int) -> UInt16 {
-            let first = UInt16(text[2 * index])
-            let second = UInt16(text[2 * index + 1])
-            return bigEndian ? first << 8 | second : second << 8 | first
-        }
-        func failure(_ message: String) -> ResourceParseError {
-            output.withUnsafeBufferPointer { transcoded in
-                ResourceParseError(
-                    location: StringsParser.location(of: transcoded.count, in: transcoded, file: file),
-                    message: message)
+        // Why the text stops being valid UTF-16 (where the output ends); nil when all is well.
+        var failure: String?
+        // Three UTF-8 bytes per UTF-16 unit at most (a surrogate pair takes four for two).
+        let output = [UInt8](unsafeUninitializedCapacity: unitCount * 3) { buffer, initialized in
+            guard let source = text.baseAddress, let target = buffer.baseAddress else { return }
+            func unit(_ index: Int) -> UInt16 {
+                let raw = UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt16.self)
+                return bigEndian ? UInt16(bigEndian: raw) : UInt16(littleEndian: raw)
             }
-        }
-        var index = 0
-        while index < unitCount {
-            let value = unit(index)
-            index += 1
-            var scalar = UInt32(value)
-            if value & 0xF800 == 0xD800 {
-                guard value < 0xDC00, index < unitCount else {
-                    throw failure("invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))")
+            var out = 0
+            var index = 0
+            while index < unitCount {
+                // ASCII runs four units at a time.
+                while index + 4 <= unitCount {
+                    var word = UInt64(littleEndian: UnsafeRawPointer(source + 2 * index).loadUnaligned(as: UInt64.self))
+                    if bigEndian { word = (word & 0x00FF_00FF_00FF_00FF) << 8 | (word >> 8) & 0x00FF_00FF_00FF_00FF }
+                    guard word & 0xFF80_FF80_FF80_FF80 == 0 else { break }
+                    target[out] = UInt8(truncatingIfNeeded: word)
+                    target[out + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                    target[out + 2] = UInt8(truncatingIfNeeded: word >> 32)
+                    target[out + 3] = UInt8(truncatingIfNeeded: word >> 48)
+                    out += 4
+                    index += 4
                 }
-                let next = unit(index)
-                guard next & 0xFC00 == 0xDC00 else {
-                    throw failure("invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))")
-                }
+                guard index < unitCount else { break }
+                let value = unit(index)
                 index += 1
-                scalar = 0x10000 + (UInt32(value & 0x3FF) << 10 | UInt32(next & 0x3FF))
+                switch value {
+                case 0..<0x80:
+                    target[out] = UInt8(value)
+                    out += 1
+                case 0x80..<0x800:
+                    target[out] = UInt8(0xC0 | value >> 6)
+                    target[out + 1] = UInt8(0x80 | value & 0x3F)
+                    out += 2
+                case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
+                    let scalar = 0x10000 + (UInt32(value & 0x3FF) << 10 | UInt32(unit(index) & 0x3FF))
+                    index += 1
+                    target[out] = UInt8(0xF0 | scalar >> 18)
+                    target[out + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    target[out + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    target[out + 3] = UInt8(0x80 | scalar & 0x3F)
+                    out += 4
+                case 0xD800..<0xE000:
+                    failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
+                    initialized = out
+                    return
+                default:
+                    target[out] = UInt8(0xE0 | value >> 12)
+                    target[out + 1] = UInt8(0x80 | value >> 6 & 0x3F)
+                    target[out + 2] = UInt8(0x80 | value & 0x3F)
+                    out += 3
+                }
             }
-            appendUTF8(scalar, to: &output)
+            initialized = out
         }
-        if text.count % 2 != 0 {
-            throw failure("the file ends in the middle of a UTF-16 character (it has an odd number of bytes)")
+        if failure == nil, text.count % 2 != 0 {
+            failure = "the file ends in the middle of a UTF-16 character (it has an odd number of bytes)"
+        }
+        if let failure {
+            // The error is where the valid text ends.
+            let location = output.withUnsafeBufferPointer {
+                StringsParser.location(of: $0.count, in: $0, file: file)
+            }
+            throw ResourceParseError(location: location, message: failure)
         }
         return output
     }
