@@ -1,1 +1,2 @@
-print("l10nd-bench")
+let corpusRoot = CommandLine.arguments.dropFirst().first ?? defaultCorpusRoot()
+_ = runParseBenchmark(corpusRoot: corpusRoot)

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Reads `.strings` files: the old-style property list subset CoreFoundation reads
+/// (`CFOldStylePList.c`), plus XML and binary property lists holding a dictionary of strings.
+///
+/// The grammar, as CoreFoundation has it:
+/// - `key = value;` pairs and the `"key";` shorthand (the value is the key), optionally
+///   inside one outer `{ }`; every pair ends with `;`, the last one too.
+/// - Strings quoted with `"` or `'`, or unquoted runs of `A-Z a-z 0-9 _ $ / : . -`. A `/`
+///   inside an unquoted string is part of it even when `//` or `/*` follows
+///   (`url = http://example.com;`): comments start only where whitespace could.
+/// - `/* */` and `//` comments wherever whitespace may be.
+/// - Escapes `\n \t \r \" \\ \a \b \f \v`, `\U` with up to four hex digits (a UTF-16 unit;
+///   consecutive surrogate escapes join, a lone one becomes U+FFFD), octal `\ooo` (bytes from
+///   0o200 up read as NeXTSTEP Latin, as CoreFoundation does); any other escaped character
+///   stands for itself.
+/// - UTF-8 with or without a byte order mark, UTF-16 with one, or UTF-16 without one when
+///   the first or second byte is zero.
+///
+/// Where this parser is stricter than CoreFoundation, it is on purpose, so a translator
+/// hears about a mistake instead of silently losing strings: CoreFoundation stops without
+/// complaint at the first character that cannot start a key (an extra `;`, a stray `@`)
+/// and drops the rest of the file, and treats an unterminated `/*` as the end of the file;
+/// both are errors here. Values must be strings (no nested `{ }`, arrays or data). An empty
+/// file is an empty table (Foundation rejects zero bytes).
+///
+/// Errors carry a 1-based line and column (columns count Unicode scalars, lines end at
+/// `\n`, `\r` or `\r\n`). "Unterminated" errors point at where the string or comment
+/// starts, "missing ';'" just after the value, and every other error at the character the
+/// parser could not accept.
+///
+/// ```swift
+/// let parsed = try StringsParser.parse(Array(data), file: "ja.lproj/Localizable.strings")
+/// let value = parsed.table["Hello"]
+/// ```
+public enum StringsParser {
+    /// Parses a `.strings` file's bytes (any supported encoding; XML/binary plist too).
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole file.
+    ///   - file: The path to put in locations and errors.
+    /// - Returns: The entries in file order, the table (last duplicate wins) and the duplicates.
+    /// - Throws: `ResourceParseError` with the line and column of the first problem.
+    public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> ParsedStrings {
+        let encoding = bytes.withUnsafeBufferPointer { StringsTextDecoder.detectEncoding($0) }
+        switch encoding {
+        case .utf8(let bomLength):
+            return try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> ParsedStrings in
+                try parseText(UnsafeBufferPointer(rebasing: all[bomLength...]), original: bytes, file: file)
+            }
+        case .utf16(let bigEndian, let bomLength):
+            let utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
+                try StringsTextDecoder.transcodeUTF16(
+                    UnsafeBufferPointer(rebasing: all[bomLength...]), bigEndian: bigEndian, file: file)
+            }
+            return try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) -> ParsedStrings in
+                try parseText(text, original: bytes, file: file)
+            }
+        }
+    }
+
+    /// Parses UTF-8 `text` (no byte order mark); `original` is the file as given, for the
+    /// property list reader.
+    private static func parseText(
+        _ text: UnsafeBufferPointer<UInt8>, original: [UInt8], file: String?
+    ) throws(ResourceParseError) -> ParsedStrings {
+        if original.starts(with: binaryPlistMagic) || startsWithXML(text) {
+            return try parsePropertyList(original, file: file)
+        }
+        var scanner = StringsScanner(text: text, file: file)
+        return try scanner.parseFile()
+    }
+
+    private static let binaryPlistMagic: [UInt8] = Array("bplist".utf8)
+
+    /// Whether the first non-whitespace character is `<`: an XML property list (an old-style
+    /// one can only start with `<` for a data value, which is no `.strings` file anyway).
+    private static func startsWithXML(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in text {
+            switch byte {
+            case 0x09...0x0D, 0x20: continue
+            default: return byte == UInt8(ascii: "<")
+            }
+        }
+        return false
+    }
+
+    /// Reads an XML or binary property list through Foundation: it must be a dictionary of
+    /// strings. Entries come sorted by key (a dictionary has no file order) and located at 1:1.
+    private static func parsePropertyList(_ bytes: [UInt8], file: String?) throws(ResourceParseError) -> ParsedStrings {
+        let start = SourceLocation(file: file, line: 1, column: 1)
+        let object: Any
+        do {
+            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+        } catch {
+            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw ResourceParseError(location: start, message: "not a valid property list: \(reason)")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw ResourceParseError(location: start, message: "the property list is not a dictionary of strings")
+        }
+        var table: [String: String] = [:]
+        for (key, value) in dictionary {
+            guard let string = value as? String else {
+                throw ResourceParseError(location: start, message: "the value of the key '\(key)' is not a string")
+            }
+            table[key] = string
+        }
+        let entries = table.keys.sorted().map { StringsEntry(key: $0, value: table[$0]!, location: start) }
+        return ParsedStrings(entries: entries, table: table, duplicates: [])
+    }
+
+    /// The line and column of the byte at `offset` in UTF-8 `text`, counted from the start:
+    /// for error messages, off the fast path.
+    static func location(of offset: Int, in text: UnsafeBufferPointer<UInt8>, file: String?) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < offset {
+            let byte = text[index]
+            if byte == 0x0A || byte == 0x0D {
+                // "\r\n" is one line break.
+                if byte == 0x0D, index + 1 < offset, text[index + 1] == 0x0A { index += 1 }
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}

@@ -1,0 +1,537 @@
+/// The old-style property list scanner behind `StringsParser`, over UTF-8 text.
+///
+/// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
+/// a UTF-8 continuation byte can never be mistaken for one. Each byte is looked at once, and
+/// that one look also counts lines and checks UTF-8: strings are checked by the standard
+/// library as it builds them straight from their slice of the input, comments and whitespace
+/// here. Long runs of plain bytes are skipped eight at a time.
+struct StringsScanner {
+    private let text: UnsafeBufferPointer<UInt8>
+    private let file: String?
+    private var position = 0
+    /// The line `position` is on, and the offset where that line starts.
+    private var line = 1
+    private var lineStart = 0
+    /// Reused for strings with escapes, so each one does not allocate a buffer of its own.
+    private var scratch: [UInt8] = []
+
+    init(text: UnsafeBufferPointer<UInt8>, file: String?) {
+        self.text = text
+        self.file = file
+    }
+
+    /// Parses the whole text: an optional outer `{ }` around `key = value;` pairs.
+    mutating func parseFile() throws(ResourceParseError) -> ParsedStrings {
+        // About one entry per 80 bytes in real files; reserving avoids most regrowth.
+        var entries: [StringsEntry] = []
+        entries.reserveCapacity(text.count / 80)
+        var table: [String: String] = Dictionary(minimumCapacity: text.count / 80)
+        var duplicates: [StringsEntry] = []
+        var openingBrace: Int?
+        if try skipWhitespace(), text[position] == Byte.openBrace {
+            openingBrace = position
+            position += 1
+        }
+        while try skipWhitespace() {
+            let byte = text[position]
+            if Self.startsString(byte) {
+                let (key, value, location) = try parseEntry()
+                // The strings move into the entry; only the table takes a reference.
+                if table.updateValue(value, forKey: key) != nil {
+                    duplicates.append(StringsEntry(key: key, value: value, location: location))
+                }
+                entries.append(StringsEntry(key: key, value: value, location: location))
+                continue
+            }
+            if byte == Byte.closeBrace, openingBrace != nil {
+                position += 1
+                if try skipWhitespace() {
+                    throw error(at: position, "unexpected \(describe(at: position)) after the closing '}'")
+                }
+                return ParsedStrings(entries: entries, table: table, duplicates: duplicates)
+            }
+            throw keyExpected(insideBraces: openingBrace != nil)
+        }
+        if let openingBrace {
+            throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")
+        }
+        return ParsedStrings(entries: entries, table: table, duplicates: duplicates)
+    }
+
+    /// Parses `key = value;` or `key;`, starting at the key.
+    private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation) {
+        let keyStart = position
+        let key = try parseString()
+        let keyLocation = currentLineLocation(of: keyStart)
+        guard try skipWhitespace() else {
+            throw error(
+                at: position, "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), but the file ends")
+        }
+        switch text[position] {
+        case Byte.semicolon:
+            position += 1
+            return (key, key, keyLocation)
+        case Byte.equals:
+            let equals = position
+            position += 1
+            guard try skipWhitespace() else {
+                throw error(at: position, "missing value after the '=' at \(lineAndColumn(equals)): the file ends")
+            }
+            guard Self.startsString(text[position]) else { throw valueExpected(afterEquals: equals) }
+            let valueStart = position
+            let value = try parseString()
+            let valueEnd = position
+            guard try skipWhitespace(), text[position] == Byte.semicolon else {
+                throw error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))")
+            }
+            position += 1
+            return (key, value, keyLocation)
+        default:
+            throw error(
+                at: position,
+                "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), "
+                    + "found \(describe(at: position))")
+        }
+    }
+
+    // MARK: Whitespace and comments
+
+    /// Skips whitespace (ASCII, U+2028, U+2029) and comments; `false` at the end of the text.
+    private mutating func skipWhitespace() throws(ResourceParseError) -> Bool {
+        let end = text.count
+        while position < end {
+            let byte = text[position]
+            switch byte {
+            case 0x0A, 0x0D:
+                noteLineBreak(at: position)
+                position += 1
+            case 0x09, 0x0B, 0x0C, 0x20:
+                position += 1
+            case Byte.slash:
+                guard position + 1 < end else { return true }
+                let next = text[position + 1]
+                if next == Byte.slash {
+                    position += 2
+                    while position < end, !isLineEnd(at: position) {
+                        position += text[position] < 0x80 ? 1 : try utf8SequenceLength(at: position)
+                    }
+                } else if next == Byte.star {
+                    try skipBlockComment()
+                } else {
+                    return true  // an unquoted string starting with '/'
+                }
+            case 0xE2 where isUnicodeSeparator(at: position):
+                position += 3
+            case 0x80...:
+                // Not whitespace, so the caller reports it; but bad UTF-8 is reported as such.
+                _ = try utf8SequenceLength(at: position)
+                return true
+            default:
+                return true
+            }
+        }
+        return false
+    }
+
+    private mutating func skipBlockComment() throws(ResourceParseError) {
+        let start = position
+        let end = text.count
+        position += 2
+        while position < end {
+            position = skipPlainWords(from: position, stoppingAt: Byte.star, Byte.star, orNonASCII: true)
+            guard position < end else { break }
+            let byte = text[position]
+            switch byte {
+            case Byte.star:
+                if position + 1 < end, text[position + 1] == Byte.slash {
+                    position += 2
+                    return
+                }
+                position += 1
+            case 0x0A, 0x0D:
+                noteLineBreak(at: position)
+                position += 1
+            case 0x80...:
+                position += try utf8SequenceLength(at: position)
+            default:
+                position += 1
+            }
+        }
+        throw error(at: start, "unterminated comment that starts at \(lineAndColumn(start))")
+    }
+
+    /// Counts the line break at `index` (`\n` or `\r`; the `\n` of `\r\n` only moves the
+    /// line start).
+    @inline(__always)
+    private mutating func noteLineBreak(at index: Int) {
+        if !(text[index] == 0x0A && index > 0 && text[index - 1] == 0x0D) { line += 1 }
+        lineStart = index + 1
+    }
+
+    /// The location of `offset`, which must be on the current line.
+    private func currentLineLocation(of offset: Int) -> SourceLocation {
+        var column = 1
+        var index = lineStart
+        while index < offset {
+            if text[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// The length of the UTF-8 sequence at `index`, or an "invalid UTF-8" error there.
+    @inline(__always)
+    private func utf8SequenceLength(at index: Int) throws(ResourceParseError) -> Int {
+        guard let length = StringsTextDecoder.utf8SequenceLength(at: index, in: text) else {
+            throw invalidUTF8(at: index)
+        }
+        return length
+    }
+
+    /// U+2028 LINE SEPARATOR or U+2029 PARAGRAPH SEPARATOR, which CoreFoundation skips as
+    /// whitespace.
+    private func isUnicodeSeparator(at index: Int) -> Bool {
+        index + 2 < text.count && text[index] == 0xE2 && text[index + 1] == 0x80
+            && (text[index + 2] == 0xA8 || text[index + 2] == 0xA9)
+    }
+
+    private func isLineEnd(at index: Int) -> Bool {
+        let byte = text[index]
+        return byte == 0x0A || byte == 0x0D || (byte == 0xE2 && isUnicodeSeparator(at: index))
+    }
+
+    // MARK: Strings
+
+    /// Whether `byte` can start a string: a quote or an unquoted-string character.
+    @inline(__always)
+    private static func startsString(_ byte: UInt8) -> Bool {
+        byte == Byte.doubleQuote || byte == Byte.singleQuote || isUnquoted(byte)
+    }
+
+    /// CoreFoundation's unquoted-string characters: `A-Z a-z 0-9 _ $ / : . -`.
+    @inline(__always)
+    private static func isUnquoted(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x61...0x7A, 0x41...0x5A, 0x30...0x39, 0x5F, 0x24, 0x2F, 0x3A, 0x2E, 0x2D: true
+        default: false
+        }
+    }
+
+    /// Parses a quoted or unquoted string starting at `position`.
+    private mutating func parseString() throws(ResourceParseError) -> String {
+        let first = text[position]
+        if first == Byte.doubleQuote || first == Byte.singleQuote {
+            return try parseQuotedString(quote: first)
+        }
+        let start = position
+        let end = text.count
+        while position < end, Self.isUnquoted(text[position]) { position += 1 }
+        return makeString(start, position)
+    }
+
+    private mutating func parseQuotedString(quote: UInt8) throws(ResourceParseError) -> String {
+        let opening = position
+        position += 1
+        let contentStart = position
+        let end = text.count
+        while position < end {
+            position = skipPlainWords(from: position, stoppingAt: quote, Byte.backslash, orNonASCII: true)
+            guard position < end else { break }
+            let byte = text[position]
+            if byte == quote {
+                let string = makeString(contentStart, position)
+                position += 1
+                return string
+            }
+            if byte == Byte.backslash {
+                return try parseEscapedRest(opening: opening, contentStart: contentStart, quote: quote)
+            }
+            if byte >= 0x80 {
+                // Text in other scripts comes in runs: check the whole run here rather than
+                // going back to the word loop after each character.
+                repeat {
+                    position += try utf8SequenceLength(at: position)
+                } while position < end && text[position] >= 0x80
+                continue
+            }
+            if byte == 0x0A || byte == 0x0D { noteLineBreak(at: position) }
+            position += 1
+        }
+        throw unterminatedString(opening)
+    }
+
+    /// The rest of a quoted string from its first backslash on, built in `scratch`.
+    private mutating func parseEscapedRest(
+        opening: Int, contentStart: Int, quote: UInt8
+    ) throws(ResourceParseError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        // A high surrogate from `\U` waiting for its low half; 0 when none.
+        var pendingHigh: UInt16 = 0
+        var mark = contentStart
+        let end = text.count
+        while position < end {
+            let byte = text[position]
+            if byte == quote {
+                appendRaw(from: mark, to: position, pendingHigh: &pendingHigh)
+                flush(&pendingHigh)
+                position += 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            guard byte == Byte.backslash else {
+                if byte >= 0x80 {
+                    position += try utf8SequenceLength(at: position)
+                    continue
+                }
+                if byte == 0x0A || byte == 0x0D { noteLineBreak(at: position) }
+                position += 1
+                continue
+            }
+            appendRaw(from: mark, to: position, pendingHigh: &pendingHigh)
+            position += 1
+            guard position < end else { break }
+            let escaped = text[position]
+            if escaped == 0x0A || escaped == 0x0D { noteLineBreak(at: position) }
+            position += 1
+            switch escaped {
+            case 0x30...0x37:
+                flush(&pendingHigh)
+                appendScalar(octalEscape(firstDigit: escaped))
+            case UInt8(ascii: "U"):
+                appendUTF16Unit(hexEscape(), pendingHigh: &pendingHigh)
+            default:
+                flush(&pendingHigh)
+                switch escaped {
+                case UInt8(ascii: "a"): scratch.append(0x07)
+                case UInt8(ascii: "b"): scratch.append(0x08)
+                case UInt8(ascii: "f"): scratch.append(0x0C)
+                case UInt8(ascii: "n"): scratch.append(0x0A)
+                case UInt8(ascii: "r"): scratch.append(0x0D)
+                case UInt8(ascii: "t"): scratch.append(0x09)
+                case UInt8(ascii: "v"): scratch.append(0x0B)
+                default:
+                    // Any other character stands for itself, all of its UTF-8 bytes.
+                    let length = escaped < 0x80 ? 1 : try utf8SequenceLength(at: position - 1)
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[(position - 1)..<(position - 1 + length)]))
+                    position += length - 1
+                }
+            }
+            mark = position
+        }
+        throw unterminatedString(opening)
+    }
+
+    /// `\ooo`: up to three octal digits as one byte (wrapping as CoreFoundation's `uint8_t`
+    /// does), read as NeXTSTEP Latin from 0o200 up.
+    private mutating func octalEscape(firstDigit: UInt8) -> UInt32 {
+        var value = firstDigit &- 0x30
+        for _ in 0..<2 {
+            guard position < text.count, (0x30...0x37).contains(text[position]) else { break }
+            value = value &<< 3 &+ (text[position] &- 0x30)
+            position += 1
+        }
+        return value < 0x80 ? UInt32(value) : UInt32(Self.nextStepHighHalf[Int(value) - 0x80])
+    }
+
+    /// `\U`: up to four hex digits, stopping at the first other character.
+    private mutating func hexEscape() -> UInt16 {
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard position < text.count else { break }
+            let byte = text[position]
+            let digit: UInt8
+            switch byte {
+            case 0x30...0x39: digit = byte - 0x30
+            case 0x41...0x46: digit = byte - 0x41 + 10
+            case 0x61...0x66: digit = byte - 0x61 + 10
+            default: return value
+            }
+            value = value << 4 | UInt16(digit)
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUTF16Unit(_ unit: UInt16, pendingHigh: inout UInt16) {
+        switch unit {
+        case 0xD800...0xDBFF:
+            flush(&pendingHigh)
+            pendingHigh = unit
+        case 0xDC00...0xDFFF:
+            if pendingHigh != 0 {
+                appendScalar(0x10000 + (UInt32(pendingHigh & 0x3FF) << 10 | UInt32(unit & 0x3FF)))
+                pendingHigh = 0
+            } else {
+                appendScalar(0xFFFD)
+            }
+        default:
+            flush(&pendingHigh)
+            appendScalar(UInt32(unit))
+        }
+    }
+
+    /// A high surrogate that found no low half becomes U+FFFD, as it does when CoreFoundation's
+    /// string reaches Swift.
+    @inline(__always)
+    private mutating func flush(_ pendingHigh: inout UInt16) {
+        if pendingHigh != 0 {
+            appendScalar(0xFFFD)
+            pendingHigh = 0
+        }
+    }
+
+    private mutating func appendRaw(from start: Int, to end: Int, pendingHigh: inout UInt16) {
+        guard start < end else { return }
+        flush(&pendingHigh)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+    }
+
+    private mutating func appendScalar(_ scalar: UInt32) {
+        StringsTextDecoder.appendUTF8(scalar, to: &scratch)
+    }
+
+    @inline(__always)
+    private func makeString(_ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+    }
+
+    // MARK: Word-at-a-time search
+
+    /// The offset of the first 8-byte word, from `start`, that may hold `first`, `second`, a
+    /// control character below 0x0E (line breaks among them) or, if asked, a non-ASCII byte;
+    /// or of the last, incomplete word. The byte loops then look at one word, not at every
+    /// byte of a long comment or string.
+    @inline(__always)
+    private func skipPlainWords(from start: Int, stoppingAt first: UInt8, _ second: UInt8, orNonASCII: Bool) -> Int {
+        guard let base = text.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let firstPattern = ones &* UInt64(first)
+        let secondPattern = ones &* UInt64(second)
+        let controlPattern = ones &* 0x0E
+        var index = start
+        let end = text.count
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // The classic "has a zero byte" test, (x - 0x01…) & ~x, exact when asked of any
+            // byte; "has a byte below n" is the same with n in place of 0x01.
+            let firstDifference = word ^ firstPattern
+            let secondDifference = word ^ secondPattern
+            var flags = (firstDifference &- ones) & ~firstDifference
+            flags |= (secondDifference &- ones) & ~secondDifference
+            flags |= (word &- controlPattern) & ~word
+            if orNonASCII { flags |= word }
+            if flags & highBits != 0 { break }
+            index += 8
+        }
+        return index
+    }
+
+    // MARK: Errors
+
+    private func invalidUTF8(at offset: Int) -> ResourceParseError {
+        let byte = String(text[offset], radix: 16, uppercase: true)
+        return error(
+            at: offset, "invalid UTF-8 (byte 0x\(byte)); save the file as UTF-8, or as UTF-16 with a byte order mark")
+    }
+
+    private func error(at offset: Int, _ message: String) -> ResourceParseError {
+        ResourceParseError(location: StringsParser.location(of: offset, in: text, file: file), message: message)
+    }
+
+    private func lineAndColumn(_ offset: Int) -> String {
+        let location = StringsParser.location(of: offset, in: text, file: nil)
+        return "\(location.line):\(location.column)"
+    }
+
+    private func unterminatedString(_ opening: Int) -> ResourceParseError {
+        error(at: opening, "unterminated string that starts at \(lineAndColumn(opening))")
+    }
+
+    private static let allowedUnquoted = "A-Z a-z 0-9 _ $ / : . -"
+
+    private func keyExpected(insideBraces: Bool) -> ResourceParseError {
+        switch text[position] {
+        case Byte.openBrace:
+            if insideBraces { return error(at: position, "unexpected '{' (nested braces are not allowed)") }
+            return error(at: position, "unexpected '{' (braces may only surround the whole file)")
+        case Byte.closeBrace:
+            return error(at: position, "unexpected '}' without a matching '{'")
+        case Byte.semicolon:
+            return error(at: position, "unexpected ';' where a key was expected (one ';' too many?)")
+        default:
+            return error(
+                at: position,
+                "unexpected \(describe(at: position)) where a key was expected; quote keys that contain "
+                    + "characters other than \(Self.allowedUnquoted)")
+        }
+    }
+
+    private func valueExpected(afterEquals equals: Int) -> ResourceParseError {
+        switch text[position] {
+        case Byte.openBrace:
+            return error(at: position, "unexpected '{' (nested braces are not allowed)")
+        case UInt8(ascii: "("):
+            return error(at: position, "unexpected '(' (arrays are not allowed in a .strings file: values must be strings)")
+        case UInt8(ascii: "<"):
+            return error(at: position, "unexpected '<' (data is not allowed in a .strings file: values must be strings)")
+        case Byte.semicolon:
+            return error(at: position, "missing value after the '=' at \(lineAndColumn(equals))")
+        default:
+            return error(
+                at: position,
+                "unexpected \(describe(at: position)) after the '=' at \(lineAndColumn(equals)); quote values that "
+                    + "contain characters other than \(Self.allowedUnquoted)")
+        }
+    }
+
+    /// The character at `offset` as a translator would want it named: `'x'`, `'é' (U+00E9)`
+    /// or `U+0000` for invisible ones.
+    private func describe(at offset: Int) -> String {
+        guard offset < text.count else { return "the end of the file" }
+        let lead = text[offset]
+        let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        let slice = UnsafeBufferPointer(rebasing: text[offset..<min(offset + length, text.count)])
+        guard let scalar = String(decoding: slice, as: UTF8.self).unicodeScalars.first else { return "?" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        if scalar.isASCII {
+            return (0x21...0x7E).contains(scalar.value) ? "'\(scalar)'" : code
+        }
+        return scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+            || scalar.properties.generalCategory == .format ? code : "'\(scalar)' (\(code))"
+    }
+
+    /// CoreFoundation's NeXTSTEP Latin table for bytes 0x80...0xFF, which octal escapes from
+    /// 0o200 up go through (0 where the byte has no character, as CoreFoundation gives).
+    private static let nextStepHighHalf: [UInt16] = [
+        0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7,
+        0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
+        0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9,
+        0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5, 0x00D7, 0x00F7,
+        0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7,
+        0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A, 0xFB01, 0xFB02,
+        0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022,
+        0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030, 0x00AC, 0x00BF,
+        0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9,
+        0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD, 0x02DB, 0x02C7,
+        0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2,
+        0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9, 0x00EA, 0x00EB,
+        0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1,
+        0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3, 0x00F4, 0x00F5,
+        0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD,
+        0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF, 0x0000, 0x0000,
+    ]
+
+    /// The ASCII bytes the grammar is made of.
+    private enum Byte {
+        static let openBrace = UInt8(ascii: "{")
+        static let closeBrace = UInt8(ascii: "}")
+        static let semicolon = UInt8(ascii: ";")
+        static let equals = UInt8(ascii: "=")
+        static let slash = UInt8(ascii: "/")
+        static let star = UInt8(ascii: "*")
+        static let backslash = UInt8(ascii: "\\")
+        static let doubleQuote = UInt8(ascii: "\"")
+        static let singleQuote = UInt8(ascii: "'")
+    }
+}
