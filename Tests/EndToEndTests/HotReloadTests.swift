@@ -127,8 +127,10 @@ import Testing
         }
         let error = try #require(errors.first)
         #expect(error["file"] as? String == path)
-        #expect(error["line"] as? Int == 2)
-        #expect((error["column"] as? Int ?? 0) > 0)
+        // Right after the value whose ';' is missing: 1:19, naming where that value began.
+        #expect(error["line"] as? Int == 1)
+        #expect(error["column"] as? Int == 19)
+        #expect(error["message"] as? String == "missing ';' after the value that starts at 1:7")
         #expect(try f.value() == "original")
         try "\"k\" = \"fixed\";\n".write(toFile: path, atomically: true, encoding: .utf8)
         try f.awaitChange("ja")
