@@ -28,7 +28,7 @@ let package = Package(
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
-        .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore"]),
+        .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire"]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: ["LocalizationCore", "Localization"],

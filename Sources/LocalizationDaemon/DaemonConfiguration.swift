@@ -1,4 +1,5 @@
 import Foundation
+import LocalizationSockets
 
 #if canImport(Glibc)
 import Glibc
@@ -44,16 +45,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
         socketPath = Self.defaultSocketPath(environment: environment ?? ProcessInfo.processInfo.environment, userID: getuid())
     }
 
-    /// `$XDG_RUNTIME_DIR/l10nd/l10nd.sock` when that variable is an absolute path, else `/tmp/l10nd-$UID/l10nd.sock`.
-    ///
-    /// The per-user runtime directory is private to its user; the `/tmp` fallback names the
-    /// user so two users never share a socket. The systemd `.socket` unit passes its own
-    /// listener and makes this path irrelevant.
+    /// The default socket path: see `DefaultSocketPath` (shared with the client).
     public static func defaultSocketPath(environment: [String: String], userID: UInt32) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return URL(fileURLWithPath: runtime).appendingPathComponent("l10nd/l10nd.sock").standardizedFileURL.path
-        }
-        return "/tmp/l10nd-\(userID)/l10nd.sock"
+        DefaultSocketPath.path(environment: environment, userID: userID)
     }
 
     /// This configuration with the command line's values on top.

@@ -1,11 +1,12 @@
 import Foundation
 import Localization
+import LocalizationWire
 
 /// `l10nctl get KEY --lang TAG`: one lookup, through the client library.
 enum GetCommand {
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandArguments(
-            arguments, valueOptions: ["lang", "table", "resources", "development-language"], flagOptions: ["json"])
+            arguments, valueOptions: ["lang", "table", "resources", "development-language", "socket"], flagOptions: ["json"])
         guard parsed.positionals.count == 1, let key = parsed.positionals.first else {
             throw UsageError("get takes exactly one KEY")
         }
@@ -13,24 +14,32 @@ enum GetCommand {
             do { _ = try LanguageTag(tag) } catch { throw UsageError("\(error)") }
         }
         let environment = ProcessInfo.processInfo.environment
-        let localizer = Localizer(environment: environment)
-        let roots = parsed.values("resources")
-        if !roots.isEmpty {
-            localizer.useResources(at: roots, developmentLanguage: parsed.value("development-language") ?? "en")
-        } else if (environment["L10N_RESOURCES"] ?? "").isEmpty {
-            throw UsageError("no resources: give --resources DIR or set L10N_RESOURCES")
-        }
         let languages = parsed.values("lang").isEmpty
             ? PreferredLanguages.from(environment: environment).map(\.identifier) : parsed.values("lang")
-        let result = localizer.lookup(key, languages: languages, table: parsed.value("table"))
+        let roots = parsed.values("resources")
+        let answer: (value: String, found: Bool, language: String?)
+        if roots.isEmpty, (environment["L10N_RESOURCES"] ?? "").isEmpty {
+            // No files named: ask the daemon.
+            let connection = try DaemonCommands.connect(parsed)
+            switch try connection.send(.lookup(key: key, languages: languages, table: parsed.value("table"), count: nil)) {
+            case .lookup(let result): answer = (result.value, result.found, result.language)
+            case .error(let error): throw CommandFailure("the daemon refused: \(error.message)")
+            default: throw CommandFailure("the daemon sent an unexpected reply")
+            }
+        } else {
+            let localizer = Localizer(environment: environment)
+            if !roots.isEmpty {
+                localizer.useResources(at: roots, developmentLanguage: parsed.value("development-language") ?? "en")
+            }
+            let result = localizer.lookup(key, languages: languages, table: parsed.value("table"))
+            answer = (result.value, result.found, result.language?.identifier)
+        }
         if parsed.flags.contains("json") {
-            let object: [String: Any] = [
-                "value": result.value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
-            ]
+            let object: [String: Any] = ["value": answer.value, "found": answer.found, "lang": answer.language ?? NSNull()]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(result.value)
+            print(answer.value)
         }
     }
 }

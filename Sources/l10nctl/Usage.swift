@@ -6,10 +6,18 @@ enum Usage {
         Usage: l10nctl <command> [options]
 
         Commands:
-          get KEY       print KEY's value in a language
+          get KEY       print KEY's value in a language (from files, or from l10nd)
           dump FILE     print a .strings, .stringsdict or .xcstrings file as JSON
           lint PATH...  check files and directories for errors and missing translations
+          status        what l10nd serves: languages, keys, errors with file:line:column, counters
+          reload        make l10nd re-read everything; returns once the new tables are served
+          watch         print each change l10nd applies, as it happens
+          missing       keys looked up but found in no language (also as a .strings skeleton)
+          languages     the languages and tables l10nd serves
           help [CMD]    show this help, or a command's
+
+        Commands that talk to l10nd find it with --socket PATH, else L10N_SOCKET, else
+        $XDG_RUNTIME_DIR/l10nd/l10nd.sock (or /tmp/l10nd-$UID/l10nd.sock).
 
         Run 'l10nctl help <command>' or 'l10nctl <command> --help' for details.
         Exit codes: 0 success, 1 failure, 2 usage error.
@@ -17,11 +25,12 @@ enum Usage {
 
     static let commands: [String: String] = [
         "get": """
-            Usage: l10nctl get KEY [--lang TAG]... [--table NAME] --resources DIR... [--json]
+            Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--resources DIR...] [--json]
 
             Prints KEY's value in the first language that has it: each --lang in turn (or
             the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
-            development language. A key no language has prints as itself.
+            development language. A key no language has prints as itself. With --resources
+            (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked.
 
             Options:
               --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
@@ -29,6 +38,37 @@ enum Usage {
               --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
               --development-language TAG  the last language in every chain (default en)
               --json                      print {"value":…,"found":…,"lang":…} instead
+              --socket PATH               the daemon's socket (default L10N_SOCKET, then the default path)
+            """,
+        "status": """
+            Usage: l10nctl status [--json] [--socket PATH]
+
+            Shows what l10nd serves: generation, languages, tables, keys and files; every file
+            that fails to parse, as file:line:column: message (it keeps its last good table);
+            and the counters of lookups, misses, reloads, rescans, the watcher and the server.
+            """,
+        "reload": """
+            Usage: l10nctl reload [--socket PATH] [--timeout SECONDS]
+
+            Makes l10nd rescan every resource directory and returns once the new tables are
+            served (systemd's ExecReload uses it). Prints the new generation.
+            """,
+        "watch": """
+            Usage: l10nctl watch [--json] [--socket PATH]
+
+            Prints one line per change l10nd applies, as it happens:
+            generation 4: ja/Localizable, ja/Settings. --json prints the protocol's event lines.
+            """,
+        "missing": """
+            Usage: l10nctl missing [--format text|json|strings] [--lang TAG] [--table NAME] [--socket PATH]
+
+            Lists the keys looked up but found in no language, with how often. --format strings
+            --lang ja prints a .strings skeleton of them for a translator to fill in.
+            """,
+        "languages": """
+            Usage: l10nctl languages [--json] [--socket PATH]
+
+            Lists the languages l10nd serves, each with its tables.
             """,
         "dump": """
             Usage: l10nctl dump FILE

@@ -1,4 +1,12 @@
 import Foundation
+import Glibc
+
+// Start from an empty signal mask: a launcher may hand us blocked signals (Foundation's
+// Process does, from a Dispatch thread), and then `l10nctl watch` would ignore Ctrl-C and
+// SIGTERM forever.
+var emptyMask = sigset_t()
+sigemptyset(&emptyMask)
+sigprocmask(SIG_SETMASK, &emptyMask, nil)
 
 /// l10nctl's entry: picks the command, maps errors to exit codes (0, 1 failure, 2 usage).
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -32,6 +40,11 @@ do {
     case "get": try GetCommand.run(rest)
     case "dump": try DumpCommand.run(rest)
     case "lint": exit(try LintCommand.run(rest))
+    case "status": try DaemonCommands.status(rest)
+    case "reload": try DaemonCommands.reload(rest)
+    case "watch": try DaemonCommands.watch(rest)
+    case "missing": try DaemonCommands.missing(rest)
+    case "languages": try DaemonCommands.languages(rest)
     default: throw UsageError("unknown command '\(command)'; see 'l10nctl help'")
     }
 } catch let error as UsageError {

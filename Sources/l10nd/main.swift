@@ -1,8 +1,15 @@
 import Foundation
+import Glibc
 import LocalizationDaemon
 
 // l10nd: parse the command line and configuration, start the daemon, run the main queue.
 // Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for a bad command line or config.
+
+// Start from an empty signal mask, whatever the launcher left blocked: SIGTERM and SIGHUP
+// must reach the daemon's handlers.
+var emptyMask = sigset_t()
+sigemptyset(&emptyMask)
+sigprocmask(SIG_SETMASK, &emptyMask, nil)
 
 // libinotifytools uses select(): its descriptor must be opened before anything else can
 // push descriptor numbers past 1024.

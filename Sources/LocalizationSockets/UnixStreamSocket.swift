@@ -1,0 +1,54 @@
+import Glibc
+
+/// A connected Unix stream socket for a client: blocking, with a time limit on every read
+/// and write, closed exactly once when the value goes away.
+package final class UnixStreamSocket {
+    private let descriptor: Int32
+
+    /// Connects to `path`, with `timeout` seconds for each later send or receive.
+    package init(path: String, timeout: Double) throws(SocketError) {
+        guard let address = UnixSocketAddress(path) else {
+            throw SocketError(code: .pathTooLong, message: "'\(path)' is not a usable socket path (absolute, at most 107 bytes)")
+        }
+        let descriptor = try SystemCall.run("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
+        let connected = address.withSockaddr { pointer, length in
+            Result { () throws(SocketError) in
+                try SystemCall.run("connect(\(path))") { connect(descriptor, pointer, length) }
+            }
+        }
+        if case .failure(let error) = connected {
+            close(descriptor)
+            throw error.code == .systemCall && error.errno == ENOENT || error.errno == ECONNREFUSED
+                ? SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)") : error
+        }
+        self.descriptor = descriptor
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends every byte, or throws (a timeout is `EAGAIN`).
+    package func send(_ bytes: [UInt8]) throws(SocketError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = try SystemCall.run("send") {
+                bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+            offset += written
+        }
+    }
+
+    /// Receives what is there, up to `maximum` bytes, waiting at most the time limit;
+    /// empty when the peer closed the connection.
+    package func receive(maximum: Int = 65536) throws(SocketError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        let count = try SystemCall.run("recv") {
+            buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        }
+        return Array(buffer[..<count])
+    }
+}

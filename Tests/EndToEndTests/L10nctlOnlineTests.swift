@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The built `l10nctl` against a real `l10nd`.
+@Suite struct L10nctlOnlineTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    func run(_ arguments: [String], socket: String, timeout: TimeInterval = 30) throws -> ProcessOutput {
+        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": socket], timeout: timeout)
+    }
+
+    @Test func getGoesThroughTheDaemonWhenNoFilesAreNamed() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let result = try run(["get", "多言語化", "--lang", "ja"], socket: daemon.socketPath)
+        #expect(result.stdout == "多言語化\n", "\(result.stderr)")
+        let json = try run(["get", "保存", "--lang", "ja", "--json"], socket: daemon.socketPath)
+        #expect(json.stdout == "{\"found\":true,\"lang\":\"Base\",\"value\":\"Save\"}\n")
+        let viaFlag = try ProcessRunner.run(l10nctl, ["get", "多言語化", "--lang", "de", "--socket", daemon.socketPath])
+        #expect(viaFlag.stdout == "Mehrsprachigkeit\n")
+    }
+
+    @Test func noDaemonIsAClearFailure() throws {
+        let result = try run(["status"], socket: "/tmp/l10nd-no-such-dir/none.sock")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no l10nd is listening on /tmp/l10nd-no-such-dir/none.sock"), "\(result.stderr)")
+    }
+
+    @Test func statusNamesBrokenFilesWithTheirPlace() throws {
+        let resources = try TemporaryDirectory()
+        try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        let broken = try resources.write("\"k\" = \"v\"\n", to: "ja.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let result = try run(["status"], socket: daemon.socketPath)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\(broken):1:10: missing ';'"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 languages"))
+        let json = try run(["status", "--json"], socket: daemon.socketPath)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((object["errors"] as? [Any])?.count == 1)
+    }
+
+    @Test func reloadWaitsForTheNewTables() throws {
+        let resources = try TemporaryDirectory()
+        let path = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
+        // A settle window far longer than the test: only the explicit reload can pick the edit up.
+        let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--settle-ms", "10000"])
+        try "\"k\" = \"new\";\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run(["reload"], socket: daemon.socketPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("reloaded: generation 2"), "\(result.stdout)")
+        #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "new")
+    }
+
+    @Test func watchPrintsEachChange() throws {
+        let resources = try TemporaryDirectory()
+        let path = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let outputDirectory = try TemporaryDirectory()
+        let outputPath = try outputDirectory.write("", to: "watch.out")
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: l10nctl)
+        watch.arguments = ["watch", "--socket", daemon.socketPath]
+        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        // Until the watcher has subscribed, an edit may go unseen: wait for its connection.
+        for _ in 0..<200 {
+            let status = try daemon.request(["op": "status"])
+            if ((status["server"] as? [String: Any])?["subscribers"] as? Int ?? 0) > 0 { break }
+            usleep(10_000)
+        }
+        try "\"k\" = \"new\";\n".write(toFile: path, atomically: true, encoding: .utf8)
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !text.contains("\n"), Date() < deadline {
+            usleep(10_000)
+            text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+        #expect(text == "generation 2: ja/Localizable\n")
+    }
+
+    @Test func missingKeysAsAReportAndAsAStringsSkeleton() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let client = try daemon.connect()
+        for key in ["untranslated \"one\"", "untranslated \"one\"", "second"] {
+            _ = try client.request(["op": "lookup", "key": key, "lang": "ja"])
+        }
+        _ = try client.request(["op": "lookup", "key": "third", "lang": "de", "table": "Settings"])
+        let report = try run(["missing"], socket: daemon.socketPath)
+        #expect(report.stdout.contains("ja\tLocalizable\tuntranslated \"one\"\t2\n"))
+        #expect(report.stdout.contains("de\tSettings\tthird\t1\n"))
+        let skeleton = try run(["missing", "--format", "strings", "--lang", "ja"], socket: daemon.socketPath)
+        #expect(skeleton.status == 0)
+        #expect(skeleton.stdout.contains("\"untranslated \\\"one\\\"\" = \"untranslated \\\"one\\\"\";"))
+        #expect(!skeleton.stdout.contains("third"))
+        // The skeleton is itself a valid .strings file with exactly the missing keys.
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(skeleton.stdout, to: "ja.strings")
+        let dump = try ProcessRunner.run(l10nctl, ["dump", file])
+        let table = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: String])
+        #expect(Set(table.keys) == ["untranslated \"one\"", "second"])
+        let usage = try run(["missing", "--format", "strings"], socket: daemon.socketPath)
+        #expect(usage.status == 2)
+    }
+
+    @Test func languagesListsTables() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let result = try run(["languages"], socket: daemon.socketPath)
+        #expect(result.stdout.contains("ja\tLocalizable, Settings\n"))
+    }
+}
