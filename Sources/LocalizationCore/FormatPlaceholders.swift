@@ -120,7 +120,8 @@ enum FormatPlaceholders {
     }
 
     /// Past a `12$` argument position, if one starts at `start`.
-    private static func skippingPosition(in scalars: String.UnicodeScalarView, from start: String.Index) -> String.Index {
+    private static func skippingPosition(in scalars: String.UnicodeScalarView, from start: String.Index) -> String.Index
+    {
         let afterDigits = skipping(in: scalars, from: start, while: isDigit)
         if afterDigits > start, afterDigits < scalars.endIndex, scalars[afterDigits] == "$" {
             return scalars.index(after: afterDigits)

@@ -63,7 +63,8 @@ indirect enum PropertyListValue: Hashable {
 
     /// Foundation's parse error as ours, with the line its description names, if any.
     private static func foundationError(_ error: any Error, file: String?) -> ResourceParseError {
-        let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        let description =
+            (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
             ?? "\(error)"
         var line = 1
         if let range = description.range(of: "line ", options: .backwards) {

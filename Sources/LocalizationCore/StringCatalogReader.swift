@@ -113,7 +113,8 @@ private struct CatalogReader {
                 localizations = object
             }
             for language in localizations.keys.sorted() {
-                let entry = try localization(localizations[language], key: key, path: path + ["localizations", language])
+                let entry = try localization(
+                    localizations[language], key: key, path: path + ["localizations", language])
                 catalog.tables[language, default: [:]][key] = entry
             }
             if catalog.tables[sourceLanguage]?[key] == nil {
@@ -136,7 +137,8 @@ private struct CatalogReader {
                     at: path + ["substitutions"])
             }
             for name in byName.keys.sorted() {
-                let (variable, formStates) = try substitution(byName[name], key: key, path: path + ["substitutions", name])
+                let (variable, formStates) = try substitution(
+                    byName[name], key: key, path: path + ["substitutions", name])
                 substitutions[name] = variable
                 states += formStates
             }
@@ -319,7 +321,8 @@ private struct CatalogReader {
         return (forms, states)
     }
 
-    private func stringUnit(_ written: Any, key: String, path: [String]) throws(ResourceParseError) -> (String, String?) {
+    private func stringUnit(_ written: Any, key: String, path: [String]) throws(ResourceParseError) -> (String, String?)
+    {
         guard let unit = written as? [String: Any] else {
             throw failure("\(context(key, path)): \"stringUnit\" is \(describe(written)), expected an object", at: path)
         }
@@ -377,7 +380,8 @@ private struct CatalogReader {
     }
 
     func failure(_ message: String, at path: [String]) -> ResourceParseError {
-        let location = path.isEmpty
+        let location =
+            path.isEmpty
             ? SourceLocation(file: file, line: 1, column: 1)
             : KeyPathLocator(bytes: bytes, syntax: .json, file: file).location(of: path)
         return ResourceParseError(location: location, message: message)
@@ -396,7 +400,8 @@ private struct CatalogReader {
             offset = bytes.count
         }
         if description.hasSuffix(".") { description.removeLast() }
-        let location = offset.map { SourceLocation(byteOffset: $0, in: bytes, file: file) }
+        let location =
+            offset.map { SourceLocation(byteOffset: $0, in: bytes, file: file) }
             ?? SourceLocation(file: file, line: 1, column: 1)
         return ResourceParseError(location: location, message: "invalid JSON: \(description)")
     }

@@ -36,7 +36,8 @@ public enum StringsDictReader {
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> [String: TableEntry] {
         let reader = EntryReader(bytes: bytes, file: file)
         guard bytes.contains(where: { !isWhitespace($0) }) else {
-            throw reader.failure("the file is empty; a .stringsdict is a property list whose top level is a dictionary", at: [])
+            throw reader.failure(
+                "the file is empty; a .stringsdict is a property list whose top level is a dictionary", at: [])
         }
         let root = try PropertyListValue.parse(bytes, file: file)
         guard case .dictionary(let dictionary) = root else {
@@ -71,7 +72,8 @@ private struct EntryReader {
 
     func failure(_ message: String, at path: [String]) -> ResourceParseError {
         let isBinary = bytes.starts(with: BinaryPropertyListReader.magic)
-        let location = isBinary || path.isEmpty
+        let location =
+            isBinary || path.isEmpty
             ? SourceLocation(file: file, line: 1, column: 1)
             : KeyPathLocator(bytes: bytes, syntax: .xmlPropertyList, file: file).location(of: path)
         return ResourceParseError(location: location, message: message)
@@ -107,7 +109,8 @@ private struct EntryReader {
     ) throws(ResourceParseError) -> TableEntry {
         guard case .string(let format) = rule[RuleKey.format] else {
             let found = rule[RuleKey.format]?.kindDescription ?? "nothing"
-            throw failure("\(RuleKey.format) of \(quoted(key)) is \(found), expected a string", at: path + [RuleKey.format])
+            throw failure(
+                "\(RuleKey.format) of \(quoted(key)) is \(found), expected a string", at: path + [RuleKey.format])
         }
         var variables: [String: PluralFormat.Variable] = [:]
         var pending = FormatPlaceholders.variableNames(in: format).map { (name: $0, usedBy: RuleKey.format) }
@@ -215,7 +218,8 @@ private struct EntryReader {
     private func widthEntry(_ key: String, widths: PropertyListValue) throws(ResourceParseError) -> TableEntry {
         let path = [key, RuleKey.widthRule]
         guard case .dictionary(let byWidth) = widths else {
-            throw failure("\(quoted(key)): \(RuleKey.widthRule) is \(widths.kindDescription), expected a dictionary", at: path)
+            throw failure(
+                "\(quoted(key)): \(RuleKey.widthRule) is \(widths.kindDescription), expected a dictionary", at: path)
         }
         var widest: (width: Int, value: String)?
         for width in byWidth.keys.sorted() {

@@ -39,7 +39,8 @@ import Testing
         let tables = try Self.exampleCatalog().tables
         let english = try #require(tables["en"]?["Click to continue"])
         #expect(english.value == "Continue")
-        #expect(english.deviceVariants == ["iphone": "Tap to continue", "mac": "Click to continue", "other": "Continue"])
+        #expect(
+            english.deviceVariants == ["iphone": "Tap to continue", "mac": "Click to continue", "other": "Continue"])
         // German names no `other` device: the Mac text stands in.
         #expect(tables["de"]?["Click to continue"]?.value == "Zum Fortfahren klicken")
         #expect(tables["de"]?["Click to continue"]?.deviceVariants.count == 2)
@@ -166,7 +167,8 @@ import Testing
         Malformed(
             name: "string unit without a value",
             json: catalog(brokenJapanese: "{\n\"stringUnit\" : { \"state\" : \"new\" }\n}"),
-            message: "\"broken\" (ja): \"stringUnit\" has missing as \"value\"", pointsAt: "\"stringUnit\" : { \"state\" : \"new\" }"),
+            message: "\"broken\" (ja): \"stringUnit\" has missing as \"value\"",
+            pointsAt: "\"stringUnit\" : { \"state\" : \"new\" }"),
         Malformed(
             name: "localization is a string",
             json: catalog(brokenJapanese: "\"壊れた\""),
@@ -174,58 +176,64 @@ import Testing
         Malformed(
             name: "neither unit nor variations",
             json: catalog(brokenJapanese: "{ \"comment\" : \"x\" }"),
-            message: "\"broken\" (ja) has neither a \"stringUnit\" nor \"variations\"", pointsAt: "\"ja\" : { \"comment\""),
+            message: "\"broken\" (ja) has neither a \"stringUnit\" nor \"variations\"",
+            pointsAt: "\"ja\" : { \"comment\""),
         Malformed(
             name: "empty variations",
             json: catalog(brokenJapanese: "{\n\"variations\" : { }\n}"),
             message: "\"variations\" has no \"plural\" or \"device\"", pointsAt: "\"variations\" : { }"),
         Malformed(
             name: "plural without other",
-            json: catalog(brokenJapanese: """
-                {
-                "variations" : {
-                "plural" : {
-                "one" : { "stringUnit" : { "state" : "translated", "value" : "1" } }
-                } } }
-                """),
+            json: catalog(
+                brokenJapanese: """
+                    {
+                    "variations" : {
+                    "plural" : {
+                    "one" : { "stringUnit" : { "state" : "translated", "value" : "1" } }
+                    } } }
+                    """),
             message: "\"broken\" (ja): the plural variation has no \"other\" form", pointsAt: "\"plural\" : {"),
         Malformed(
             name: "unknown plural category",
-            json: catalog(brokenJapanese: """
-                {
-                "variations" : {
-                "plural" : {
-                "several" : { "stringUnit" : { "state" : "translated", "value" : "1" } },
-                "other" : { "stringUnit" : { "state" : "translated", "value" : "2" } }
-                } } }
-                """),
+            json: catalog(
+                brokenJapanese: """
+                    {
+                    "variations" : {
+                    "plural" : {
+                    "several" : { "stringUnit" : { "state" : "translated", "value" : "1" } },
+                    "other" : { "stringUnit" : { "state" : "translated", "value" : "2" } }
+                    } } }
+                    """),
             message: "\"several\" is not a plural category", pointsAt: "\"several\" :"),
         Malformed(
             name: "undefined substitution",
-            json: catalog(brokenJapanese: "{\n\"stringUnit\" : { \"state\" : \"new\", \"value\" : \"%#@count@ 個\" }\n}"),
+            json: catalog(
+                brokenJapanese: "{\n\"stringUnit\" : { \"state\" : \"new\", \"value\" : \"%#@count@ 個\" }\n}"),
             message: "\"broken\" (ja): the text uses %#@count@ but there is no substitution named \"count\"",
             pointsAt: "\"ja\" : {"),
         Malformed(
             name: "substitution without plural",
-            json: catalog(brokenJapanese: """
-                {
-                "stringUnit" : { "state" : "new", "value" : "%#@count@" },
-                "substitutions" : {
-                "count" : { "argNum" : 1, "formatSpecifier" : "lld" }
-                } }
-                """),
+            json: catalog(
+                brokenJapanese: """
+                    {
+                    "stringUnit" : { "state" : "new", "value" : "%#@count@" },
+                    "substitutions" : {
+                    "count" : { "argNum" : 1, "formatSpecifier" : "lld" }
+                    } }
+                    """),
             message: "substitution \"count\" has no \"variations\" with a \"plural\"", pointsAt: "\"count\" : {"),
         Malformed(
             name: "argNum not a number",
-            json: catalog(brokenJapanese: """
-                {
-                "stringUnit" : { "state" : "new", "value" : "%#@count@" },
-                "substitutions" : {
-                "count" : {
-                "argNum" : "one",
-                "variations" : { "plural" : { "other" : { "stringUnit" : { "state" : "new", "value" : "%arg" } } } }
-                } } }
-                """),
+            json: catalog(
+                brokenJapanese: """
+                    {
+                    "stringUnit" : { "state" : "new", "value" : "%#@count@" },
+                    "substitutions" : {
+                    "count" : {
+                    "argNum" : "one",
+                    "variations" : { "plural" : { "other" : { "stringUnit" : { "state" : "new", "value" : "%arg" } } } }
+                    } } }
+                    """),
             message: "\"argNum\" of substitution \"count\" is a string", pointsAt: "\"argNum\" : \"one\""),
         Malformed(
             name: "state not a string",
@@ -237,8 +245,10 @@ import Testing
             message: "\"broken\" is an array, expected an object", pointsAt: "\"broken\" : [ ]"),
         Malformed(
             name: "shouldTranslate not a boolean",
-            json: "{\n\"sourceLanguage\" : \"en\",\n\"strings\" : {\n\"broken\" : {\n\"shouldTranslate\" : \"no\"\n}\n}\n}",
-            message: "\"broken\": \"shouldTranslate\" is a string, expected true or false", pointsAt: "\"shouldTranslate\""),
+            json:
+                "{\n\"sourceLanguage\" : \"en\",\n\"strings\" : {\n\"broken\" : {\n\"shouldTranslate\" : \"no\"\n}\n}\n}",
+            message: "\"broken\": \"shouldTranslate\" is a string, expected true or false",
+            pointsAt: "\"shouldTranslate\""),
         Malformed(
             name: "no source language",
             json: "{\n\"strings\" : { }\n}",
@@ -263,9 +273,10 @@ import Testing
         // Search from the broken key on: the good key before it has the same inner names.
         let lines = broken.json.split(separator: "\n", omittingEmptySubsequences: false)
         let brokenLine = lines.firstIndex { $0.contains("\"broken\"") } ?? 0
-        let expected = try broken.pointsAt.map { text in
-            try #require(lines[brokenLine...].firstIndex { $0.contains(text) }) + 1
-        } ?? 1
+        let expected =
+            try broken.pointsAt.map { text in
+                try #require(lines[brokenLine...].firstIndex { $0.contains(text) }) + 1
+            } ?? 1
         #expect(error.location.line == expected, "\(error)")
     }
 

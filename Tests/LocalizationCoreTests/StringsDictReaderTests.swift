@@ -5,7 +5,8 @@ import Testing
 @Suite struct StringsDictReaderTests {
     /// A whole XML property list around `body`, as Xcode writes one.
     static func plist(_ body: String) -> [UInt8] {
-        Array("""
+        Array(
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
             <plist version="1.0">
@@ -67,8 +68,10 @@ import Testing
         #expect(entries["Storage"]?.value == "Хранилище")
     }
 
-    @Test func binaryPropertyListReadsLikeXML() throws {
-        let xml = try ExampleResourceFile.bytes("en.lproj/Localizable.stringsdict")
+    // Russian puts non-ASCII strings in the binary form, which stores them as UTF-16.
+    @Test(arguments: ["en.lproj/Localizable.stringsdict", "ru.lproj/Localizable.stringsdict"])
+    func binaryPropertyListReadsLikeXML(_ path: String) throws {
+        let xml = try ExampleResourceFile.bytes(path)
         let object = try PropertyListSerialization.propertyList(from: Data(xml), format: nil)
         let binary = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
         #expect(binary.starts(with: Array("bplist00".utf8)))
@@ -76,7 +79,8 @@ import Testing
     }
 
     @Test func positionalAndNestedVariablesExpand() throws {
-        let bytes = Self.plist("""
+        let bytes = Self.plist(
+            """
             <key>photos</key>
             <dict>
             <key>NSStringLocalizedFormatKey</key><string>%1$#@photos@ in %2$#@albums@</string>
@@ -92,7 +96,8 @@ import Testing
     }
 
     @Test func variableWidthKeepsTheWidest() throws {
-        let bytes = Self.plist("""
+        let bytes = Self.plist(
+            """
             <key>Welcome</key>
             <dict>
             <key>NSStringVariableWidthRuleType</key>
@@ -107,7 +112,8 @@ import Testing
     }
 
     @Test func deviceVariantMayBeAPluralRule() throws {
-        let bytes = Self.plist("""
+        let bytes = Self.plist(
+            """
             <key>%d songs</key>
             <dict>
             <key>NSStringDeviceSpecificRuleType</key>
@@ -163,7 +169,8 @@ import Testing
             message: "variable \"dirs\" used in variable \"files\" is not defined", pointsAt: "<key>broken</key>"),
         Malformed(
             name: "variable is a string",
-            body: "<dict>\n<key>NSStringLocalizedFormatKey</key><string>%#@files@</string>\n<key>files</key><string>x</string>\n</dict>",
+            body:
+                "<dict>\n<key>NSStringLocalizedFormatKey</key><string>%#@files@</string>\n<key>files</key><string>x</string>\n</dict>",
             message: "variable \"files\" is a string, expected a dictionary", pointsAt: "<key>files</key>"),
         Malformed(
             name: "no rule type",
@@ -201,7 +208,8 @@ import Testing
                 </dict>
                 </dict>
                 """,
-            message: "NSStringFormatValueTypeKey of variable \"files\" is a boolean", pointsAt: "<key>NSStringFormatValueTypeKey</key>"),
+            message: "NSStringFormatValueTypeKey of variable \"files\" is a boolean",
+            pointsAt: "<key>NSStringFormatValueTypeKey</key>"),
         Malformed(
             name: "form not a string",
             body: """
@@ -232,7 +240,8 @@ import Testing
         Malformed(
             name: "device rule not a dictionary",
             body: "<dict>\n<key>NSStringDeviceSpecificRuleType</key><string>mac</string>\n</dict>",
-            message: "NSStringDeviceSpecificRuleType is a string", pointsAt: "<key>NSStringDeviceSpecificRuleType</key>"),
+            message: "NSStringDeviceSpecificRuleType is a string", pointsAt: "<key>NSStringDeviceSpecificRuleType</key>"
+        ),
         Malformed(
             name: "device variant a number",
             body: """
@@ -279,7 +288,10 @@ import Testing
         ("an array", plistDocument("<array/>"), "the top level is an array"),
         ("garbage", [0xFF, 0xFE, 0x00, 0x01, 0x99, 0x80], "not a valid property list"),
         ("bad tag", plistDocument("<dict>\n<key>a</key>\n<strin>x</string>\n</dict>"), "not a valid property list"),
-        ("truncated XML", Array(plistDocument("<dict>\n<key>a</key>\n<string>x</string>\n").dropLast(9)), "not a valid property list"),
+        (
+            "truncated XML", Array(plistDocument("<dict>\n<key>a</key>\n<string>x</string>\n").dropLast(9)),
+            "not a valid property list"
+        ),
         ("bplist header only", Array("bplist00".utf8), "damaged binary property list"),
         ("future binary format", Array("bplist15".utf8) + [UInt8](repeating: 0, count: 40), "only version 00"),
     ])
@@ -346,7 +358,8 @@ import Testing
         var original = try ExampleResourceFile.bytes("ru.lproj/Localizable.stringsdict")
         if format == "binary" {
             let object = try PropertyListSerialization.propertyList(from: Data(original), format: nil)
-            original = [UInt8](try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))
+            original = [UInt8](
+                try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0))
         }
         var mutator = ByteMutator(seed: format == "xml" ? 1 : 2)
         var failures = 0
