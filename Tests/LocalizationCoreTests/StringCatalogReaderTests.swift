@@ -297,18 +297,18 @@ import Testing
     }
 
     @Test(arguments: [
-        ("empty", [UInt8](), "the file is empty"),
-        ("blank lines", Array("\n\n  \n".utf8), "the file is empty"),
-        ("garbage", [0xFF, 0xFE, 0x00, 0x01, 0x99, 0x80], "invalid JSON"),
-        ("a property list", StringsDictReaderTests.plistDocument("<dict/>"), "invalid JSON"),
-        ("a bare string", Array("\"en\"".utf8), "the top level is a string"),
-        ("a number", Array("12".utf8), "the top level is a number"),
-        ("a boolean", Array("true".utf8), "the top level is a boolean"),
-        ("nested too deep", Array(String(repeating: "[", count: 100_000).utf8), "invalid JSON"),
+        BadInput("empty", [UInt8](), "the file is empty"),
+        BadInput("blank lines", Array("\n\n  \n".utf8), "the file is empty"),
+        BadInput("garbage", [0xFF, 0xFE, 0x00, 0x01, 0x99, 0x80], "invalid JSON"),
+        BadInput("a property list", StringsDictReaderTests.plistDocument("<dict/>"), "invalid JSON"),
+        BadInput("a bare string", Array("\"en\"".utf8), "the top level is a string"),
+        BadInput("a number", Array("12".utf8), "the top level is a number"),
+        BadInput("a boolean", Array("true".utf8), "the top level is a boolean"),
+        BadInput("nested too deep", Array(String(repeating: "[", count: 100_000).utf8), "invalid JSON"),
     ])
-    func notACatalogIsAClearError(_ name: String, _ bytes: [UInt8], _ message: String) throws {
-        let error = try #require(throws: ResourceParseError.self) { try StringCatalogReader.parse(bytes) }
-        #expect(error.message.contains(message), "\(name): \(error)")
+    func notACatalogIsAClearError(_ input: BadInput) throws {
+        let error = try #require(throws: ResourceParseError.self) { try StringCatalogReader.parse(input.bytes) }
+        #expect(error.message.contains(input.message), "\(error)")
     }
 
     @Test func everyTruncationOfTheExampleIsAnError() throws {

@@ -282,22 +282,33 @@ import Testing
     }
 
     @Test(arguments: [
-        ("empty", [UInt8](), "the file is empty"),
-        ("whitespace", Array(" \n\t\n".utf8), "the file is empty"),
-        ("a bare word", Array("hello".utf8), "the top level is a string"),
-        ("an array", plistDocument("<array/>"), "the top level is an array"),
-        ("garbage", [0xFF, 0xFE, 0x00, 0x01, 0x99, 0x80], "not a valid property list"),
-        ("bad tag", plistDocument("<dict>\n<key>a</key>\n<strin>x</string>\n</dict>"), "not a valid property list"),
-        (
+        BadInput("empty", [UInt8](), "the file is empty"),
+        BadInput("whitespace", Array(" \n\t\n".utf8), "the file is empty"),
+        BadInput("a bare word", Array("hello".utf8), "the top level is a string"),
+        BadInput("an array", plistDocument("<array/>"), "the top level is an array"),
+        BadInput("garbage", [0xFF, 0xFE, 0x00, 0x01, 0x99, 0x80], "not a valid property list"),
+        BadInput(
+            "bad tag", plistDocument("<dict>\n<key>a</key>\n<strin>x</string>\n</dict>"), "not a valid property list"),
+        BadInput(
             "truncated XML", Array(plistDocument("<dict>\n<key>a</key>\n<string>x</string>\n").dropLast(9)),
             "not a valid property list"
         ),
-        ("bplist header only", Array("bplist00".utf8), "damaged binary property list"),
-        ("future binary format", Array("bplist15".utf8) + [UInt8](repeating: 0, count: 40), "only version 00"),
+        BadInput(
+            "arrays nested 500 deep",
+            plistDocument(String(repeating: "<array>", count: 500) + String(repeating: "</array>", count: 500)),
+            "the top level is an array"
+        ),
+        BadInput(
+            "arrays nested 100 000 deep",
+            plistDocument(String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000)),
+            "not a valid property list"
+        ),
+        BadInput("bplist header only", Array("bplist00".utf8), "damaged binary property list"),
+        BadInput("future binary format", Array("bplist15".utf8) + [UInt8](repeating: 0, count: 40), "only version 00"),
     ])
-    func notAStringsDictIsAClearError(_ name: String, _ bytes: [UInt8], _ message: String) throws {
-        let error = try #require(throws: ResourceParseError.self) { try StringsDictReader.parse(bytes) }
-        #expect(error.message.contains(message), "\(name): \(error)")
+    func notAStringsDictIsAClearError(_ input: BadInput) throws {
+        let error = try #require(throws: ResourceParseError.self) { try StringsDictReader.parse(input.bytes) }
+        #expect(error.message.contains(input.message), "\(error)")
     }
 
     static func plistDocument(_ top: String) -> [UInt8] {
