@@ -1,0 +1,408 @@
+import Foundation
+
+/// Reads String Catalogs (`.xcstrings`), the JSON files Xcode 15 and later write.
+///
+/// Each key's `localizations` map a language to one of:
+///
+/// - `stringUnit {state, value}`: a plain entry with that state.
+/// - `variations.plural {one: {stringUnit}, other: …}`: a plural entry. It is stored in the
+///   model `.stringsdict` entries use, as the format `%#@_@` with one variable named `_`
+///   whose forms are the variation's (so a client formats both kinds the same way); its
+///   value type is the first numeric printf conversion of the `other` form.
+/// - `variations.device {iphone: …, mac: …, other: …}`: each device a `stringUnit` or a
+///   plural variation. ``TableEntry/deviceVariants`` gets every device's plain value; the
+///   entry's value and plural are the ``DevicePreference`` device's (`other` first).
+/// - `substitutions {NAME: {argNum, formatSpecifier, variations.plural}}` beside any of the
+///   above: the text's `%#@NAME@` placeholders become variables of a ``PluralFormat`` whose
+///   format is the text, with `formatSpecifier` as value type and `argNum` as argument number.
+///   The `%arg` Xcode writes in a substitution's forms becomes `%ARGNUM$SPECIFIER`
+///   (`%1$lld`), as Xcode compiles it; without a `formatSpecifier`, `lld` is assumed.
+///
+/// A plain lookup's value replaces every variable by its `other` form. An entry's
+/// ``TableEntry/state`` is the least finished state among its string units (`new`, then
+/// `needs_review`, `stale`, any other, `translated`), so one form needing review marks the
+/// whole entry. A key without a source-language localization is given the key itself as its
+/// source-language value with no state, as Xcode does when it compiles the catalog; this
+/// holds for `shouldTranslate: false` keys too, which are also listed in
+/// ``StringCatalog/untranslatableKeys``.
+///
+/// ```swift
+/// let catalog = try StringCatalogReader.parse(Array(data), file: "Menu.xcstrings")
+/// catalog.tables["ja"]?["Open"]?.value
+/// ```
+public enum StringCatalogReader {
+    /// Reads a String Catalog.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file, UTF-8 JSON.
+    ///   - file: the path to name in errors.
+    /// - Throws: ``ResourceParseError`` for invalid JSON (at the line and column of the
+    ///   fault), a missing `sourceLanguage` or `strings`, or a key whose localizations break
+    ///   the shapes above (the first such key in key order, pointing at where it is written).
+    public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> StringCatalog {
+        let reader = CatalogReader(bytes: bytes, file: file)
+        return try reader.catalog()
+    }
+}
+
+/// What one string unit, plural variation or device variation resolves to.
+private struct ResolvedText {
+    var value: String
+    var plural: PluralFormat?
+    var deviceVariants: [String: String] = [:]
+    var states: [String] = []
+}
+
+/// The state of one reading: the bytes (to locate errors) and the JSON walk.
+private struct CatalogReader {
+    let bytes: [UInt8]
+    let file: String?
+
+    /// The variable a top-level plural variation is stored under (see ``StringCatalogReader``).
+    static let pluralVariableName = "_"
+
+    func catalog() throws(ResourceParseError) -> StringCatalog {
+        guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw failure("the file is empty; a String Catalog is a JSON object", at: [])
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+        } catch {
+            throw jsonFailure(error)
+        }
+        guard let object = root as? [String: Any] else {
+            throw failure("the top level is \(describe(root)), expected a JSON object", at: [])
+        }
+        guard let sourceLanguage = object["sourceLanguage"] as? String, !sourceLanguage.isEmpty else {
+            throw failure(
+                "\"sourceLanguage\" is \(describe(object["sourceLanguage"])), expected a language code",
+                at: ["sourceLanguage"])
+        }
+        var version: String?
+        if let written = object["version"] {
+            guard let string = written as? String else {
+                throw failure("\"version\" is \(describe(written)), expected a string", at: ["version"])
+            }
+            version = string
+        }
+        guard let strings = object["strings"] as? [String: Any] else {
+            throw failure("\"strings\" is \(describe(object["strings"])), expected an object of keys", at: ["strings"])
+        }
+        var catalog = StringCatalog(sourceLanguage: sourceLanguage, version: version)
+        for key in strings.keys.sorted() {
+            let path = ["strings", key]
+            guard let definition = strings[key] as? [String: Any] else {
+                throw failure("\(quoted(key)) is \(describe(strings[key])), expected an object", at: path)
+            }
+            if let shouldTranslate = definition["shouldTranslate"] {
+                guard isBoolean(shouldTranslate), let flag = shouldTranslate as? Bool else {
+                    throw failure(
+                        "\(quoted(key)): \"shouldTranslate\" is \(describe(shouldTranslate)), expected true or false",
+                        at: path + ["shouldTranslate"])
+                }
+                if !flag { catalog.untranslatableKeys.insert(key) }
+            }
+            var localizations: [String: Any] = [:]
+            if let written = definition["localizations"] {
+                guard let object = written as? [String: Any] else {
+                    throw failure(
+                        "\(quoted(key)): \"localizations\" is \(describe(written)), expected an object of languages",
+                        at: path + ["localizations"])
+                }
+                localizations = object
+            }
+            for language in localizations.keys.sorted() {
+                let entry = try localization(
+                    localizations[language], key: key, path: path + ["localizations", language])
+                catalog.tables[language, default: [:]][key] = entry
+            }
+            if catalog.tables[sourceLanguage]?[key] == nil {
+                catalog.tables[sourceLanguage, default: [:]][key] = TableEntry(value: key)
+            }
+        }
+        return catalog
+    }
+
+    private func localization(_ written: Any?, key: String, path: [String]) throws(ResourceParseError) -> TableEntry {
+        guard let object = written as? [String: Any] else {
+            throw failure("\(context(key, path)) is \(describe(written)), expected an object", at: path)
+        }
+        var substitutions: [String: PluralFormat.Variable] = [:]
+        var states: [String] = []
+        if let written = object["substitutions"] {
+            guard let byName = written as? [String: Any] else {
+                throw failure(
+                    "\(context(key, path)): \"substitutions\" is \(describe(written)), expected an object",
+                    at: path + ["substitutions"])
+            }
+            for name in byName.keys.sorted() {
+                let (variable, formStates) = try substitution(
+                    byName[name], key: key, path: path + ["substitutions", name])
+                substitutions[name] = variable
+                states += formStates
+            }
+        }
+        var resolved = try text(object, key: key, path: path, substitutions: substitutions, allowsDevices: true)
+        resolved.states += states
+        return TableEntry(
+            value: resolved.value,
+            plural: resolved.plural,
+            deviceVariants: resolved.deviceVariants,
+            state: summaryState(resolved.states))
+    }
+
+    /// A `stringUnit` or `variations` object.
+    private func text(
+        _ object: [String: Any],
+        key: String,
+        path: [String],
+        substitutions: [String: PluralFormat.Variable],
+        allowsDevices: Bool
+    ) throws(ResourceParseError) -> ResolvedText {
+        if let unit = object["stringUnit"] {
+            let (value, state) = try stringUnit(unit, key: key, path: path + ["stringUnit"])
+            var resolved = try substituted(
+                format: value, key: key, path: path, substitutions: substitutions, extraVariables: [:])
+            resolved.states = state.map { [$0] } ?? []
+            return resolved
+        }
+        guard let written = object["variations"] else {
+            throw failure("\(context(key, path)) has neither a \"stringUnit\" nor \"variations\"", at: path)
+        }
+        guard let variations = written as? [String: Any] else {
+            throw failure(
+                "\(context(key, path)): \"variations\" is \(describe(written)), expected an object",
+                at: path + ["variations"])
+        }
+        if let plural = variations["plural"] {
+            let pluralPath = path + ["variations", "plural"]
+            let (forms, states) = try pluralForms(plural, key: key, path: pluralPath)
+            let variable = PluralFormat.Variable(
+                valueType: FormatPlaceholders.firstNumericValueType(in: forms[.other]!),
+                forms: forms)
+            var resolved = try substituted(
+                format: "%#@\(Self.pluralVariableName)@", key: key, path: pluralPath,
+                substitutions: substitutions, extraVariables: [Self.pluralVariableName: variable])
+            resolved.states = states
+            return resolved
+        }
+        if allowsDevices, let devices = variations["device"] {
+            let devicePath = path + ["variations", "device"]
+            guard let byDevice = devices as? [String: Any], !byDevice.isEmpty else {
+                throw failure(
+                    "\(context(key, path)): \"device\" is \(describe(devices)), expected an object naming devices",
+                    at: devicePath)
+            }
+            var variants: [String: ResolvedText] = [:]
+            for device in byDevice.keys.sorted() {
+                guard let deviceObject = byDevice[device] as? [String: Any] else {
+                    throw failure(
+                        "\(context(key, path)): device \(quoted(device)) is \(describe(byDevice[device])), expected an object",
+                        at: devicePath + [device])
+                }
+                variants[device] = try text(
+                    deviceObject, key: key, path: devicePath + [device],
+                    substitutions: substitutions, allowsDevices: false)
+            }
+            var resolved = variants[DevicePreference.preferredDevice(among: variants.keys)!]!
+            resolved.deviceVariants = variants.mapValues(\.value)
+            resolved.states = variants.keys.sorted().flatMap { variants[$0]!.states }
+            return resolved
+        }
+        let expected = allowsDevices ? "\"plural\" or \"device\"" : "\"plural\" (devices cannot nest)"
+        throw failure("\(context(key, path)): \"variations\" has no \(expected)", at: path + ["variations"])
+    }
+
+    /// `format` as an entry: with a plural model when it uses substitutions or extra variables.
+    private func substituted(
+        format: String,
+        key: String,
+        path: [String],
+        substitutions: [String: PluralFormat.Variable],
+        extraVariables: [String: PluralFormat.Variable]
+    ) throws(ResourceParseError) -> ResolvedText {
+        var variables: [String: PluralFormat.Variable] = [:]
+        var pending = FormatPlaceholders.variableNames(in: format)
+        while !pending.isEmpty {
+            let name = pending.removeFirst()
+            guard variables[name] == nil else { continue }
+            guard let variable = extraVariables[name] ?? substitutions[name] else {
+                throw failure(
+                    "\(context(key, path)): the text uses %#@\(name)@ but there is no substitution named \(quoted(name))",
+                    at: path)
+            }
+            variables[name] = variable
+            pending += variable.forms.values.flatMap(FormatPlaceholders.variableNames(in:))
+        }
+        guard !variables.isEmpty else { return ResolvedText(value: format) }
+        return ResolvedText(
+            value: FormatPlaceholders.expandingOtherForms(of: format, variables: variables),
+            plural: PluralFormat(format: format, variables: variables))
+    }
+
+    private func substitution(
+        _ written: Any?,
+        key: String,
+        path: [String]
+    ) throws(ResourceParseError) -> (PluralFormat.Variable, [String]) {
+        let name = path.last!
+        guard let object = written as? [String: Any] else {
+            throw failure(
+                "\(context(key, path)): substitution \(quoted(name)) is \(describe(written)), expected an object",
+                at: path)
+        }
+        var argumentNumber: Int?
+        if let argNum = object["argNum"] {
+            guard !isBoolean(argNum), let number = argNum as? Int, number >= 1 else {
+                throw failure(
+                    "\(context(key, path)): \"argNum\" of substitution \(quoted(name)) is \(describe(argNum)), expected a positive whole number",
+                    at: path + ["argNum"])
+            }
+            argumentNumber = number
+        }
+        var formatSpecifier: String?
+        if let written = object["formatSpecifier"] {
+            guard let string = written as? String else {
+                throw failure(
+                    "\(context(key, path)): \"formatSpecifier\" of substitution \(quoted(name)) is \(describe(written)), expected a string",
+                    at: path + ["formatSpecifier"])
+            }
+            formatSpecifier = string
+        }
+        guard let variations = object["variations"] as? [String: Any], let plural = variations["plural"] else {
+            throw failure(
+                "\(context(key, path)): substitution \(quoted(name)) has no \"variations\" with a \"plural\"",
+                at: path)
+        }
+        var (forms, states) = try pluralForms(plural, key: key, path: path + ["variations", "plural"])
+        // Xcode writes the count as `%arg` in a substitution's forms and fills in the
+        // argument and specifier when it compiles; do the same, so forms are printf-ready.
+        let conversion = "%" + (argumentNumber.map { "\($0)$" } ?? "") + (formatSpecifier ?? "lld")
+        forms = forms.mapValues { $0.replacing("%arg", with: conversion) }
+        let variable = PluralFormat.Variable(
+            valueType: formatSpecifier ?? FormatPlaceholders.firstNumericValueType(in: forms[.other]!),
+            forms: forms,
+            argumentNumber: argumentNumber)
+        return (variable, states)
+    }
+
+    /// A `plural` object's forms, each a `stringUnit`; `other` is required.
+    private func pluralForms(
+        _ written: Any,
+        key: String,
+        path: [String]
+    ) throws(ResourceParseError) -> ([PluralCategory: String], [String]) {
+        guard let byCategory = written as? [String: Any] else {
+            throw failure(
+                "\(context(key, path)): \"plural\" is \(describe(written)), expected an object of plural categories",
+                at: path)
+        }
+        var forms: [PluralCategory: String] = [:]
+        var states: [String] = []
+        for name in byCategory.keys.sorted() {
+            guard let category = PluralCategory(rawValue: name) else {
+                throw failure(
+                    "\(context(key, path)): \(quoted(name)) is not a plural category (zero, one, two, few, many, other)",
+                    at: path + [name])
+            }
+            guard let form = byCategory[name] as? [String: Any], let unit = form["stringUnit"] else {
+                throw failure(
+                    "\(context(key, path)): plural form \(quoted(name)) has no \"stringUnit\"",
+                    at: path + [name])
+            }
+            let (value, state) = try stringUnit(unit, key: key, path: path + [name, "stringUnit"])
+            forms[category] = value
+            if let state { states.append(state) }
+        }
+        guard forms[.other] != nil else {
+            throw failure("\(context(key, path)): the plural variation has no \"other\" form", at: path)
+        }
+        return (forms, states)
+    }
+
+    private func stringUnit(_ written: Any, key: String, path: [String]) throws(ResourceParseError) -> (String, String?)
+    {
+        guard let unit = written as? [String: Any] else {
+            throw failure("\(context(key, path)): \"stringUnit\" is \(describe(written)), expected an object", at: path)
+        }
+        guard let value = unit["value"] as? String else {
+            throw failure(
+                "\(context(key, path)): \"stringUnit\" has \(describe(unit["value"])) as \"value\", expected a string",
+                at: path)
+        }
+        var state: String?
+        if let written = unit["state"] {
+            guard let string = written as? String else {
+                throw failure(
+                    "\(context(key, path)): \"state\" is \(describe(written)), expected a string",
+                    at: path + ["state"])
+            }
+            state = string
+        }
+        return (value, state)
+    }
+
+    /// The least finished of `states`; `nil` when no unit gave one.
+    private func summaryState(_ states: [String]) -> String? {
+        let rank = ["new": 0, "needs_review": 1, "stale": 2, "translated": 4]
+        return states.min { (rank[$0] ?? 3, $0) < (rank[$1] ?? 3, $1) }
+    }
+
+    /// `"KEY" (ja)`: names the key and, when known, the language, for messages.
+    private func context(_ key: String, _ path: [String]) -> String {
+        guard path.count >= 4, path[2] == "localizations" else { return quoted(key) }
+        return "\(quoted(key)) (\(path[3]))"
+    }
+
+    private func quoted(_ text: String) -> String {
+        "\"\(text)\""
+    }
+
+    /// Whether a JSON value is `true` or `false`: Foundation gives numbers and booleans as
+    /// `NSNumber`, and `1 as? Bool` succeeds, so only the boolean's own encoding tells them apart.
+    private func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// Names a JSON value's kind for a message.
+    private func describe(_ value: Any?) -> String {
+        switch value {
+        case nil: "missing"
+        case is String: "a string"
+        case is [String: Any]: "an object"
+        case is [Any]: "an array"
+        case let value? where isBoolean(value): "a boolean"
+        case is NSNull: "null"
+        default: "a number"
+        }
+    }
+
+    func failure(_ message: String, at path: [String]) -> ResourceParseError {
+        let location =
+            path.isEmpty
+            ? SourceLocation(file: file, line: 1, column: 1)
+            : KeyPathLocator(bytes: bytes, syntax: .json, file: file).location(of: path)
+        return ResourceParseError(location: location, message: message)
+    }
+
+    /// Foundation's JSON error at the line and column of the byte offset it names: its
+    /// description says `around character N`, a 0-based UTF-8 offset, or `end of file`.
+    private func jsonFailure(_ error: any Error) -> ResourceParseError {
+        var description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+        var offset: Int?
+        if let marker = description.range(of: " around character ") {
+            let digits = description[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
+            offset = Int(digits)
+            description = String(description[..<marker.lowerBound])
+        } else if description.localizedCaseInsensitiveContains("end of file") {
+            offset = bytes.count
+        }
+        if description.hasSuffix(".") { description.removeLast() }
+        let location =
+            offset.map { SourceLocation(byteOffset: $0, in: bytes, file: file) }
+            ?? SourceLocation(file: file, line: 1, column: 1)
+        return ResourceParseError(location: location, message: "invalid JSON: \(description)")
+    }
+}
