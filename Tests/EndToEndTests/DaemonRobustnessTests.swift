@@ -230,6 +230,93 @@ import Testing
         flooder.close()
         try baseline.expectSteadyAndBounded(steady, daemon)
     }
+
+    /// Out of descriptors (a soft limit of 64, as a unit's `LimitNOFILE=` might set), the
+    /// daemon stops accepting for a moment instead of spinning on the pending connection,
+    /// keeps serving the clients it has, and takes the waiting ones as others leave.
+    @Test func runningOutOfDescriptorsPausesAcceptingAndRecovers() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-nofile")
+        let config = try directory.write("max_connections = 4096\n", to: "l10nd.conf")
+        let socketPath = directory.path + "/l10nd.sock"
+        let daemon = try BackgroundProcess(
+            "/bin/sh",
+            ["-c", #"ulimit -n 64 && exec "$0" "$@""#, PackagePaths.executable("l10nd"), "--config", config,
+             "--resources", PackagePaths.exampleResources, "--socket", socketPath])
+        let deadline = Date().addingTimeInterval(20)
+        var steady: JSONLineClient?
+        while steady == nil {
+            try #require(daemon.process.isRunning && Date() < deadline, "l10nd did not start: \(daemon.log)")
+            steady = try? JSONLineClient(path: socketPath, timeout: 5)
+            if steady == nil { usleep(20_000) }
+        }
+        var clients: [JSONLineClient?] = []
+        for index in 0..<100 {
+            let client = try JSONLineClient(path: socketPath, timeout: 10)
+            try client.send(line: #"{"op":"lookup","key":"保存","lang":"de","id":\#(index)}"#)
+            clients.append(client)
+        }
+        // Some of the 100 wait unaccepted now. Waiting must not cost the daemon a core.
+        usleep(300_000)
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd"))?.count ?? 0
+        #expect(descriptors >= 60, "the daemon has only \(descriptors) descriptors: the limit was not reached")
+        let before = try #require(cpuTicks(of: daemon.pid))
+        usleep(1_000_000)
+        let after = try #require(cpuTicks(of: daemon.pid))
+        #expect(after - before < 30, "the daemon used \(after - before) of 100 ticks waiting for descriptors")
+        #expect(try steady?.request(["op": "lookup", "key": "多言語化", "lang": "en"])["value"] as? String == "Multilingualization")
+        // As each client leaves, a waiting one gets its descriptor and its answer.
+        for index in 0..<clients.count {
+            let reply = try #require(clients[index]).readObject()
+            #expect(reply["id"] as? Int == index && reply["value"] as? String == "Sichern", "\(reply)")
+            clients[index] = nil
+        }
+        clients.removeAll()
+        #expect(daemon.process.isRunning, "\(daemon.log)")
+        steady = nil
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// SIGTERM with hundreds of clients connected — idle, subscribed, halfway through a
+    /// message, owed a reply — answers what is owed and exits 0 without waiting out the
+    /// drain timeout (5 s) for clients that owe it nothing.
+    @Test func sigtermWithManyClientsConnectedDrainsPromptly() throws {
+        let daemon = try startDaemon(["max_connections = 4096"])
+        var idle: [JSONLineClient] = []
+        for _ in 0..<500 { idle.append(try daemon.connect()) }
+        let subscriber = try daemon.connect()
+        #expect(try subscriber.request(["op": "subscribe"])["ok"] as? Bool == true)
+        let half = try RawSocketClient(path: daemon.socketPath)
+        #expect(try half.send(Array(#"{"op":"lookup","ke"#.utf8)) == .sent)
+        // Pipelined requests whose replies are read only after the signal.
+        let owed = try daemon.connect()
+        for index in 0..<50 { try owed.send(line: #"{"op":"lookup","key":"保存","lang":"ja","id":\#(index)}"#) }
+        #expect(try daemon.request(["op": "hello"])["ok"] as? Bool == true)  // all of the above were accepted
+
+        let started = Date()
+        daemon.send(signal: SIGTERM)
+        for index in 0..<50 {
+            let reply = try owed.readObject()
+            #expect(reply["id"] as? Int == index && reply["value"] as? String == "Save", "\(reply)")
+        }
+        #expect(try owed.readLine() == nil)
+        #expect(try subscriber.readLine() == nil)
+        #expect(half.isClosedByPeer(within: 5))
+        for client in idle.prefix(10) + idle.suffix(10) { #expect(try client.readLine() == nil) }
+        let status = daemon.stop(timeout: 10)
+        #expect(status == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(started) < 3, "stopping took \(Date().timeIntervalSince(started)) s")
+    }
+
+    /// CPU time used by process `pid` so far, in clock ticks (1/100 s), from `/proc`.
+    func cpuTicks(of pid: Int32) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        // Fields after the command's closing parenthesis; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
 }
 
 /// A daemon's memory and descriptors once it serves, to compare with after a test.
