@@ -1,0 +1,131 @@
+public import Foundation
+import Glibc
+
+/// A Unix stream connection that sends and receives raw bytes, for tests that misbehave on
+/// purpose: garbage, oversized frame headers, half frames, floods of unread requests.
+///
+/// Unlike ``JSONLineClient`` it bounds sends as well as reads (`SO_SNDTIMEO`), so a daemon
+/// that stops reading a flooding client fails the test instead of blocking it forever, and
+/// it reads binary replies, which carry no newline.
+public final class RawSocketClient {
+    /// How a send ended.
+    public enum SendOutcome: Sendable, Equatable {
+        /// Every byte went out.
+        case sent
+        /// The daemon closed the connection (`EPIPE` or `ECONNRESET`).
+        case closedByPeer
+        /// The socket buffer stayed full for the whole send time limit.
+        case timedOut
+    }
+
+    private var descriptor: Int32
+
+    /// Connects to the socket at `path`; each send and each read may take `timeout` seconds.
+    public init(path: String, timeout: TimeInterval = 10) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw JSONLineClient.Failure(description: "socket: errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(descriptor)
+            throw JSONLineClient.Failure(description: "socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw JSONLineClient.Failure(description: "connect(\(path)): \(String(cString: strerror(code)))")
+        }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close() }
+
+    /// Closes the connection now. Idempotent.
+    public func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Sends `bytes`, saying whether they all went out, the daemon hung up, or the send
+    /// time limit passed with the socket buffer full.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) throws -> SendOutcome {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0 {
+                switch errno {
+                case EINTR: continue
+                case EPIPE, ECONNRESET: return .closedByPeer
+                case EAGAIN: return .timedOut
+                case let code: throw JSONLineClient.Failure(description: "send: \(String(cString: strerror(code)))")
+                }
+            }
+            offset += written
+        }
+        return .sent
+    }
+
+    /// Stops sending (`shutdown(SHUT_WR)`), as `socat` does at the end of its input.
+    public func finishSending() {
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Reads until the daemon closes the connection and returns everything it sent, at most
+    /// `limit` bytes (more is a failure: a daemon that never stops talking).
+    ///
+    /// - Throws: when no byte and no end arrive within the read time limit.
+    public func readToEnd(limit: Int = 16 << 20) throws -> [UInt8] {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return received }
+            if count < 0 {
+                switch errno {
+                case EINTR: continue
+                // A reset after the daemon's last reply still ends the conversation.
+                case ECONNRESET: return received
+                case EAGAIN:
+                    throw JSONLineClient.Failure(description: "the connection stayed open past the time limit after \(received.count) bytes")
+                case let code: throw JSONLineClient.Failure(description: "recv: \(String(cString: strerror(code)))")
+                }
+            }
+            received += chunk[..<count]
+            guard received.count <= limit else {
+                throw JSONLineClient.Failure(description: "more than \(limit) bytes without the connection closing")
+            }
+        }
+    }
+
+    /// Whether the daemon has closed the connection: a read that waits at most `timeout`
+    /// seconds for the end, discarding any bytes that arrive first.
+    public func isClosedByPeer(within timeout: TimeInterval) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let deadline = Date().addingTimeInterval(timeout)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            let ready = poll(&poller, 1, Int32(left * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return true }
+        }
+    }
+}
