@@ -120,11 +120,9 @@ public final class Daemon: Sendable {
             return activated
         }
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
-        // Bug fix: the file was always 0660, sharing the socket with every member of the
-        // daemon's primary group even without `socket_group`, against what l10nd.conf and
-        // DaemonConfiguration document (0600 unless a group is named).
-        let permissions: UInt32 = configuration.socketGroup == nil ? 0o600 : 0o660
-        let listener = try SocketListener(path: configuration.socketPath, permissions: permissions)
+        // Always 0660, as the issue and DESIGN.md ask: the group is the daemon's own unless
+        // `socket_group` names another; lookups are for whoever that group admits.
+        let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
         if let group = configuration.socketGroup {
             try SocketPermissions.assignGroup(group, to: configuration.socketPath)
         }

@@ -28,14 +28,14 @@ public struct DaemonConfiguration: Sendable, Hashable {
     /// `settle_ms`: how long the resource directories must be quiet before a reload.
     public var settleMilliseconds = 20
     /// `max_message_bytes`: the largest request line or frame accepted.
-    public var maxMessageBytes = 1_048_576
+    public var maxMessageBytes = ServerLimits().maxMessageBytes
     /// `max_connections`: concurrent clients; more are refused.
-    public var maxConnections = 256
+    public var maxConnections = ServerLimits().maxConnections
     /// `idle_timeout_seconds`: idle clients are closed after this long; 0 never.
-    public var idleTimeoutSeconds = 300
+    public var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
     /// `max_output_buffer_bytes`: replies queued for a slow client before it is disconnected.
-    public var maxOutputBufferBytes = 4_194_304
-    /// `socket_group`: the group the socket is given (mode 0660); nil keeps the daemon's group (mode 0600).
+    public var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
+    /// `socket_group`: the group the socket is given; nil keeps the daemon's group. Mode is always 0660.
     public var socketGroup: String?
     /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.
     public var allowSymlinksOutsideRoots = false

@@ -14,9 +14,11 @@ import Testing
         return (status.st_mode & 0o7777, status.st_gid)
     }
 
-    @Test func withoutASocketGroupOnlyTheOwnerMayConnect() throws {
+    @Test func withoutASocketGroupTheDaemonsOwnGroupMayConnect() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
-        #expect(try permissions(of: daemon).mode == 0o600)
+        let (mode, group) = try permissions(of: daemon)
+        #expect(mode == 0o660)
+        #expect(group == getegid())
     }
 
     @Test func aSocketGroupMayConnect() throws {

@@ -49,7 +49,7 @@ import Testing
         #expect(configuration.logLevel == .info)
         #expect(configuration.settleMilliseconds == 20)
         #expect(configuration.maxMessageBytes == 1_048_576)
-        #expect(configuration.maxConnections == 256)
+        #expect(configuration.maxConnections == 1024)
         #expect(configuration.idleTimeoutSeconds == 300)
         #expect(configuration.maxOutputBufferBytes == 4_194_304)
         #expect(configuration.socketGroup == nil)
