@@ -34,7 +34,7 @@ let package = Package(
             dependencies: ["LocalizationCore", "Localization"],
             path: "Benchmarks/l10nd-bench"
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
         .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "TestSupport"]),
         .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(

@@ -12,7 +12,7 @@ public final class DaemonProcess {
     public let logPath: String
     private let directory: TemporaryDirectory
 
-    /// Starts `l10nd --resources …` plus `arguments`, waiting until the socket accepts.
+    /// Starts `l10nd --resources …` plus `arguments`, waiting until it answers `hello`.
     public init(
         resources: [String], arguments: [String] = [], environment: [String: String] = [:],
         startTimeout: TimeInterval = 20
@@ -36,7 +36,12 @@ public final class DaemonProcess {
             if !process.isRunning {
                 throw JSONLineClient.Failure(description: "l10nd exited with \(process.terminationStatus) during start-up: \(log)")
             }
-            if (try? JSONLineClient(path: socketPath, timeout: 1)) != nil { return }
+            // Answered, not merely connected: the socket listens before the first load ends.
+            if let client = try? JSONLineClient(path: socketPath, timeout: 5),
+                (try? client.request(["op": "hello"]))?["ok"] as? Bool == true
+            {
+                return
+            }
             usleep(20_000)
         }
         stop()

@@ -37,25 +37,7 @@ public final class NotifySocketListener {
     public init() throws {
         directory = try TemporaryDirectory(prefix: "l10nd-notify")
         path = directory.path + "/notify.sock"
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw JSONLineClient.Failure(description: "socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
-            close(descriptor)
-            throw JSONLineClient.Failure(description: "bind(\(path)): \(String(cString: strerror(code)))")
-        }
+        descriptor = try TestSocket.boundDatagram(at: path)
     }
 
     deinit { close(descriptor) }
