@@ -1,2 +1,4 @@
-let corpusRoot = CommandLine.arguments.dropFirst().first ?? defaultCorpusRoot()
-_ = runParseBenchmark(corpusRoot: corpusRoot)
+// l10nd-bench: every figure next to a baseline measured in the same run.
+let corpusRoot = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") } ?? defaultCorpusRoot()
+if !CommandLine.arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
+runReloadLatencyBenchmark()
