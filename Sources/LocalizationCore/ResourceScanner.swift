@@ -12,16 +12,32 @@ public enum ResourceScanner {
     public static let maximumDepth = 32
 
     /// Every resource file under `roots`, each tagged with the index of its root.
-    public static func scan(roots: [String]) -> [ResourceFile] {
-        roots.enumerated().flatMap { index, root in scan(directory: root, rootIndex: index) }
+    ///
+    /// With `confinedTo`, a symbolic link whose target lies outside every one of those
+    /// directories is not followed: the daemon reads only what its roots hold.
+    public static func scan(roots: [String], confinedTo allowed: [String]? = nil) -> [ResourceFile] {
+        roots.enumerated().flatMap { index, root in scan(directory: root, rootIndex: index, confinedTo: allowed) }
     }
 
-    /// Every resource file under `directory`, tagged with `rootIndex`.
-    public static func scan(directory: String, rootIndex: Int) -> [ResourceFile] {
+    /// Every resource file under `directory`, tagged with `rootIndex`, optionally confined
+    /// as ``scan(roots:confinedTo:)`` describes.
+    public static func scan(directory: String, rootIndex: Int, confinedTo allowed: [String]? = nil) -> [ResourceFile] {
         var visited = Set<String>()
         var found: [ResourceFile] = []
-        walk(directory, depth: 0, rootIndex: rootIndex, visited: &visited, found: &found)
+        let confinement = allowed.map { $0.map(realPath) }
+        walk(directory, depth: 0, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
         return found.sorted { $0.path < $1.path }
+    }
+
+    /// Whether `path`, with every link resolved, lies inside one of `roots` (already real paths).
+    public static func isInside(_ path: String, realRoots roots: [String]) -> Bool {
+        let real = realPath(path)
+        return roots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
+
+    /// `path` with every symbolic link resolved.
+    static func realPath(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     }
 
     /// Reads and parses one file.
@@ -37,19 +53,20 @@ public enum ResourceScanner {
     }
 
     private static func walk(
-        _ directory: String, depth: Int, rootIndex: Int,
+        _ directory: String, depth: Int, rootIndex: Int, confinement: [String]?,
         visited: inout Set<String>, found: inout [ResourceFile]
     ) {
         guard depth <= maximumDepth,
-            visited.insert(URL(fileURLWithPath: directory).resolvingSymlinksInPath().path).inserted,
+            visited.insert(realPath(directory)).inserted,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else { return }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if let confinement, !isInside(path, realRoots: confinement) { continue }
             if isDirectory.boolValue {
-                walk(path, depth: depth + 1, rootIndex: rootIndex, visited: &visited, found: &found)
+                walk(path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
             } else if let file = ResourceFile(path: path, rootIndex: rootIndex) {
                 found.append(file)
             }

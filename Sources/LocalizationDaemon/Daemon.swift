@@ -62,7 +62,9 @@ public final class Daemon: Sendable {
             throw ConfigurationError(code: .invalidConfiguration, message: "development_language: \(error)")
         }
         let roots = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        store = ResourceStore(roots: roots, developmentLanguage: development)
+        store = ResourceStore(
+            roots: roots, developmentLanguage: development,
+            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
         notifier = SystemdNotifier(environment: environment.isEmpty ? nil : environment)
     }
 
@@ -139,7 +141,8 @@ public final class Daemon: Sendable {
                         done(self.fullReload(reason: "reload requested over the socket"))
                     }
                 },
-                status: { [weak self] in self?.statusFields() ?? [:] }))
+                status: { [weak self] in self?.statusFields() ?? [:] }),
+            administrators: [0, getuid()])
     }
 
     /// Applies one settled batch from the watcher.

@@ -32,10 +32,18 @@ public final class LookupService: WireRequestHandler {
     let missing: MissingKeyReport
     let counters: DaemonCounters
     let actions: Actions
+    /// The users who may change the daemon (`reload`): root and the daemon's own user.
+    /// Everyone who can connect may look strings up.
+    let administrators: Set<UInt32>
     private let chains = Mutex<[[String]: FallbackChain]>([:])
 
-    /// Creates a service answering from `store`.
-    public init(store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions) {
+    /// Creates a service answering from `store`; `administrators` are the user ids allowed
+    /// to change the daemon, as `SO_PEERCRED` reports them.
+    public init(
+        store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions,
+        administrators: Set<UInt32>
+    ) {
+        self.administrators = administrators
         self.store = store
         self.missing = missing
         self.counters = counters
@@ -44,7 +52,7 @@ public final class LookupService: WireRequestHandler {
 
     /// Answers one request.
     public func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
-        do {
+        do throws(WireError) {
             switch request.operation {
             case .hello:
                 reply(.fields([
@@ -59,6 +67,11 @@ public final class LookupService: WireRequestHandler {
             case .table(let languages, let table):
                 reply(.table(try resolvedTable(languages: languages, table: table)))
             case .reload:
+                guard administrators.contains(peer.uid) else {
+                    throw WireError(
+                        code: .forbidden,
+                        message: "reload is for root and the daemon's own user; user \(peer.uid) may only look strings up")
+                }
                 actions.reload { summary in
                     reply(.fields([
                         "generation": .integer(Int64(summary.generation)),

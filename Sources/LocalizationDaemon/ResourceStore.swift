@@ -31,10 +31,17 @@ public final class ResourceStore: Sendable {
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
 
-    /// Creates an empty store for `roots`; call ``rescan()`` to load them.
-    public init(roots: [String], developmentLanguage: LanguageTag) {
+    /// The real paths of the roots when links leading out of them are refused; `nil` when allowed.
+    let confinement: [String]?
+
+    /// Creates an empty store for `roots`; call ``rescan()`` to load them. Unless
+    /// `allowSymlinksOutsideRoots`, a link under a root that leads outside every root is
+    /// not followed, so no file outside the roots is ever read.
+    public init(roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false) {
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
+        self.confinement = allowSymlinksOutsideRoots
+            ? nil : self.roots.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
         state = Mutex(State(catalog: catalog))
         current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
@@ -127,10 +134,12 @@ public final class ResourceStore: Sendable {
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex) {
+            for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
                 outcomes[file.path] = load(file)
             }
-        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), FileManager.default.fileExists(atPath: path) {
+        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), FileManager.default.fileExists(atPath: path),
+            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
+        {
             outcomes[path] = load(file)
         }
         return outcomes

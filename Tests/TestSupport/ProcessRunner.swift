@@ -12,10 +12,11 @@ public struct ProcessOutput: Sendable {
 
 /// Runs executables for end-to-end tests, with a time limit so a hang fails the test.
 public enum ProcessRunner {
-    /// Runs `executable` with `arguments` and waits at most `timeout` seconds.
+    /// Runs `executable` with `arguments`, feeding it `stdin` (nothing by default), and
+    /// waits at most `timeout` seconds.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-        currentDirectory: String? = nil, timeout: TimeInterval = 30
+        currentDirectory: String? = nil, stdin: String? = nil, timeout: TimeInterval = 30
     ) throws -> ProcessOutput {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -26,8 +27,13 @@ public enum ProcessRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         // Read both pipes while the process runs so a full pipe cannot block it.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
