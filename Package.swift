@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire"]),
         .executableTarget(
             name: "l10nd-bench",
-            dependencies: ["LocalizationCore", "Localization", "LocalizationWire"],
+            dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
             path: "Benchmarks/l10nd-bench"
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
