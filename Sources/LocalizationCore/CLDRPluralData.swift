@@ -83,6 +83,9 @@ public struct CLDRPluralData: Sendable {
         return parsed["root"]
     }
 
+    /// The rules of one CLDR locale id as the file names it (`pt_PT`, `root`).
+    public func rules(forLocale identifier: String) -> PluralRules? { parsed[identifier] }
+
     /// The locale ids CLDR lists, sorted.
     public var locales: [String] { sources.keys.sorted() }
 
