@@ -46,11 +46,11 @@ public final class Localizer: Sendable {
     }
 
     /// Looks `key` up for `languages` (preferred first; tags that do not parse are skipped)
-    /// in `table` (`nil` means `Localizable`).
-    public func lookup(_ key: String, languages: [String], table: String? = nil) -> LookupResult {
+    /// in `table` (`nil` means `Localizable`); a `count` selects a plural entry's forms.
+    public func lookup(_ key: String, languages: [String], table: String? = nil, count: Int? = nil) -> LookupResult {
         guard let resources = loadedResources() else { return .missing(key) }
         let tags = languages.compactMap { try? LanguageTag($0) }
-        return resources.lookup(key, languages: tags, table: table)
+        return resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init))
     }
 
     /// The loaded resources, loading them on first use; `nil` when none are configured.

@@ -40,15 +40,54 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
 
     /// Every conversion in `string`, in order; `%%` is not one.
     public static func parse(_ string: String) -> [FormatSpecifier] {
-        var result: [FormatSpecifier] = []
+        segments(string).compactMap { segment in
+            if case .specifier(let specifier) = segment { return specifier }
+            return nil
+        }
+    }
+
+    /// `string` cut into literal text and conversions, in order: joining every segment's
+    /// ``FormatSegment/text`` gives `string` back. `%%` is a ``FormatSegment/percent``;
+    /// a `%` that starts no valid conversion stays literal text.
+    public static func segments(_ string: String) -> [FormatSegment] {
+        var result: [FormatSegment] = []
+        var literal = ""
         var scalars = Array(string.unicodeScalars)[...]
-        while let percent = scalars.firstIndex(of: "%") {
-            scalars = scalars[(percent + 1)...]
+        while let first = scalars.first {
+            guard first == "%" else {
+                literal.unicodeScalars.append(first)
+                scalars = scalars.dropFirst()
+                continue
+            }
+            scalars = scalars.dropFirst()
+            if scalars.first == "%" {
+                scalars = scalars.dropFirst()
+                if !literal.isEmpty { result.append(.literal(literal)) }
+                literal = ""
+                result.append(.percent)
+                continue
+            }
+            let before = scalars
             if let specifier = parseOne(&scalars) {
-                result.append(specifier)
+                if !literal.isEmpty { result.append(.literal(literal)) }
+                literal = ""
+                result.append(.specifier(specifier))
+            } else {
+                literal += "%"
+                scalars = before
             }
         }
+        if !literal.isEmpty { result.append(.literal(literal)) }
         return result
+    }
+
+    /// This specifier at argument position `position`: `%d` → `%2$d`.
+    public func at(position: Int) -> FormatSpecifier {
+        var copy = self
+        copy.position = position
+        let body = text.dropFirst(1 + (self.position.map { String($0).count + 1 } ?? 0))
+        copy.text = "%\(position)$" + body
+        return copy
     }
 
     /// The argument kinds by position, as the arguments list must supply them; conflicting or
@@ -76,8 +115,8 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
         return "format specifiers differ: expected arguments [\(describe(expected))], found [\(describe(actual))]"
     }
 
-    /// Parses after a `%`, leaving `scalars` after the conversion; `nil` for `%%` or an
-    /// incomplete specifier.
+    /// Parses after a `%`, leaving `scalars` after the conversion; `nil` for an incomplete
+    /// or unknown specifier (what it read is then left to the caller to restore).
     private static func parseOne(_ scalars: inout ArraySlice<Unicode.Scalar>) -> FormatSpecifier? {
         var text = "%"
         func take() -> Unicode.Scalar? {
@@ -86,31 +125,30 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
             text.unicodeScalars.append(first)
             return first
         }
-        guard let first = scalars.first else { return nil }
-        if first == "%" {
-            _ = take()
-            return nil
-        }
-        if first == "#", scalars.dropFirst().first == "@" {
-            _ = take()
-            _ = take()
-            var name = ""
-            while let next = take(), next != "@" { name.unicodeScalars.append(next) }
-            return FormatSpecifier(
-                text: text, position: nil, kind: .pluralVariable, lengthModifier: "", conversion: name,
-                flagsWidthPrecision: "")
-        }
         // Position: digits followed by `$`.
         var position: Int?
         var digits = ""
         var probe = scalars
-        while let next = probe.first, next.properties.numericType != nil, next.isASCII {
+        while let next = probe.first, ("0"..."9").contains(next) {
             digits.unicodeScalars.append(next)
             probe = probe.dropFirst()
         }
-        if !digits.isEmpty, probe.first == "$", let number = Int(digits), number > 0 {
+        if !digits.isEmpty, probe.first == "$", digits.count < 5, let number = Int(digits), number > 0 {
             position = number
             for _ in 0...digits.unicodeScalars.count { _ = take() }
+        }
+        if scalars.first == "#", scalars.dropFirst().first == "@" {
+            _ = take()
+            _ = take()
+            var name = ""
+            while let next = take(), next != "@" {
+                if next.properties.isWhitespace { return nil }
+                name.unicodeScalars.append(next)
+            }
+            guard text.unicodeScalars.last == "@", !name.isEmpty else { return nil }
+            return FormatSpecifier(
+                text: text, position: position, kind: .pluralVariable, lengthModifier: "", conversion: name,
+                flagsWidthPrecision: "")
         }
         var flags = ""
         while let next = scalars.first, "-+ #0'123456789.*".unicodeScalars.contains(next) {

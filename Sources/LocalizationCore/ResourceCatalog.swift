@@ -51,15 +51,34 @@ public struct ResourceCatalog: Sendable {
     /// Looks `key` up along `chain` in `table` (`Localizable` when `nil` or empty).
     ///
     /// The first language in the chain that has the key serves it. When none has it, the
-    /// value is the key itself and `found` is false.
-    public func lookup(_ key: String, in table: String? = nil, chain: FallbackChain) -> LookupResult {
+    /// value is the key itself and `found` is false. With a `count`, a plural entry's value
+    /// is the format its forms select for that count, by the serving language's CLDR
+    /// rules (``value(of:language:count:)``). A pseudo-language in the chain (`en-XA`,
+    /// `ar-XB`) serves what its own table lacks from the development language, transformed.
+    public func lookup(
+        _ key: String, in table: String? = nil, chain: FallbackChain, count: PluralOperands? = nil
+    ) -> LookupResult {
         let tableName = Self.tableName(table)
         for (index, identifier) in chain.identifiers.enumerated() {
-            if let entry = tables[identifier]?[tableName]?.entries[key] {
-                return LookupResult(value: entry.value, found: true, language: chain.candidates[index], entry: entry)
+            let language = chain.candidates[index]
+            var entry = tables[identifier]?[tableName]?.entries[key]
+            if entry == nil, let pseudo = PseudoLocalization(language) {
+                entry = developmentEntries(tableName)?.entries[key].map(pseudo.transform)
+            }
+            if let entry {
+                return LookupResult(
+                    value: value(of: entry, language: language, count: count), found: true, language: language,
+                    entry: entry)
             }
         }
         return .missing(key)
+    }
+
+    /// `entry`'s value, or with a `count` its plural form for `language` (`Base` counts as
+    /// the development language, whose text it holds).
+    public func value(of entry: TableEntry, language: LanguageTag, count: PluralOperands?) -> String {
+        guard let count, entry.plural != nil else { return entry.value }
+        return entry.value(forCount: count, rules: .cldr(for: language.isBase ? developmentLanguage : language))
     }
 
     /// The whole table as `chain` resolves it: every key any language of the chain has,
@@ -68,13 +87,24 @@ public struct ResourceCatalog: Sendable {
         let tableName = Self.tableName(table)
         var result: [String: LookupResult] = [:]
         for (index, identifier) in chain.identifiers.enumerated().reversed() {
-            guard let entries = tables[identifier]?[tableName]?.entries else { continue }
             let language = chain.candidates[index]
+            if let pseudo = PseudoLocalization(language), let derived = developmentEntries(tableName)?.entries {
+                for (key, entry) in derived {
+                    let transformed = pseudo.transform(entry)
+                    result[key] = LookupResult(value: transformed.value, found: true, language: language, entry: transformed)
+                }
+            }
+            guard let entries = tables[identifier]?[tableName]?.entries else { continue }
             for (key, entry) in entries {
                 result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
             }
         }
         return result
+    }
+
+    /// The table pseudo-languages derive from: the development language's, else `Base`'s.
+    func developmentEntries(_ tableName: String) -> LocalizationTable? {
+        tables[developmentLanguage.identifier]?[tableName] ?? tables[LanguageTag.base.identifier]?[tableName]
     }
 
     /// The languages that have at least one table, sorted by identifier.

@@ -34,8 +34,11 @@ public struct ResourceSet: Sendable {
         return ResourceSet(roots: roots, catalog: catalog, files: files, errors: errors)
     }
 
-    /// Looks `key` up for `languages` (preferred first) in `table`.
-    public func lookup(_ key: String, languages: [LanguageTag], table: String? = nil) -> LookupResult {
-        catalog.lookup(key, in: table, chain: catalog.chain(languages))
+    /// Looks `key` up for `languages` (preferred first) in `table`; a `count` selects a
+    /// plural entry's forms (``ResourceCatalog/lookup(_:in:chain:count:)``).
+    public func lookup(
+        _ key: String, languages: [LanguageTag], table: String? = nil, count: PluralOperands? = nil
+    ) -> LookupResult {
+        catalog.lookup(key, in: table, chain: catalog.chain(languages), count: count)
     }
 }

@@ -60,8 +60,8 @@ public final class LookupService: WireRequestHandler {
                     "protocol": .object(["major": .integer(Int64(WireProtocolVersion.major)),
                                          "minor": .integer(Int64(WireProtocolVersion.minor))]),
                 ]))
-            case .lookup(let key, let languages, let table, _):
-                reply(.lookup(try lookup(key, languages: languages, table: table)))
+            case .lookup(let key, let languages, let table, let count):
+                reply(.lookup(try lookup(key, languages: languages, table: table, count: count)))
             case .batch(let keys, let languages, let table):
                 reply(.batch(try batch(keys, languages: languages, table: table)))
             case .table(let languages, let table):
@@ -109,9 +109,12 @@ public final class LookupService: WireRequestHandler {
         return chain
     }
 
-    func lookup(_ key: String, languages: [String], table: String?) throws(WireError) -> WireLookupResult {
+    /// One key; with a `count`, the daemon selects the plural form (docs/PLURALS.md says why).
+    func lookup(_ key: String, languages: [String], table: String?, count: Int64? = nil) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
-        let result = snapshot.catalog.lookup(key, in: table, chain: try chain(languages, in: snapshot.catalog))
+        let operands = count.map { PluralOperands(Int(clamping: $0)) }
+        let result = snapshot.catalog.lookup(
+            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: operands)
         counters.add(1, to: .lookups)
         if !result.found { recordMiss(key, languages: languages, table: table) }
         return WireLookupResult(

@@ -8,6 +8,7 @@ enum Usage {
         Commands:
           get KEY       print KEY's value in a language (from files, or from l10nd)
           dump FILE     print a .strings, .stringsdict or .xcstrings file as JSON
+          coverage DIR  per language, the share of the development language's keys translated
           lint PATH...  check files and directories for errors and missing translations
           status        what l10nd serves: languages, keys, errors with file:line:column, counters
           reload        make l10nd re-read everything; returns once the new tables are served
@@ -25,7 +26,7 @@ enum Usage {
 
     static let commands: [String: String] = [
         "get": """
-            Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--resources DIR...] [--json]
+            Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N] [--resources DIR...] [--json]
 
             Prints KEY's value in the first language that has it: each --lang in turn (or
             the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
@@ -35,6 +36,7 @@ enum Usage {
             Options:
               --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
               --table NAME                the table (default Localizable)
+              --count N                   pick the plural form for N (CLDR rules) and fill N in
               --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
               --development-language TAG  the last language in every chain (default en)
               --json                      print {"value":…,"found":…,"lang":…} instead
@@ -89,6 +91,13 @@ enum Usage {
             Options:
               --development-language TAG  the language translations are compared with (default en,
                                           else Base)
+            """,
+        "coverage": """
+            Usage: l10nctl coverage DIR... [--format text|json] [--development-language TAG]
+
+            For each language under the resource directories, how many of the development
+            language's keys (every table) it translates, and how many of those a String Catalog
+            marks needs_review. Text output is a table with a bar per language.
             """,
         "help": """
             Usage: l10nctl help [COMMAND]

@@ -40,6 +40,7 @@ do {
     case "get": try GetCommand.run(rest)
     case "dump": try DumpCommand.run(rest)
     case "lint": exit(try LintCommand.run(rest))
+    case "coverage": try CoverageCommand.run(rest)
     case "status": try DaemonCommands.status(rest)
     case "reload": try DaemonCommands.reload(rest)
     case "watch": try DaemonCommands.watch(rest)

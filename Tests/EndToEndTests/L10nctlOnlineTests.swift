@@ -111,6 +111,6 @@ import Testing
     @Test func languagesListsTables() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let result = try run(["languages"], socket: daemon.socketPath)
-        #expect(result.stdout.contains("ja\tLocalizable, Menu, Settings\n"))
+        #expect(result.stdout.contains("ja\tLocalizable, Menu, Plurals, Settings\n"))
     }
 }

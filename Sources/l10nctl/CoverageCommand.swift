@@ -1,0 +1,49 @@
+import Foundation
+import LocalizationCore
+
+/// `l10nctl coverage DIR…`: the share of the development language's keys each language
+/// translates, as a table with a bar per language or as JSON.
+enum CoverageCommand {
+    /// Characters of the widest bar.
+    static let barWidth = 20
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandArguments(arguments, valueOptions: ["format", "development-language"], flagOptions: [])
+        guard !parsed.positionals.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
+        let format = parsed.value("format") ?? "text"
+        guard format == "text" || format == "json" else { throw UsageError("--format is text or json, not '\(format)'") }
+        let development: LanguageTag
+        do { development = try LanguageTag(parsed.value("development-language") ?? "en") } catch {
+            throw UsageError("\(error)")
+        }
+        for root in parsed.positionals where !FileManager.default.fileExists(atPath: root) {
+            throw CommandFailure("\(root): no such directory")
+        }
+        let coverage = TranslationCoverage(
+            catalog: ResourceSet.load(roots: parsed.positionals, developmentLanguage: development).catalog)
+        if format == "json" {
+            let object: [String: Any] = [
+                "reference": coverage.reference,
+                "languages": coverage.languages.map { language in
+                    [
+                        "lang": language.language, "translated": language.translated, "total": language.total,
+                        "needs_review": language.needsReview, "percent": (language.fraction * 1000).rounded() / 10,
+                    ] as [String: Any]
+                },
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let width = max(4, coverage.languages.map(\.language.count).max() ?? 0)
+        print("reference: \(coverage.reference)")
+        for language in coverage.languages {
+            let filled = Int((language.fraction * Double(barWidth)).rounded())
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+            let percent = String(format: "%5.1f%%", language.fraction * 100)
+            let name = language.language.padding(toLength: width, withPad: " ", startingAt: 0)
+            let review = language.needsReview > 0 ? "  \(language.needsReview) needs review" : ""
+            print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
+        }
+    }
+}
