@@ -73,13 +73,10 @@ public enum BinaryFrameCodec {
     private static func decodeOperation(
         _ kind: WireOperationKind, from reader: inout BinaryReader
     ) throws(WireError) -> WireOperation {
+        if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello: return .hello
-        case .subscribe: return .subscribe
-        case .reload: return .reload
-        case .status: return .status
-        case .languages: return .languages
-        case .missing: return .missing
+        case .hello, .subscribe, .reload, .status, .languages, .missing:
+            preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             let key = try reader.readString("key")
             let languages = try reader.readStrings("languages")

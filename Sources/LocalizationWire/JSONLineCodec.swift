@@ -77,13 +77,10 @@ public enum JSONLineCodec {
         guard let kind = WireOperationKind(name: op) else {
             throw WireError(code: .unknownOp, message: "unknown op \(WireValue.string(op).jsonText)")
         }
+        if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello: return .hello
-        case .subscribe: return .subscribe
-        case .reload: return .reload
-        case .status: return .status
-        case .languages: return .languages
-        case .missing: return .missing
+        case .hello, .subscribe, .reload, .status, .languages, .missing:
+            preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             guard case .string(let key)? = object["key"] else {
                 throw badRequest(object["key"] == nil ? "missing \"key\"" : "\"key\" must be a string")

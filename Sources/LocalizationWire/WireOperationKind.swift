@@ -20,6 +20,20 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     /// `missing`, op code `0x09`.
     case missing = 0x09
 
+    /// The operation itself when it takes no arguments (`hello`, `status`…), so both
+    /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
+    public var argumentFreeOperation: WireOperation? {
+        switch self {
+        case .hello: .hello
+        case .subscribe: .subscribe
+        case .reload: .reload
+        case .status: .status
+        case .languages: .languages
+        case .missing: .missing
+        case .lookup, .batch, .table: nil
+        }
+    }
+
     /// The JSON `op` name.
     public var name: String {
         switch self {
