@@ -33,7 +33,7 @@ final class DaemonBackend: Sendable {
         self.cache = cache
         self.mode = mode
         self.developmentLanguage = developmentLanguage
-        client = LocalizationClient(socketPath: socketPath, timeout: timeout, subscribe: mode == .cached) { event in
+        client = LocalizationClient(socketPath: socketPath, timeout: timeout, subscribe: true) { event in
             switch event {
             case .connected: cache.reset()
             case .changed(let generation, let changes):
