@@ -1,2 +1,3 @@
 let corpusRoot = CommandLine.arguments.dropFirst().first ?? defaultCorpusRoot()
 _ = runParseBenchmark(corpusRoot: corpusRoot)
+runClientBenchmark()
