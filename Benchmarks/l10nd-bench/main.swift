@@ -10,5 +10,6 @@ let optionValues = Set(["--languages", "--keys"].compactMap { arguments.firstInd
 let corpusRoot = arguments.indices.first { !arguments[$0].hasPrefix("--") && !optionValues.contains($0) }
     .map { arguments[$0] } ?? defaultCorpusRoot()
 if !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
+runClientBenchmark()
 runReloadLatencyBenchmark()
 runDaemonStartBenchmark(languages: option("--languages", default: 100), keys: option("--keys", default: 10_000))

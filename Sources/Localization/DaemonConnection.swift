@@ -4,11 +4,14 @@ import LocalizationSockets
 public import LocalizationWire
 import Synchronization
 
-/// One connection to `l10nd`, speaking binary frames; requests are answered in order.
+/// One plain connection to `l10nd`, speaking binary frames, one request at a time.
 ///
-/// Thread-safe: concurrent callers take turns. The socket is found from an explicit path,
-/// else `L10N_SOCKET`, else the daemon's default (`$XDG_RUNTIME_DIR/l10nd/l10nd.sock` or
-/// `/tmp/l10nd-$UID/l10nd.sock`).
+/// Thread-safe: concurrent callers take turns. It neither reconnects nor falls back: it is
+/// what `l10nctl` uses for `status`, `reload` and `watch`. Programs want
+/// ``LocalizationClient`` (pipelined, reconnecting) or simply ``Localizer``.
+///
+/// The socket is found from an explicit path, else `L10N_SOCKET`, else the daemon's
+/// default (`$XDG_RUNTIME_DIR/l10nd/l10nd.sock` or `/tmp/l10nd-$UID/l10nd.sock`).
 ///
 /// ```swift
 /// let connection = try DaemonConnection()
@@ -17,15 +20,11 @@ import Synchronization
 /// }
 /// ```
 public final class DaemonConnection: Sendable {
-    private struct Channel: ~Copyable {
-        let socket: UnixStreamSocket
-        var framer: MessageFramer
-        var nextID: UInt32 = 1
-    }
-
     /// The socket path this connection uses.
     public let socketPath: String
-    private let channel: Mutex<Channel>
+    private let socket: FrameSocket
+    /// The next request id; the lock is also what makes callers take turns.
+    private let nextID = Mutex<UInt32>(1)
 
     /// The socket path from `environment`: `L10N_SOCKET`, else the daemon's default.
     public static func socketPath(environment: [String: String]) -> String {
@@ -38,63 +37,24 @@ public final class DaemonConnection: Sendable {
     public init(socketPath: String? = nil, timeout: Double = 5) throws(DaemonConnectionError) {
         let path = socketPath ?? Self.socketPath(environment: ProcessInfo.processInfo.environment)
         self.socketPath = path
-        do {
-            let socket = try UnixStreamSocket(path: path, timeout: timeout)
-            channel = Mutex(Channel(socket: socket, framer: MessageFramer(maxMessageBytes: 256 << 20)))
-        } catch {
-            throw DaemonConnectionError(code: .unreachable, message: error.message)
-        }
+        socket = try FrameSocket(path: path, timeout: timeout)
     }
 
     /// Sends `operation` and returns the daemon's reply; an error reply comes back as
     /// `.error`, not thrown.
     public func send(_ operation: WireOperation) throws(DaemonConnectionError) -> WireReply {
-        try channel.withLock { (channel: inout Channel) throws(DaemonConnectionError) -> WireReply in
-            let id = channel.nextID
-            channel.nextID &+= 1
-            try Self.write(WireRequest(id: .number(Int64(id)), operation: operation), on: channel.socket)
-            while true {
-                switch try Self.readMessage(from: &channel) {
-                case .reply(_, let reply): return reply
-                case .event: continue  // a subscriber's event arriving before this reply
-                }
-            }
+        try nextID.withLock { (id: inout UInt32) throws(DaemonConnectionError) -> WireReply in
+            defer { id = id == .max ? 1 : id + 1 }
+            return try socket.roundTrip(operation, id: id)
         }
     }
 
     /// Waits for the next pushed event (after a `.subscribe`), at most the time limit.
     public func nextEvent() throws(DaemonConnectionError) -> WireEvent {
-        try channel.withLock { (channel: inout Channel) throws(DaemonConnectionError) -> WireEvent in
+        try nextID.withLock { (_: inout UInt32) throws(DaemonConnectionError) -> WireEvent in
             while true {
-                if case .event(let event) = try Self.readMessage(from: &channel) { return event }
+                if case .event(let event) = try socket.receive() { return event }
             }
         }
-    }
-
-    private static func write(_ request: WireRequest, on socket: UnixStreamSocket) throws(DaemonConnectionError) {
-        do { try socket.send(BinaryFrameCodec.encode(request)) } catch { throw failure(error) }
-    }
-
-    private static func readMessage(from channel: inout Channel) throws(DaemonConnectionError) -> WireServerMessage {
-        while true {
-            if let message = channel.framer.nextMessage() {
-                do { return try WireCodec.decodeServerMessage(message) } catch {
-                    throw DaemonConnectionError(code: .protocolError, message: "the daemon sent a message this client cannot read: \(error.message)")
-                }
-            }
-            let bytes: [UInt8]
-            do { bytes = try channel.socket.receive() } catch { throw failure(error) }
-            guard !bytes.isEmpty else {
-                throw DaemonConnectionError(code: .protocolError, message: "the daemon closed the connection")
-            }
-            channel.framer.append(contentsOf: bytes)
-        }
-    }
-
-    private static func failure(_ error: SocketError) -> DaemonConnectionError {
-        if error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-            return DaemonConnectionError(code: .timeout, message: "the daemon did not answer in time")
-        }
-        return DaemonConnectionError(code: .unreachable, message: error.message)
     }
 }

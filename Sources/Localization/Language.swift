@@ -1,28 +1,34 @@
-import LocalizationCore
-
 /// A value paired with the language it is wanted in: what `"多言語化".ja` returns.
 ///
 /// `identifier` is the tag as given; `identifiers` holds a whole preference list when the
 /// value came from ``LanguageProtocol/languages(_:)`` or ``LanguageProtocol/current``.
-public final class Language<Base> {
+public struct Language<Base> {
     /// The value to localize.
     public let base: Base
-    /// The requested language tag, as given (the first of ``identifiers``, or empty).
-    public let identifier: String
-    /// The requested tags, most preferred first.
-    public let identifiers: [String]
+    let list: LanguageList
 
     /// Pairs `base` with one language tag.
-    public convenience init(_ base: Base, identifier: String) {
-        self.init(base, identifiers: [identifier])
+    public init(_ base: Base, identifier: String) {
+        self.base = base
+        self.list = .one(identifier)
     }
 
     /// Pairs `base` with a preference list of tags.
     public init(_ base: Base, identifiers: [String]) {
         self.base = base
-        self.identifiers = identifiers
-        self.identifier = identifiers.first ?? ""
+        self.list = identifiers.count == 1 ? .one(identifiers[0]) : .many(identifiers)
     }
+
+    /// The requested language tag, as given (the first of ``identifiers``, or empty).
+    public var identifier: String {
+        switch list {
+        case .one(let tag): tag
+        case .many(let tags): tags.first ?? ""
+        }
+    }
+
+    /// The requested tags, most preferred first.
+    public var identifiers: [String] { list.tags }
 }
 
 extension Language: Sendable where Base: Sendable {}
@@ -34,6 +40,6 @@ extension Language where Base == String {
 
     /// The string looked up in `table` (`nil` means `Localizable`).
     public func localized(table: String?) -> String {
-        Localizer.shared.lookup(base, languages: identifiers, table: table).value
+        Localizer.shared.value(base, languages: list, table: table)
     }
 }

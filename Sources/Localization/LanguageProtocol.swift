@@ -18,7 +18,7 @@ extension LanguageProtocol {
     ///
     /// A string that is not a language tag gives a ``Language`` whose lookups fall back to
     /// `Base` and the development language, never a crash.
-    public func language(_ tag: String) -> Language<Self> { Language(self, identifiers: [tag]) }
+    public func language(_ tag: String) -> Language<Self> { Language(self, identifier: tag) }
 
     /// This value in the first of `tags` that has it, in order (`["pt-BR", "pt", "en"]`).
     public func languages(_ tags: [String]) -> Language<Self> { Language(self, identifiers: tags) }

@@ -1,15 +1,29 @@
-import LocalizationCore
-import Synchronization
 import Foundation
+import LocalizationCore
+import LocalizationWire
+import Synchronization
 
-/// Where `localized` gets its strings: the resource directories, loaded on first use.
+/// Where `localized` gets its strings: `l10nd` (cached or direct mode) or the resource
+/// files read in the process (embedded mode). The rules are in `docs/CLIENT.md`.
 ///
-/// Resources come from an explicit ``useResources(at:developmentLanguage:)`` call, else
-/// from the `L10N_RESOURCES` environment variable (directories separated by `:`). With
-/// neither, every lookup returns its key unchanged.
+/// ``shared`` reads its configuration from the environment, and explicit calls override it:
+///
+/// - `L10N_MODE=embedded|cached|direct` picks the mode; without it, a non-empty
+///   `L10N_SOCKET` means cached mode and anything else embedded mode.
+/// - In a daemon mode the socket is ``useDaemon(socketPath:mode:timeout:)``'s path, else
+///   `L10N_SOCKET`, else the daemon's default path.
+/// - Resource directories (``useResources(at:developmentLanguage:)``, else
+///   `L10N_RESOURCES`) are what embedded mode reads, and a daemon mode's fallback.
+///
+/// When the daemon is unreachable, lookups are answered from the files if resources are
+/// configured, else from the last tables or answers the daemon gave, else with the key
+/// itself; each change of source is logged once. The daemon is reconnected to in the
+/// background and used again as soon as it answers.
 ///
 /// ```swift
-/// Localizer.shared.useResources(at: ["/usr/share/myapp/Resources"])
+/// Localizer.shared.useResources(at: ["/usr/share/myapp/Resources"])   // files
+/// Localizer.shared.useDaemon()                                       // l10nd, cached
+/// let observation = Localizer.shared.onChange { change in redraw() }
 /// ```
 public final class Localizer: Sendable {
     /// The instance `localized` uses.
@@ -19,48 +33,290 @@ public final class Localizer: Sendable {
         var roots: [String]
         var developmentLanguage: LanguageTag
         var resources: ResourceSet?
+        var backend: DaemonBackend?
+        var backendSerial: UInt64 = 0
+        /// The source last logged, so each change is logged once.
+        var source: LookupSource?
     }
 
+    private static let serials = Atomic<UInt64>(1)
+
     private let state: Mutex<State>
+    /// Told apart from other localizers by the per-thread caches.
+    private let serial: UInt64
+    /// Bumped whenever the answer to any lookup may change: threads then drop what they
+    /// remember and read the shared state again.
+    private let epoch = Atomic<UInt64>(1)
+    private let observers = ChangeObservers()
+    private let log: @Sendable (String) -> Void
     /// The preferred languages of the process environment, read once.
     let environmentLanguages: [String]
 
-    /// Creates a localizer configured from `environment` (`L10N_RESOURCES`,
-    /// `L10N_DEVELOPMENT_LANGUAGE`, and the gettext locale variables).
-    public init(environment: [String: String]) {
+    /// Creates a localizer configured from `environment`: `L10N_MODE`, `L10N_SOCKET`,
+    /// `L10N_TIMEOUT` (seconds per daemon request, default 1), `L10N_RESOURCES`,
+    /// `L10N_DEVELOPMENT_LANGUAGE`, and the gettext locale variables.
+    ///
+    /// - Parameter log: where the one-line notices about the source go; standard error by default.
+    public init(environment: [String: String], log: (@Sendable (String) -> Void)? = nil) {
         let roots = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
         let development = environment["L10N_DEVELOPMENT_LANGUAGE"].flatMap { try? LanguageTag($0) }
         state = Mutex(State(roots: roots, developmentLanguage: development ?? LanguageTag(language: "en")))
+        serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
+        self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .cached)
+        if mode != .embedded {
+            useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
+        }
     }
 
-    /// Serves lookups from the files under `roots` (earlier roots win), read on first use.
+    deinit {
+        state.withLock { $0.backend }?.close()
+    }
+
+    // MARK: Configuration
+
+    /// Reads the files under `roots` (earlier roots win) on first use: in embedded mode
+    /// they answer every lookup, in a daemon mode they are the fallback.
     public func useResources(at roots: [String], developmentLanguage: String = "en") {
         let development = (try? LanguageTag(developmentLanguage)) ?? LanguageTag(language: "en")
-        state.withLock { $0 = State(roots: roots, developmentLanguage: development, resources: nil) }
+        state.withLock { state in
+            state.roots = roots
+            state.developmentLanguage = development
+            state.resources = nil
+        }
+        invalidate()
     }
 
-    /// Drops the loaded tables so the next lookup reads the files again.
-    public func reload() {
-        state.withLock { $0.resources = nil }
+    /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
+    /// path), in `mode` (`.cached` or `.direct`; `.embedded` is ``useEmbedded()``), with
+    /// `timeout` seconds per request. Returns once the first connection attempt is over.
+    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .cached, timeout: Double = 1) {
+        guard mode != .embedded else { return useEmbedded() }
+        let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
+        let development = state.withLock { $0.developmentLanguage }
+        let backend = DaemonBackend(
+            socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development
+        ) { [weak self] event in
+            self?.handle(event, from: serial)
+        }
+        let old = state.withLock { state in
+            defer {
+                state.backend = backend
+                state.backendSerial = serial
+            }
+            return state.backend
+        }
+        old?.close()
+        invalidate()
+        noteSource(reason: nil)
     }
+
+    /// Stops asking the daemon: lookups read the files (or return keys without any).
+    public func useEmbedded() {
+        let old = state.withLock { state in
+            defer {
+                state.backend = nil
+                state.backendSerial = 0
+            }
+            return state.backend
+        }
+        old?.close()
+        invalidate()
+    }
+
+    /// The mode chosen by the environment or the last `use…` call.
+    public var mode: LookupMode { state.withLock { $0.backend?.mode ?? .embedded } }
+
+    /// What answers lookups now.
+    public var source: LookupSource { plan().source }
+
+    /// Drops what was loaded or cached, so the next lookup reads the files or asks the
+    /// daemon again.
+    public func reload() {
+        let backend = state.withLock { state in
+            state.resources = nil
+            return state.backend
+        }
+        backend?.cache.reset()
+        invalidate()
+    }
+
+    // MARK: Lookups
 
     /// Looks `key` up for `languages` (preferred first; tags that do not parse are skipped)
-    /// in `table` (`nil` means `Localizable`); a `count` selects a plural entry's forms.
+    /// in `table` (`nil` means `Localizable`); `count` selects a plural form.
+    ///
+    /// In embedded mode the result carries the whole ``TableEntry``; in the daemon modes
+    /// `entry` is `nil` and, with a `count`, the daemon is asked directly (the cached
+    /// tables hold values, not plural variants).
     public func lookup(_ key: String, languages: [String], table: String? = nil, count: Int? = nil) -> LookupResult {
-        guard let resources = loadedResources() else { return .missing(key) }
-        let tags = languages.compactMap { try? LanguageTag($0) }
-        return resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init))
+        lookupWithSource(key, languages: languages, table: table, count: count).result
     }
 
-    /// The loaded resources, loading them on first use; `nil` when none are configured.
-    private func loadedResources() -> ResourceSet? {
+    /// ``lookup(_:languages:table:count:)``, and which source answered it.
+    public func lookupWithSource(
+        _ key: String, languages: [String], table: String? = nil, count: Int? = nil
+    ) -> (result: LookupResult, source: LookupSource) {
+        let tags = languages.compactMap { try? LanguageTag($0) }
+        let identifiers = tags.map(\.identifier)
+        let tableName = ResourceCatalog.tableName(table)
+        let current = plan()
+        switch current {
+        case .cached(let backend):
+            if count != nil, let result = backend.lookup(key, languages: identifiers, table: tableName, count: count) {
+                return (result, .daemon)
+            }
+            let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
+            if let resolved = backend.table(for: tableKey) {
+                let result = DaemonBackend.result(key, in: resolved)
+                if !result.found { backend.misses.record(key, in: tableKey) }
+                return (result, .daemon)
+            }
+            return offline(key, tags: tags, table: tableName, count: count, backend: backend)
+        case .direct(let backend):
+            if let result = backend.lookup(key, languages: identifiers, table: tableName, count: count) {
+                return (result, .daemon)
+            }
+            return offline(key, tags: tags, table: tableName, count: count, backend: backend)
+        case .files(let resources):
+            return (resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init)), .files)
+        case .lastKnown(let backend):
+            return (backend.lastKnown(key, languages: identifiers, table: tableName) ?? .missing(key), .lastKnown)
+        case .keys:
+            return (.missing(key), .keys)
+        }
+    }
+
+    /// The value `localized` returns: in cached mode, two dictionary reads in this
+    /// thread's own cache once the table is there.
+    func value(_ key: String, languages: LanguageList, table: String?) -> String {
+        let local = ThreadLookupCache.current
+        let epoch = self.epoch.load(ordering: .acquiring)
+        if local.owner != serial || local.epoch != epoch {
+            local.reset(owner: serial, epoch: epoch, plan: plan())
+        }
+        if let backend = local.cachedBackend {
+            let cacheKey = languages.cacheKey(table: table)
+            var resolved = local.tables[cacheKey]
+            if resolved == nil {
+                let tableKey = ResolvedTable.Key(
+                    languages: languages.tags.compactMap { try? LanguageTag($0).identifier },
+                    table: ResourceCatalog.tableName(table))
+                resolved = backend.table(for: tableKey)
+                if let resolved {
+                    if local.tables.count >= ThreadLookupCache.capacity { local.tables.removeAll(keepingCapacity: true) }
+                    local.tables[cacheKey] = resolved
+                }
+            }
+            if let resolved {
+                if let value = resolved.entries[key] { return value }
+                backend.misses.record(key, in: resolved.key)
+                return key
+            }
+        }
+        return lookup(key, languages: languages.tags, table: table).value
+    }
+
+    // MARK: Change notifications
+
+    /// Calls `handler` after every change that may alter looked-up strings: a daemon
+    /// reload (naming the tables), or a change of source. It runs on a queue of its own,
+    /// after the new values are visible to lookups; it may look strings up.
+    ///
+    /// Embedded mode watches no files: it reports nothing (``reload()`` rereads them).
+    public func onChange(_ handler: @escaping @Sendable (LocalizationChange) -> Void) -> ChangeObservation {
+        observers.add(handler)
+    }
+
+    /// The changes ``onChange(_:)`` reports, as an async sequence; ends when the task
+    /// iterating it is cancelled. Changes are buffered (the newest 64) while nobody reads.
+    public func changes() -> AsyncStream<LocalizationChange> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+            let observation = observers.add { continuation.yield($0) }
+            continuation.onTermination = { _ in observation.cancel() }
+        }
+    }
+
+    // MARK: Internals
+
+    private func invalidate() {
+        epoch.wrappingAdd(1, ordering: .releasing)
+    }
+
+    /// The plan for now, loading the files when they are what answers.
+    private func plan() -> LookupPlan {
         state.withLock { state in
-            if let resources = state.resources { return resources }
-            guard !state.roots.isEmpty else { return nil }
-            let resources = ResourceSet.load(roots: state.roots, developmentLanguage: state.developmentLanguage)
-            state.resources = resources
-            return resources
+            if let backend = state.backend, backend.client.isConnected {
+                return backend.mode == .cached ? .cached(backend) : .direct(backend)
+            }
+            if state.resources == nil, !state.roots.isEmpty {
+                state.resources = ResourceSet.load(roots: state.roots, developmentLanguage: state.developmentLanguage)
+            }
+            if let resources = state.resources { return .files(resources) }
+            if let backend = state.backend { return .lastKnown(backend) }
+            return .keys
+        }
+    }
+
+    /// The answer when the daemon failed this call: files, else what it said before.
+    private func offline(
+        _ key: String, tags: [LanguageTag], table: String, count: Int?, backend: DaemonBackend
+    ) -> (result: LookupResult, source: LookupSource) {
+        if let resources = state.withLock({ $0.resources }) ?? loadedResources() {
+            return (resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init)), .files)
+        }
+        let identifiers = tags.map(\.identifier)
+        if let known = backend.lastKnown(key, languages: identifiers, table: table) { return (known, .lastKnown) }
+        return (.missing(key), .lastKnown)
+    }
+
+    private func loadedResources() -> ResourceSet? {
+        if case .files(let resources) = plan() { return resources }
+        let roots = state.withLock { ($0.roots, $0.developmentLanguage) }
+        guard !roots.0.isEmpty else { return nil }
+        let loaded = ResourceSet.load(roots: roots.0, developmentLanguage: roots.1)
+        state.withLock { if $0.resources == nil { $0.resources = loaded } }
+        return loaded
+    }
+
+    private func handle(_ event: LocalizationClient.Event, from backendSerial: UInt64) {
+        guard state.withLock({ $0.backendSerial == backendSerial }) else { return }
+        invalidate()
+        switch event {
+        case .changed(let generation, let changes):
+            let tables = changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }
+            observers.notify(LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))
+        case .connected:
+            noteSource(reason: nil)
+        case .disconnected(let error):
+            noteSource(reason: error.message)
+        }
+    }
+
+    /// Logs the source when it changed, and tells observers that everything may differ.
+    private func noteSource(reason: String?) {
+        let current = plan().source
+        let (previous, path) = state.withLock { state in
+            defer { state.source = current }
+            return (state.source, state.backend?.client.socketPath ?? "")
+        }
+        guard previous != current else { return }
+        if previous != nil || current != .daemon {
+            switch current {
+            case .daemon:
+                log("l10nd-client: l10nd at \(path) answers; lookups go to the daemon")
+            case .files:
+                log("l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving the resource files until it is back")
+            case .lastKnown:
+                log("l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving its last answers (other keys come back unchanged) until it is back")
+            case .keys:
+                log("l10nd-client: no daemon and no resources: lookups return their keys")
+            }
+        }
+        if previous != nil {
+            observers.notify(LocalizationChange(generation: nil, tables: [], everything: true, source: current))
         }
     }
 }

@@ -1,19 +1,24 @@
 import Foundation
 import Localization
-import LocalizationWire
 
-/// `l10nctl get KEY --lang TAG`: one lookup, through the client library.
+/// `l10nctl get KEY --lang TAG`: one lookup through the client library, so the CLI and
+/// programs see the same answers.
+///
+/// Named files (`--resources`, else `L10N_RESOURCES`) are read in the process (embedded
+/// mode); otherwise the daemon is asked in direct mode, and an unreachable daemon is a
+/// failure rather than the key echoed back.
 enum GetCommand {
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandArguments(
-            arguments, valueOptions: ["lang", "table", "resources", "development-language", "socket", "count"], flagOptions: ["json"])
+            arguments, valueOptions: ["lang", "table", "resources", "development-language", "socket", "count"],
+            flagOptions: ["json"])
         guard parsed.positionals.count == 1, let key = parsed.positionals.first else {
             throw UsageError("get takes exactly one KEY")
         }
         for tag in parsed.values("lang") {
             do { _ = try LanguageTag(tag) } catch { throw UsageError("\(error)") }
         }
-        let environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment
         let languages = parsed.values("lang").isEmpty
             ? PreferredLanguages.from(environment: environment).map(\.identifier) : parsed.values("lang")
         let count = try parsed.value("count").map { text throws(UsageError) in
@@ -21,33 +26,32 @@ enum GetCommand {
             return number
         }
         let roots = parsed.values("resources")
-        var answer: (value: String, found: Bool, language: String?)
-        if roots.isEmpty, (environment["L10N_RESOURCES"] ?? "").isEmpty {
-            // No files named: ask the daemon.
-            let connection = try DaemonCommands.connect(parsed)
-            switch try connection.send(.lookup(key: key, languages: languages, table: parsed.value("table"), count: count.map(Int64.init))) {
-            case .lookup(let result): answer = (result.value, result.found, result.language)
-            case .error(let error): throw CommandFailure("the daemon refused: \(error.message)")
-            default: throw CommandFailure("the daemon sent an unexpected reply")
-            }
-        } else {
-            let localizer = Localizer(environment: environment)
-            if !roots.isEmpty {
-                localizer.useResources(at: roots, developmentLanguage: parsed.value("development-language") ?? "en")
-            }
-            let result = localizer.lookup(key, languages: languages, table: parsed.value("table"), count: count)
-            answer = (result.value, result.found, result.language?.identifier)
+        let useFiles = !roots.isEmpty || !(environment["L10N_RESOURCES"] ?? "").isEmpty
+        // The localizer's own choice from the environment is replaced by the one above.
+        environment["L10N_MODE"] = "embedded"
+        // Only the failure below is reported: the library's own notice would repeat it.
+        let localizer = Localizer(environment: environment, log: { _ in })
+        if !roots.isEmpty {
+            localizer.useResources(at: roots, developmentLanguage: parsed.value("development-language") ?? "en")
         }
-        if let count {
-            // The plural form is selected; fill in the number it shows.
-            answer.value = LocalizedFormatter.formatLeniently(answer.value, [count])
+        if !useFiles {
+            let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
+            localizer.useDaemon(socketPath: socket, mode: .direct, timeout: 10)
         }
+        let (result, source) = localizer.lookupWithSource(
+            key, languages: languages, table: parsed.value("table"), count: count)
+        if !useFiles, source != .daemon {
+            let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
+            throw CommandFailure("no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
+        }
+        // With a count, the plural form is selected; fill in the number it shows.
+        let value = count.map { LocalizedFormatter.formatLeniently(result.value, [$0]) } ?? result.value
         if parsed.flags.contains("json") {
-            let object: [String: Any] = ["value": answer.value, "found": answer.found, "lang": answer.language ?? NSNull()]
+            let object: [String: Any] = ["value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull()]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(answer.value)
+            print(value)
         }
     }
 }

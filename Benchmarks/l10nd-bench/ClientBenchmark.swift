@@ -1,0 +1,155 @@
+import Foundation
+import Localization
+
+/// The client library's figures, each next to its baseline from the same run:
+///
+/// - cached mode: ns per `"key".language("ja").localized` from 4 threads, against a plain
+///   `[String: String]` read and Foundation's `Bundle.localizedString` on the same keys;
+/// - direct mode: round trips per second and p50/p99 latency of one lookup, against the
+///   bare C ping-pong (`Benchmarks/CPingPong`) when `L10N_PINGPONG` names its binary
+///   (`scripts/bench-client` builds it and sets it).
+///
+/// Starts its own `l10nd` (from the build directory) on `Examples/Resources`; prints why
+/// and returns when it cannot.
+func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: Int = 20_000) {
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let resources = packageRoot.appendingPathComponent("Examples/Resources").path
+    let daemonPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent("l10nd").path
+    guard FileManager.default.isExecutableFile(atPath: daemonPath) else {
+        print("client benchmark: skipped, no l10nd at \(daemonPath) (swift build -c release --product l10nd)")
+        return
+    }
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("l10nd-bench-\(getpid())").path
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let socket = work + "/l10nd.sock"
+    let daemon = Process()
+    daemon.executableURL = URL(fileURLWithPath: daemonPath)
+    daemon.arguments = ["--resources", resources, "--socket", socket, "--log-level", "warning"]
+    daemon.standardError = FileHandle.nullDevice
+    do { try daemon.run() } catch {
+        print("client benchmark: skipped, l10nd did not start: \(error)")
+        return
+    }
+    defer {
+        daemon.terminate()
+        daemon.waitUntilExit()
+    }
+    let probe = LocalizationClient(socketPath: socket, timeout: 5)
+    var fetched: [String: String] = [:]
+    for _ in 0..<200 {
+        if case .table(let table)? = try? probe.send(.table(languages: ["ja"], table: nil)) {
+            fetched = table.entries
+            break
+        }
+        usleep(20_000)
+    }
+    let entries = fetched
+    probe.close()
+    guard !entries.isEmpty else {
+        print("client benchmark: skipped, l10nd did not answer on \(socket)")
+        return
+    }
+    let keys = entries.keys.sorted()
+    print("client benchmark: \(keys.count) keys of ja/Localizable, \(lookups) lookups from \(threads) threads")
+
+    // Cached mode through the public API, warmed so every thread has the table.
+    Localizer.shared.useDaemon(socketPath: socket, mode: .cached)
+    let cachedCheck = keys.allSatisfy { $0.language("ja").localized == entries[$0] }
+    let cached = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in key.language("ja").localized }
+    let dictionary = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in entries[key] ?? key }
+    let bundle = foundationBundle(entries: entries, in: work)
+    let foundationCheck = bundle.map { bundle in keys.allSatisfy { bundle.localizedString(forKey: $0, value: nil, table: nil) == entries[$0] } }
+    let foundation = bundle.map { bundle in
+        nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in
+            bundle.localizedString(forKey: key, value: nil, table: nil)
+        }
+    }
+    print(String(format: "  cached   %8.1f ns/lookup  (values %@)", cached, cachedCheck ? "match" : "DIFFER"))
+    print(String(format: "  [String: String] %8.1f ns/lookup  cached is %.2f× the dictionary (aim: ≤ 3×)", dictionary, cached / dictionary))
+    if let foundation {
+        print(String(format: "  Bundle.localizedString %8.1f ns/lookup  cached is %.2f× faster (values %@)",
+                     foundation, foundation / cached, foundationCheck == true ? "match" : "DIFFER"))
+    } else {
+        print("  Bundle.localizedString: not measured (the bundle could not be made)")
+    }
+
+    // Direct mode: one round trip per lookup, one thread, latencies sorted.
+    Localizer.shared.useDaemon(socketPath: socket, mode: .direct)
+    var latencies: [Double] = []
+    latencies.reserveCapacity(roundTrips)
+    let started = Date()
+    for index in 0..<roundTrips {
+        let begin = DispatchTime.now().uptimeNanoseconds
+        _ = keys[index % keys.count].language("ja").localized
+        latencies.append(Double(DispatchTime.now().uptimeNanoseconds - begin))
+    }
+    let seconds = Date().timeIntervalSince(started)
+    latencies.sort()
+    let p50 = latencies[latencies.count / 2]
+    let p99 = latencies[Int(Double(latencies.count) * 0.99)]
+    print(String(format: "  direct   %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs", Double(roundTrips) / seconds, p50 / 1000, p99 / 1000))
+    Localizer.shared.useEmbedded()
+    if let pingpong = ProcessInfo.processInfo.environment["L10N_PINGPONG"], let line = run(pingpong, ["\(roundTrips * 5)"]) {
+        let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").compactMap { part -> (String, Double)? in
+            let pair = part.split(separator: "=")
+            guard pair.count == 2, let value = Double(pair[1]) else { return nil }
+            return (String(pair[0]), value)
+        })
+        if let trips = fields["round_trips"], let time = fields["seconds"], let cP50 = fields["p50_ns"], let cP99 = fields["p99_ns"] {
+            print(String(format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
+                         trips / time, cP50 / 1000, cP99 / 1000, p50 / cP50))
+        }
+    } else {
+        print("  C ping-pong: not run (scripts/bench-client builds it and sets L10N_PINGPONG)")
+    }
+}
+
+/// Median ns per call of `body` over 5 repeats, `lookups` calls split over `threads`.
+private func nanosecondsPerLookup(lookups: Int, threads: Int, keys: [String], _ body: @escaping @Sendable (String) -> String) -> Double {
+    var results: [Double] = []
+    for _ in 0..<5 {
+        let perThread = lookups / threads
+        let begin = DispatchTime.now().uptimeNanoseconds
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var total = 0
+            for index in 0..<perThread {
+                total &+= body(keys[(index &+ thread) % keys.count]).utf8.count
+            }
+            blackHole(total)
+        }
+        results.append(Double(DispatchTime.now().uptimeNanoseconds - begin) / Double(perThread * threads))
+    }
+    return results.sorted()[results.count / 2]
+}
+
+/// Keeps a result alive so the optimiser cannot drop the loop that made it.
+@inline(never)
+private func blackHole(_ value: Int) {
+    if value == -1 { print("") }
+}
+
+/// A flat bundle holding `entries` as `Localizable.strings`: Foundation reads an
+/// unlocalized table straight from the bundle's directory.
+private func foundationBundle(entries: [String: String], in work: String) -> Bundle? {
+    let directory = work + "/Bench.bundle"
+    try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    guard let data = try? PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0),
+        (try? data.write(to: URL(fileURLWithPath: directory + "/Localizable.strings"))) != nil
+    else { return nil }
+    return Bundle(path: directory)
+}
+
+/// Runs a program and returns its first line of output.
+private func run(_ path: String, _ arguments: [String]) -> String? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return nil }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
+}

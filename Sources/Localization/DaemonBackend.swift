@@ -1,0 +1,109 @@
+import LocalizationCore
+import LocalizationWire
+import Synchronization
+
+/// A ``Localizer``'s link to `l10nd` in cached or direct mode: the client connection, the
+/// resolved tables (cached mode), the remembered answers (direct mode) and the miss
+/// reporter. Replaced as a whole when the localizer is configured again.
+final class DaemonBackend: Sendable {
+    /// A direct-mode question, to remember its last answer.
+    private struct Question: Hashable {
+        var key: String
+        var languages: [String]
+        var table: String
+    }
+
+    /// The most direct-mode answers remembered for when the daemon goes away.
+    static let rememberedCapacity = 10_000
+
+    let mode: LookupMode
+    let client: LocalizationClient
+    let cache: ResolvedTableCache
+    let misses: MissReporter
+    let developmentLanguage: LanguageTag
+    private let remembered = Mutex<[Question: LookupResult]>([:])
+
+    /// Connects (first attempt before returning); `onEvent` hears every connection event
+    /// after the cache has applied it.
+    init(
+        socketPath: String?, mode: LookupMode, timeout: Double, developmentLanguage: LanguageTag,
+        onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void
+    ) {
+        let cache = ResolvedTableCache()
+        self.cache = cache
+        self.mode = mode
+        self.developmentLanguage = developmentLanguage
+        client = LocalizationClient(socketPath: socketPath, timeout: timeout, subscribe: true) { event in
+            switch event {
+            case .connected: cache.reset()
+            case .changed(let generation, let changes):
+                cache.invalidate(changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }, generation: generation)
+            case .disconnected: break  // the tables stay: they are the last known answers
+            }
+            onEvent(event)
+        }
+        let client = self.client
+        misses = MissReporter { batch in
+            _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
+        }
+    }
+
+    /// The resolved table for `key`: cached, else fetched; `nil` when the daemon failed.
+    func table(for key: ResolvedTable.Key) -> ResolvedTable? {
+        if let table = cache.table(for: key) { return table }
+        // A reply older than an event that arrived meanwhile is used once, not kept; a
+        // second fetch then sees the new generation.
+        for _ in 0..<3 {
+            let incarnation = cache.incarnation
+            guard case .table(let result)? = try? client.send(.table(languages: key.languages, table: key.table)) else {
+                return nil
+            }
+            let chain = FallbackChain(
+                preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
+            let table = ResolvedTable(
+                key: key, entries: result.entries, servedBy: result.languages, generation: result.generation,
+                chain: chain.identifiers)
+            if cache.store(table, incarnation: incarnation) { return table }
+            if let newer = cache.table(for: key) { return newer }
+            if incarnation != cache.incarnation { return table }
+        }
+        return nil
+    }
+
+    /// One `lookup` round trip; `nil` when the daemon failed.
+    func lookup(_ key: String, languages: [String], table: String, count: Int?) -> LookupResult? {
+        guard case .lookup(let reply)? = try? client.send(
+            .lookup(key: key, languages: languages, table: table, count: count.map(Int64.init)))
+        else { return nil }
+        let result = LookupResult(
+            value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) }, entry: nil)
+        if mode == .direct {
+            remembered.withLock { remembered in
+                if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
+                remembered[Question(key: key, languages: languages, table: table)] = result
+            }
+        }
+        return result
+    }
+
+    /// What the daemon last said about `key`, from the cached table or a remembered answer.
+    func lastKnown(_ key: String, languages: [String], table: String) -> LookupResult? {
+        if let cached = cache.table(for: ResolvedTable.Key(languages: languages, table: table)) {
+            return Self.result(key, in: cached)
+        }
+        return remembered.withLock { $0[Question(key: key, languages: languages, table: table)] }
+    }
+
+    /// `key` read from a resolved table.
+    static func result(_ key: String, in table: ResolvedTable) -> LookupResult {
+        guard let value = table.entries[key] else { return .missing(key) }
+        return LookupResult(
+            value: value, found: true, language: table.servedBy[key].flatMap { try? LanguageTag($0) }, entry: nil)
+    }
+
+    /// Stops the connection and sends the misses still waiting.
+    func close() {
+        misses.flush()
+        client.close()
+    }
+}

@@ -1,0 +1,25 @@
+import LocalizationCore
+
+/// How a ``Localizer`` answers in its current epoch: the mode and, in a daemon mode,
+/// whether the daemon is reachable or which fallback serves instead.
+enum LookupPlan: Sendable {
+    /// Cached mode, daemon reachable.
+    case cached(DaemonBackend)
+    /// Direct mode, daemon reachable.
+    case direct(DaemonBackend)
+    /// The files, read in the process.
+    case files(ResourceSet)
+    /// Daemon unreachable, no files: what it said before.
+    case lastKnown(DaemonBackend)
+    /// Nothing to ask: keys come back unchanged.
+    case keys
+
+    var source: LookupSource {
+        switch self {
+        case .cached, .direct: .daemon
+        case .files: .files
+        case .lastKnown: .lastKnown
+        case .keys: .keys
+        }
+    }
+}

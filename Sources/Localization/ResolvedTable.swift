@@ -1,0 +1,28 @@
+/// One (languages, table) as the daemon resolved it: every key's value along the fallback
+/// chain, from one generation — a cached-mode lookup reads it, never a mix of two.
+final class ResolvedTable: Sendable {
+    /// Which table for which preference list.
+    struct Key: Hashable, Sendable {
+        /// Normalised preferred tags, most preferred first (unparsable ones dropped).
+        var languages: [String]
+        /// The table name, `Localizable` for the default.
+        var table: String
+    }
+
+    let key: Key
+    let entries: [String: String]
+    /// The language that served each key, as the daemon said.
+    let servedBy: [String: String]
+    let generation: UInt64
+    /// Every language whose edit can change this table: the chain of the preferred tags
+    /// and of the development language, and whatever language served a key.
+    let dependsOn: Set<String>
+
+    init(key: Key, entries: [String: String], servedBy: [String: String], generation: UInt64, chain: [String]) {
+        self.key = key
+        self.entries = entries
+        self.servedBy = servedBy
+        self.generation = generation
+        self.dependsOn = Set(chain).union(servedBy.values)
+    }
+}

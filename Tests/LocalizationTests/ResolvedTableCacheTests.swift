@@ -1,0 +1,45 @@
+@testable import Localization
+import Testing
+
+/// The cached mode's invalidation rules, without a daemon.
+@Suite struct ResolvedTableCacheTests {
+    static func table(_ languages: [String], _ name: String, generation: UInt64 = 1, servedBy: [String: String] = [:]) -> ResolvedTable {
+        let chain = FallbackChain(preferred: languages.map { try! LanguageTag($0) }, developmentLanguage: LanguageTag(language: "en"))
+        return ResolvedTable(
+            key: ResolvedTable.Key(languages: languages, table: name), entries: ["k": "v"], servedBy: servedBy,
+            generation: generation, chain: chain.identifiers)
+    }
+
+    @Test func anEventDropsExactlyTheTablesItCanAffect() {
+        let cache = ResolvedTableCache()
+        let tables = [
+            Self.table(["ja"], "Localizable"), Self.table(["ja"], "Settings"), Self.table(["fr"], "Localizable"),
+            Self.table(["zh-Hant-TW"], "Localizable"), Self.table(["de"], "Localizable", servedBy: ["k": "pt"]),
+        ]
+        for table in tables { cache.store(table, incarnation: cache.incarnation) }
+        cache.invalidate([LocalizationChange.Table(language: "ja", table: "Localizable")], generation: 2)
+        #expect(cache.table(for: tables[0].key) == nil)
+        #expect(cache.table(for: tables[1].key) != nil, "another table of ja")
+        #expect(cache.table(for: tables[2].key) != nil, "another language")
+        cache.invalidate([LocalizationChange.Table(language: "zh-Hant", table: "Localizable")], generation: 3)
+        #expect(cache.table(for: tables[3].key) == nil, "zh-Hant is in zh-Hant-TW's chain")
+        cache.invalidate([LocalizationChange.Table(language: "Base", table: "Settings")], generation: 4)
+        #expect(cache.table(for: tables[1].key) == nil, "every chain ends in Base")
+        cache.invalidate([LocalizationChange.Table(language: "pt", table: "Localizable")], generation: 5)
+        #expect(cache.table(for: tables[4].key) == nil, "pt served a key of the de table")
+        #expect(cache.table(for: tables[2].key) != nil)
+        cache.invalidate([LocalizationChange.Table(language: "en", table: "Localizable")], generation: 6)
+        #expect(cache.table(for: tables[2].key) == nil, "the development language is in every chain")
+    }
+
+    @Test func aTableOlderThanTheLastEventIsNotKept() {
+        let cache = ResolvedTableCache()
+        cache.invalidate([], generation: 5)
+        #expect(!cache.store(Self.table(["ja"], "Localizable", generation: 4), incarnation: cache.incarnation))
+        #expect(cache.store(Self.table(["ja"], "Localizable", generation: 5), incarnation: cache.incarnation))
+        let before = cache.incarnation
+        cache.reset()
+        #expect(!cache.store(Self.table(["ja"], "Localizable", generation: 9), incarnation: before), "from the old connection")
+        #expect(cache.table(for: ResolvedTable.Key(languages: ["ja"], table: "Localizable")) == nil)
+    }
+}
