@@ -2,21 +2,26 @@
 ///
 /// `identifier` is the tag as given; `identifiers` holds a whole preference list when the
 /// value came from ``LanguageProtocol/languages(_:)`` or ``LanguageProtocol/current``.
-public struct Language<Base> {
+///
+/// A final class, as the seed project's API declares it.
+public final class Language<Base> {
     /// The value to localize.
     public let base: Base
     let list: LanguageList
 
     /// Pairs `base` with one language tag.
-    public init(_ base: Base, identifier: String) {
+    public convenience init(_ base: Base, identifier: String) {
+        self.init(base, list: .one(identifier))
+    }
+
+    init(_ base: Base, list: LanguageList) {
         self.base = base
-        self.list = .one(identifier)
+        self.list = list
     }
 
     /// Pairs `base` with a preference list of tags.
-    public init(_ base: Base, identifiers: [String]) {
-        self.base = base
-        self.list = identifiers.count == 1 ? .one(identifiers[0]) : .many(identifiers)
+    public convenience init(_ base: Base, identifiers: [String]) {
+        self.init(base, list: identifiers.count == 1 ? .one(identifiers[0]) : .many(identifiers))
     }
 
     /// The requested language tag, as given (the first of ``identifiers``, or empty).
