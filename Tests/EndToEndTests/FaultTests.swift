@@ -11,8 +11,9 @@ import Testing
 ///
 /// Serialized: the overflow and 100 MB tests need the machine's two cores to stay in time.
 @Suite(.serialized) struct FaultTests {
-    /// The user the permission tests run the daemon as (nobody): root reads anything.
-    static let unprivilegedUser: UInt32 = 65534
+    /// The user the permission tests run the daemon as: nobody when the tests run as root,
+    /// who reads anything; otherwise the tests' own user, to whom permissions apply.
+    static let unprivilegedUser: UInt32? = getuid() == 0 ? 65534 : nil
 
     /// A daemon over a fresh resource directory holding `files`.
     final class Fixture {
