@@ -159,7 +159,8 @@ public final class Daemon: Sendable {
     /// tells a process its socket file went away, hence the timer: one `lstat` per tick.
     private func startSocketCheck() {
         guard parts.withLock({ $0.listener })?.isAdopted == false else { return }
-        let timer = DispatchSource.makeTimerSource(queue: reloads)
+        // Its own queue: a long reload (a huge file parsing) must not delay the repair.
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.socket-check"))
         timer.schedule(deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200))
         timer.setEventHandler { [weak self] in self?.checkSocketFile() }
         parts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
