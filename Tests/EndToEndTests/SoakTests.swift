@@ -72,8 +72,10 @@ import Testing
         let (rounds, broken, recreated) = written.count == 3 ? (written[0], written[1], written[2]) : (0, 0, 0)
 
         // The storm is over: the final files, written now, are what the daemon must serve.
+        // The writer may have been killed between deleting a language and bringing it back.
         for language in Self.languages {
-            try? FileManager.default.removeItem(atPath: resources.path + "/." + language + ".lproj.new")
+            try? FileManager.default.removeItem(atPath: "\(resources.path)/.\(language).new")
+            try resources.makeDirectory("\(language).lproj")
             for table in Self.tables {
                 try Data(Self.text(language, 1_000_000, table).utf8).write(
                     to: URL(fileURLWithPath: "\(resources.path)/\(language).lproj/\(table).strings"), options: .atomic)
