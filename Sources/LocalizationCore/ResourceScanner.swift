@@ -63,12 +63,17 @@ public enum ResourceScanner {
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let isLink = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+            guard exists || isLink else { continue }
             if let confinement, !isInside(path, realRoots: confinement) { continue }
-            if isDirectory.boolValue {
-                walk(path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
-            } else if let file = ResourceFile(path: path, rootIndex: rootIndex) {
+            if let file = ResourceFile(path: path, rootIndex: rootIndex) {
+                // Named like a table, it is one even when it is no readable file (a directory,
+                // a link to nowhere or in a loop): loading it reports why, where skipping it
+                // would drop the table without a word.
                 found.append(file)
+            } else if isDirectory.boolValue {
+                walk(path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
             }
         }
     }

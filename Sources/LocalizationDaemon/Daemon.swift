@@ -45,12 +45,28 @@ public final class Daemon: Sendable {
         let sources: [any DispatchSourceSignal]
     }
 
+    /// The socket-file check's timer; thread-safe like the signal sources.
+    struct SocketCheck: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+    }
+
+    /// How often the socket file is checked for (``checkSocketFile()``).
+    static let socketCheckInterval = DispatchTimeInterval.seconds(2)
+
+    /// What became of the socket file, for `status`.
+    struct SocketFileState: Sendable {
+        var recreated = 0
+        var lastError: String?
+    }
+    private let socketFile = Mutex(SocketFileState())
+
     /// The pieces created by ``start(onStop:)``.
     private struct Parts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
+        var socketCheck: SocketCheck?
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
@@ -99,6 +115,7 @@ public final class Daemon: Sendable {
         }
         server.start()
         phase.withLock { $0 = .running }
+        startSocketCheck()
         let snapshot = store.snapshot
         logger.notice(
             "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")")
@@ -121,6 +138,11 @@ public final class Daemon: Sendable {
             logger.info("using the socket passed by systemd (socket activation)")
             return activated
         }
+        return try bindListener()
+    }
+
+    /// A new socket at the configured path, its directory created when missing.
+    private func bindListener() throws -> SocketListener {
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
         // Always 0660, as the issue and DESIGN.md ask: the group is the daemon's own unless
         // `socket_group` names another; lookups are for whoever that group admits.
@@ -129,6 +151,44 @@ public final class Daemon: Sendable {
             try SocketPermissions.assignGroup(group, to: configuration.socketPath)
         }
         return listener
+    }
+
+    /// Checks the socket file every ``socketCheckInterval``. A tmp cleaner or a careless
+    /// `rm -r` can remove the socket or its directory; the listening descriptor lives on, so
+    /// connected clients notice nothing, but nobody new can connect (`ENOENT`). Nothing
+    /// tells a process its socket file went away, hence the timer: one `lstat` per tick.
+    private func startSocketCheck() {
+        guard parts.withLock({ $0.listener })?.isAdopted == false else { return }
+        // Its own queue: a long reload (a huge file parsing) must not delay the repair.
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.socket-check"))
+        timer.schedule(deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200))
+        timer.setEventHandler { [weak self] in self?.checkSocketFile() }
+        parts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
+        timer.resume()
+    }
+
+    /// Binds a new socket at the configured path when the file is gone (or was replaced),
+    /// and hands it to the server; the failure, if any, is logged once and shown in `status`.
+    func checkSocketFile() {
+        let (listener, server) = parts.withLock { ($0.listener, $0.server) }
+        guard phase.withLock({ $0 }) == .running, let listener, let server, !listener.isFileInPlace else { return }
+        do {
+            let replacement = try bindListener()
+            parts.withLock { $0.listener = replacement }
+            server.replaceListener(with: replacement)
+            socketFile.withLock {
+                $0.recreated += 1
+                $0.lastError = nil
+            }
+            logger.warning("the socket file \(configuration.socketPath) was removed; listening on a new one at the same path")
+        } catch {
+            let message = "the socket file \(configuration.socketPath) was removed and cannot be re-created: \(error)"
+            let isNew = socketFile.withLock { state in
+                defer { state.lastError = message }
+                return state.lastError != message
+            }
+            if isNew { logger.error(message) }
+        }
     }
 
     private func makeService() -> LookupService {
@@ -219,7 +279,8 @@ public final class Daemon: Sendable {
         logger.notice("stopping")
         notify { try notifier.stopping() }
         notifier.stopWatchdog()
-        let (watcher, server, listener) = parts.withLock { ($0.watcher, $0.server, $0.listener) }
+        let (watcher, server, listener, socketCheck) = parts.withLock { ($0.watcher, $0.server, $0.listener, $0.socketCheck) }
+        socketCheck?.timer.cancel()
         watcher?.stop()
         guard let server else {
             listener?.close()  // stopped during start-up, before the server took the listener
@@ -257,6 +318,16 @@ public final class Daemon: Sendable {
                 "overflows": .integer(Int64(statistics.overflows)),
                 "watches": .integer(Int64(statistics.watchCount)),
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
+                "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
+            ])
+        }
+        if let listener = parts.withLock({ $0.listener }), !listener.isAdopted {
+            let state = socketFile.withLock { $0 }
+            fields["socket"] = .object([
+                "path": .string(configuration.socketPath),
+                "in_place": .bool(listener.isFileInPlace),
+                "recreated": .integer(Int64(state.recreated)),
+                "last_error": state.lastError.map(WireValue.string) ?? .null,
             ])
         }
         if let statistics = server?.statistics {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import LocalizationCore
 import Synchronization
 
@@ -133,21 +134,36 @@ public final class ResourceStore: Sendable {
             outcomes[knownPath] = .some(nil)
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+            ResourceFile(path: path, rootIndex: rootIndex) == nil,
+            // A link out of the roots is not scanned; within them, the scanner cuts loops.
+            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
+        {
             for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
                 outcomes[file.path] = load(file)
             }
-        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), FileManager.default.fileExists(atPath: path),
+        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
+            // Also a directory named like a table, or a link that leads nowhere or loops: it
+            // is reported by `load` rather than silently taken for a vanished file.
             outcomes[path] = load(file)
         }
         return outcomes
     }
 
-    /// Reads and parses one file; `nil` when it cannot be read at all (vanished).
+    /// Reads and parses one file; `nil` when it is gone.
+    ///
+    /// A file that is there but cannot be read (permission denied, a directory, a link
+    /// loop) is an error, listed in `status` like a parse error, and keeps its last good
+    /// table: a `chmod` or a botched deployment must not silently drop a language.
     private func load(_ file: ResourceFile) -> LoadedFile? {
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            guard let problem = Self.readProblem(file.path) else { return nil }
+            let error = ResourceParseError(
+                location: SourceLocation(file: file.path, line: 1, column: 1), message: "cannot be read: \(problem)")
+            return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
+        }
         let bytes = [UInt8](data)
         var hasher = Hasher()
         hasher.combine(bytes.count)
@@ -182,6 +198,24 @@ public final class ResourceStore: Sendable {
         }
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage, resources: contributors)
         return catalog.tables[pair.language]?[pair.table]
+    }
+
+    /// Whether anything is at `path`, a link that leads nowhere included.
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Why the file at `path` cannot be read, or `nil` when nothing is there any more.
+    private static func readProblem(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
+        if info.st_mode & S_IFMT == S_IFDIR { return "it is a directory, not a file" }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        close(descriptor)
+        return "it is not a regular file, or it changed while being read"
     }
 
     /// The index of the root `path` lies under, or `nil` when it is outside every root.

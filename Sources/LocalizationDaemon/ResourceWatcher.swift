@@ -40,18 +40,22 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var maximumDepth: Int
         /// Whether a symlinked directory may lead outside every root.
         public var allowSymlinksOutsideRoots: Bool
+        /// How often a missing root is looked for again, while one is missing.
+        public var missingRootCheckInterval: Duration
 
         /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, depth 16.
         public init(
             settle: Duration = .milliseconds(20),
             maximumDelay: Duration = .seconds(1),
             maximumDepth: Int = 16,
-            allowSymlinksOutsideRoots: Bool = false
+            allowSymlinksOutsideRoots: Bool = false,
+            missingRootCheckInterval: Duration = .seconds(1)
         ) {
             self.settle = settle
             self.maximumDelay = maximumDelay
             self.maximumDepth = maximumDepth
             self.allowSymlinksOutsideRoots = allowSymlinksOutsideRoots
+            self.missingRootCheckInterval = missingRootCheckInterval
         }
     }
 
@@ -69,6 +73,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var watchCount = 0
         /// The most recent problem, for the operator: a failed watch, a missing root.
         public var lastError: String?
+        /// Roots that do not exist now (deleted, moved away, never created), sorted.
+        public var missingRoots: [String] = []
 
         /// Creates zeroed counters.
         public init() {}
@@ -110,6 +116,10 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Watches given up on, whose `.watchRemoved` has not arrived yet: their late events are expected.
     private var retiredWatches: Set<WatchDescriptor> = []
     private var running = false
+    /// Roots that are not there: nothing inotify watches can tell of their return, so
+    /// `rootCheck` looks for them every `missingRootCheckInterval` while there are any.
+    private var missingRoots: Set<String> = []
+    private var rootCheck: (any DispatchSourceTimer)?
 
     /// Creates a watcher over `roots`; nothing is watched until `start()`.
     ///
@@ -154,9 +164,11 @@ public final class ResourceWatcher: @unchecked Sendable {
             var change = PendingChange()
             for root in roots where !Self.isDirectory(root) {
                 record(error: "resource directory \(root) does not exist or is not a directory")
+                missingRoots.insert(root)
             }
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
             updateWatchCount()
+            updateRootCheck()
         }
     }
 
@@ -180,6 +192,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         queue.sync {
             running = false
             debouncer.cancel()
+            rootCheck?.cancel()
+            rootCheck = nil
             watchedPaths = [:]
             pathsByWatch = [:]
             retiredWatches = []
@@ -251,6 +265,7 @@ public final class ResourceWatcher: @unchecked Sendable {
                     // A deleted directory's watch is already gone in the kernel; only a moved
                     // one must be removed by hand.
                     unbindSubtree(path, removeFromSource: !event.mask.contains(.deletedSelf))
+                    if roots.contains(path) { rootVanished(path, into: &change) }
                 }
             }
             return
@@ -269,10 +284,13 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
         if EditorTempFiles.isTemporary(name) { return }
         let mask = event.mask
-        if !mask.intersection([.created, .movedTo]).isEmpty,
-            !Self.isLproj(directory),
-            mask.contains(.isDirectory) || Self.isDirectory(path)
-        {
+        // A directory's attributes changing may be a chmod that makes it listable (again),
+        // so it is scanned as if new.
+        let isNew = !mask.intersection([.created, .movedTo]).isEmpty
+            || mask.isSuperset(of: [.attributesChanged, .isDirectory])
+        if isNew, !Self.isLproj(directory), mask.contains(.isDirectory) || Self.isDirectory(path) {
+            // As when scanning: no link out of the roots or back up them (a loop) is followed.
+            guard isInsideRoots(path), !leadsBack(path, from: directory) else { return }
             // New directory (or a symlink to one): watch first, then scan.
             change.directories.insert(path)
             let depth = (watchedPaths[directory]?.depth ?? 0) + 1
@@ -300,10 +318,58 @@ public final class ResourceWatcher: @unchecked Sendable {
         counters.withLock { $0.rescans += 1 }
         change.directories.formUnion(roots)
         let existing = roots.filter { Self.isDirectory($0) }
+        missingRoots = Set(roots).subtracting(existing)
         let seen = walk(existing.map { ($0, 0) }, into: &change)
         for path in watchedPaths.keys where !seen.contains(path) {
             unbindSubtree(path, removeFromSource: true)
         }
+        updateRootCheck()
+    }
+
+    /// A root's own watch reported it deleted or moved away. Its parent is not watched, so
+    /// its return would go unnoticed: it is looked for on a timer until it is back. (Watching
+    /// the parent instead would not do either: the parent may be deleted too.)
+    private func rootVanished(_ root: String, into change: inout PendingChange) {
+        if Self.isDirectory(root) {
+            // Already back (deleted and re-created before this event was handled).
+            rescanSubtree(root, depth: 0, into: &change)
+            return
+        }
+        record(error: "resource directory \(root) was removed; it is served again once it is back")
+        missingRoots.insert(root)
+        updateRootCheck()
+    }
+
+    /// Starts the missing-root timer while a root is missing, stops it when none is.
+    private func updateRootCheck() {
+        let missing = missingRoots.sorted()
+        counters.withLock { $0.missingRoots = missing }
+        if missing.isEmpty {
+            rootCheck?.cancel()
+            rootCheck = nil
+        } else if rootCheck == nil, running {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            let interval = DispatchTimeInterval.milliseconds(Int(options.missingRootCheckInterval / .milliseconds(1)))
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+            timer.setEventHandler { [weak self] in self?.checkMissingRoots() }
+            rootCheck = timer
+            timer.resume()
+        }
+    }
+
+    /// Watches and scans every missing root that is back.
+    private func checkMissingRoots() {
+        guard running else { return }
+        var change = PendingChange()
+        for root in missingRoots.sorted() where Self.isDirectory(root) {
+            missingRoots.remove(root)
+            change.directories.insert(root)
+            rescanSubtree(root, depth: 0, into: &change)
+        }
+        guard !change.directories.isEmpty else { return }
+        updateWatchCount()
+        updateRootCheck()
+        submit(change)
     }
 
     /// Walks `directory` again from scratch and forgets watched paths below it that are gone.
@@ -348,14 +414,26 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func scan(_ directory: String, depth: Int, subdirectories: inout [(path: String, depth: Int)], into change: inout PendingChange) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            // Unlistable (EACCES): its files cannot be found, so the operator must hear of it.
+            // A directory that vanished meanwhile is no problem: its deletion event follows.
+            if let listing = opendir(directory) {
+                closedir(listing)
+            } else if errno != ENOENT {
+                record(error: "cannot list \(directory): \(String(cString: strerror(errno))); its tables are not served")
+            }
+            return
+        }
         let descend = !Self.isLproj(directory) && depth < options.maximumDepth
         for name in names.sorted() where !EditorTempFiles.isTemporary(name) {
             let path = directory + "/" + name
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else {
+                if errno == ELOOP { record(error: "\(path): a loop of symbolic links, not followed") }
+                continue
+            }
             if info.st_mode & S_IFMT == S_IFDIR {
-                if descend && isInsideRoots(path) {
+                if descend && isInsideRoots(path) && !leadsBack(path, from: directory) {
                     subdirectories.append((path, depth + 1))
                 }
             } else if info.st_mode & S_IFMT == S_IFREG && EditorTempFiles.isResourceFile(name) {
@@ -371,6 +449,18 @@ public final class ResourceWatcher: @unchecked Sendable {
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return true }
         guard let real = Self.realPath(path) else { return false }
         return realRoots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+    }
+
+    /// Whether `path`, in `directory`, is a link back to `directory` or above it: a loop
+    /// that would be watched again under ever longer names. It is recorded and not followed.
+    private func leadsBack(_ path: String, from directory: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+            let target = Self.realPath(path), let here = Self.realPath(directory),
+            here == target || here.hasPrefix(target == "/" ? "/" : target + "/")
+        else { return false }
+        record(error: "\(path) links back to \(target), a loop: not followed")
+        return true
     }
 
     // MARK: - Bookkeeping

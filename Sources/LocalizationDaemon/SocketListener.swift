@@ -23,6 +23,7 @@ public final class SocketListener: Sendable {
     /// Device and inode of the file bound, so `close` removes only our own socket file.
     private let boundFile: (device: UInt64, inode: UInt64)?
     private let isClosed = Mutex(false)
+    private let ownsFile = Mutex(true)
 
     /// Binds and listens at `path`, the file getting `permissions` (default `0660`).
     ///
@@ -104,12 +105,28 @@ public final class SocketListener: Sendable {
     /// is going away; the descriptor stays open until ``close()``. An adopted socket's file
     /// belongs to systemd and stays.
     func removeSocketFile() {
-        guard let path, let boundFile else { return }
+        guard let path, let boundFile, ownsFile.withLock({ $0 }) else { return }
         var status = stat()
         // Only unlink the file if it is still the one we bound: a newer daemon may own the path.
         if lstat(path, &status) == 0, UInt64(status.st_dev) == boundFile.device, UInt64(status.st_ino) == boundFile.inode {
             unlink(path)
         }
+    }
+
+    /// Leaves the socket file alone from now on, even when closing: it is gone, and a new
+    /// file at the path (the replacement's) may have been given the same inode number.
+    func disownFile() {
+        ownsFile.withLock { $0 = false }
+    }
+
+    /// Whether the file this listener bound is still at its path: `false` once someone
+    /// removed it or its directory (a tmp cleaner), or put another file there. Always true
+    /// for an adopted socket, whose file is systemd's business.
+    var isFileInPlace: Bool {
+        guard let path, let boundFile else { return true }
+        var status = stat()
+        return lstat(path, &status) == 0 && UInt64(status.st_dev) == boundFile.device
+            && UInt64(status.st_ino) == boundFile.inode
     }
 
     private static func address(for path: String) throws(SocketError) -> sockaddr_un {

@@ -37,11 +37,11 @@ public final class SocketServer: @unchecked Sendable {
     /// Shared by every connection's reads: they run one at a time on `queue`.
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    private let listener: SocketListener
     private let queue: DispatchQueue
     private let counters = Mutex(SocketServerStatistics())
 
     // Confined to `queue`:
+    private var listener: SocketListener
     private var state = State.idle
     private var acceptSource: (any DispatchSourceRead)?
     private var acceptSuspended = false
@@ -73,17 +73,34 @@ public final class SocketServer: @unchecked Sendable {
         queue.async { [self] in
             guard case .idle = state else { return }
             state = .running
-            let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
-            source.setEventHandler { [unowned self] in acceptConnections() }
-            source.setCancelHandler { [listener] in listener.close() }
-            acceptSource = source
-            source.resume()
+            startAccepting()
             let checkInterval = max(0.05, min(limits.idleTimeout / 4, 5))
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + checkInterval, repeating: checkInterval, leeway: .milliseconds(50))
             timer.setEventHandler { [unowned self] in closeIdleConnections() }
             idleTimer = timer
             timer.resume()
+        }
+    }
+
+    /// Accepts on `newListener` from now on, closing the current one; the connections
+    /// already accepted are not touched. For a socket file that was removed: the daemon
+    /// binds a new one at the same path and hands it over here. Closes `newListener` if the
+    /// server is no longer running.
+    public func replaceListener(with newListener: SocketListener) {
+        queue.async { [self] in
+            guard case .running = state else {
+                newListener.close()
+                return
+            }
+            listener.disownFile()
+            if let acceptSource {
+                if acceptSuspended { acceptSource.resume() }
+                acceptSuspended = false
+                acceptSource.cancel()  // its cancel handler closes the old listener
+            }
+            listener = newListener
+            startAccepting()
         }
     }
 
@@ -145,6 +162,14 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     // MARK: Internals, on `queue`
+
+    private func startAccepting() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
+        source.setEventHandler { [unowned self] in acceptConnections() }
+        source.setCancelHandler { [listener] in listener.close() }
+        acceptSource = source
+        source.resume()
+    }
 
     private func acceptConnections() {
         guard case .running = state else { return }

@@ -38,7 +38,7 @@ enum DaemonCommands {
             let file = error["file"]?.stringValue ?? "?"
             print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(error["message"]?.stringValue ?? "")")
         }
-        for group in ["counters", "watcher", "server"] {
+        for group in ["counters", "watcher", "server", "socket"] {
             guard let members = status[group]?.objectValue else { continue }
             let text = members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " ")
             print("\(group): \(text)")

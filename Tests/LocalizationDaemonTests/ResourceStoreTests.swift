@@ -83,4 +83,30 @@ import Testing
         #expect(summary.changes.isEmpty)
         #expect(store.snapshot.fileCount == 2)
     }
+
+    /// A table that is there but cannot be read is an error that keeps its last good table,
+    /// not a vanished file: a file replaced by a directory, a link looping onto itself.
+    @Test func aTableThatCannotBeReadKeepsItsLastGoodTable() throws {
+        let path = root.path + "/ja.lproj/Localizable.strings"
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        store.refresh(paths: [path])
+        #expect(store.snapshot.errors.map(\.message) == ["cannot be read: it is a directory, not a file"])
+        #expect(try value("k", "ja") == "ja 1")
+        // A full rescan finds the directory named like a table and reports it the same way.
+        store.rescan()
+        #expect(store.snapshot.errors.map(\.location.file) == [path])
+        #expect(try value("k", "ja") == "ja 1")
+
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "Localizable.strings")
+        store.refresh(paths: [path])
+        #expect(store.snapshot.errors.map(\.message) == ["cannot be read: Too many levels of symbolic links"])
+        #expect(try value("k", "ja") == "ja 1")
+
+        try FileManager.default.removeItem(atPath: path)
+        store.refresh(paths: [path])
+        #expect(store.snapshot.errors.isEmpty)
+        #expect(try value("k", "ja") == "en 1")
+    }
 }

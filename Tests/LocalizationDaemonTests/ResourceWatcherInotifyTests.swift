@@ -143,4 +143,33 @@ import Glibc
         #expect(all, "missing \(expected.subtracting(fixture.collector.files).count) of \(count)")
         #expect(fixture.watcher.statistics.watchCount == count + 2)
     }
+
+    /// A deleted root is listed as missing and, once back, watched and scanned again: its
+    /// own watch died with it, and nothing else would tell of its return.
+    @Test func aDeletedRootIsWatchedAgainWhenItComesBack() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        try FileManager.default.removeItem(atPath: fixture.root)
+        let missing = fixture.collector.wait { _ in fixture.watcher.statistics.missingRoots == [fixture.root] }
+        #expect(missing, "\(fixture.watcher.statistics)")
+        let file = try fixture.directory.write("ko.lproj/Localizable.strings")
+        fixture.expectReported(file)
+        #expect(fixture.watcher.statistics.missingRoots.isEmpty)
+        #expect(fixture.watcher.watchedDirectories == [fixture.root, fixture.root + "/ko.lproj"])
+        // Watched again: a later edit is reported like any other.
+        let later = try fixture.directory.write("ko.lproj/Menu.strings")
+        fixture.expectReported(later)
+    }
+
+    /// A link back up the tree is neither watched nor scanned twice, and is reported.
+    @Test func aLinkLoopIsNotFollowed() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        try FileManager.default.createSymbolicLink(atPath: fixture.root + "/loop", withDestinationPath: ".")
+        let file = try fixture.directory.write("ko.lproj/Localizable.strings")
+        fixture.expectReported(file, never: ["loop/ko.lproj/Localizable.strings"])
+        #expect(!fixture.collector.files.contains { $0.contains("/loop/") }, "\(fixture.collector.all)")
+        #expect(fixture.watcher.statistics.lastError == "\(fixture.root)/loop links back to \(fixture.root), a loop: not followed")
+        #expect(!fixture.watcher.watchedDirectories.contains { $0.contains("/loop") })
+    }
 }

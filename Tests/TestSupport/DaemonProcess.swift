@@ -13,17 +13,32 @@ public final class DaemonProcess {
     private let directory: TemporaryDirectory
 
     /// Starts `l10nd --resources …` plus `arguments`, waiting until it answers `hello`.
+    ///
+    /// With `user`, the daemon runs as that user and group id (through `setpriv`, with no
+    /// supplementary groups), and the socket's directory is handed to it: tests run as root,
+    /// to whom file permissions do not apply, so permission faults need an ordinary user.
     public init(
         resources: [String], arguments: [String] = [], environment: [String: String] = [:],
-        startTimeout: TimeInterval = 20
+        startTimeout: TimeInterval = 20, user: UInt32? = nil
     ) throws {
         directory = try TemporaryDirectory(prefix: "l10nd-daemon")
         socketPath = directory.path + "/l10nd.sock"
         logPath = directory.path + "/l10nd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
-        process.arguments = resources.flatMap { ["--resources", $0] } + ["--socket", socketPath, "--log-level", "debug"] + arguments
+        let daemonArguments =
+            resources.flatMap { ["--resources", $0] } + ["--socket", socketPath, "--log-level", "debug"] + arguments
+        if let user {
+            guard chown(directory.path, user, user) == 0 else {
+                throw JSONLineClient.Failure(description: "chown \(directory.path) to \(user): errno \(errno)")
+            }
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", PackagePaths.executable("l10nd")] + daemonArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
+            process.arguments = daemonArguments
+        }
         var base = ["PATH": "/usr/bin:/bin"]
         base.merge(environment) { _, new in new }
         process.environment = base

@@ -87,6 +87,24 @@ public final class RawSocketClient {
         }
     }
 
+    /// Reads exactly `count` bytes (a binary frame's header, then its payload).
+    ///
+    /// - Throws: when the daemon closes the connection first or the read time limit passes.
+    public func read(exactly count: Int) throws -> [UInt8] {
+        var received = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let got = received[offset...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got == 0 { throw JSONLineClient.Failure(description: "the daemon closed the connection after \(offset) of \(count) bytes") }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw JSONLineClient.Failure(description: errno == EAGAIN ? "no reply within the time limit" : "recv: \(String(cString: strerror(errno)))")
+            }
+            offset += got
+        }
+        return received
+    }
+
     /// Whether the daemon has closed the connection: a read that waits at most `timeout`
     /// seconds for the end, discarding any bytes that arrive first.
     public func isClosedByPeer(within timeout: TimeInterval) -> Bool {
