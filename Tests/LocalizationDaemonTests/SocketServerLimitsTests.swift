@@ -6,7 +6,7 @@ import Testing
 
 /// One bad client never harms the others, and no client can make the server hang or grow.
 @Suite struct SocketServerLimitsTests {
-    @Test func oversizedLineClosesOnlyThatConnection() async throws {
+    @Test func oversizedLineClosesOnlyThatConnection() throws {
         let running = try RunningServer(limits: ServerLimits(maxMessageBytes: 1024))
         let bad = try running.client()
         let good = try running.client()
@@ -19,10 +19,10 @@ import Testing
         #expect(bad.waitForClose())
         good.send(#"{"op":"hello","id":1}"# + "\n")
         #expect(try good.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func gigabyteLengthPrefixIsRefusedInBinary() async throws {
+    @Test func gigabyteLengthPrefixIsRefusedInBinary() throws {
         let running = try RunningServer()
         let client = try running.client()
         client.send([0xA5, 0x01, 0x40, 0x00, 0x00, 0x00, 0x02])
@@ -34,10 +34,10 @@ import Testing
         }
         #expect(error.code == .tooLarge)
         #expect(client.waitForClose())
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func halfAFrameThenSilenceDoesNotBlockOthers() async throws {
+    @Test func halfAFrameThenSilenceDoesNotBlockOthers() throws {
         let running = try RunningServer()
         let stalled = try running.client()
         let frame = BinaryFrameCodec.encode(WireRequest(id: .number(1), operation: .status))
@@ -51,10 +51,10 @@ import Testing
         }
         stalled.send(Array(frame.dropFirst(4)))
         #expect(try stalled.readServerMessage().isReply(id: 1))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func threeHundredConcurrentConnectionsAreServed() async throws {
+    @Test func threeHundredConcurrentConnectionsAreServed() throws {
         let running = try RunningServer()
         let clients = try (0..<300).map { _ in try running.client() }
         for (index, client) in clients.enumerated() {
@@ -66,10 +66,10 @@ import Testing
         }
         #expect(running.server.statistics.connectionsCurrent == 300)
         #expect(running.server.statistics.connectionsAccepted == 300)
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func connectionsOverTheLimitAreRefusedWithAnError() async throws {
+    @Test func connectionsOverTheLimitAreRefusedWithAnError() throws {
         let running = try RunningServer(limits: ServerLimits(maxConnections: 3))
         let admitted = try (0..<3).map { _ in try running.client() }
         for client in admitted {
@@ -82,24 +82,24 @@ import Testing
         #expect(running.server.statistics.connectionsRefused == 1)
         admitted[0].send(#"{"op":"hello","id":2}"# + "\n")
         #expect(try admitted[0].readServerMessage().isReply(id: 2))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func clientThatNeverReadsIsCutOffWhileAnotherIsServed() async throws {
+    @Test func clientThatNeverReadsIsCutOffWhileAnotherIsServed() throws {
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 256 * 1024))
         let hog = try running.client()
         let polite = try running.client()
         // 64 replies of 64 KiB: far more than the kernel's socket buffers plus the limit.
         let requests = (0..<64).map { #"{"op":"lookup","key":"big:65536","id":\#($0)}"# + "\n" }.joined()
         hog.send(requests)
-        #expect(await running.eventually { running.server.statistics.connectionsCutOff == 1 })
+        #expect(running.eventually { running.server.statistics.connectionsCutOff == 1 })
         polite.send(#"{"op":"hello","id":1}"# + "\n")
         #expect(try polite.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
         #expect(hog.waitForClose(timeout: 10))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func idleConnectionsAreClosedButSubscribersAreNot() async throws {
+    @Test func idleConnectionsAreClosedButSubscribersAreNot() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.3))
         let idle = try running.client()
         let subscriber = try running.client()
@@ -109,7 +109,7 @@ import Testing
         #expect(running.server.statistics.connectionsTimedOut == 1)
         running.server.broadcast(.changed(generation: 1, changes: []))
         #expect(try subscriber.readLine() == #"{"event":"changed","generation":1,"changes":[]}"#)
-        await running.shutDown()
+        running.shutDown()
     }
 }
 

@@ -32,7 +32,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory.socketPath))
     }
 
-    @Test func staleSocketFileIsReplaced() async throws {
+    @Test func staleSocketFileIsReplaced() throws {
         let directory = try TemporarySocketDirectory()
         // A crashed daemon: the file stays, nobody listens.
         Glibc.close(try rawSocket(at: directory.socketPath, listening: false))
@@ -42,7 +42,7 @@ import Testing
         let client = try TestClient(path: directory.socketPath)
         client.send(#"{"op":"hello"}"# + "\n")
         #expect(try client.readLine() == #"{"ok":true,"protocol":1}"#)
-        await server.stop()
+        server.stopAndWait()
     }
 
     @Test func pathThatIsNotASocketIsNeverRemoved() throws {
@@ -76,7 +76,7 @@ import Testing
         #expect(throws: SocketError.self) { _ = try SocketListener(path: path) }
     }
 
-    @Test func adoptedListenerServesAndKeepsItsFile() async throws {
+    @Test func adoptedListenerServesAndKeepsItsFile() throws {
         let directory = try TemporarySocketDirectory()
         let descriptor = try rawSocket(at: directory.socketPath, listening: true)
         let listener = try SocketListener(adopting: descriptor, path: directory.socketPath)
@@ -86,7 +86,7 @@ import Testing
         let client = try TestClient(path: directory.socketPath)
         client.send(#"{"op":"hello"}"# + "\n")
         #expect(try client.readLine() == #"{"ok":true,"protocol":1}"#)
-        await server.stop()
+        server.stopAndWait()
         #expect(FileManager.default.fileExists(atPath: directory.socketPath))
     }
 

@@ -6,15 +6,15 @@ import Testing
 
 /// Requests and replies over a real connected Unix socket, in both encodings.
 @Suite struct SocketServerProtocolTests {
-    @Test func jsonLookupOverARealSocket() async throws {
+    @Test func jsonLookupOverARealSocket() throws {
         let running = try RunningServer()
         let client = try running.client()
         client.send(#"{"op":"lookup","key":"多言語化","lang":"en","table":"Localizable","id":7}"# + "\n")
         #expect(try client.readLine() == #"{"id":7,"ok":true,"value":"«多言語化»","found":true,"lang":"en","generation":1}"#)
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func pipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstIsSlow() async throws {
+    @Test func pipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstIsSlow() throws {
         let running = try RunningServer()
         let client = try running.client()
         var batch = #"{"op":"reload","id":1}"# + "\n"
@@ -33,10 +33,10 @@ import Testing
             default: #expect(reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "en", generation: 1)))
             }
         }
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func binaryFramesAreAnsweredInBinary() async throws {
+    @Test func binaryFramesAreAnsweredInBinary() throws {
         let running = try RunningServer()
         let client = try running.client()
         client.send(WireRequest(id: .number(9), operation: .batch(keys: ["a", "😀"], languages: ["ja"], table: nil)), as: .binaryFrames)
@@ -49,10 +49,10 @@ import Testing
         #expect(try client.readLine() == #"{"id":10,"ok":true,"protocol":1}"#)
         #expect(try client.readServerMessage()
             == .reply(id: .number(11), .table(WireTableResult(entries: ["a": "A"], languages: ["a": "en"], generation: 1))))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func garbageGetsBadRequestAndTheConnectionKeepsWorking() async throws {
+    @Test func garbageGetsBadRequestAndTheConnectionKeepsWorking() throws {
         let running = try RunningServer()
         let client = try running.client()
         client.send("garbage\n\u{7}\u{0}\n[]\n" + #"{"op":"lookup"}"# + "\n" + #"{"op":"hello","id":"h"}"# + "\n")
@@ -65,20 +65,20 @@ import Testing
         }
         #expect(try client.readServerMessage() == .reply(id: .string("h"), .fields(["protocol": 1])))
         #expect(running.server.statistics.errors == 4)
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func handlerErrorsAndPeerCredentialsReachTheClient() async throws {
+    @Test func handlerErrorsAndPeerCredentialsReachTheClient() throws {
         let running = try RunningServer()
         let client = try running.client()
         client.send(#"{"op":"missing","id":1}"# + "\n" + #"{"op":"status","id":2}"# + "\n")
         #expect(try client.readLine() == #"{"id":1,"ok":false,"error":{"code":"forbidden","message":"not for you"}}"#)
         #expect(try client.readServerMessage()
             == .reply(id: .number(2), .fields(["uid": .integer(Int64(getuid())), "pid": .integer(Int64(getpid()))])))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func subscribersReceiveBroadcastsInTheirOwnEncoding() async throws {
+    @Test func subscribersReceiveBroadcastsInTheirOwnEncoding() throws {
         let running = try RunningServer()
         let jsonSubscriber = try running.client()
         let binarySubscriber = try running.client()
@@ -87,7 +87,7 @@ import Testing
         binarySubscriber.send(WireRequest(id: .number(2), operation: .subscribe), as: .binaryFrames)
         #expect(try jsonSubscriber.readLine() == #"{"id":1,"ok":true}"#)
         #expect(try binarySubscriber.readServerMessage() == .reply(id: .number(2), .ok))
-        #expect(await running.eventually { running.server.statistics.subscribers == 2 })
+        #expect(running.eventually { running.server.statistics.subscribers == 2 })
         let event = WireEvent.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])
         running.server.broadcast(event)
         #expect(try jsonSubscriber.readLine()
@@ -100,10 +100,10 @@ import Testing
         jsonSubscriber.send(#"{"op":"lookup","key":"k","id":3}"# + "\n")
         #expect(try jsonSubscriber.readServerMessage()
             == .reply(id: .number(3), .lookup(WireLookupResult(value: "«k»", found: true, language: "en", generation: 1))))
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func socatCanTalkToTheDaemon() async throws {
+    @Test func socatCanTalkToTheDaemon() throws {
         let socat = ["/usr/bin/socat", "/bin/socat"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let socat else {
             print("skipping: socat is not installed")
@@ -124,19 +124,20 @@ import Testing
         process.waitUntilExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines == [#"{"id":1,"ok":true,"protocol":1}"#, #"{"ok":true,"value":"«k»","found":true,"lang":"sv","generation":1}"#])
-        await running.shutDown()
+        running.shutDown()
     }
 
-    @Test func gracefulStopAnswersPendingRequestsThenRemovesTheSocket() async throws {
+    @Test func gracefulStopAnswersPendingRequestsThenRemovesTheSocket() throws {
         let running = try RunningServer(handler: TestHandler(reloadDelay: 0.3))
         let client = try running.client()
         client.send(#"{"op":"reload","id":1}"# + "\n")
-        #expect(await running.eventually { running.server.statistics.requests == 1 })
+        #expect(running.eventually { running.server.statistics.requests == 1 })
         let server = running.server
-        let stopped = Task { await server.stop() }
+        let stopped = DispatchSemaphore(value: 0)
+        server.stop { stopped.signal() }
         #expect(try client.readLine() == #"{"id":1,"ok":true,"generation":2}"#)
         #expect(client.waitForClose())
-        await stopped.value
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
         #expect(!FileManager.default.fileExists(atPath: running.path))
         #expect((try? TestClient(path: running.path)) == nil)
     }

@@ -172,17 +172,29 @@ struct RunningServer {
 
     func client() throws -> TestClient { try TestClient(path: path) }
 
-    func shutDown() async {
-        await server.stop()
+    /// Stops the server and waits for it. Synchronous on purpose, like every wait in these
+    /// tests: the server runs on its own Dispatch queue, and a test that blocked Swift's
+    /// cooperative pool while awaiting could starve the other tests' awaits on 2 cores.
+    func shutDown() {
+        server.stopAndWait()
     }
 
     /// Polls `condition` until it holds or `timeout` passes.
-    func eventually(timeout: Double = 5, _ condition: () -> Bool) async -> Bool {
+    func eventually(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
+            usleep(10_000)
         }
         return condition()
+    }
+}
+
+extension SocketServer {
+    /// Stops the server and blocks until it has drained (at most 30 s).
+    func stopAndWait() {
+        let stopped = DispatchSemaphore(value: 0)
+        stop { stopped.signal() }
+        _ = stopped.wait(timeout: .now() + 30)
     }
 }
