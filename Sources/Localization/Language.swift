@@ -7,13 +7,15 @@
 public final class Language<Base> {
     /// The value to localize.
     public let base: Base
-    let list: LanguageList
+    @usableFromInline let list: LanguageList
 
     /// Pairs `base` with one language tag.
+    @inlinable
     public convenience init(_ base: Base, identifier: String) {
         self.init(base, list: .one(identifier))
     }
 
+    @usableFromInline
     init(_ base: Base, list: LanguageList) {
         self.base = base
         self.list = list
@@ -41,9 +43,14 @@ extension Language: Sendable where Base: Sendable {}
 extension Language where Base == String {
     /// The string looked up in the `Localizable` table for this language, falling back
     /// along the chain; the string itself when no language has it.
+    ///
+    /// Inlinable so that, in the caller, the short-lived `Language` object of
+    /// `"key".ja.localized` can live on the stack instead of the heap.
+    @inlinable
     public var localized: String { localized(table: nil) }
 
     /// The string looked up in `table` (`nil` means `Localizable`).
+    @inlinable
     public func localized(table: String?) -> String {
         Localizer.shared.value(base, languages: list, table: table)
     }

@@ -1,5 +1,6 @@
 /// The tags a ``Language`` carries: usually one, stored without an array so that
 /// `"key".ja` allocates nothing.
+@usableFromInline
 enum LanguageList: Sendable, Hashable {
     case one(String)
     case many([String])

@@ -191,6 +191,7 @@ public final class Localizer: Sendable {
 
     /// The value `localized` returns: in cached mode, two dictionary reads in this
     /// thread's own cache once the table is there.
+    @usableFromInline
     func value(_ key: String, languages: LanguageList, table: String?) -> String {
         let local = ThreadLookupCache.current
         let epoch = self.epoch.load(ordering: .acquiring)
