@@ -2,6 +2,9 @@
  * The floor of any socket lookup: a bare ping-pong over a Unix stream socket between two
  * processes, each message a 32-byte write answered by a 32-byte write. Prints one line:
  *   pingpong round_trips=N seconds=S p50_ns=X p99_ns=Y
+ * With a second argument DEPTH > 1 it is pipelined: DEPTH messages stay in flight, and only
+ * the rate counts (latency is then queueing):
+ *   pingpong round_trips=N seconds=S depth=D
  * Built and run by scripts/bench-client next to l10nd-bench's direct-mode figures.
  */
 #include <stdio.h>
@@ -36,6 +39,8 @@ static int compare(const void *a, const void *b) {
 int main(int argc, char **argv) {
     int count = argc > 1 ? atoi(argv[1]) : 100000;
     if (count <= 0) count = 100000;
+    int depth = argc > 2 ? atoi(argv[2]) : 1;
+    if (depth < 1) depth = 1;
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) { perror("socketpair"); return 1; }
     char message[32];
@@ -50,6 +55,26 @@ int main(int argc, char **argv) {
         _exit(0);
     }
     close(pair[1]);
+    if (depth > 1) {
+        if (depth > count) depth = count;
+        double begun = now();
+        int sent = 0;
+        for (; sent < depth; sent++) {
+            if (exact(pair[0], message, sizeof message, 1) != 0) return 1;
+        }
+        for (int received = 0; received < count; received++) {
+            if (exact(pair[0], message, sizeof message, 0) != 0) return 1;
+            if (sent < count) {
+                if (exact(pair[0], message, sizeof message, 1) != 0) return 1;
+                sent++;
+            }
+        }
+        double took = now() - begun;
+        close(pair[0]);
+        waitpid(child, NULL, 0);
+        printf("pingpong round_trips=%d seconds=%.6f depth=%d\n", count, took, depth);
+        return 0;
+    }
     double *samples = malloc(sizeof(double) * (size_t)count);
     if (!samples) return 1;
     double started = now();

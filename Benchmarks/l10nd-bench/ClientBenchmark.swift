@@ -14,28 +14,9 @@ import Localization
 func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: Int = 20_000) {
     let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let resources = packageRoot.appendingPathComponent("Examples/Resources").path
-    let daemonPath = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("l10nd").path
-    guard FileManager.default.isExecutableFile(atPath: daemonPath) else {
-        print("client benchmark: skipped, no l10nd at \(daemonPath) (swift build -c release --product l10nd)")
-        return
-    }
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("l10nd-bench-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: work) }
-    let socket = work + "/l10nd.sock"
-    let daemon = Process()
-    daemon.executableURL = URL(fileURLWithPath: daemonPath)
-    daemon.arguments = ["--resources", resources, "--socket", socket, "--log-level", "warning"]
-    daemon.standardError = FileHandle.nullDevice
-    do { try daemon.run() } catch {
-        print("client benchmark: skipped, l10nd did not start: \(error)")
-        return
-    }
-    defer {
-        daemon.terminate()
-        daemon.waitUntilExit()
-    }
+    let work = BenchmarkDirectory("client")
+    guard let daemon = BenchmarkDaemon(resources: [resources], socket: work.path + "/l10nd.sock") else { return }
+    let socket = daemon.socket
     let probe = LocalizationClient(socketPath: socket, timeout: 5)
     var fetched: [String: String] = [:]
     for _ in 0..<200 {
@@ -59,7 +40,7 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
     let cachedCheck = keys.allSatisfy { $0.language("ja").localized == entries[$0] }
     let cached = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in key.language("ja").localized }
     let dictionary = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in entries[key] ?? key }
-    let bundle = foundationBundle(entries: entries, in: work)
+    let bundle = foundationBundle(entries: entries, in: work.path)
     let foundationCheck = bundle.map { bundle in keys.allSatisfy { bundle.localizedString(forKey: $0, value: nil, table: nil) == entries[$0] } }
     let foundation = bundle.map { bundle in
         nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in
@@ -91,18 +72,11 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
     let p99 = latencies[Int(Double(latencies.count) * 0.99)]
     print(String(format: "  direct   %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs", Double(roundTrips) / seconds, p50 / 1000, p99 / 1000))
     Localizer.shared.useEmbedded()
-    if let pingpong = ProcessInfo.processInfo.environment["L10N_PINGPONG"], let line = run(pingpong, ["\(roundTrips * 5)"]) {
-        let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").compactMap { part -> (String, Double)? in
-            let pair = part.split(separator: "=")
-            guard pair.count == 2, let value = Double(pair[1]) else { return nil }
-            return (String(pair[0]), value)
-        })
-        if let trips = fields["round_trips"], let time = fields["seconds"], let cP50 = fields["p50_ns"], let cP99 = fields["p99_ns"] {
-            print(String(format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
-                         trips / time, cP50 / 1000, cP99 / 1000, p50 / cP50))
-        }
+    if let floor = CPingPongFloor.run(count: roundTrips * 5), let cP50 = floor.p50Nanoseconds, let cP99 = floor.p99Nanoseconds {
+        print(String(format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
+                     floor.roundTripsPerSecond, cP50 / 1000, cP99 / 1000, p50 / cP50))
     } else {
-        print("  C ping-pong: not run (scripts/bench-client builds it and sets L10N_PINGPONG)")
+        print("  C ping-pong: not run (no C compiler, and L10N_PINGPONG unset)")
     }
 }
 
@@ -141,15 +115,3 @@ private func foundationBundle(entries: [String: String], in work: String) -> Bun
     return Bundle(path: directory)
 }
 
-/// Runs a program and returns its first line of output.
-private func run(_ path: String, _ arguments: [String]) -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    guard (try? process.run()) != nil else { return nil }
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
-}

@@ -11,12 +11,8 @@ import LocalizationWire
 /// - 1,000 idle connections: memory, and lookup p99 next to the same lookups with 1 connection.
 func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: Int = 3) {
     print("daemon start and memory: \(languages) languages × \(keys) keys")
-    guard let daemonPath = siblingExecutable("l10nd") else {
-        print("  skipped: no l10nd next to this benchmark (build the package first)")
-        return
-    }
-    let work = FileManager.default.temporaryDirectory.path + "/l10nd-bench-start-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: work) }
+    let directory = BenchmarkDirectory("start")
+    let work = directory.path
     let resources = SyntheticResources(languages: languages, keys: keys, under: work)
     print(String(format: "  %.1f MB of .strings, %.1f MB of raw keys and values", Double(resources.fileBytes) / 1e6,
                  Double(resources.rawBytes) / 1e6))
@@ -33,22 +29,19 @@ func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: 
         parseTimes.append(milliseconds(since: parseStart))
 
         guard let notify = NotifyReceiver(path: work + "/notify-\(startTimes.count).sock") else { return }
-        let socket = work + "/l10nd.sock"
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: daemonPath)
-        daemon.arguments = ["--resources", resources.root, "--socket", socket, "--log-level", "warning"]
-        daemon.environment = ["NOTIFY_SOCKET": notify.path, "PATH": "/usr/bin:/bin"]
-        daemon.standardError = FileHandle.nullDevice
         let start = ContinuousClock.now
-        do { try daemon.run() } catch { return }
+        guard let daemon = BenchmarkDaemon(
+            resources: [resources.root], socket: work + "/l10nd.sock",
+            environment: ["NOTIFY_SOCKET": notify.path, "PATH": "/usr/bin:/bin"])
+        else { return }
         let ready = notify.waitFor("READY=1", timeout: 120)
         startTimes.append(milliseconds(since: start))
-        residentKilobytes = residentMemory(of: daemon.processIdentifier)
+        residentKilobytes = residentMemory(of: daemon.process.processIdentifier)
         if startTimes.count == repeats, ready {
-            idleConnections(socket: socket, pid: daemon.processIdentifier, key: "screen1.label1", baseline: residentKilobytes)
+            idleConnections(
+                socket: daemon.socket, pid: daemon.process.processIdentifier, key: "screen1.label1",
+                baseline: residentKilobytes)
         }
-        daemon.terminate()
-        daemon.waitUntilExit()
         guard ready else {
             print("  stopped: no READY=1 within 120 s")
             return
@@ -100,11 +93,6 @@ private func residentMemory(of pid: Int32) -> Int {
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
     else { return 0 }
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-}
-
-private func milliseconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
 }
 
 /// A datagram socket standing in for systemd's notify socket.

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Localization
-import LocalizationWire
 
 /// Reload latency: a file renamed into place → a subscriber of a real `l10nd` receives its
 /// `changed` event. Baseline, in the same run: the raw inotify latency of the same rename
@@ -10,34 +9,17 @@ import LocalizationWire
 /// The daemon runs with its default settle window (20 ms), so the figure includes it.
 func runReloadLatencyBenchmark(edits: Int = 200) {
     print("reload latency: \(edits) edits, file renamed into place → event")
-    guard let daemonPath = siblingExecutable("l10nd") else {
-        print("  skipped: no l10nd next to this benchmark (build the package first)")
-        return
-    }
-    let directory = FileManager.default.temporaryDirectory.path + "/l10nd-bench-reload-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let work = BenchmarkDirectory("reload")
+    let directory = work.path
     let lproj = directory + "/ja.lproj"
     try? FileManager.default.createDirectory(atPath: lproj, withIntermediateDirectories: true)
     let target = lproj + "/Localizable.strings"
     write("\"k\" = \"0\";\n", to: target)
-
-    let socket = directory + "/l10nd.sock"
-    let daemon = Process()
-    daemon.executableURL = URL(fileURLWithPath: daemonPath)
-    daemon.arguments = ["--resources", directory, "--socket", socket, "--log-level", "warning"]
-    daemon.standardError = FileHandle.nullDevice
-    do { try daemon.run() } catch {
-        print("  skipped: cannot start l10nd: \(error)")
-        return
-    }
-    defer {
-        daemon.terminate()
-        daemon.waitUntilExit()
-    }
-    guard let subscriber = connectWhenReady(socket), (try? subscriber.send(.subscribe)) != nil else {
-        print("  skipped: l10nd did not answer")
-        return
-    }
+    guard let daemon = BenchmarkDaemon(resources: [directory], socket: directory + "/l10nd.sock"),
+        daemon.waitUntilAnswering(),
+        let subscriber = try? DaemonConnection(socketPath: daemon.socket, timeout: 5),
+        (try? subscriber.send(.subscribe)) != nil
+    else { return }
 
     var daemonLatencies: [Double] = []
     for index in 1...edits {
@@ -81,25 +63,8 @@ private func rawInotifyLatencies(in directory: String, edits: Int) -> [Double] {
     return latencies
 }
 
-private func connectWhenReady(_ socket: String) -> DaemonConnection? {
-    for _ in 0..<200 {
-        if let connection = try? DaemonConnection(socketPath: socket, timeout: 5),
-            case .fields = (try? connection.send(.hello)) ?? .error(WireError(code: .internal, message: ""))
-        {
-            return connection
-        }
-        usleep(20_000)
-    }
-    return nil
-}
-
 private func write(_ text: String, to path: String) {
     _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-}
-
-private func milliseconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
 }
 
 private func report(_ name: String, _ samples: [Double]) {
@@ -108,17 +73,3 @@ private func report(_ name: String, _ samples: [Double]) {
                  samples.min() ?? 0, samples.max() ?? 0))
 }
 
-/// The `fraction` percentile of `samples` (nearest rank).
-func percentile(_ samples: [Double], _ fraction: Double) -> Double {
-    guard !samples.isEmpty else { return 0 }
-    let sorted = samples.sorted()
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
-    return sorted[min(max(rank, 0), sorted.count - 1)]
-}
-
-/// A built executable of this package next to the running benchmark.
-func siblingExecutable(_ name: String) -> String? {
-    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent(name).path
-    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-}

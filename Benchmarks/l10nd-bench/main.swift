@@ -11,5 +11,6 @@ let corpusRoot = arguments.indices.first { !arguments[$0].hasPrefix("--") && !op
     .map { arguments[$0] } ?? defaultCorpusRoot()
 if !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
 runClientBenchmark()
+runPipelineBenchmark()
 runReloadLatencyBenchmark()
 runDaemonStartBenchmark(languages: option("--languages", default: 100), keys: option("--keys", default: 10_000))
