@@ -12,7 +12,8 @@ public final class BackgroundProcess {
     public let logPath: String
     private let directory: TemporaryDirectory
 
-    /// Starts `executable` with `arguments` and exactly `environment` (plus `PATH`).
+    /// Starts `executable` with `arguments` and exactly `environment` (plus `PATH` and the
+    /// ``SanitizerEnvironment`` options).
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         directory = try TemporaryDirectory(prefix: "l10nd-process")
         logPath = directory.path + "/stderr.log"
@@ -20,7 +21,7 @@ public final class BackgroundProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new }
+        process.environment = SanitizerEnvironment.adding(to: ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new })
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -41,7 +41,7 @@ public final class DaemonProcess {
         }
         var base = ["PATH": "/usr/bin:/bin"]
         base.merge(environment) { _, new in new }
-        process.environment = base
+        process.environment = SanitizerEnvironment.adding(to: base)
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
