@@ -7,7 +7,7 @@ import Testing
 /// Plurals from the real example `.stringsdict` and `.xcstrings` files, Swift formatting
 /// that never crashes, numbers and dates per language, and pseudo-languages — embedded.
 @Suite(.serialized) struct PluralFormattingTests {
-    init() { Localizer.shared.useResources(at: [PackagePaths.exampleResources]) }
+    init() { Localizer.shared.useResources(at: PackagePaths.sharedLocalizerRoots) }
 
     /// Apple's documented categories at 0, 1, 2, 5, 21 in en, ru, ar, ja, fr (Apple's
     /// `zero` form is used for 0 when the entry has one).
@@ -83,18 +83,11 @@ import Testing
     /// A translation with `%d` where the development language has `%@`: the development
     /// language's string is used, never a crash.
     @Test func mismatchedTranslationFallsBackToTheDevelopmentLanguage() throws {
-        let directory = try TemporaryDirectory(prefix: "l10n-mismatch")
-        try FileManager.default.createDirectory(atPath: directory.path + "/en.lproj", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: directory.path + "/de.lproj", withIntermediateDirectories: true)
-        try "\"greeting\" = \"Hello %@, you have %d files\";".write(
-            toFile: directory.path + "/en.lproj/Localizable.strings", atomically: true, encoding: .utf8)
-        try "\"greeting\" = \"Hallo %d, %@ %@ %s\";".write(
-            toFile: directory.path + "/de.lproj/Localizable.strings", atomically: true, encoding: .utf8)
-        Localizer.shared.useResources(at: [directory.path])
-        defer { Localizer.shared.useResources(at: [PackagePaths.exampleResources]) }
-        #expect("greeting".de.localized("Ann", 3) == "Hello Ann, you have 3 files")
-        #expect("greeting".de.localized() == "Hello %@, you have %d files")
-        #expect("greeting".de.localized(1, 2, 3, 4, 5) == "Hello 1, you have 2 files")
+        // Tests/Fixtures/Resources/{en,de}.lproj/Mismatch.strings
+        #expect("greeting".de.localized("Ann", 3, table: "Mismatch") == "Hello Ann, you have 3 files")
+        // A plain lookup (no arguments) is not formatting: it returns the translation as it is.
+        #expect("greeting".de.localized(table: "Mismatch") == "Hallo %d, %@ %@ %s")
+        #expect("greeting".de.localized(1, 2, 3, 4, 5, table: "Mismatch") == "Hello 1, you have 2 files")
     }
 
     @Test func numbersAndDates() {

@@ -5,7 +5,7 @@ import XCTest
 /// The seed project's own test, run against `Examples/Resources`.
 final class SeedTests: XCTestCase {
     override func setUp() {
-        Localizer.shared.useResources(at: [PackagePaths.exampleResources])
+        Localizer.shared.useResources(at: PackagePaths.sharedLocalizerRoots)
     }
 
     func testSeed() {

@@ -12,6 +12,12 @@ public enum PackagePaths {
     /// `Examples/Resources`, the bundled example resources.
     public static var exampleResources: String { root + "/Examples/Resources" }
 
+    /// What every test configures `Localizer.shared` with, always the same list: suites run
+    /// in parallel, so one that pointed the shared localizer elsewhere would change another's
+    /// answers mid-test. `Tests/Fixtures/Resources` holds cases the examples must not (a
+    /// translation whose format does not fit its arguments), in tables of their own.
+    public static var sharedLocalizerRoots: [String] { [exampleResources, root + "/Tests/Fixtures/Resources"] }
+
     /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent
     /// (a user's own clone has no `../shared`): tests that need it skip.
     public static var corpus: String? {
