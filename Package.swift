@@ -36,10 +36,13 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
         .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "TestSupport"]),
-        .testTarget(name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
+        .testTarget(
+            name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(
             name: "LocalizationDaemonTests",
-            dependencies: ["LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport"]
+            dependencies: [
+                "LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport",
+            ]
         ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),

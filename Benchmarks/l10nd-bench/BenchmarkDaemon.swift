@@ -16,7 +16,8 @@ final class BenchmarkDaemon {
         }
         self.socket = socket
         process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = resources.flatMap { ["--resources", $0] } + ["--socket", socket, "--log-level", "warning"] + arguments
+        process.arguments =
+            resources.flatMap { ["--resources", $0] } + ["--socket", socket, "--log-level", "warning"] + arguments
         if let environment { process.environment = environment }
         // Not the benchmark's own stdout: a daemon outliving a crashed benchmark would hold
         // the reader of that pipe open forever.

@@ -16,13 +16,15 @@ enum CPingPongFloor {
     /// Runs `count` round trips with `depth` messages in flight; `nil` when no C compiler.
     static func run(count: Int, depth: Int = 1) -> Result? {
         guard let binary = binary(), let line = output(of: binary, ["\(count)", "\(depth)"]) else { return nil }
-        let fields = Dictionary(uniqueKeysWithValues: line.split(separator: " ").compactMap { part -> (String, Double)? in
-            let pair = part.split(separator: "=")
-            guard pair.count == 2, let value = Double(pair[1]) else { return nil }
-            return (String(pair[0]), value)
-        })
+        let fields = Dictionary(
+            uniqueKeysWithValues: line.split(separator: " ").compactMap { part -> (String, Double)? in
+                let pair = part.split(separator: "=")
+                guard pair.count == 2, let value = Double(pair[1]) else { return nil }
+                return (String(pair[0]), value)
+            })
         guard let trips = fields["round_trips"], let seconds = fields["seconds"] else { return nil }
-        return Result(roundTripsPerSecond: trips / seconds, p50Nanoseconds: fields["p50_ns"], p99Nanoseconds: fields["p99_ns"])
+        return Result(
+            roundTripsPerSecond: trips / seconds, p50Nanoseconds: fields["p50_ns"], p99Nanoseconds: fields["p99_ns"])
     }
 
     private static func binary() -> String? {

@@ -12,7 +12,8 @@ import Localization
 /// Starts its own `l10nd` (from the build directory) on `Examples/Resources`; prints why
 /// and returns when it cannot.
 func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: Int = 20_000) {
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     let resources = packageRoot.appendingPathComponent("Examples/Resources").path
     let work = BenchmarkDirectory("client")
     guard let daemon = BenchmarkDaemon(resources: [resources], socket: work.path + "/l10nd.sock") else { return }
@@ -38,20 +39,29 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
     // Cached mode through the public API, warmed so every thread has the table.
     Localizer.shared.useDaemon(socketPath: socket, mode: .cached)
     let cachedCheck = keys.allSatisfy { $0.language("ja").localized == entries[$0] }
-    let cached = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in key.language("ja").localized }
+    let cached = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in
+        key.language("ja").localized
+    }
     let dictionary = nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in entries[key] ?? key }
     let bundle = foundationBundle(entries: entries, in: work.path)
-    let foundationCheck = bundle.map { bundle in keys.allSatisfy { bundle.localizedString(forKey: $0, value: nil, table: nil) == entries[$0] } }
+    let foundationCheck = bundle.map { bundle in
+        keys.allSatisfy { bundle.localizedString(forKey: $0, value: nil, table: nil) == entries[$0] }
+    }
     let foundation = bundle.map { bundle in
         nanosecondsPerLookup(lookups: lookups, threads: threads, keys: keys) { key in
             bundle.localizedString(forKey: key, value: nil, table: nil)
         }
     }
     print(String(format: "  cached   %8.1f ns/lookup  (values %@)", cached, cachedCheck ? "match" : "DIFFER"))
-    print(String(format: "  [String: String] %8.1f ns/lookup  cached is %.2f× the dictionary (aim: ≤ 3×)", dictionary, cached / dictionary))
+    print(
+        String(
+            format: "  [String: String] %8.1f ns/lookup  cached is %.2f× the dictionary (aim: ≤ 3×)", dictionary,
+            cached / dictionary))
     if let foundation {
-        print(String(format: "  Bundle.localizedString %8.1f ns/lookup  cached is %.2f× faster (values %@)",
-                     foundation, foundation / cached, foundationCheck == true ? "match" : "DIFFER"))
+        print(
+            String(
+                format: "  Bundle.localizedString %8.1f ns/lookup  cached is %.2f× faster (values %@)",
+                foundation, foundation / cached, foundationCheck == true ? "match" : "DIFFER"))
     } else {
         print("  Bundle.localizedString: not measured (the bundle could not be made)")
     }
@@ -70,18 +80,27 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
     latencies.sort()
     let p50 = latencies[latencies.count / 2]
     let p99 = latencies[Int(Double(latencies.count) * 0.99)]
-    print(String(format: "  direct   %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs", Double(roundTrips) / seconds, p50 / 1000, p99 / 1000))
+    print(
+        String(
+            format: "  direct   %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs", Double(roundTrips) / seconds,
+            p50 / 1000, p99 / 1000))
     Localizer.shared.useEmbedded()
-    if let floor = CPingPongFloor.run(count: roundTrips * 5), let cP50 = floor.p50Nanoseconds, let cP99 = floor.p99Nanoseconds {
-        print(String(format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
-                     floor.roundTripsPerSecond, cP50 / 1000, cP99 / 1000, p50 / cP50))
+    if let floor = CPingPongFloor.run(count: roundTrips * 5), let cP50 = floor.p50Nanoseconds,
+        let cP99 = floor.p99Nanoseconds
+    {
+        print(
+            String(
+                format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
+                floor.roundTripsPerSecond, cP50 / 1000, cP99 / 1000, p50 / cP50))
     } else {
         print("  C ping-pong: not run (no C compiler, and L10N_PINGPONG unset)")
     }
 }
 
 /// Median ns per call of `body` over 5 repeats, `lookups` calls split over `threads`.
-private func nanosecondsPerLookup(lookups: Int, threads: Int, keys: [String], _ body: @escaping @Sendable (String) -> String) -> Double {
+private func nanosecondsPerLookup(
+    lookups: Int, threads: Int, keys: [String], _ body: @escaping @Sendable (String) -> String
+) -> Double {
     var results: [Double] = []
     for _ in 0..<5 {
         let perThread = lookups / threads
@@ -114,4 +133,3 @@ private func foundationBundle(entries: [String: String], in work: String) -> Bun
     else { return nil }
     return Bundle(path: directory)
 }
-

@@ -14,8 +14,10 @@ func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: 
     let directory = BenchmarkDirectory("start")
     let work = directory.path
     let resources = SyntheticResources(languages: languages, keys: keys, under: work)
-    print(String(format: "  %.1f MB of .strings, %.1f MB of raw keys and values", Double(resources.fileBytes) / 1e6,
-                 Double(resources.rawBytes) / 1e6))
+    print(
+        String(
+            format: "  %.1f MB of .strings, %.1f MB of raw keys and values", Double(resources.fileBytes) / 1e6,
+            Double(resources.rawBytes) / 1e6))
 
     let files = resources.languages.map { resources.root + "/\($0).lproj/Localizable.strings" }
     var parseTimes: [Double] = []
@@ -30,9 +32,10 @@ func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: 
 
         guard let notify = NotifyReceiver(path: work + "/notify-\(startTimes.count).sock") else { return }
         let start = ContinuousClock.now
-        guard let daemon = BenchmarkDaemon(
-            resources: [resources.root], socket: work + "/l10nd.sock",
-            environment: ["NOTIFY_SOCKET": notify.path, "PATH": "/usr/bin:/bin"])
+        guard
+            let daemon = BenchmarkDaemon(
+                resources: [resources.root], socket: work + "/l10nd.sock",
+                environment: ["NOTIFY_SOCKET": notify.path, "PATH": "/usr/bin:/bin"])
         else { return }
         let ready = notify.waitFor("READY=1", timeout: 120)
         startTimes.append(milliseconds(since: start))
@@ -50,17 +53,25 @@ func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: 
     let parse = percentile(parseTimes, 0.5)
     let startMedian = percentile(startTimes, 0.5)
     print(String(format: "    parse alone (StringsParser)          median %8.1f ms", parse))
-    print(String(format: "    l10nd start → READY=1                median %8.1f ms  (min %.1f, max %.1f)",
-                 startMedian, startTimes.min() ?? 0, startTimes.max() ?? 0))
-    print(String(format: "    ratio: %.2fx parse alone (aim ≤ 2x: %@)", startMedian / parse,
-                 (startMedian / parse <= 2 ? "meets" : "MISSES") as NSString))
+    print(
+        String(
+            format: "    l10nd start → READY=1                median %8.1f ms  (min %.1f, max %.1f)",
+            startMedian, startTimes.min() ?? 0, startTimes.max() ?? 0))
+    print(
+        String(
+            format: "    ratio: %.2fx parse alone (aim ≤ 2x: %@)", startMedian / parse,
+            (startMedian / parse <= 2 ? "meets" : "MISSES") as NSString))
     let totalKeys = Double(languages * keys)
     let rssMB = Double(residentKilobytes) / 1024
     let rawMB = Double(resources.rawBytes) / 1_048_576
-    print(String(format: "    RSS after READY %.1f MiB = %.1f MiB per million keys; raw bytes %.1f MiB",
-                 rssMB, rssMB / (totalKeys / 1e6), rawMB))
-    print(String(format: "    ratio: %.2fx raw (aim ≤ 3x raw + 30 MiB: %@)", rssMB / max(rawMB, 0.001),
-                 (rssMB <= 3 * rawMB + 30 ? "meets" : "MISSES") as NSString))
+    print(
+        String(
+            format: "    RSS after READY %.1f MiB = %.1f MiB per million keys; raw bytes %.1f MiB",
+            rssMB, rssMB / (totalKeys / 1e6), rawMB))
+    print(
+        String(
+            format: "    ratio: %.2fx raw (aim ≤ 3x raw + 30 MiB: %@)", rssMB / max(rawMB, 0.001),
+            (rssMB <= 3 * rawMB + 30 ? "meets" : "MISSES") as NSString))
 }
 
 /// Opens 1,000 idle connections, then compares lookup latency with the single-connection case.
@@ -84,8 +95,10 @@ private func idleConnections(socket: String, pid: Int32, key: String, baseline: 
     let crowded = latencies()
     let resident = residentMemory(of: pid)
     print(String(format: "    %d idle connections: RSS +%.1f MiB", idle.count, Double(resident - baseline) / 1024))
-    print(String(format: "    lookup p99 with them %.1f µs vs %.1f µs alone: %.2fx", percentile(crowded, 0.99),
-                 percentile(alone, 0.99), percentile(crowded, 0.99) / max(percentile(alone, 0.99), 0.001)))
+    print(
+        String(
+            format: "    lookup p99 with them %.1f µs vs %.1f µs alone: %.2fx", percentile(crowded, 0.99),
+            percentile(alone, 0.99), percentile(crowded, 0.99) / max(percentile(alone, 0.99), 0.001)))
 }
 
 private func residentMemory(of pid: Int32) -> Int {

@@ -65,15 +65,21 @@ func runParseBenchmark(corpusRoot: String?, repeats: Int = 7) -> [BenchmarkFigur
         let oursFigure = figure("\(label) StringsParser", oursRates)
         let foundationFigure = figure("\(label) PropertyListSerialization", foundationRates)
         figures += [oursFigure, foundationFigure]
-        print(String(format: "  %@: %.1f MB in %d files; keys per pass: ours %d, Foundation %d",
-                     label as NSString, totalBytes / 1e6, files.count, oursKeys, foundationKeys))
+        print(
+            String(
+                format: "  %@: %.1f MB in %d files; keys per pass: ours %d, Foundation %d",
+                label as NSString, totalBytes / 1e6, files.count, oursKeys, foundationKeys))
         for figure in [oursFigure, foundationFigure] {
-            print(String(format: "    %-36@ median %7.1f MB/s  (min %7.1f, max %7.1f)",
-                         figure.name as NSString, figure.median / 1e6, figure.min / 1e6, figure.max / 1e6))
+            print(
+                String(
+                    format: "    %-36@ median %7.1f MB/s  (min %7.1f, max %7.1f)",
+                    figure.name as NSString, figure.median / 1e6, figure.min / 1e6, figure.max / 1e6))
         }
         ratios.sort()
-        print(String(format: "    ratio, median of paired runs: %.1fx  (min %.1fx, max %.1fx)",
-                     ratios[ratios.count / 2], ratios.first!, ratios.last!))
+        print(
+            String(
+                format: "    ratio, median of paired runs: %.1fx  (min %.1fx, max %.1fx)",
+                ratios[ratios.count / 2], ratios.first!, ratios.last!))
     }
     return figures
 }

@@ -40,11 +40,14 @@ func runPipelineBenchmark(requestsPerRun: Int = 40_000, inFlight: Int = 16) {
     }
     let floor = CPingPongFloor.run(count: requestsPerRun * 5, depth: inFlight)
     for (name, rate) in figures {
-        let ratio = floor.map { String(format: "%.2fx the pipelined C floor", rate / $0.roundTripsPerSecond) } ?? "no C floor"
+        let ratio =
+            floor.map { String(format: "%.2fx the pipelined C floor", rate / $0.roundTripsPerSecond) } ?? "no C floor"
         print(String(format: "    %-28@ %10.0f lookups/s  %@", name as NSString, rate, ratio as NSString))
     }
     if let floor {
-        print(String(format: "    C ping-pong, %d in flight      %10.0f round trips/s", inFlight, floor.roundTripsPerSecond))
+        print(
+            String(
+                format: "    C ping-pong, %d in flight      %10.0f round trips/s", inFlight, floor.roundTripsPerSecond))
     } else {
         print("    C ping-pong: not run (no C compiler, and L10N_PINGPONG unset)")
     }

@@ -39,8 +39,10 @@ func runReloadLatencyBenchmark(edits: Int = 200) {
     report("raw inotify, rename → IN_MOVED_TO", inotifyLatencies)
     let p99 = percentile(daemonLatencies, 0.99)
     let baselineMedian = percentile(inotifyLatencies, 0.5)
-    print(String(format: "    ratio of medians: %.0fx raw inotify (the 20 ms settle window dominates)",
-                 percentile(daemonLatencies, 0.5) / max(baselineMedian, 0.001)))
+    print(
+        String(
+            format: "    ratio of medians: %.0fx raw inotify (the 20 ms settle window dominates)",
+            percentile(daemonLatencies, 0.5) / max(baselineMedian, 0.001)))
     print(String(format: "    p99 %.1f ms: %@ the 50 ms aim", p99, (p99 <= 50 ? "meets" : "MISSES") as NSString))
 }
 
@@ -68,8 +70,9 @@ private func write(_ text: String, to path: String) {
 }
 
 private func report(_ name: String, _ samples: [Double]) {
-    print(String(format: "    %-36@ median %7.2f ms  p99 %7.2f ms  (min %.2f, max %.2f)",
-                 name as NSString, percentile(samples, 0.5), percentile(samples, 0.99),
-                 samples.min() ?? 0, samples.max() ?? 0))
+    print(
+        String(
+            format: "    %-36@ median %7.2f ms  p99 %7.2f ms  (min %.2f, max %.2f)",
+            name as NSString, percentile(samples, 0.5), percentile(samples, 0.99),
+            samples.min() ?? 0, samples.max() ?? 0))
 }
-

@@ -49,10 +49,14 @@ struct SyntheticResources {
     /// A value of 10–60 characters; odd languages Japanese, even ones English, some with a
     /// quote, a newline or a format specifier to escape.
     static func value(key: Int, language: Int) -> String {
-        let english = ["Open the file", "Save changes before closing?", "Multilingualization", "Preferences",
-                       "%@ has %d new messages", "Playback speed: \"fast\""]
-        let japanese = ["ファイルを開く", "閉じる前に変更を保存しますか？", "多言語化", "環境設定",
-                        "%@さんに新しいメッセージが%d件あります", "再生速度：「速い」\n"]
+        let english = [
+            "Open the file", "Save changes before closing?", "Multilingualization", "Preferences",
+            "%@ has %d new messages", "Playback speed: \"fast\"",
+        ]
+        let japanese = [
+            "ファイルを開く", "閉じる前に変更を保存しますか？", "多言語化", "環境設定",
+            "%@さんに新しいメッセージが%d件あります", "再生速度：「速い」\n",
+        ]
         let pool = language % 2 == 0 ? english : japanese
         return pool[key % pool.count] + " \(key)"
     }

@@ -10,7 +10,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let encoded = JSONLineCodec.encode(request)
         FuzzInput.require(encoded.last == UInt8(ascii: "\n"), "encoded request lacks its newline")
         let again = JSONLineCodec.decodeRequest(Array(encoded.dropLast()))
-        FuzzInput.require(again == .success(request), "\(request) → \(String(decoding: encoded, as: UTF8.self)) → \(again)")
+        FuzzInput.require(
+            again == .success(request), "\(request) → \(String(decoding: encoded, as: UTF8.self)) → \(again)")
     }
     _ = try? JSONLineCodec.decodeServerMessage(line)
     return 0

@@ -9,8 +9,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     guard let tag = try? LanguageTag(text) else { return 0 }
     let identifier = tag.identifier
-    FuzzInput.require(identifier.utf8.count <= LanguageTag.maximumLength, "identifier \(identifier.debugDescription) too long")
+    FuzzInput.require(
+        identifier.utf8.count <= LanguageTag.maximumLength, "identifier \(identifier.debugDescription) too long")
     let reparsed = try? LanguageTag(identifier)
-    FuzzInput.require(reparsed == tag, "\(text.debugDescription) → \(identifier.debugDescription) → \(String(describing: reparsed))")
+    FuzzInput.require(
+        reparsed == tag, "\(text.debugDescription) → \(identifier.debugDescription) → \(String(describing: reparsed))")
     return 0
 }

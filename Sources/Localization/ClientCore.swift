@@ -58,7 +58,8 @@ final class ClientCore: Sendable {
 
     /// Registers `completion` and writes the request; returns its id for ``expire(_:)``.
     func submit(_ operation: WireOperation, completion: @escaping Completion) throws(DaemonConnectionError) -> UInt32 {
-        let (socket, id) = try state.withLock { (state: inout State) throws(DaemonConnectionError) -> (FrameSocket, UInt32) in
+        let (socket, id) = try state.withLock {
+            (state: inout State) throws(DaemonConnectionError) -> (FrameSocket, UInt32) in
             guard let socket = state.socket, !state.broken, !state.closed else {
                 throw DaemonConnectionError(code: .unreachable, message: "no connection to l10nd at \(socketPath)")
             }
@@ -68,7 +69,9 @@ final class ClientCore: Sendable {
             return (socket, id)
         }
         let written = writeLock.withLock { _ in
-            Result { () throws(DaemonConnectionError) in try socket.send(WireRequest(id: .number(Int64(id)), operation: operation)) }
+            Result { () throws(DaemonConnectionError) in
+                try socket.send(WireRequest(id: .number(Int64(id)), operation: operation))
+            }
         }
         if case .failure(let error) = written {
             markBroken(socket)
@@ -83,7 +86,8 @@ final class ClientCore: Sendable {
     func expire(_ id: UInt32) {
         guard let completion = take(id) else { return }
         state.withLock { $0.broken = true }
-        completion(.failure(DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")))
+        completion(
+            .failure(DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")))
     }
 
     /// Stops the reader thread and fails every waiting request.
@@ -139,17 +143,21 @@ final class ClientCore: Sendable {
         Result { () throws(DaemonConnectionError) -> (FrameSocket, [String: WireValue]) in
             let socket = try FrameSocket(path: socketPath, timeout: timeout)
             guard case .fields(let hello) = try socket.roundTrip(.hello, id: 0) else {
-                throw DaemonConnectionError(code: .protocolError, message: "l10nd at \(socketPath) did not answer hello")
+                throw DaemonConnectionError(
+                    code: .protocolError, message: "l10nd at \(socketPath) did not answer hello")
             }
             let major = hello["protocol"]?["major"]?.integerValue
             guard major == Int64(WireProtocolVersion.major) else {
                 throw DaemonConnectionError(
                     code: .protocolError,
-                    message: "l10nd at \(socketPath) speaks protocol \(major.map(String.init) ?? "?"); this client speaks \(WireProtocolVersion.major)")
+                    message:
+                        "l10nd at \(socketPath) speaks protocol \(major.map(String.init) ?? "?"); this client speaks \(WireProtocolVersion.major)"
+                )
             }
             if subscribe {
                 guard case .fields = try socket.roundTrip(.subscribe, id: 0) else {
-                    throw DaemonConnectionError(code: .protocolError, message: "l10nd at \(socketPath) refused subscribe")
+                    throw DaemonConnectionError(
+                        code: .protocolError, message: "l10nd at \(socketPath) refused subscribe")
                 }
             }
             return (socket, hello)
@@ -186,7 +194,9 @@ final class ClientCore: Sendable {
         while true {
             let (broken, closed) = state.withLock { ($0.broken, $0.closed) }
             if closed { return DaemonConnectionError(code: .unreachable, message: "the client was closed") }
-            if broken { return DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time") }
+            if broken {
+                return DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")
+            }
             let message: WireServerMessage
             do { message = try socket.receive() } catch {
                 if error.code == .timeout { continue }
@@ -194,7 +204,8 @@ final class ClientCore: Sendable {
             }
             switch message {
             case .reply(let id, let reply):
-                guard case .number(let number)? = id, let key = UInt32(exactly: number), let completion = take(key) else { continue }
+                guard case .number(let number)? = id, let key = UInt32(exactly: number), let completion = take(key)
+                else { continue }
                 completion(.success(reply))
             case .event(.changed(let generation, let changes)):
                 onEvent(.changed(generation: generation, changes: changes))

@@ -37,7 +37,9 @@ final class DaemonBackend: Sendable {
             switch event {
             case .connected: cache.reset()
             case .changed(let generation, let changes):
-                cache.invalidate(changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }, generation: generation)
+                cache.invalidate(
+                    changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) },
+                    generation: generation)
             case .disconnected: break  // the tables stay: they are the last known answers
             }
             onEvent(event)
@@ -72,11 +74,13 @@ final class DaemonBackend: Sendable {
 
     /// One `lookup` round trip; `nil` when the daemon failed.
     func lookup(_ key: String, languages: [String], table: String, count: Int?) -> LookupResult? {
-        guard case .lookup(let reply)? = try? client.send(
-            .lookup(key: key, languages: languages, table: table, count: count.map(Int64.init)))
+        guard
+            case .lookup(let reply)? = try? client.send(
+                .lookup(key: key, languages: languages, table: table, count: count.map(Int64.init)))
         else { return nil }
         let result = LookupResult(
-            value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) }, entry: nil)
+            value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
+            entry: nil)
         if mode == .direct {
             remembered.withLock { remembered in
                 if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }

@@ -33,7 +33,8 @@ final class FrameSocket: @unchecked Sendable {
             if let message = framer.nextMessage() {
                 do { return try WireCodec.decodeServerMessage(message) } catch {
                     throw DaemonConnectionError(
-                        code: .protocolError, message: "the daemon sent a message this client cannot read: \(error.message)")
+                        code: .protocolError,
+                        message: "the daemon sent a message this client cannot read: \(error.message)")
                 }
             }
             let bytes: [UInt8]

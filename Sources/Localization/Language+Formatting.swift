@@ -90,9 +90,12 @@ extension Language where Base == String {
         let development = Localizer.shared.lookup(base, languages: [], table: table)
         var fallback = development.value
         if let plural = development.entry?.plural {
-            fallback = plural.resolved(rules: .cldr(for: development.language ?? LanguageTag(language: "en"))) { position in
+            fallback = plural.resolved(rules: .cldr(for: development.language ?? LanguageTag(language: "en"))) {
+                position in
                 guard position >= 1, position <= arguments.count else { return nil }
-                return LocalizedFormatter.integerValue(arguments[position - 1]).map { PluralOperands(Int(clamping: $0)) }
+                return LocalizedFormatter.integerValue(arguments[position - 1]).map {
+                    PluralOperands(Int(clamping: $0))
+                }
             }
         }
         if let text = try? LocalizedFormatter.format(fallback, arguments, locale: locale) { return text }
@@ -114,7 +117,8 @@ enum FormatWarnings {
             return seen.insert(id).inserted
         }
         guard isNew else { return }
-        let line = "l10n: warning: the \(languages.first ?? "") translation of \"\(key)\" does not fit its arguments (\(mismatch.message)); using the development language's string\n"
+        let line =
+            "l10n: warning: the \(languages.first ?? "") translation of \"\(key)\" does not fit its arguments (\(mismatch.message)); using the development language's string\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -91,9 +91,12 @@ public final class LocalizationClient: Sendable {
 
     /// Sends `operation` and suspends until its reply (at most `timeout`, default the
     /// client's); no thread is blocked while waiting.
-    public func send(_ operation: WireOperation, timeout: Double? = nil) async throws(DaemonConnectionError) -> WireReply {
+    public func send(_ operation: WireOperation, timeout: Double? = nil) async throws(DaemonConnectionError)
+        -> WireReply
+    {
         let limit = timeout ?? self.timeout
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
                 let id = try core.submit(operation) { continuation.resume(returning: $0) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [core] in core.expire(id) }

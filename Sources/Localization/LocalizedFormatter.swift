@@ -74,7 +74,9 @@ public enum LocalizedFormatter {
         func mismatch(_ expected: String) -> FormatMismatch {
             FormatMismatch(
                 format: format,
-                message: "\(specifier) expects \(expected), but argument \(specifier.position.map(String.init) ?? "") is \(type(of: argument))")
+                message:
+                    "\(specifier) expects \(expected), but argument \(specifier.position.map(String.init) ?? "") is \(type(of: argument))"
+            )
         }
         let flags = specifier.flagsWidthPrecision
         guard !flags.contains("*"), flags.count <= 12 else {

@@ -207,7 +207,9 @@ public final class Localizer: Sendable {
                     table: ResourceCatalog.tableName(table))
                 resolved = backend.table(for: tableKey)
                 if let resolved {
-                    if local.tables.count >= ThreadLookupCache.capacity { local.tables.removeAll(keepingCapacity: true) }
+                    if local.tables.count >= ThreadLookupCache.capacity {
+                        local.tables.removeAll(keepingCapacity: true)
+                    }
                     local.tables[cacheKey] = resolved
                 }
             }
@@ -288,7 +290,8 @@ public final class Localizer: Sendable {
         switch event {
         case .changed(let generation, let changes):
             let tables = changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }
-            observers.notify(LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))
+            observers.notify(
+                LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))
         case .connected:
             noteSource(reason: nil)
         case .disconnected(let error):
@@ -309,9 +312,13 @@ public final class Localizer: Sendable {
             case .daemon:
                 log("l10nd-client: l10nd at \(path) answers; lookups go to the daemon")
             case .files:
-                log("l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving the resource files until it is back")
+                log(
+                    "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving the resource files until it is back"
+                )
             case .lastKnown:
-                log("l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving its last answers (other keys come back unchanged) until it is back")
+                log(
+                    "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving its last answers (other keys come back unchanged) until it is back"
+                )
             case .keys:
                 log("l10nd-client: no daemon and no resources: lookups return their keys")
             }

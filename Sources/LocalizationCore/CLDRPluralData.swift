@@ -30,7 +30,8 @@ public struct CLDRPluralData: Sendable {
     /// The system's data: `L10N_CLDR_PLURALS`, else ``debianPath``; `nil` when neither
     /// can be read (every number is then `other`). Read once, on first use.
     public static let system: CLDRPluralData? = {
-        let path = ProcessInfo.processInfo.environment["L10N_CLDR_PLURALS"].flatMap { $0.isEmpty ? nil : $0 } ?? debianPath
+        let path =
+            ProcessInfo.processInfo.environment["L10N_CLDR_PLURALS"].flatMap { $0.isEmpty ? nil : $0 } ?? debianPath
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? CLDRPluralData(xml: Array(data))
     }()

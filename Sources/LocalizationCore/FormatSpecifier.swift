@@ -110,7 +110,9 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
         let actual = argumentKinds(of: parse(translation))
         if expected == actual { return nil }
         func describe(_ kinds: [Int: ArgumentKind]) -> String {
-            kinds.isEmpty ? "none" : kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
+            kinds.isEmpty
+                ? "none"
+                : kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
         }
         return "format specifiers differ: expected arguments [\(describe(expected))], found [\(describe(actual))]"
     }

@@ -49,4 +49,3 @@ public struct PluralFormat: Sendable, Hashable, Codable {
         return result
     }
 }
-

@@ -42,7 +42,8 @@ public struct PluralOperands: Sendable, Hashable, CustomStringConvertible {
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         var integerDigits = String(parts[0])
         var fractionDigits = parts.count > 1 ? String(parts[1]) : ""
-        guard !integerDigits.isEmpty, integerDigits.allSatisfy(\.isPlainDigit), fractionDigits.allSatisfy(\.isPlainDigit),
+        guard !integerDigits.isEmpty, integerDigits.allSatisfy(\.isPlainDigit),
+            fractionDigits.allSatisfy(\.isPlainDigit),
             parts.count == 1 || !fractionDigits.isEmpty
         else { return nil }
         // The exponent moves the point right: `1.2c3` is 1200, with no fraction left.

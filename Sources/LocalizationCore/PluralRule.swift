@@ -74,7 +74,9 @@ public struct PluralRule: Sendable, Hashable {
         return contained != relation.negated
     }
 
-    private static func relation(_ tokens: inout ArraySlice<String>, in rule: String) throws(PluralRuleSyntaxError) -> Relation {
+    private static func relation(_ tokens: inout ArraySlice<String>, in rule: String) throws(PluralRuleSyntaxError)
+        -> Relation
+    {
         guard let name = tokens.popFirst(), name.count == 1, let operand = Operand(rawValue: name) else {
             throw PluralRuleSyntaxError(rule: rule, message: "expected an operand (n i v w f t c e)")
         }

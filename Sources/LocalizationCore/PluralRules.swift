@@ -35,10 +35,12 @@ public struct PluralRules: Sendable, Hashable {
         CLDRPluralData.system?.rules(for: language) ?? .otherOnly
     }
 
+    /// Whether both have the same rules for the same categories, in the same order.
     public static func == (lhs: PluralRules, rhs: PluralRules) -> Bool {
         lhs.rules.map(\.category) == rhs.rules.map(\.category) && lhs.rules.map(\.rule) == rhs.rules.map(\.rule)
     }
 
+    /// Hashes the categories and rules, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         for (category, rule) in rules {
             hasher.combine(category)

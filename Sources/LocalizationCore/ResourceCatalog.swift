@@ -91,7 +91,8 @@ public struct ResourceCatalog: Sendable {
             if let pseudo = PseudoLocalization(language), let derived = developmentEntries(tableName)?.entries {
                 for (key, entry) in derived {
                     let transformed = pseudo.transform(entry)
-                    result[key] = LookupResult(value: transformed.value, found: true, language: language, entry: transformed)
+                    result[key] = LookupResult(
+                        value: transformed.value, found: true, language: language, entry: transformed)
                 }
             }
             guard let entries = tables[identifier]?[tableName]?.entries else { continue }

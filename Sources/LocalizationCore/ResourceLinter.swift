@@ -15,15 +15,18 @@ public enum ResourceLinter {
     }
 
     /// Every finding for the files and directories in `paths`, sorted by file and line.
-    public static func lint(paths: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en")) -> [LintFinding] {
+    public static func lint(paths: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en"))
+        -> [LintFinding]
+    {
         var findings: [LintFinding] = []
         var files: [ResourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                findings.append(LintFinding(
-                    location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
-                    message: "no such file or directory"))
+                findings.append(
+                    LintFinding(
+                        location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
+                        message: "no such file or directory"))
                 continue
             }
             if isDirectory.boolValue {
@@ -31,9 +34,10 @@ public enum ResourceLinter {
             } else if let file = ResourceFile(anyPath: path) {
                 files.append(file)
             } else {
-                findings.append(LintFinding(
-                    location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
-                    message: "not a .strings, .stringsdict or .xcstrings file"))
+                findings.append(
+                    LintFinding(
+                        location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
+                        message: "not a .strings, .stringsdict or .xcstrings file"))
             }
         }
         var parsed: [String: Entries] = [:]
@@ -54,7 +58,11 @@ public enum ResourceLinter {
             else { continue }
             findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path)
         }
-        return findings.sorted { ($0.location.file ?? "", $0.location.line, $0.location.column) < ($1.location.file ?? "", $1.location.line, $1.location.column) }
+        return findings.sorted {
+            ($0.location.file ?? "", $0.location.line, $0.location.column) < (
+                $1.location.file ?? "", $1.location.line, $1.location.column
+            )
+        }
     }
 
     /// The development language's (else Base's) file with the same table and kind.
@@ -76,11 +84,14 @@ public enum ResourceLinter {
     }
 
     /// The entries of one file, with their own findings (duplicates, catalog mismatches).
-    static func entries(of file: ResourceFile) -> Result<(entries: Entries, findings: [LintFinding]), ResourceParseError> {
+    static func entries(of file: ResourceFile) -> Result<
+        (entries: Entries, findings: [LintFinding]), ResourceParseError
+    > {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(ResourceParseError(
-                location: SourceLocation(file: file.path, line: 1, column: 1),
-                message: "the file cannot be read (missing, a directory, or permission denied)"))
+            return .failure(
+                ResourceParseError(
+                    location: SourceLocation(file: file.path, line: 1, column: 1),
+                    message: "the file cannot be read (missing, a directory, or permission denied)"))
         }
         let bytes = [UInt8](data)
         let start = SourceLocation(file: file.path, line: 1, column: 1)
@@ -93,9 +104,12 @@ public enum ResourceLinter {
                 var first: [String: SourceLocation] = [:]
                 for entry in parsed.entries {
                     if let earlier = first[entry.key] {
-                        findings.append(LintFinding(
-                            location: entry.location, severity: .warning,
-                            message: "duplicate key \"\(entry.key)\" (first at \(earlier.line):\(earlier.column)); the last one wins"))
+                        findings.append(
+                            LintFinding(
+                                location: entry.location, severity: .warning,
+                                message:
+                                    "duplicate key \"\(entry.key)\" (first at \(earlier.line):\(earlier.column)); the last one wins"
+                            ))
                     } else {
                         first[entry.key] = entry.location
                         entries.order.append(entry.key)
@@ -103,7 +117,8 @@ public enum ResourceLinter {
                     entries.values[entry.key] = (entry.value, entry.location)
                 }
             case .stringsDict:
-                for (key, entry) in try StringsDictReader.parse(bytes, file: file.path).sorted(by: { $0.key < $1.key }) {
+                for (key, entry) in try StringsDictReader.parse(bytes, file: file.path).sorted(by: { $0.key < $1.key })
+                {
                     entries.values[key] = (entry.value, start)
                     entries.order.append(key)
                 }
@@ -120,31 +135,39 @@ public enum ResourceLinter {
     static func catalogFindings(_ catalog: StringCatalog, at location: SourceLocation) -> [LintFinding] {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
         var findings: [LintFinding] = []
-        for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage {
+        for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
+        {
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
                 guard let original = source[key]?.value,
                     let problem = FormatSpecifier.signatureMismatch(original, entry.value)
                 else { continue }
-                findings.append(LintFinding(location: location, severity: .error, message: "\"\(key)\" in \(language): \(problem)"))
+                findings.append(
+                    LintFinding(location: location, severity: .error, message: "\"\(key)\" in \(language): \(problem)"))
             }
         }
         return findings
     }
 
     /// Missing keys and format mismatches of a translation against its reference.
-    static func compare(_ translation: Entries, of path: String, with reference: Entries, of referencePath: String) -> [LintFinding] {
+    static func compare(_ translation: Entries, of path: String, with reference: Entries, of referencePath: String)
+        -> [LintFinding]
+    {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
-                findings.append(LintFinding(
-                    location: SourceLocation(file: path, line: 1, column: 1), severity: .warning,
-                    message: "missing key \"\(key)\" (\(referenceName):\(original.location.line) has it)"))
+                findings.append(
+                    LintFinding(
+                        location: SourceLocation(file: path, line: 1, column: 1), severity: .warning,
+                        message: "missing key \"\(key)\" (\(referenceName):\(original.location.line) has it)"))
                 continue
             }
             if let problem = FormatSpecifier.signatureMismatch(original.value, translated.value) {
-                findings.append(LintFinding(location: translated.location, severity: .error, message: "\"\(key)\": \(problem) (as in \(referenceName))"))
+                findings.append(
+                    LintFinding(
+                        location: translated.location, severity: .error,
+                        message: "\"\(key)\": \(problem) (as in \(referenceName))"))
             }
         }
         return findings

@@ -73,7 +73,9 @@ public enum ResourceScanner {
                 // would drop the table without a word.
                 found.append(file)
             } else if isDirectory.boolValue {
-                walk(path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
+                walk(
+                    path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited,
+                    found: &found)
             }
         }
     }

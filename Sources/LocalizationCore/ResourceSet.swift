@@ -19,7 +19,9 @@ public struct ResourceSet: Sendable {
 
     /// Scans `roots`, parses every file, and assembles the catalog. Never throws: a file
     /// that fails is left out and reported in ``errors``.
-    public static func load(roots: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en")) -> ResourceSet {
+    public static func load(roots: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en"))
+        -> ResourceSet
+    {
         let files = ResourceScanner.scan(roots: roots)
         var loaded: [(file: ResourceFile, content: ParsedResource)] = []
         var errors: [ResourceParseError] = []

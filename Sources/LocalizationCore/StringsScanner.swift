@@ -65,7 +65,8 @@ struct StringsScanner {
         let keyLocation = currentLineLocation(of: keyStart)
         guard try skipWhitespace() else {
             throw error(
-                at: position, "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), but the file ends")
+                at: position,
+                "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), but the file ends")
         }
         switch text[position] {
         case Byte.semicolon:
@@ -311,7 +312,8 @@ struct StringsScanner {
                 default:
                     // Any other character stands for itself, all of its UTF-8 bytes.
                     let length = escaped < 0x80 ? 1 : try utf8SequenceLength(at: position - 1)
-                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[(position - 1)..<(position - 1 + length)]))
+                    scratch.append(
+                        contentsOf: UnsafeBufferPointer(rebasing: text[(position - 1)..<(position - 1 + length)]))
                     position += length - 1
                 }
             }
@@ -471,9 +473,11 @@ struct StringsScanner {
         case Byte.openBrace:
             return error(at: position, "unexpected '{' (nested braces are not allowed)")
         case UInt8(ascii: "("):
-            return error(at: position, "unexpected '(' (arrays are not allowed in a .strings file: values must be strings)")
+            return error(
+                at: position, "unexpected '(' (arrays are not allowed in a .strings file: values must be strings)")
         case UInt8(ascii: "<"):
-            return error(at: position, "unexpected '<' (data is not allowed in a .strings file: values must be strings)")
+            return error(
+                at: position, "unexpected '<' (data is not allowed in a .strings file: values must be strings)")
         case Byte.semicolon:
             return error(at: position, "missing value after the '=' at \(lineAndColumn(equals))")
         default:

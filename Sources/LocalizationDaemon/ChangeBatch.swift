@@ -17,7 +17,10 @@ public struct ChangeBatch: Sendable, Hashable, CustomStringConvertible {
     public var reasons: [String]
 
     /// Creates a batch; paths are sorted and made unique.
-    public init(files: some Sequence<String> = [], directories: some Sequence<String> = [], fullRescan: Bool = false, reasons: [String] = []) {
+    public init(
+        files: some Sequence<String> = [], directories: some Sequence<String> = [], fullRescan: Bool = false,
+        reasons: [String] = []
+    ) {
         self.files = Array(Set(files)).sorted()
         self.directories = Array(Set(directories)).sorted()
         self.fullRescan = fullRescan

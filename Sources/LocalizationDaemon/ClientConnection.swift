@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
-import LocalizationWire
 import LocalizationSockets
+import LocalizationWire
 
 /// One accepted client: reads and frames its bytes, hands requests to the handler, and
 /// writes the replies back in request order.
@@ -55,7 +55,10 @@ final class ClientConnection: @unchecked Sendable {
     private var writeSuspended = true
     private var openSources = 2
 
-    init(descriptor: Int32, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue, limits: ServerLimits) {
+    init(
+        descriptor: Int32, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue,
+        limits: ServerLimits
+    ) {
         self.descriptor = descriptor
         self.peer = peer
         self.number = number
@@ -135,7 +138,8 @@ final class ClientConnection: @unchecked Sendable {
             case .success(let request) where request.operation == .subscribe:
                 if subscription == nil { server.count { $0.subscribers += 1 } }
                 subscription = encoding
-                appendFilledSlot(WireCodec.encode(.reply(id: request.id, .ok), as: encoding), id: request.id, encoding: encoding)
+                appendFilledSlot(
+                    WireCodec.encode(.reply(id: request.id, .ok), as: encoding), id: request.id, encoding: encoding)
             case .success(let request):
                 dispatch(request, encoding: encoding)
             }
@@ -216,7 +220,9 @@ final class ClientConnection: @unchecked Sendable {
                     output.withUnsafeBytes { buffer in
                         // MSG_NOSIGNAL: a vanished peer is an EPIPE for this connection, not a
                         // SIGPIPE that kills the daemon.
-                        send(descriptor, buffer.baseAddress! + outputStart, buffer.count - outputStart, Int32(MSG_NOSIGNAL))
+                        send(
+                            descriptor, buffer.baseAddress! + outputStart, buffer.count - outputStart,
+                            Int32(MSG_NOSIGNAL))
                     }
                 }
             } catch {

@@ -34,7 +34,10 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             }
             configuration.socketPath = path
         case .developmentLanguage:
-            let allowed = value.utf8.allSatisfy { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+            let allowed = value.utf8.allSatisfy {
+                $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0)
+                    || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0)
+            }
             guard allowed, (2...35).contains(value.utf8.count), value.first?.isLetter == true else {
                 throw ValueError(expected: "a language tag such as en or pt-BR", got: value)
             }
@@ -56,7 +59,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
         case .maxOutputBufferBytes:
             configuration.maxOutputBufferBytes = try Self.number(value, in: 4_096...1_073_741_824)
         case .socketGroup:
-            let valid = !value.isEmpty && value.utf8.count <= 32 && value.first != "-"
+            let valid =
+                !value.isEmpty && value.utf8.count <= 32 && value.first != "-"
                 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }
             guard valid else { throw ValueError(expected: "a group name or number", got: value) }
             configuration.socketGroup = value
@@ -87,7 +91,10 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
 
     private static func path(_ value: String, base: String, expected: String) throws(ValueError) -> String {
         guard !value.isEmpty, !value.utf8.contains(0) else { throw ValueError(expected: expected, got: value) }
-        let url = value.hasPrefix("/") ? URL(fileURLWithPath: value) : URL(fileURLWithPath: value, relativeTo: URL(fileURLWithPath: base, isDirectory: true))
+        let url =
+            value.hasPrefix("/")
+            ? URL(fileURLWithPath: value)
+            : URL(fileURLWithPath: value, relativeTo: URL(fileURLWithPath: base, isDirectory: true))
         return url.standardizedFileURL.path
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads `l10nd.conf`: `key = value` lines, `#` comment lines, blank lines.
@@ -26,7 +26,9 @@ public enum ConfigurationParser {
     ///   - text: The file's contents.
     ///   - file: The file's path, used in errors and to resolve relative paths.
     ///   - defaults: The values keys not in the file keep.
-    public static func parse(text: String, file: String, defaults: DaemonConfiguration = DaemonConfiguration()) throws(ConfigurationError) -> DaemonConfiguration {
+    public static func parse(text: String, file: String, defaults: DaemonConfiguration = DaemonConfiguration())
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
         let base = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var configuration = defaults
         configuration.resources = []
@@ -65,15 +67,20 @@ public enum ConfigurationParser {
     }
 
     /// Reads and parses the file at `path`.
-    public static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration()) throws(ConfigurationError) -> DaemonConfiguration {
+    public static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration())
+        throws(ConfigurationError) -> DaemonConfiguration
+    {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ConfigurationError(code: .unreadableConfiguration, file: path, message: "cannot read the configuration file: \(Self.reason(error))")
+            throw ConfigurationError(
+                code: .unreadableConfiguration, file: path,
+                message: "cannot read the configuration file: \(Self.reason(error))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(code: .unreadableConfiguration, file: path, message: "the configuration file is not UTF-8")
+            throw ConfigurationError(
+                code: .unreadableConfiguration, file: path, message: "the configuration file is not UTF-8")
         }
         return try parse(text: text, file: path, defaults: defaults)
     }

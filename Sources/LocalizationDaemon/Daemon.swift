@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import Glibc
 import LocalizationCore
+import LocalizationSockets
 import LocalizationWire
 import Synchronization
-import LocalizationSockets
 
 /// l10nd as a whole: loads the resources, watches them, serves them on the socket, and
 /// speaks to systemd. The executable only parses its arguments and calls ``start(onStop:)``.
@@ -70,7 +70,9 @@ public final class Daemon: Sendable {
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
-    public init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:]) throws(ConfigurationError) {
+    public init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:])
+        throws(ConfigurationError)
+    {
         self.configuration = configuration
         self.logger = logger
         let development: LanguageTag
@@ -118,7 +120,8 @@ public final class Daemon: Sendable {
         startSocketCheck()
         let snapshot = store.snapshot
         logger.notice(
-            "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")")
+            "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")"
+        )
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
     }
@@ -161,7 +164,9 @@ public final class Daemon: Sendable {
         guard parts.withLock({ $0.listener })?.isAdopted == false else { return }
         // Its own queue: a long reload (a huge file parsing) must not delay the repair.
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.socket-check"))
-        timer.schedule(deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200))
+        timer.schedule(
+            deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200)
+        )
         timer.setEventHandler { [weak self] in self?.checkSocketFile() }
         parts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
         timer.resume()
@@ -180,7 +185,8 @@ public final class Daemon: Sendable {
                 $0.recreated += 1
                 $0.lastError = nil
             }
-            logger.warning("the socket file \(configuration.socketPath) was removed; listening on a new one at the same path")
+            logger.warning(
+                "the socket file \(configuration.socketPath) was removed; listening on a new one at the same path")
         } catch {
             let message = "the socket file \(configuration.socketPath) was removed and cannot be re-created: \(error)"
             let isNew = socketFile.withLock { state in
@@ -240,7 +246,8 @@ public final class Daemon: Sendable {
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(
-            "generation \(summary.generation): " + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
+            "generation \(summary.generation): "
+                + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
         parts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
         notify { try notifier.status(statusLine()) }
@@ -279,7 +286,9 @@ public final class Daemon: Sendable {
         logger.notice("stopping")
         notify { try notifier.stopping() }
         notifier.stopWatchdog()
-        let (watcher, server, listener, socketCheck) = parts.withLock { ($0.watcher, $0.server, $0.listener, $0.socketCheck) }
+        let (watcher, server, listener, socketCheck) = parts.withLock {
+            ($0.watcher, $0.server, $0.listener, $0.socketCheck)
+        }
         socketCheck?.timer.cancel()
         watcher?.stop()
         guard let server else {
@@ -296,7 +305,8 @@ public final class Daemon: Sendable {
     /// `STATUS=` text: what systemctl status shows.
     func statusLine() -> String {
         let snapshot = store.snapshot
-        var line = "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
+        var line =
+            "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
         if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) files with errors" }
         return line
     }

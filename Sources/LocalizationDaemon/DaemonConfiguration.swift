@@ -2,7 +2,7 @@ import Foundation
 import LocalizationSockets
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Everything the daemon is told: defaults, overridden by `l10nd.conf`, overridden by flags.
@@ -42,7 +42,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
 
     /// The defaults, with the socket path chosen by `defaultSocketPath(environment:userID:)`.
     public init(environment: [String: String]? = nil) {
-        socketPath = Self.defaultSocketPath(environment: environment ?? ProcessInfo.processInfo.environment, userID: getuid())
+        socketPath = Self.defaultSocketPath(
+            environment: environment ?? ProcessInfo.processInfo.environment, userID: getuid())
     }
 
     /// The default socket path: see `DefaultSocketPath` (shared with the client).
@@ -76,14 +77,20 @@ public struct DaemonConfiguration: Sendable, Hashable {
     ///   - environment: For the default socket path; the process environment when nil.
     ///   - currentDirectory: For relative `--config` and flag paths; the process's when nil.
     /// - Throws: `ConfigurationError` (exit status 2) for a bad flag or a bad file.
-    public static func load(arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil) throws(ConfigurationError) -> DaemonInvocation {
+    public static func load(arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil)
+        throws(ConfigurationError) -> DaemonInvocation
+    {
         let parsed = try DaemonArguments.parse(arguments)
         if parsed.showHelp { return .help(DaemonArguments.usage) }
         if parsed.showVersion { return .version("l10nd \(DaemonVersion.string)") }
         let directory = currentDirectory ?? FileManager.default.currentDirectoryPath
         var configuration = DaemonConfiguration(environment: environment)
         if let file = parsed.configFile {
-            let path = file.hasPrefix("/") ? file : URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: directory, isDirectory: true)).standardizedFileURL.path
+            let path =
+                file.hasPrefix("/")
+                ? file
+                : URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+                    .standardizedFileURL.path
             configuration = try ConfigurationParser.parse(contentsOf: path, defaults: configuration)
         }
         return .run(configuration.applying(parsed, currentDirectory: directory))

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Directory events from the kernel's inotify, through libinotifytools.
@@ -71,7 +71,10 @@ public final class InotifyEventSource: FileSystemEventSource {
     public func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         guard started.withLock({ $0 }) else {
             return directories.map { path in
-                .failure(FileSystemWatchError(code: .notRunning, path: path, message: "cannot watch \(path): the inotify source is not started"))
+                .failure(
+                    FileSystemWatchError(
+                        code: .notRunning, path: path,
+                        message: "cannot watch \(path): the inotify source is not started"))
             }
         }
         if directories.isEmpty { return [] }
@@ -234,28 +237,34 @@ private final class InotifyOwnerThread: Sendable {
         guard inotifytools_initialize() != 0 else {
             let code = inotifytools_error()
             let hint = code == EMFILE ? " (raise fs.inotify.max_user_instances)" : ""
-            startup.fulfil(FileSystemWatchError(
-                code: .unavailable, path: nil,
-                message: "cannot initialise inotify: \(String(cString: strerror(code)))\(hint)"))
+            startup.fulfil(
+                FileSystemWatchError(
+                    code: .unavailable, path: nil,
+                    message: "cannot initialise inotify: \(String(cString: strerror(code)))\(hint)"))
             return
         }
         let created = Self.inotifyDescriptors().subtracting(before)
         guard created.count == 1, let descriptor = created.first else {
-            startup.fulfil(FileSystemWatchError(
-                code: .unavailable, path: nil,
-                message: "cannot find libinotifytools' inotify descriptor in /proc/self/fd"))
+            startup.fulfil(
+                FileSystemWatchError(
+                    code: .unavailable, path: nil,
+                    message: "cannot find libinotifytools' inotify descriptor in /proc/self/fd"))
             return
         }
         guard descriptor < 1024 else {
-            startup.fulfil(FileSystemWatchError(
-                code: .unavailable, path: nil,
-                message: "libinotifytools' inotify descriptor is \(descriptor); select() cannot wait on descriptors above 1023, so prepare the watcher earlier"))
+            startup.fulfil(
+                FileSystemWatchError(
+                    code: .unavailable, path: nil,
+                    message:
+                        "libinotifytools' inotify descriptor is \(descriptor); select() cannot wait on descriptors above 1023, so prepare the watcher earlier"
+                ))
             return
         }
         guard let (wakeFile, wakeWatch) = Self.makeWakeFile(inotify: descriptor) else {
-            startup.fulfil(FileSystemWatchError(
-                code: .unavailable, path: nil,
-                message: "cannot create the watcher's wake file: \(String(cString: strerror(errno)))"))
+            startup.fulfil(
+                FileSystemWatchError(
+                    code: .unavailable, path: nil,
+                    message: "cannot create the watcher's wake file: \(String(cString: strerror(errno)))"))
             return
         }
         tables.withLock { tables in
@@ -351,7 +360,9 @@ private final class InotifyOwnerThread: Sendable {
             let limit = inotifytools_get_max_user_watches()
             error = .init(
                 code: .watchLimitReached, path: path,
-                message: "cannot watch \(path): this user's inotify watch limit is reached (fs.inotify.max_user_watches = \(limit)); raise it, e.g. `sysctl -w fs.inotify.max_user_watches=\(max(Int(limit) * 2, 524_288))`, then reload")
+                message:
+                    "cannot watch \(path): this user's inotify watch limit is reached (fs.inotify.max_user_watches = \(limit)); raise it, e.g. `sysctl -w fs.inotify.max_user_watches=\(max(Int(limit) * 2, 524_288))`, then reload"
+            )
         default:
             error = .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")
         }
@@ -394,7 +405,10 @@ private final class InotifyOwnerThread: Sendable {
     private func route(watch: Int32, mask: UInt32, cookie: UInt32, name: String) {
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
             let limit = inotifytools_get_max_queued_events()
-            broadcast(.queueOverflow("the kernel's inotify queue overflowed (fs.inotify.max_queued_events = \(limit)); events were lost"))
+            broadcast(
+                .queueOverflow(
+                    "the kernel's inotify queue overflowed (fs.inotify.max_queued_events = \(limit)); events were lost")
+            )
             return
         }
         let ignored = mask & UInt32(IN_IGNORED) != 0
@@ -413,12 +427,15 @@ private final class InotifyOwnerThread: Sendable {
         if lookup.wake { return }
         guard let subscribers = lookup.subscribers else {
             if !ignored {
-                broadcast(.needsRescan("event for unknown watch descriptor \(watch)", watch: WatchDescriptor(rawValue: watch)))
+                broadcast(
+                    .needsRescan("event for unknown watch descriptor \(watch)", watch: WatchDescriptor(rawValue: watch))
+                )
             }
             return
         }
         if subscribers.isEmpty { return }
-        let directory = lookup.path ?? inotifytools_filename_from_wd(watch).map { Self.trimmingSlash(String(cString: $0)) }
+        let directory =
+            lookup.path ?? inotifytools_filename_from_wd(watch).map { Self.trimmingSlash(String(cString: $0)) }
         let event = FileSystemEvent(
             watch: WatchDescriptor(rawValue: watch), mask: Self.translate(mask), cookie: cookie,
             name: name, directory: directory)
@@ -454,7 +471,8 @@ private final class InotifyOwnerThread: Sendable {
     }
 
     private func drain(_ id: Int) {
-        let batch = shared.withLock { state -> (events: [FileSystemEvent], dropped: Int, handler: (@Sendable ([FileSystemEvent]) -> Void))? in
+        let batch = shared.withLock {
+            state -> (events: [FileSystemEvent], dropped: Int, handler: (@Sendable ([FileSystemEvent]) -> Void))? in
             guard var subscriber = state.subscribers[id] else { return nil }
             let taken = (subscriber.pending, subscriber.droppedEvents, subscriber.handler)
             subscriber.pending = []

@@ -55,11 +55,14 @@ public final class LookupService: WireRequestHandler {
         do throws(WireError) {
             switch request.operation {
             case .hello:
-                reply(.fields([
-                    "daemon": .string("l10nd"), "version": .string(DaemonVersion.string),
-                    "protocol": .object(["major": .integer(Int64(WireProtocolVersion.major)),
-                                         "minor": .integer(Int64(WireProtocolVersion.minor))]),
-                ]))
+                reply(
+                    .fields([
+                        "daemon": .string("l10nd"), "version": .string(DaemonVersion.string),
+                        "protocol": .object([
+                            "major": .integer(Int64(WireProtocolVersion.major)),
+                            "minor": .integer(Int64(WireProtocolVersion.minor)),
+                        ]),
+                    ]))
             case .lookup(let key, let languages, let table, let count):
                 reply(.lookup(try lookup(key, languages: languages, table: table, count: count)))
             case .batch(let keys, let languages, let table):
@@ -70,13 +73,15 @@ public final class LookupService: WireRequestHandler {
                 guard administrators.contains(peer.uid) else {
                     throw WireError(
                         code: .forbidden,
-                        message: "reload is for root and the daemon's own user; user \(peer.uid) may only look strings up")
+                        message:
+                            "reload is for root and the daemon's own user; user \(peer.uid) may only look strings up")
                 }
                 actions.reload { summary in
-                    reply(.fields([
-                        "generation": .integer(Int64(summary.generation)),
-                        "changes": .array(summary.changes.map(Self.wireValue)),
-                    ]))
+                    reply(
+                        .fields([
+                            "generation": .integer(Int64(summary.generation)),
+                            "changes": .array(summary.changes.map(Self.wireValue)),
+                        ]))
                 }
             case .status:
                 reply(.fields(status()))
@@ -110,7 +115,9 @@ public final class LookupService: WireRequestHandler {
     }
 
     /// One key; with a `count`, the daemon selects the plural form (docs/PLURALS.md says why).
-    func lookup(_ key: String, languages: [String], table: String?, count: Int64? = nil) throws(WireError) -> WireLookupResult {
+    func lookup(_ key: String, languages: [String], table: String?, count: Int64? = nil) throws(WireError)
+        -> WireLookupResult
+    {
         let snapshot = store.snapshot
         let operands = count.map { PluralOperands(Int(clamping: $0)) }
         let result = snapshot.catalog.lookup(
@@ -178,22 +185,24 @@ public final class LookupService: WireRequestHandler {
     }
 
     func languagesValue(_ snapshot: ResourceSnapshot) -> WireValue {
-        .array(snapshot.catalog.languages.map { language in
-            .object([
-                "lang": .string(language.identifier),
-                "tables": .array(snapshot.catalog.tableNames(of: language).map(WireValue.string)),
-            ])
-        })
+        .array(
+            snapshot.catalog.languages.map { language in
+                .object([
+                    "lang": .string(language.identifier),
+                    "tables": .array(snapshot.catalog.tableNames(of: language).map(WireValue.string)),
+                ])
+            })
     }
 
     func missingValue() -> [String: WireValue] {
         [
-            "missing": .array(missing.entries.map { entry in
-                .object([
-                    "lang": .string(entry.language), "table": .string(entry.table),
-                    "key": .string(entry.key), "count": .integer(Int64(entry.count)),
-                ])
-            }),
+            "missing": .array(
+                missing.entries.map { entry in
+                    .object([
+                        "lang": .string(entry.language), "table": .string(entry.table),
+                        "key": .string(entry.key), "count": .integer(Int64(entry.count)),
+                    ])
+                }),
             "dropped": .integer(Int64(missing.droppedEntries)),
         ]
     }

@@ -41,7 +41,8 @@ public final class ResourceStore: Sendable {
     public init(roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false) {
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
-        self.confinement = allowSymlinksOutsideRoots
+        self.confinement =
+            allowSymlinksOutsideRoots
             ? nil : self.roots.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
         state = Mutex(State(catalog: catalog))
@@ -183,9 +184,10 @@ public final class ResourceStore: Sendable {
             return [TableChange(language: language.identifier, table: loaded.file.table)]
         }
         guard case .catalog(let catalog) = loaded.content else { return [] }
-        return Set(catalog.tables.keys.compactMap { try? LanguageTag($0) }.map {
-            TableChange(language: $0.identifier, table: loaded.file.table)
-        })
+        return Set(
+            catalog.tables.keys.compactMap { try? LanguageTag($0) }.map {
+                TableChange(language: $0.identifier, table: loaded.file.table)
+            })
     }
 
     /// One table assembled from every file that contributes to it, in precedence order.

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Watches resource directories and reports, after each burst of activity settles, which
@@ -140,7 +140,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         self.source = source
         self.options = options
         self.onChange = onChange
-        self.debouncer = ChangeDebouncer(queue: queue, settle: options.settle, maximumDelay: options.maximumDelay) { [weak self] batch in
+        self.debouncer = ChangeDebouncer(queue: queue, settle: options.settle, maximumDelay: options.maximumDelay) {
+            [weak self] batch in
             self?.deliver(batch)
         }
     }
@@ -275,7 +276,9 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
-    private func handle(_ event: FileSystemEvent, named name: String, in directory: String, into change: inout PendingChange) {
+    private func handle(
+        _ event: FileSystemEvent, named name: String, in directory: String, into change: inout PendingChange
+    ) {
         let path = directory + "/" + name
         if EditorTempFiles.isAtomicSwapLink(name) {
             change.directories.insert(directory)
@@ -286,7 +289,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         let mask = event.mask
         // A directory's attributes changing may be a chmod that makes it listable (again),
         // so it is scanned as if new.
-        let isNew = !mask.intersection([.created, .movedTo]).isEmpty
+        let isNew =
+            !mask.intersection([.created, .movedTo]).isEmpty
             || mask.isSuperset(of: [.attributesChanged, .isDirectory])
         if isNew, !Self.isLproj(directory), mask.contains(.isDirectory) || Self.isDirectory(path) {
             // As when scanning: no link out of the roots or back up them (a loop) is followed.
@@ -306,7 +310,9 @@ public final class ResourceWatcher: @unchecked Sendable {
             unbindSubtree(path, removeFromSource: mask.contains(.movedFrom))
             return
         }
-        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged]
+        let relevant: FileSystemEvent.Mask = [
+            .created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
+        ]
         if EditorTempFiles.isResourceFile(name), !mask.intersection(relevant).isEmpty {
             change.files.insert(path)
         }
@@ -413,14 +419,18 @@ public final class ResourceWatcher: @unchecked Sendable {
         return seen
     }
 
-    private func scan(_ directory: String, depth: Int, subdirectories: inout [(path: String, depth: Int)], into change: inout PendingChange) {
+    private func scan(
+        _ directory: String, depth: Int, subdirectories: inout [(path: String, depth: Int)],
+        into change: inout PendingChange
+    ) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             // Unlistable (EACCES): its files cannot be found, so the operator must hear of it.
             // A directory that vanished meanwhile is no problem: its deletion event follows.
             if let listing = opendir(directory) {
                 closedir(listing)
             } else if errno != ENOENT {
-                record(error: "cannot list \(directory): \(String(cString: strerror(errno))); its tables are not served")
+                record(
+                    error: "cannot list \(directory): \(String(cString: strerror(errno))); its tables are not served")
             }
             return
         }
@@ -492,7 +502,9 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func submit(_ change: PendingChange) {
-        debouncer.add(files: change.files, directories: change.directories, fullRescan: change.fullRescan, reasons: change.reasons)
+        debouncer.add(
+            files: change.files, directories: change.directories, fullRescan: change.fullRescan, reasons: change.reasons
+        )
     }
 
     private func deliver(_ batch: ChangeBatch) {

@@ -22,7 +22,9 @@ enum SocketDirectory {
         guard info.st_uid == me || info.st_uid == 0 else {
             throw SocketError(
                 code: .systemCall,
-                message: "the socket's directory \(directory) belongs to user \(info.st_uid), not to this user (\(me)); remove it or choose another --socket")
+                message:
+                    "the socket's directory \(directory) belongs to user \(info.st_uid), not to this user (\(me)); remove it or choose another --socket"
+            )
         }
     }
 

@@ -1,6 +1,6 @@
 import Glibc
-import Synchronization
 public import LocalizationSockets
+import Synchronization
 
 /// A listening Unix stream socket: bound at a path by the daemon, or adopted from systemd.
 ///
@@ -34,7 +34,8 @@ public final class SocketListener: Sendable {
         let address = try Self.address(for: path)
         try Self.removeStaleSocket(at: path, address: address)
         let descriptor = try SystemCall.run("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            socket(
+                AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
         do {
             try Self.bind(descriptor, to: address, path: path, permissions: permissions)
@@ -108,7 +109,9 @@ public final class SocketListener: Sendable {
         guard let path, let boundFile, ownsFile.withLock({ $0 }) else { return }
         var status = stat()
         // Only unlink the file if it is still the one we bound: a newer daemon may own the path.
-        if lstat(path, &status) == 0, UInt64(status.st_dev) == boundFile.device, UInt64(status.st_ino) == boundFile.inode {
+        if lstat(path, &status) == 0, UInt64(status.st_dev) == boundFile.device,
+            UInt64(status.st_ino) == boundFile.inode
+        {
             unlink(path)
         }
     }
@@ -137,7 +140,8 @@ public final class SocketListener: Sendable {
         guard !utf8.isEmpty, utf8.count < capacity, !utf8.contains(0) else {
             throw SocketError(
                 code: .pathTooLong,
-                message: "socket path \(path) must be 1 to \(capacity - 1) bytes long without NUL (it has \(utf8.count))")
+                message:
+                    "socket path \(path) must be 1 to \(capacity - 1) bytes long without NUL (it has \(utf8.count))")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             buffer.copyBytes(from: utf8)
@@ -159,7 +163,9 @@ public final class SocketListener: Sendable {
             throw SocketError(
                 code: .notASocket, message: "\(path) exists and is not a socket; refusing to replace it")
         }
-        let probe = try SystemCall.run("socket") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
+        let probe = try SystemCall.run("socket") {
+            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        }
         defer { Glibc.close(probe) }
         do {
             try connect(probe, to: address)
@@ -191,7 +197,9 @@ public final class SocketListener: Sendable {
         }
     }
 
-    private static func bind(_ descriptor: Int32, to address: sockaddr_un, path: String, permissions: UInt32) throws(SocketError) {
+    private static func bind(_ descriptor: Int32, to address: sockaddr_un, path: String, permissions: UInt32)
+        throws(SocketError)
+    {
         var address = address
         // bind creates the file with 0777 & ~umask. The umask is process-wide, so it is only
         // tightened (nothing for "other"), never loosened: a file another thread creates in
@@ -211,8 +219,9 @@ public final class SocketListener: Sendable {
         umask(previousMask)
         do {
             _ = try result.get()
-        } catch where error.errno == EADDRINUSE {
-            throw SocketError(code: .addressInUse, errno: EADDRINUSE, message: "another l10nd is already listening on \(path)")
+        } catch  where error.errno == EADDRINUSE {
+            throw SocketError(
+                code: .addressInUse, errno: EADDRINUSE, message: "another l10nd is already listening on \(path)")
         }
         try SystemCall.run("chmod(\(path))") { chmod(path, mode_t(permissions)) }
     }

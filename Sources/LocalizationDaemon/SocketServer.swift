@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
+import LocalizationSockets
 public import LocalizationWire
 import Synchronization
-import LocalizationSockets
 
 /// The daemon's Unix socket server: accepts connections on a ``SocketListener``, frames
 /// requests in either encoding, passes them to a ``WireRequestHandler`` and writes replies
@@ -204,7 +204,8 @@ public final class SocketServer: @unchecked Sendable {
 
     private func admit(_ descriptor: Int32) {
         guard connections.count < limits.maxConnections else {
-            let reply = JSONLineCodec.encode(.reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
+            let reply = JSONLineCodec.encode(
+                .reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
             count { $0.connectionsRefused += 1 }
             // Best effort: the socket buffer of a new connection always has room for one line.
             _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -213,7 +214,8 @@ public final class SocketServer: @unchecked Sendable {
         }
         let peer = PeerInfo.of(socket: descriptor) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)
         let connection = ClientConnection(
-            descriptor: descriptor, peer: peer, number: nextConnectionNumber, server: self, queue: queue, limits: limits)
+            descriptor: descriptor, peer: peer, number: nextConnectionNumber, server: self, queue: queue, limits: limits
+        )
         nextConnectionNumber += 1
         connections[connection.number] = connection
         count {

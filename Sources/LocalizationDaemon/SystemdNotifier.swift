@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
-import LocalizationSockets
+    import Glibc
+    import LocalizationSockets
 #endif
 
 /// Tells systemd how the daemon is doing, with the `sd_notify` datagram protocol, no libsystemd.
@@ -67,7 +67,8 @@ public final class SystemdNotifier: Sendable {
                     problem = "cannot create a socket for NOTIFY_SOCKET=\(raw): \(String(cString: strerror(errno)))"
                 }
             } else {
-                problem = "NOTIFY_SOCKET=\(raw) is not an absolute path or @abstract name that fits a Unix socket address"
+                problem =
+                    "NOTIFY_SOCKET=\(raw) is not an absolute path or @abstract name that fits a Unix socket address"
             }
         }
         self.address = address

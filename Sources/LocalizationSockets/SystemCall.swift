@@ -1,4 +1,4 @@
-package import Glibc
+import Glibc
 
 /// The one place that knows the C convention "-1 means look at `errno`, and `EINTR` means
 /// try again": every system call in the socket layer goes through ``SystemCall/run(_:_:)``.
@@ -20,7 +20,9 @@ package enum SystemCall {
 
     /// A ``SocketError`` for a failed call, with the C error's name and text.
     package static func error(_ name: String, errno code: Int32) -> SocketError {
-        SocketError(code: .systemCall, errno: code, message: "\(name) failed: \(String(cString: strerror(code))) (errno \(code))")
+        SocketError(
+            code: .systemCall, errno: code,
+            message: "\(name) failed: \(String(cString: strerror(code))) (errno \(code))")
     }
 }
 

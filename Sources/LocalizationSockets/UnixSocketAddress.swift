@@ -33,7 +33,8 @@ package struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
     package var isAbstract: Bool { pathBytes.first == 0 }
 
     /// Calls `body` with the C address and its exact length.
-    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result {
+    package func withSockaddr<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws -> Result) rethrows -> Result
+    {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in

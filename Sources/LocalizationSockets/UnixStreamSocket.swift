@@ -8,7 +8,8 @@ package final class UnixStreamSocket {
     /// Connects to `path`, with `timeout` seconds for each later send or receive.
     package init(path: String, timeout: Double) throws(SocketError) {
         guard let address = UnixSocketAddress(path) else {
-            throw SocketError(code: .pathTooLong, message: "'\(path)' is not a usable socket path (absolute, at most 107 bytes)")
+            throw SocketError(
+                code: .pathTooLong, message: "'\(path)' is not a usable socket path (absolute, at most 107 bytes)")
         }
         let descriptor = try SystemCall.run("socket") {
             socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -21,7 +22,8 @@ package final class UnixStreamSocket {
         if case .failure(let error) = connected {
             close(descriptor)
             throw error.code == .systemCall && error.errno == ENOENT || error.errno == ECONNREFUSED
-                ? SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)") : error
+                ? SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)")
+                : error
         }
         self.descriptor = descriptor
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
@@ -36,7 +38,9 @@ package final class UnixStreamSocket {
         var offset = 0
         while offset < bytes.count {
             let written = try SystemCall.run("send") {
-                bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                bytes[offset...].withUnsafeBytes {
+                    Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
             }
             offset += written
         }

@@ -81,7 +81,8 @@ public enum BinaryFrameCodec {
             let key = try reader.readString("key")
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
-            let count: Int64? = try reader.readBool("count flag") ? Int64(bitPattern: try reader.readUInt64("count")) : nil
+            let count: Int64? =
+                try reader.readBool("count flag") ? Int64(bitPattern: try reader.readUInt64("count")) : nil
             return .lookup(key: key, languages: languages, table: table, count: count)
         case .batch:
             let languages = try reader.readStrings("languages")
@@ -191,7 +192,8 @@ public enum BinaryFrameCodec {
                 let value = try reader.readString("value")
                 let language = flags & 2 != 0 ? try reader.readString("language") : nil
                 let result = WireLookupResult(
-                    value: value, found: flags & 1 != 0, language: language, generation: try reader.readUInt64("generation"))
+                    value: value, found: flags & 1 != 0, language: language,
+                    generation: try reader.readUInt64("generation"))
                 message = .reply(id: id, .lookup(result))
             case .batch:
                 let generation = try reader.readUInt64("generation")
@@ -217,13 +219,17 @@ public enum BinaryFrameCodec {
                     let language = try reader.readString("language")
                     if !language.isEmpty { languages[key] = language }
                 }
-                message = .reply(id: id, .table(WireTableResult(entries: entries, languages: languages, generation: generation)))
+                message = .reply(
+                    id: id, .table(WireTableResult(entries: entries, languages: languages, generation: generation)))
             case .fields:
-                guard case .object(let fields) = try reader.readValue() else { throw reader.error("fields must be an object") }
+                guard case .object(let fields) = try reader.readValue() else {
+                    throw reader.error("fields must be an object")
+                }
                 message = .reply(id: id, .fields(fields))
             case .error:
                 let code = try reader.readString("error code")
-                let error = WireError(code: WireError.Code(rawValue: code), message: try reader.readString("error message"))
+                let error = WireError(
+                    code: WireError.Code(rawValue: code), message: try reader.readString("error message"))
                 message = .reply(id: id, .error(error))
             }
             try reader.expectEnd()

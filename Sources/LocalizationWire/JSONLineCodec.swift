@@ -239,7 +239,9 @@ public enum JSONLineCodec {
         guard case .object(var object) = value else { throw badRequest("a reply must be a JSON object") }
         if let event = object["event"] {
             guard case .string("changed") = event else { throw badRequest("unknown event \(event.jsonText)") }
-            guard case .array(let changeValues)? = object["changes"] else { throw badRequest("\"changes\" must be a list") }
+            guard case .array(let changeValues)? = object["changes"] else {
+                throw badRequest("\"changes\" must be a list")
+            }
             var changes: [WireTableChange] = []
             for change in changeValues {
                 guard case .string(let language)? = change["lang"], case .string(let table)? = change["table"] else {
@@ -268,7 +270,8 @@ public enum JSONLineCodec {
                 guard let map = stringMap(value) else { throw badRequest("\"langs\" must map strings to strings") }
                 return map
             }
-            let result = WireTableResult(entries: entries, languages: languages ?? [:], generation: try generation(object))
+            let result = WireTableResult(
+                entries: entries, languages: languages ?? [:], generation: try generation(object))
             return .reply(id: id, .table(result))
         }
         if let valuesValue = object["values"] {
@@ -279,14 +282,16 @@ public enum JSONLineCodec {
             guard found.count == foundValues.count, found.count == values.count else {
                 throw badRequest("\"found\" must list one Boolean per value")
             }
-            return .reply(id: id, .batch(WireBatchResult(values: values, found: found, generation: try generation(object))))
+            return .reply(
+                id: id, .batch(WireBatchResult(values: values, found: found, generation: try generation(object))))
         }
         if let value = object["value"] {
             guard case .string(let string) = value, case .bool(let found)? = object["found"] else {
                 throw badRequest("\"value\" must be a string and \"found\" a Boolean")
             }
             let language = object["lang"]?.stringValue
-            let result = WireLookupResult(value: string, found: found, language: language, generation: try generation(object))
+            let result = WireLookupResult(
+                value: string, found: found, language: language, generation: try generation(object))
             return .reply(id: id, .lookup(result))
         }
         return .reply(id: id, .fields(object))

@@ -67,13 +67,18 @@ public struct MessageFramer: Sendable {
     private mutating func nextFrame() -> FramedMessage? {
         let available = buffer.count - start
         if available >= 2 && buffer[start + 1] != BinaryFrameHeader.version {
-            return fail(WireError(code: .badRequest, message: "unsupported binary frame version \(buffer[start + 1])"), .binaryFrames)
+            return fail(
+                WireError(code: .badRequest, message: "unsupported binary frame version \(buffer[start + 1])"),
+                .binaryFrames)
         }
         guard available >= BinaryFrameHeader.size else { return nil }
         var length = 0
         for offset in 2..<6 { length = length << 8 | Int(buffer[start + offset]) }
         guard length <= maxMessageBytes else {
-            return fail(WireError(code: .tooLarge, message: "frame of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes"), .binaryFrames)
+            return fail(
+                WireError(
+                    code: .tooLarge, message: "frame of \(length) bytes exceeds the limit of \(maxMessageBytes) bytes"),
+                .binaryFrames)
         }
         guard available >= BinaryFrameHeader.size + length else { return nil }
         let payloadStart = start + BinaryFrameHeader.size

@@ -11,7 +11,9 @@ enum CoverageCommand {
         let parsed = try CommandArguments(arguments, valueOptions: ["format", "development-language"], flagOptions: [])
         guard !parsed.positionals.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
         let format = parsed.value("format") ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format is text or json, not '\(format)'") }
+        guard format == "text" || format == "json" else {
+            throw UsageError("--format is text or json, not '\(format)'")
+        }
         let development: LanguageTag
         do { development = try LanguageTag(parsed.value("development-language") ?? "en") } catch {
             throw UsageError("\(error)")
@@ -31,7 +33,8 @@ enum CoverageCommand {
                     ] as [String: Any]
                 },
             ]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
             return
         }

@@ -28,7 +28,9 @@ enum DaemonCommands {
             return
         }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
-        print("generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files")
+        print(
+            "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
+        )
         if let roots = status["roots"]?.arrayValue {
             print("resources: " + roots.compactMap(\.stringValue).joined(separator: ", "))
         }
@@ -36,11 +38,14 @@ enum DaemonCommands {
         print(errors.isEmpty ? "errors: none" : "errors (\(errors.count); each file keeps its last good table):")
         for error in errors {
             let file = error["file"]?.stringValue ?? "?"
-            print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(error["message"]?.stringValue ?? "")")
+            print(
+                "  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(error["message"]?.stringValue ?? "")"
+            )
         }
         for group in ["counters", "watcher", "server", "socket"] {
             guard let members = status[group]?.objectValue else { continue }
-            let text = members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " ")
+            let text = members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.jsonText)" }.joined(
+                separator: " ")
             print("\(group): \(text)")
         }
     }
@@ -50,7 +55,9 @@ enum DaemonCommands {
         let timeout = Double(parsed.value("timeout") ?? "60") ?? 60
         let reply = try fields(.reload, on: try connect(parsed, timeout: timeout))
         let changes = reply["changes"]?.arrayValue ?? []
-        print("reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed")
+        print(
+            "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
+        )
     }
 
     static func languages(_ arguments: ArraySlice<String>) throws {
@@ -79,7 +86,8 @@ enum DaemonCommands {
             }
             guard case .changed(let generation, let changes) = event else { continue }
             // Written unbuffered: a pipe reader sees each change the moment it happens.
-            let line = parsed.flags.contains("json")
+            let line =
+                parsed.flags.contains("json")
                 ? String(decoding: JSONLineCodec.encode(.event(event)).dropLast(), as: UTF8.self)
                 : "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -87,7 +95,8 @@ enum DaemonCommands {
     }
 
     static func missing(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket", "format", "lang", "table"], flagOptions: [])
+        let parsed = try CommandArguments(
+            arguments, valueOptions: ["socket", "format", "lang", "table"], flagOptions: [])
         let format = parsed.value("format") ?? "text"
         guard ["text", "json", "strings"].contains(format) else {
             throw UsageError("--format is text, json or strings")
@@ -111,8 +120,12 @@ enum DaemonCommands {
             print(MissingStringsSkeleton.render(entries, language: parsed.value("lang") ?? ""), terminator: "")
         default:
             for entry in entries {
-                print([entry["lang"]?.stringValue ?? "", entry["table"]?.stringValue ?? "", entry["key"]?.stringValue ?? "",
-                       "\(entry["count"]?.integerValue ?? 0)"].joined(separator: "\t"))
+                print(
+                    [
+                        entry["lang"]?.stringValue ?? "", entry["table"]?.stringValue ?? "",
+                        entry["key"]?.stringValue ?? "",
+                        "\(entry["count"]?.integerValue ?? 0)",
+                    ].joined(separator: "\t"))
             }
         }
     }

@@ -31,7 +31,8 @@ enum DumpCommand {
             output = try encoder.encode(try StringsDictReader.parse(bytes, file: path))
         case .stringCatalog:
             let catalog = try StringCatalogReader.parse(bytes, file: path)
-            output = try encoder.encode(CatalogDump(sourceLanguage: catalog.sourceLanguage, localizations: catalog.tables))
+            output = try encoder.encode(
+                CatalogDump(sourceLanguage: catalog.sourceLanguage, localizations: catalog.tables))
         }
         FileHandle.standardOutput.write(output + Data("\n".utf8))
     }

@@ -19,7 +19,8 @@ enum GetCommand {
             do { _ = try LanguageTag(tag) } catch { throw UsageError("\(error)") }
         }
         var environment = ProcessInfo.processInfo.environment
-        let languages = parsed.values("lang").isEmpty
+        let languages =
+            parsed.values("lang").isEmpty
             ? PreferredLanguages.from(environment: environment).map(\.identifier) : parsed.values("lang")
         let count = try parsed.value("count").map { text throws(UsageError) in
             guard let number = Int(text) else { throw UsageError("--count takes a whole number, not '\(text)'") }
@@ -42,13 +43,17 @@ enum GetCommand {
             key, languages: languages, table: parsed.value("table"), count: count)
         if !useFiles, source != .daemon {
             let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
-            throw CommandFailure("no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
+            throw CommandFailure(
+                "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
         }
         // With a count, the plural form is selected; fill in the number it shows.
         let value = count.map { LocalizedFormatter.formatLeniently(result.value, [$0]) } ?? result.value
         if parsed.flags.contains("json") {
-            let object: [String: Any] = ["value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull()]
-            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            let object: [String: Any] = [
+                "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
+            ]
+            let data = try JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(value)

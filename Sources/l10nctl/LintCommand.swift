@@ -14,7 +14,8 @@ enum LintCommand {
         for finding in findings { print(finding) }
         let errors = findings.filter { $0.severity == .error }.count
         let warnings = findings.count - errors
-        FileHandle.standardError.write(Data("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n".utf8))
+        FileHandle.standardError.write(
+            Data("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n".utf8))
         return errors > 0 ? 1 : 0
     }
 }

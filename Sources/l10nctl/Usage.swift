@@ -26,83 +26,83 @@ enum Usage {
 
     static let commands: [String: String] = [
         "get": """
-            Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N] [--resources DIR...] [--json]
+        Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N] [--resources DIR...] [--json]
 
-            Prints KEY's value in the first language that has it: each --lang in turn (or
-            the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
-            development language. A key no language has prints as itself. With --resources
-            (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked.
+        Prints KEY's value in the first language that has it: each --lang in turn (or
+        the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
+        development language. A key no language has prints as itself. With --resources
+        (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked.
 
-            Options:
-              --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
-              --table NAME                the table (default Localizable)
-              --count N                   pick the plural form for N (CLDR rules) and fill N in
-              --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
-              --development-language TAG  the last language in every chain (default en)
-              --json                      print {"value":…,"found":…,"lang":…} instead
-              --socket PATH               the daemon's socket (default L10N_SOCKET, then the default path)
-            """,
+        Options:
+          --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
+          --table NAME                the table (default Localizable)
+          --count N                   pick the plural form for N (CLDR rules) and fill N in
+          --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
+          --development-language TAG  the last language in every chain (default en)
+          --json                      print {"value":…,"found":…,"lang":…} instead
+          --socket PATH               the daemon's socket (default L10N_SOCKET, then the default path)
+        """,
         "status": """
-            Usage: l10nctl status [--json] [--socket PATH]
+        Usage: l10nctl status [--json] [--socket PATH]
 
-            Shows what l10nd serves: generation, languages, tables, keys and files; every file
-            that fails to parse, as file:line:column: message (it keeps its last good table);
-            and the counters of lookups, misses, reloads, rescans, the watcher and the server.
-            """,
+        Shows what l10nd serves: generation, languages, tables, keys and files; every file
+        that fails to parse, as file:line:column: message (it keeps its last good table);
+        and the counters of lookups, misses, reloads, rescans, the watcher and the server.
+        """,
         "reload": """
-            Usage: l10nctl reload [--socket PATH] [--timeout SECONDS]
+        Usage: l10nctl reload [--socket PATH] [--timeout SECONDS]
 
-            Makes l10nd rescan every resource directory and returns once the new tables are
-            served (systemd's ExecReload uses it). Prints the new generation.
-            """,
+        Makes l10nd rescan every resource directory and returns once the new tables are
+        served (systemd's ExecReload uses it). Prints the new generation.
+        """,
         "watch": """
-            Usage: l10nctl watch [--json] [--socket PATH]
+        Usage: l10nctl watch [--json] [--socket PATH]
 
-            Prints one line per change l10nd applies, as it happens:
-            generation 4: ja/Localizable, ja/Settings. --json prints the protocol's event lines.
-            """,
+        Prints one line per change l10nd applies, as it happens:
+        generation 4: ja/Localizable, ja/Settings. --json prints the protocol's event lines.
+        """,
         "missing": """
-            Usage: l10nctl missing [--format text|json|strings] [--lang TAG] [--table NAME] [--socket PATH]
+        Usage: l10nctl missing [--format text|json|strings] [--lang TAG] [--table NAME] [--socket PATH]
 
-            Lists the keys looked up but found in no language, with how often. --format strings
-            --lang ja prints a .strings skeleton of them for a translator to fill in.
-            """,
+        Lists the keys looked up but found in no language, with how often. --format strings
+        --lang ja prints a .strings skeleton of them for a translator to fill in.
+        """,
         "languages": """
-            Usage: l10nctl languages [--json] [--socket PATH]
+        Usage: l10nctl languages [--json] [--socket PATH]
 
-            Lists the languages l10nd serves, each with its tables.
-            """,
+        Lists the languages l10nd serves, each with its tables.
+        """,
         "dump": """
-            Usage: l10nctl dump FILE
+        Usage: l10nctl dump FILE
 
-            Prints FILE as JSON on stdout. A .strings file prints as one object {key: value};
-            a .stringsdict as {key: entry} with its plural variants; an .xcstrings as its
-            source language and its entries per language.
-            """,
+        Prints FILE as JSON on stdout. A .strings file prints as one object {key: value};
+        a .stringsdict as {key: entry} with its plural variants; an .xcstrings as its
+        source language and its entries per language.
+        """,
         "lint": """
-            Usage: l10nctl lint PATH... [--development-language TAG]
+        Usage: l10nctl lint PATH... [--development-language TAG]
 
-            Checks .strings, .stringsdict and .xcstrings files (directories are searched for
-            them) and prints one line per finding: file:line:column: error|warning: message.
-            Reported: syntax errors, duplicate keys (the last one wins), keys the development
-            language has that a translation lacks, and format specifiers that differ from the
-            development language's (%@ translated as %d). Exits 1 when there are errors.
+        Checks .strings, .stringsdict and .xcstrings files (directories are searched for
+        them) and prints one line per finding: file:line:column: error|warning: message.
+        Reported: syntax errors, duplicate keys (the last one wins), keys the development
+        language has that a translation lacks, and format specifiers that differ from the
+        development language's (%@ translated as %d). Exits 1 when there are errors.
 
-            Options:
-              --development-language TAG  the language translations are compared with (default en,
-                                          else Base)
-            """,
+        Options:
+          --development-language TAG  the language translations are compared with (default en,
+                                      else Base)
+        """,
         "coverage": """
-            Usage: l10nctl coverage DIR... [--format text|json] [--development-language TAG]
+        Usage: l10nctl coverage DIR... [--format text|json] [--development-language TAG]
 
-            For each language under the resource directories, how many of the development
-            language's keys (every table) it translates, and how many of those a String Catalog
-            marks needs_review. Text output is a table with a bar per language.
-            """,
+        For each language under the resource directories, how many of the development
+        language's keys (every table) it translates, and how many of those a String Catalog
+        marks needs_review. Text output is a table with a bar per language.
+        """,
         "help": """
-            Usage: l10nctl help [COMMAND]
+        Usage: l10nctl help [COMMAND]
 
-            Shows the overview, or COMMAND's help.
-            """,
+        Shows the overview, or COMMAND's help.
+        """,
     ]
 }

@@ -22,12 +22,18 @@ enum BinaryRequest {
     }
 
     /// A table reply: key → (value, language) and generation; nil for anything else.
-    static func tableReply(_ payload: [UInt8]) -> (entries: [String: (value: String, language: String)], generation: UInt64)? {
+    static func tableReply(_ payload: [UInt8]) -> (
+        entries: [String: (value: String, language: String)], generation: UInt64
+    )? {
         var reader = Reader(bytes: payload, offset: 5)
-        guard payload.first == 0x83, let generation = reader.integer64(), let count = reader.integer32() else { return nil }
+        guard payload.first == 0x83, let generation = reader.integer64(), let count = reader.integer32() else {
+            return nil
+        }
         var entries: [String: (value: String, language: String)] = [:]
         for _ in 0..<count {
-            guard let key = reader.string(), let value = reader.string(), let language = reader.string() else { return nil }
+            guard let key = reader.string(), let value = reader.string(), let language = reader.string() else {
+                return nil
+            }
             entries[key] = (value, language)
         }
         return (entries, generation)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Localization
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import Localization
 
 /// The client library against a real `l10nd`: both daemon modes see a translator's edit
 /// live, change notifications name the table, misses reach `l10nctl missing`.
@@ -15,7 +16,8 @@ import Testing
 
         init() throws {
             resources = try TemporaryDirectory()
-            japanese = try resources.write("\"k\" = \"old\";\n\"多言語化\" = \"多言語化\";\n", to: "ja.lproj/Localizable.strings")
+            japanese = try resources.write(
+                "\"k\" = \"old\";\n\"多言語化\" = \"多言語化\";\n", to: "ja.lproj/Localizable.strings")
             try resources.write("\"title\" = \"設定\";\n", to: "ja.lproj/Settings.strings")
             try resources.write("\"多言語化\" = \"Multilingualization\";\n", to: "en.lproj/Localizable.strings")
             daemon = try DaemonProcess(resources: [resources.path])
@@ -69,7 +71,9 @@ import Testing
         let before = try setup.daemon.request(["op": "status"])
         for _ in 0..<1000 { _ = localizer.value("多言語化", languages: .one("en"), table: nil) }
         let after = try setup.daemon.request(["op": "status"])
-        func lookups(_ status: [String: Any]) -> Int { (status["counters"] as? [String: Any])?["lookups"] as? Int ?? -1 }
+        func lookups(_ status: [String: Any]) -> Int {
+            (status["counters"] as? [String: Any])?["lookups"] as? Int ?? -1
+        }
         #expect(lookups(after) == lookups(before), "cached lookups must not reach the daemon")
     }
 
@@ -79,7 +83,8 @@ import Testing
         localizer.useDaemon(socketPath: setup.daemon.socketPath, mode: .cached)
         _ = localizer.lookup("title", languages: ["ja"], table: "Settings")
         let stream = localizer.changes()
-        try "\"title\" = \"環境設定\";\n".write(toFile: setup.resources.path + "/ja.lproj/Settings.strings", atomically: true, encoding: .utf8)
+        try "\"title\" = \"環境設定\";\n".write(
+            toFile: setup.resources.path + "/ja.lproj/Settings.strings", atomically: true, encoding: .utf8)
         let change = try await withThrowingTaskGroup(of: LocalizationChange?.self) { group in
             group.addTask { await stream.first { _ in true } }
             group.addTask {
@@ -99,10 +104,11 @@ import Testing
         localizer.useDaemon(socketPath: setup.daemon.socketPath, mode: .cached)
         for _ in 0..<100 { _ = localizer.value("nobody has this", languages: .one("ja"), table: nil) }
         var entries: [[String: Any]] = []
-        #expect(Self.wait(seconds: 5) {
-            entries = (try? setup.daemon.request(["op": "missing"]))?["missing"] as? [[String: Any]] ?? []
-            return !entries.isEmpty
-        })
+        #expect(
+            Self.wait(seconds: 5) {
+                entries = (try? setup.daemon.request(["op": "missing"]))?["missing"] as? [[String: Any]] ?? []
+                return !entries.isEmpty
+            })
         #expect(entries.count == 1)
         #expect(entries.first?["key"] as? String == "nobody has this")
         #expect(entries.first?["lang"] as? String == "ja")
@@ -116,7 +122,9 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<200 {
                 let key = "key \(thread) \(index)"
-                guard case .lookup(let result)? = try? client.send(.lookup(key: key, languages: ["ja"], table: nil, count: nil)),
+                guard
+                    case .lookup(let result)? = try? client.send(
+                        .lookup(key: key, languages: ["ja"], table: nil, count: nil)),
                     result.value == key
                 else {
                     failures.add(1, ordering: .relaxed)
@@ -135,7 +143,10 @@ import Testing
             return
         }
         #expect(hello["protocol"]?["major"]?.integerValue == 1)
-        guard case .lookup(let result) = try await client.send(.lookup(key: "多言語化", languages: ["en"], table: nil, count: nil)) else {
+        guard
+            case .lookup(let result) = try await client.send(
+                .lookup(key: "多言語化", languages: ["en"], table: nil, count: nil))
+        else {
             Issue.record("lookup did not answer with a lookup")
             return
         }

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
-@testable import Localization
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import Localization
 
 /// The client when the daemon dies, hangs, is absent, or comes back: no call crashes,
 /// waits past the time limit, or returns anything but the last good value or the file's.
@@ -83,8 +84,10 @@ import Testing
                 defer { group.leave() }
                 while !stop.load(ordering: .relaxed) {
                     let started = Date()
-                    let (key, tag, expected) = thread % 2 == 0 ? ("k", "ja", "value") : ("多言語化", "en", "Multilingualization")
-                    let value = thread < 4
+                    let (key, tag, expected) =
+                        thread % 2 == 0 ? ("k", "ja", "value") : ("多言語化", "en", "Multilingualization")
+                    let value =
+                        thread < 4
                         ? localizer.value(key, languages: .one(tag), table: nil)
                         : localizer.lookup(key, languages: [tag]).value
                     let elapsed = Date().timeIntervalSince(started)
@@ -157,7 +160,10 @@ import Testing
         #expect(localizer.lookup("k", languages: ["ja"]).value == "value")
         try slot.start(resources: resources.path)
         #expect(Self.wait(seconds: 5) { localizer.source == .daemon })
-        #expect(localizer.lookupWithSource("k", languages: ["ja"]) == (LookupResult(value: "value", found: true, language: try LanguageTag("ja"), entry: nil), .daemon))
+        #expect(
+            localizer.lookupWithSource("k", languages: ["ja"]) == (
+                LookupResult(value: "value", found: true, language: try LanguageTag("ja"), entry: nil), .daemon
+            ))
         #expect(log.all.count == 2, "\(log.all)")
     }
 

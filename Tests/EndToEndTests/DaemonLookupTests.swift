@@ -10,7 +10,9 @@ import Testing
         let embedded = ResourceSet.load(roots: [PackagePaths.exampleResources])
         let client = try daemon.connect()
         let keys = ["多言語化", "こんにちは", "保存", "設定", "about.title", "ようこそ、%@さん", "nobody has this"]
-        let languages = ["en", "ja", "ja_JP.UTF-8", "de", "fr", "zh-TW", "zh_CN", "pt-BR", "pt-PT", "ko", "Base", "English"]
+        let languages = [
+            "en", "ja", "ja_JP.UTF-8", "de", "fr", "zh-TW", "zh_CN", "pt-BR", "pt-PT", "ko", "Base", "English",
+        ]
         for key in keys {
             for language in languages {
                 let reply = try client.request(["op": "lookup", "key": key, "lang": language])
@@ -43,8 +45,14 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/socat"), "socat is not installed")
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let result = try ProcessRunner.run(
-            "/bin/sh", ["-c", "printf '%s\\n' '{\"op\":\"lookup\",\"key\":\"多言語化\",\"lang\":\"en\"}' | /usr/bin/socat -t 2 - UNIX-CONNECT:\(daemon.socketPath)"])
-        #expect(result.stdout == "{\"ok\":true,\"value\":\"Multilingualization\",\"found\":true,\"lang\":\"en\",\"generation\":1}\n")
+            "/bin/sh",
+            [
+                "-c",
+                "printf '%s\\n' '{\"op\":\"lookup\",\"key\":\"多言語化\",\"lang\":\"en\"}' | /usr/bin/socat -t 2 - UNIX-CONNECT:\(daemon.socketPath)",
+            ])
+        #expect(
+            result.stdout
+                == "{\"ok\":true,\"value\":\"Multilingualization\",\"found\":true,\"lang\":\"en\",\"generation\":1}\n")
     }
 
     @Test func badTagsAndBadRequestsGetErrors() throws {
@@ -68,7 +76,8 @@ import Testing
     @Test func aSecondDaemonOnTheSameSocketRefusesToStart() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let second = try ProcessRunner.run(
-            PackagePaths.executable("l10nd"), ["--resources", PackagePaths.exampleResources, "--socket", daemon.socketPath])
+            PackagePaths.executable("l10nd"),
+            ["--resources", PackagePaths.exampleResources, "--socket", daemon.socketPath])
         #expect(second.status == 1)
         #expect(second.stderr.contains("already listening"), "\(second.stderr)")
         #expect(try daemon.request(["op": "hello"])["ok"] as? Bool == true)

@@ -20,7 +20,8 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "l10nd-conf")
         let config = try directory.write(settings.map { $0 + "\n" }.joined(), to: "l10nd.conf")
         // The file is read once at start-up; the directory may go when this returns.
-        return try DaemonProcess(resources: [PackagePaths.exampleResources], arguments: ["--config", config, "--log-level", "info"])
+        return try DaemonProcess(
+            resources: [PackagePaths.exampleResources], arguments: ["--config", config, "--log-level", "info"])
     }
 
     @Test func textGarbageGetsBadRequestsAndTheConnectionKeepsWorking() throws {
@@ -36,7 +37,10 @@ import Testing
             for _ in 0..<200 {
                 let length = Int.random(in: 1...300, using: &generator)
                 // Every line starts with an x, which no JSON text can: each one is an error.
-                let line = "x" + String(decoding: (0..<length).map { _ in printable.randomElement(using: &generator)! }, as: UTF8.self)
+                let line =
+                    "x"
+                    + String(
+                        decoding: (0..<length).map { _ in printable.randomElement(using: &generator)! }, as: UTF8.self)
                 try client.send(line: line)
                 lines += 1
             }
@@ -63,7 +67,8 @@ import Testing
         for round in 0..<8 {
             let client = try RawSocketClient(path: daemon.socketPath, timeout: 10)
             // Round 0 opens with the frame magic, so at least one round is taken for a frame.
-            let garbage: [UInt8] = (round == 0 ? [0xA5] : []) + (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let garbage: [UInt8] =
+                (round == 0 ? [0xA5] : []) + (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let sent = try client.send(garbage)
             #expect(sent != .timedOut, "the daemon stopped reading garbage in round \(round)")
             client.finishSending()
@@ -87,7 +92,9 @@ import Testing
         #expect(payloads.count == 1)
         #expect(payloads.first.flatMap(BinaryFrames.errorCode) == "too_large", "\(payloads)")
         let rss = try #require(daemon.residentKilobytes)
-        #expect(rss - baseline.residentKilobytes < 16 * 1024, "RSS went from \(baseline.residentKilobytes) KiB to \(rss) KiB")
+        #expect(
+            rss - baseline.residentKilobytes < 16 * 1024,
+            "RSS went from \(baseline.residentKilobytes) KiB to \(rss) KiB")
         try baseline.expectSteadyAndBounded(steady, daemon)
     }
 
@@ -174,7 +181,8 @@ import Testing
         // close asynchronously), so the count of admitted clients below is exact.
         var observer: JSONLineClient? = try daemon.connect()
         let deadline = Date().addingTimeInterval(5)
-        while (try observer?.request(["op": "status"])["server"] as? [String: Any])?["connections_current"] as? Int != 2 {
+        while (try observer?.request(["op": "status"])["server"] as? [String: Any])?["connections_current"] as? Int != 2
+        {
             try #require(Date() < deadline, "connections never settled to 2")
             usleep(20_000)
         }
@@ -189,7 +197,9 @@ import Testing
             let reply = try client.readObject()
             if reply["value"] as? String == "Sichern" {
                 answered += 1
-            } else if reply["ok"] as? Bool == false, (reply["error"] as? [String: Any])?["code"] as? String == "unavailable" {
+            } else if reply["ok"] as? Bool == false,
+                (reply["error"] as? [String: Any])?["code"] as? String == "unavailable"
+            {
                 refused += 1
                 if try client.readLine() != nil { other.append("a refused connection stayed open") }
             } else {
@@ -240,8 +250,10 @@ import Testing
         let socketPath = directory.path + "/l10nd.sock"
         let daemon = try BackgroundProcess(
             "/bin/sh",
-            ["-c", #"ulimit -n 64 && exec "$0" "$@""#, PackagePaths.executable("l10nd"), "--config", config,
-             "--resources", PackagePaths.exampleResources, "--socket", socketPath])
+            [
+                "-c", #"ulimit -n 64 && exec "$0" "$@""#, PackagePaths.executable("l10nd"), "--config", config,
+                "--resources", PackagePaths.exampleResources, "--socket", socketPath,
+            ])
         let deadline = Date().addingTimeInterval(20)
         var steady: JSONLineClient?
         while steady == nil {
@@ -263,7 +275,9 @@ import Testing
         usleep(1_000_000)
         let after = try #require(cpuTicks(of: daemon.pid))
         #expect(after - before < 30, "the daemon used \(after - before) of 100 ticks waiting for descriptors")
-        #expect(try steady?.request(["op": "lookup", "key": "多言語化", "lang": "en"])["value"] as? String == "Multilingualization")
+        #expect(
+            try steady?.request(["op": "lookup", "key": "多言語化", "lang": "en"])["value"] as? String
+                == "Multilingualization")
         // As each client leaves, a waiting one gets its descriptor and its answer.
         for index in 0..<clients.count {
             let reply = try #require(clients[index]).readObject()
@@ -343,7 +357,8 @@ struct DaemonBaseline {
     func expectSteadyAndBounded(
         _ steady: SteadyLookupClient, _ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        #expect(steady.waitForAnswers(), "the steady client is not served after the abuse", sourceLocation: sourceLocation)
+        #expect(
+            steady.waitForAnswers(), "the steady client is not served after the abuse", sourceLocation: sourceLocation)
         let report = steady.stop()
         #expect(report.failures.isEmpty, "steady client: \(report.failures)", sourceLocation: sourceLocation)
         #expect(report.answers > 0, "the steady client got no answer at all", sourceLocation: sourceLocation)

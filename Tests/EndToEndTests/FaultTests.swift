@@ -20,7 +20,10 @@ import Testing
         let resources: TemporaryDirectory
         let daemon: DaemonProcess
 
-        init(_ files: [String: String], extraRoots: [String] = [], user: UInt32? = nil, prepare: (TemporaryDirectory) throws -> Void = { _ in }) throws {
+        init(
+            _ files: [String: String], extraRoots: [String] = [], user: UInt32? = nil,
+            prepare: (TemporaryDirectory) throws -> Void = { _ in }
+        ) throws {
             resources = try TemporaryDirectory(prefix: "l10nd-faults")
             for (path, text) in files { try resources.write(text, to: path) }
             try prepare(resources)
@@ -76,7 +79,9 @@ import Testing
         #expect(try f.value("k", "de") == "en")
         let lastError = try f.watcher()["last_error"] as? String ?? ""
         // "cannot watch …" or "cannot list …", whichever the watcher met last.
-        #expect(lastError.contains(f.path("de.lproj")) && lastError.lowercased().contains("permission denied"), "\(lastError)")
+        #expect(
+            lastError.contains(f.path("de.lproj")) && lastError.lowercased().contains("permission denied"),
+            "\(lastError)")
 
         // Readable once, then not: the last good table stays, the error is listed.
         let localizable = f.path("ja.lproj/Localizable.strings")
@@ -88,14 +93,18 @@ import Testing
         chmod(localizable, 0o644)
         chmod(menu, 0o644)
         chmod(f.path("de.lproj"), 0o755)
-        #expect(try f.eventually { try f.errors().isEmpty && f.value("m", "ja", table: "Menu") == "menu ja" && f.value("k", "de") == "de" })
+        #expect(
+            try f.eventually {
+                try f.errors().isEmpty && f.value("m", "ja", table: "Menu") == "menu ja" && f.value("k", "de") == "de"
+            })
         #expect(try f.value("k", "ja") == "ja")
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 
     @Test func aDeletedRootIsServedAgainWhenItComesBack() throws {
         let other = try TemporaryDirectory(prefix: "l10nd-faults-other")
-        try other.write("\"k\" = \"other\";\n\"only\" = \"only in the other root\";\n", to: "en.lproj/Localizable.strings")
+        try other.write(
+            "\"k\" = \"other\";\n\"only\" = \"only in the other root\";\n", to: "en.lproj/Localizable.strings")
         let f = try Fixture(["ja.lproj/Localizable.strings": "\"k\" = \"first\";\n"], extraRoots: [other.path])
         let root = f.resources.path
         #expect(try f.value("k", "ja") == "first")
@@ -116,7 +125,9 @@ import Testing
         #expect(watcher["missing_roots"] as? [String] == [], "\(watcher)")
 
         // Deleted and re-made in one breath, before the daemon hears of the deletion.
-        try f.shell("rm -rf '\(root)' && mkdir -p '\(root)/ja.lproj' && printf '\"k\" = \"third\";\\n' > '\(root)/ja.lproj/Localizable.strings'")
+        try f.shell(
+            "rm -rf '\(root)' && mkdir -p '\(root)/ja.lproj' && printf '\"k\" = \"third\";\\n' > '\(root)/ja.lproj/Localizable.strings'"
+        )
         #expect(try f.eventually { try f.value("k", "ja") == "third" })
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [] })
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
@@ -124,7 +135,8 @@ import Testing
 
     @Test func anInotifyQueueOverflowWhileStoppedEndsInAFullRescan() throws {
         let f = try Fixture(["ja.lproj/Localizable.strings": "\"k\" = \"before\";\n"])
-        let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+        let limit =
+            (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16384
         #expect(try f.value("k", "ja") == "before")
         let rescansBefore = try f.watcher()["rescans"] as? Int ?? -1
@@ -144,7 +156,8 @@ import Testing
         try f.resources.write("\"k\" = \"ko\";\n", to: "ko.lproj/Localizable.strings")
         f.daemon.send(signal: SIGCONT)
 
-        #expect(try f.eventually(20) { try f.value("new", "ja") == "added while stopped" && f.value("k", "ko") == "ko" })
+        #expect(
+            try f.eventually(20) { try f.value("new", "ja") == "added while stopped" && f.value("k", "ko") == "ko" })
         #expect(try f.value("k", "ja") == "after")
         let watcher = try f.watcher()
         #expect(watcher["overflows"] as? Int ?? 0 >= 1, "\(watcher)")
@@ -157,10 +170,13 @@ import Testing
         let f = try Fixture([
             "en.lproj/Localizable.strings": "\"k\" = \"en\";\n", "ja.lproj/Localizable.strings": "\"k\" = \"ja\";\n",
         ]) { resources in
-            let links = [("loop", "."), ("a", "b"), ("b", "a"), ("ja.lproj/Menu.strings", "Menu.strings"), ("deep/up", "..")]
+            let links = [
+                ("loop", "."), ("a", "b"), ("b", "a"), ("ja.lproj/Menu.strings", "Menu.strings"), ("deep/up", ".."),
+            ]
             try resources.makeDirectory("deep")
             for (link, target) in links {
-                try FileManager.default.createSymbolicLink(atPath: resources.path + "/" + link, withDestinationPath: target)
+                try FileManager.default.createSymbolicLink(
+                    atPath: resources.path + "/" + link, withDestinationPath: target)
             }
         }
         let menu = f.path("ja.lproj/Menu.strings")
@@ -171,13 +187,16 @@ import Testing
 
         // A language added under the loop is found once, not again through `loop/`.
         let filesBefore = try f.status()["files"] as? Int ?? -1
-        try f.shell("mkdir ko.lproj && ln -s .. deep/back && printf '\"k\" = \"ko\";\\n' > ko.lproj/Localizable.strings")
+        try f.shell(
+            "mkdir ko.lproj && ln -s .. deep/back && printf '\"k\" = \"ko\";\\n' > ko.lproj/Localizable.strings")
         #expect(try f.eventually { try f.value("k", "ko") == "ko" })
         usleep(200_000)
         let status = try f.status()
         #expect(status["files"] as? Int == filesBefore + 1, "\(status)")
         #expect((status["errors"] as? [Any])?.count == 1, "\(status)")
-        #expect((try f.watcher()["last_error"] as? String)?.hasSuffix("deep/back links back to \(f.resources.path), a loop: not followed") == true)
+        #expect(
+            (try f.watcher()["last_error"] as? String)?.hasSuffix(
+                "deep/back links back to \(f.resources.path), a loop: not followed") == true)
         #expect(try f.watcher()["watches"] as? Int == watchesAtStart + 1)
         #expect(try f.value("k", "ja") == "ja")
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
@@ -194,7 +213,8 @@ import Testing
         // language when it saw the file go first. Never anything else.
         #expect(["ja", "en"].contains(try f.value("k", "ja")))
 
-        try f.shell("rmdir ja.lproj/Localizable.strings && printf '\"k\" = \"ja again\";\\n' > ja.lproj/Localizable.strings")
+        try f.shell(
+            "rmdir ja.lproj/Localizable.strings && printf '\"k\" = \"ja again\";\\n' > ja.lproj/Localizable.strings")
         #expect(try f.eventually { try f.value("k", "ja") == "ja again" && f.errors().isEmpty })
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
@@ -215,14 +235,17 @@ import Testing
         let started = Date()
         #expect(rename(f.path("ja.lproj/.Localizable.strings.tmp"), f.path("ja.lproj/Localizable.strings")) == 0)
         #expect(steady.waitForAnswers(20, timeout: 10), "lookups stalled while the file was read")
-        #expect(try f.eventually(120) { try f.value("key\(entries - 1)", "ja")?.hasPrefix("\(entries - 1) xxx") == true })
+        #expect(
+            try f.eventually(120) { try f.value("key\(entries - 1)", "ja")?.hasPrefix("\(entries - 1) xxx") == true })
         let parsed = Date().timeIntervalSince(started)
         let report = steady.stop()
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.slowest < 2, "a lookup waited \(report.slowest) s while the file was parsed")
         let status = try f.status()
         #expect(status["keys"] as? Int == entries + 1 || status["keys"] as? Int == entries, "\(status)")
-        print("100 MB file: \(entries) entries served after \(parsed) s; \(report.answers) lookups meanwhile, slowest \(report.slowest) s")
+        print(
+            "100 MB file: \(entries) entries served after \(parsed) s; \(report.answers) lookups meanwhile, slowest \(report.slowest) s"
+        )
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 

@@ -48,7 +48,8 @@ import Testing
     @Test func vimSave() throws {
         let f = try Fixture()
         // vim: probe file 4913, rename the original to a backup, write a new file, delete the backup.
-        try f.shell("""
+        try f.shell(
+            """
             cd ja.lproj && : > 4913 && rm 4913 && mv Localizable.strings Localizable.strings~ \
             && printf '"k" = "vim";\\n' > Localizable.strings && rm Localizable.strings~
             """)
@@ -58,7 +59,8 @@ import Testing
 
     @Test func jetBrainsSave() throws {
         let f = try Fixture()
-        try f.shell("""
+        try f.shell(
+            """
             cd ja.lproj && printf '"k" = "idea";\\n' > Localizable.strings___jb_tmp___ \
             && mv Localizable.strings Localizable.strings___jb_old___ \
             && mv Localizable.strings___jb_tmp___ Localizable.strings && rm Localizable.strings___jb_old___
@@ -96,15 +98,18 @@ import Testing
     @Test func kubernetesConfigMapSwap() throws {
         let resources = try TemporaryDirectory(prefix: "l10nd-configmap")
         try resources.write("\"k\" = \"first\";\n", to: "..2026_01_01_00_00_00.1/ja.lproj/Localizable.strings")
-        try FileManager.default.createSymbolicLink(atPath: resources.path + "/..data", withDestinationPath: "..2026_01_01_00_00_00.1")
-        try FileManager.default.createSymbolicLink(atPath: resources.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
+        try FileManager.default.createSymbolicLink(
+            atPath: resources.path + "/..data", withDestinationPath: "..2026_01_01_00_00_00.1")
+        try FileManager.default.createSymbolicLink(
+            atPath: resources.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
         let daemon = try DaemonProcess(resources: [resources.path])
         let subscriber = try daemon.connect()
         _ = try subscriber.request(["op": "subscribe"])
         #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "first")
         // The kubelet's atomic writer: new timestamped dir, a temp link, renamed over ..data.
         try resources.write("\"k\" = \"second\";\n", to: "..2026_01_02_00_00_00.2/ja.lproj/Localizable.strings")
-        try FileManager.default.createSymbolicLink(atPath: resources.path + "/..data_tmp", withDestinationPath: "..2026_01_02_00_00_00.2")
+        try FileManager.default.createSymbolicLink(
+            atPath: resources.path + "/..data_tmp", withDestinationPath: "..2026_01_02_00_00_00.2")
         #expect(rename(resources.path + "/..data_tmp", resources.path + "/..data") == 0)
         try FileManager.default.removeItem(atPath: resources.path + "/..2026_01_01_00_00_00.1")
         var sawJapanese = false

@@ -7,7 +7,8 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: String..., environment: [String: String] = [:]) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a })
+        try ProcessRunner.run(
+            l10nctl, arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a })
     }
 
     @Test func getPrintsTheValue() throws {
@@ -27,12 +28,14 @@ import Testing
     }
 
     @Test func getReadsLocaleAndResourcesFromTheEnvironment() throws {
-        let result = try run("get", "多言語化", environment: ["L10N_RESOURCES": PackagePaths.exampleResources, "LANG": "de_DE.UTF-8"])
+        let result = try run(
+            "get", "多言語化", environment: ["L10N_RESOURCES": PackagePaths.exampleResources, "LANG": "de_DE.UTF-8"])
         #expect(result.stdout == "Mehrsprachigkeit\n")
     }
 
     @Test func getOtherTable() throws {
-        let result = try run("get", "title", "--lang", "ja", "--table", "Settings", "--resources", PackagePaths.exampleResources)
+        let result = try run(
+            "get", "title", "--lang", "ja", "--table", "Settings", "--resources", PackagePaths.exampleResources)
         #expect(result.stdout == "環境設定\n")
     }
 
@@ -55,8 +58,12 @@ import Testing
 
     @Test func lintReportsEachProblemWithItsPlace() throws {
         let root = try TemporaryDirectory()
-        try root.write("\"greeting\" = \"Hello\";\n\"count\" = \"%@ files\";\n\"bye\" = \"Bye\";\n", to: "en.lproj/Localizable.strings")
-        try root.write("\"greeting\" = \"Hallo\";\n\"count\" = \"%d Dateien\";\n\"greeting\" = \"Servus\";\n", to: "de.lproj/Localizable.strings")
+        try root.write(
+            "\"greeting\" = \"Hello\";\n\"count\" = \"%@ files\";\n\"bye\" = \"Bye\";\n",
+            to: "en.lproj/Localizable.strings")
+        try root.write(
+            "\"greeting\" = \"Hallo\";\n\"count\" = \"%d Dateien\";\n\"greeting\" = \"Servus\";\n",
+            to: "de.lproj/Localizable.strings")
         try root.write("\"greeting\" = \"Bonjour\"\n", to: "fr.lproj/Localizable.strings")
         let result = try run("lint", root.path)
         #expect(result.status == 1)
@@ -76,8 +83,10 @@ import Testing
         #expect(!result.stdout.contains(": error: "))
     }
 
-    @Test(arguments: [["get"], ["get", "a", "b", "--resources", "/x"], ["frobnicate"], ["get", "k", "--bogus"],
-                      ["get", "k", "--lang", "../x", "--resources", "/x"], ["lint"], ["dump"], ["get", "k", "--lang"]])
+    @Test(arguments: [
+        ["get"], ["get", "a", "b", "--resources", "/x"], ["frobnicate"], ["get", "k", "--bogus"],
+        ["get", "k", "--lang", "../x", "--resources", "/x"], ["lint"], ["dump"], ["get", "k", "--lang"],
+    ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let result = try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"])
         #expect(result.status == 2)

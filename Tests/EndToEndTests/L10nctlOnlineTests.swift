@@ -7,7 +7,8 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: [String], socket: String, timeout: TimeInterval = 30) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": socket], timeout: timeout)
+        try ProcessRunner.run(
+            l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": socket], timeout: timeout)
     }
 
     @Test func getGoesThroughTheDaemonWhenNoFilesAreNamed() throws {

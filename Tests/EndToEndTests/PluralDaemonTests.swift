@@ -31,18 +31,21 @@ import Testing
     }
 
     @Test func coverageAsTableAndJSON() throws {
-        let text = try ProcessRunner.run(l10nctl, ["coverage", PackagePaths.exampleResources], environment: ["PATH": "/usr/bin:/bin"])
+        let text = try ProcessRunner.run(
+            l10nctl, ["coverage", PackagePaths.exampleResources], environment: ["PATH": "/usr/bin:/bin"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("ja "))
         #expect(text.stdout.contains("█"))
         let json = try ProcessRunner.run(
-            l10nctl, ["coverage", PackagePaths.exampleResources, "--format", "json"], environment: ["PATH": "/usr/bin:/bin"])
+            l10nctl, ["coverage", PackagePaths.exampleResources, "--format", "json"],
+            environment: ["PATH": "/usr/bin:/bin"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let languages = try #require(object["languages"] as? [[String: Any]])
         let french = try #require(languages.first { $0["lang"] as? String == "fr" })
         #expect(french["needs_review"] as? Int == 1)
         #expect((french["translated"] as? Int ?? 0) > 0)
-        let bad = try ProcessRunner.run(l10nctl, ["coverage", "--format", "xml", "x"], environment: ["PATH": "/usr/bin:/bin"])
+        let bad = try ProcessRunner.run(
+            l10nctl, ["coverage", "--format", "xml", "x"], environment: ["PATH": "/usr/bin:/bin"])
         #expect(bad.status == 2)
     }
 }

@@ -61,7 +61,9 @@ final class SoakChecker: @unchecked Sendable {
         let slot = Slot(language: language, table: table, generation: generation)
         lock.withLock {
             if let earlier = versions[slot], earlier != version {
-                note("\(context): generation \(generation) served \(language)/\(table) version \(version) and \(earlier)")
+                note(
+                    "\(context): generation \(generation) served \(language)/\(table) version \(version) and \(earlier)"
+                )
             } else {
                 versions[slot] = version
             }
@@ -88,7 +90,9 @@ final class SoakChecker: @unchecked Sendable {
             where version != Self.fallback {
                 let table = slot.language + "/" + slot.table
                 if let previous = latest[table], previous.version > version {
-                    found.append("\(table): version \(previous.version) at generation \(previous.generation), \(version) at \(slot.generation)")
+                    found.append(
+                        "\(table): version \(previous.version) at generation \(previous.generation), \(version) at \(slot.generation)"
+                    )
                 }
                 latest[table] = (slot.generation, max(version, latest[table]?.version ?? 0))
             }

@@ -31,14 +31,19 @@ final class SoakClient: @unchecked Sendable {
         let (language, table) = pick()
         let key = SoakTests.keys.randomElement(using: &generator)!
         let reply = try json.request(["op": "lookup", "key": key, "lang": language, "table": table])
-        guard let value = reply["value"] as? String, let generation = reply["generation"] as? Int, reply["found"] as? Bool == true else {
+        guard let value = reply["value"] as? String, let generation = reply["generation"] as? Int,
+            reply["found"] as? Bool == true
+        else {
             return checker.fail("json lookup: \(reply)")
         }
-        guard let version = checker.version(
-            of: value, key: key, table: table, language: language, reportedLanguage: reply["lang"] as? String ?? "?",
-            context: "json lookup")
+        guard
+            let version = checker.version(
+                of: value, key: key, table: table, language: language,
+                reportedLanguage: reply["lang"] as? String ?? "?",
+                context: "json lookup")
         else { return }
-        checker.record(version, language: language, table: table, generation: UInt64(generation), context: "json lookup")
+        checker.record(
+            version, language: language, table: table, generation: UInt64(generation), context: "json lookup")
         checker.answered("json lookup")
     }
 
@@ -61,7 +66,8 @@ final class SoakClient: @unchecked Sendable {
         }
         let languages = reply["langs"] as? [String: String] ?? [:]
         try expectOneVersion(
-            SoakTests.keys.map { ($0, entries[$0] ?? "(absent)", languages[$0] ?? "?") }, language: language, table: table,
+            SoakTests.keys.map { ($0, entries[$0] ?? "(absent)", languages[$0] ?? "?") }, language: language,
+            table: table,
             generation: UInt64(generation), context: "json table", extra: entries.count - SoakTests.keys.count)
     }
 
@@ -73,19 +79,26 @@ final class SoakClient: @unchecked Sendable {
             let key = SoakTests.keys.randomElement(using: &generator)!
             try send(BinaryRequest.lookup(id: id, key: key, language: language, table: table))
             let payload = try readFrame()
-            guard let reply = BinaryRequest.lookupReply(payload), Array(payload[1..<5]) == withUnsafeBytes(of: id.bigEndian, Array.init) else {
+            guard let reply = BinaryRequest.lookupReply(payload),
+                Array(payload[1..<5]) == withUnsafeBytes(of: id.bigEndian, Array.init)
+            else {
                 return checker.fail("binary lookup: \(payload.prefix(64))")
             }
-            guard let version = checker.version(
-                of: reply.value, key: key, table: table, language: language, reportedLanguage: reply.language ?? "?",
-                context: "binary lookup")
+            guard
+                let version = checker.version(
+                    of: reply.value, key: key, table: table, language: language,
+                    reportedLanguage: reply.language ?? "?",
+                    context: "binary lookup")
             else { return }
-            checker.record(version, language: language, table: table, generation: reply.generation, context: "binary lookup")
+            checker.record(
+                version, language: language, table: table, generation: reply.generation, context: "binary lookup")
             checker.answered("binary lookup")
         } else {
             try send(BinaryRequest.table(id: id, language: language, table: table))
             let payload = try readFrame()
-            guard let reply = BinaryRequest.tableReply(payload) else { return checker.fail("binary table: \(payload.prefix(64))") }
+            guard let reply = BinaryRequest.tableReply(payload) else {
+                return checker.fail("binary table: \(payload.prefix(64))")
+            }
             try expectOneVersion(
                 SoakTests.keys.map { ($0, reply.entries[$0]?.value ?? "(absent)", reply.entries[$0]?.language ?? "?") },
                 language: language, table: table, generation: reply.generation, context: "binary table",
@@ -95,15 +108,18 @@ final class SoakClient: @unchecked Sendable {
 
     /// Every value is right for its key and all come from the same version.
     private func expectOneVersion(
-        _ answers: [(key: String, value: String, language: String?)], language: String, table: String, generation: UInt64,
+        _ answers: [(key: String, value: String, language: String?)], language: String, table: String,
+        generation: UInt64,
         context: String, extra: Int = 0
     ) throws {
         guard extra == 0 else { return checker.fail("\(context): \(extra) keys too many") }
         var versions = Set<Int>()
         for answer in answers {
-            guard let version = checker.version(
-                of: answer.value, key: answer.key, table: table, language: language, reportedLanguage: answer.language,
-                context: context)
+            guard
+                let version = checker.version(
+                    of: answer.value, key: answer.key, table: table, language: language,
+                    reportedLanguage: answer.language,
+                    context: context)
             else { return }
             versions.insert(version)
         }

@@ -67,7 +67,10 @@ import Testing
         // SIGKILL: the test runner may hand its children SIGTERM ignored, which bash cannot undo.
         writer.send(signal: SIGKILL)
         _ = writer.waitForExit(timeout: 10)
-        let written = (try? String(contentsOfFile: counts, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        let written =
+            (try? String(contentsOfFile: counts, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).compactMap {
+                Int($0)
+            } ?? []
         #expect(written.count == 3, "the writer left no counts: \(writer.log)")
         let (rounds, broken, recreated) = written.count == 3 ? (written[0], written[1], written[2]) : (0, 0, 0)
 
@@ -100,7 +103,8 @@ import Testing
             "soak: \(Self.seconds) s; \(lookups) values checked \(answers.sorted { $0.key < $1.key }); "
                 + "\(rounds) rewrites (\(broken) broken files, \(recreated) directories deleted and re-made); "
                 + "reloads \(counters["reloads"] ?? "?"), rescans \(counters["rescans"] ?? "?"), watcher \(status["watcher"] ?? "?"); "
-                + "wrong answers \(checker.wrong); RSS \(baseline.residentKilobytes) → \(midwayKiB) → \(daemon.residentKilobytes ?? 0) KiB")
+                + "wrong answers \(checker.wrong); RSS \(baseline.residentKilobytes) → \(midwayKiB) → \(daemon.residentKilobytes ?? 0) KiB"
+        )
         #expect(checker.wrong == 0, "\(checker.wrong) wrong answers: \(checker.failures)")
         #expect(checker.regressions().isEmpty, "\(checker.regressions().prefix(5))")
         #expect(rounds >= Int(Self.seconds * 5), "the writer managed only \(rounds) rewrites")

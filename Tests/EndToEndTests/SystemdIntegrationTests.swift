@@ -12,7 +12,8 @@ import Testing
 
     @Test func readinessReloadAndStopAreAnnounced() throws {
         let systemd = try NotifySocketListener()
-        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources], environment: ["NOTIFY_SOCKET": systemd.path])
+        let daemon = try DaemonProcess(
+            resources: [PackagePaths.exampleResources], environment: ["NOTIFY_SOCKET": systemd.path])
         let ready = try systemd.waitFor("READY=1") { $0["READY"] == "1" }
         #expect(systemd.received.first?["READY"] == "1", "something came before READY=1: \(systemd.received)")
         let languages = try #require(try daemon.request(["op": "status"])["languages"] as? Int)
@@ -24,7 +25,8 @@ import Testing
         #expect(reloading["MONOTONIC_USEC"].flatMap(UInt64.init) != nil, "\(reloading)")
         let reloaded = try systemd.waitFor("READY=1 after the reload") { $0["READY"] == "1" }
         #expect(reloaded["STATUS"]?.hasPrefix("Serving \(languages) languages, ") == true, "\(reloaded)")
-        #expect(try daemon.request(["op": "lookup", "key": "多言語化", "lang": "de"])["value"] as? String == "Mehrsprachigkeit")
+        #expect(
+            try daemon.request(["op": "lookup", "key": "多言語化", "lang": "de"])["value"] as? String == "Mehrsprachigkeit")
 
         daemon.send(signal: SIGTERM)
         _ = try systemd.waitFor("STOPPING=1") { $0["STOPPING"] == "1" }
@@ -52,15 +54,18 @@ import Testing
     func watchdogPingsOnlyForItsOwnProcess(owner: WatchdogOwner) throws {
         let systemd = try NotifySocketListener()
         let socketDirectory = try TemporaryDirectory(prefix: "l10nd-watchdog")
-        let export = switch owner {
-        case .unset: ""
-        case .daemon: "export WATCHDOG_PID=$$; "
-        case .otherProcess: "export WATCHDOG_PID=1; "
-        }
+        let export =
+            switch owner {
+            case .unset: ""
+            case .daemon: "export WATCHDOG_PID=$$; "
+            case .otherProcess: "export WATCHDOG_PID=1; "
+            }
         let daemon = try BackgroundProcess(
             "/bin/sh",
-            ["-c", export + #"exec "$0" "$@""#, l10nd, "--resources", PackagePaths.exampleResources,
-             "--socket", socketDirectory.path + "/l10nd.sock"],
+            [
+                "-c", export + #"exec "$0" "$@""#, l10nd, "--resources", PackagePaths.exampleResources,
+                "--socket", socketDirectory.path + "/l10nd.sock",
+            ],
             environment: ["NOTIFY_SOCKET": systemd.path, "WATCHDOG_USEC": "200000"])
         _ = try systemd.waitFor(timeout: 20, "READY=1") { $0["READY"] == "1" }
         let pings = systemd.collect(for: 1.0).filter { $0["WATCHDOG"] == "1" }.count
@@ -83,10 +88,12 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "l10nd-activation")
         let socketPath = directory.path + "/l10nd.sock"
         let activated = try BackgroundProcess(
-            Self.activator, ["-l", socketPath, l10nd, "--resources", PackagePaths.exampleResources, "--log-level", "info"])
+            Self.activator,
+            ["-l", socketPath, l10nd, "--resources", PackagePaths.exampleResources, "--log-level", "info"])
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: socketPath) {
-            try #require(Date() < deadline && activated.process.isRunning, "no socket from the activator: \(activated.log)")
+            try #require(
+                Date() < deadline && activated.process.isRunning, "no socket from the activator: \(activated.log)")
             usleep(10_000)
         }
         // Listening, but nothing has connected: still the activator, no daemon yet.
@@ -110,13 +117,17 @@ import Testing
         #expect(activated.currentExecutable == l10nd)
         #expect(activated.log.contains("socket activation"), "\(activated.log)")
         // The adopted listener keeps accepting.
-        #expect(try JSONLineClient(path: socketPath).request(["op": "lookup", "key": "保存", "lang": "fr"])["value"] as? String == "Enregistrer")
+        #expect(
+            try JSONLineClient(path: socketPath).request(["op": "lookup", "key": "保存", "lang": "fr"])["value"]
+                as? String == "Enregistrer")
         client = nil
 
         activated.send(signal: SIGTERM)
         #expect(activated.waitForExit(timeout: 10) == 0, "\(activated.log)")
         var status = stat()
-        #expect(lstat(socketPath, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK, "the activator's socket file was removed")
+        #expect(
+            lstat(socketPath, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK,
+            "the activator's socket file was removed")
     }
 
     @Test(arguments: ["--help", "-h"])
@@ -125,7 +136,10 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("USAGE: l10nd "))
-        for option in ["--config", "--resources", "--socket", "--development-language", "--log-level", "--settle-ms", "--help", "--version"] {
+        for option in [
+            "--config", "--resources", "--socket", "--development-language", "--log-level", "--settle-ms", "--help",
+            "--version",
+        ] {
             #expect(result.stdout.contains(option), "\(option) is not in --help")
         }
     }
@@ -136,6 +150,8 @@ import Testing
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let version = try #require(try daemon.request(["op": "hello"])["version"] as? String)
         #expect(result.stdout == "l10nd \(version)\n")
-        #expect(version.split(separator: ".").count == 3 && version.split(separator: ".").allSatisfy { Int($0) != nil }, "\(version)")
+        #expect(
+            version.split(separator: ".").count == 3 && version.split(separator: ".").allSatisfy { Int($0) != nil },
+            "\(version)")
     }
 }

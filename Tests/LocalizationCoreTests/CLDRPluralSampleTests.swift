@@ -5,9 +5,10 @@ import Testing
 /// CLDR's own sample numbers (`@integer`, `@decimal` in plurals.xml), each checked to take
 /// the category CLDR lists it under, for every locale the file lists. Generated from the
 /// installed data at test time; skipped (saying so) without `unicode-cldr-core`.
-@Suite(.enabled(
-    if: CLDRPluralData.system != nil,
-    "CLDR's plurals.xml is not installed (scripts/install-dependencies installs unicode-cldr-core)"))
+@Suite(
+    .enabled(
+        if: CLDRPluralData.system != nil,
+        "CLDR's plurals.xml is not installed (scripts/install-dependencies installs unicode-cldr-core)"))
 struct CLDRPluralSampleTests {
     static let locales = CLDRPluralData.system?.locales ?? []
 
@@ -16,7 +17,8 @@ struct CLDRPluralSampleTests {
         var numbers: [String] = []
         for part in text.split(separator: "@").dropFirst() {
             let items = part.split(separator: " ", maxSplits: 1).dropFirst().first ?? ""
-            for item in items.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty && item != "…" {
+            for item in items.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+            where !item.isEmpty && item != "…" {
                 let bounds = item.split(separator: "~").map(String.init)
                 guard bounds.count == 2 else {
                     numbers.append(item)

@@ -40,7 +40,8 @@ enum Corpus {
         var files: [URL] = []
         for language in languages where language.hasSuffix(".lproj") {
             let directory = root.appendingPathComponent(language)
-            for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] where name.hasSuffix(".strings") {
+            for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+            where name.hasSuffix(".strings") {
                 files.append(directory.appendingPathComponent(name))
             }
         }

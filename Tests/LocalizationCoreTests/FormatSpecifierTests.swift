@@ -4,8 +4,15 @@ import Testing
 @Suite struct FormatSpecifierTests {
     @Test func findsEveryConversion() {
         let found = FormatSpecifier.parse("%@ %d %ld %lld %u %f %.2f %s %% %2$@ %#@files@ %-5.1e %zd")
-        #expect(found.map(\.text) == ["%@", "%d", "%ld", "%lld", "%u", "%f", "%.2f", "%s", "%2$@", "%#@files@", "%-5.1e", "%zd"])
-        #expect(found.map(\.kind) == [.object, .integer, .integer, .integer, .integer, .double, .double, .cString, .object, .pluralVariable, .double, .integer])
+        #expect(
+            found.map(\.text) == [
+                "%@", "%d", "%ld", "%lld", "%u", "%f", "%.2f", "%s", "%2$@", "%#@files@", "%-5.1e", "%zd",
+            ])
+        #expect(
+            found.map(\.kind) == [
+                .object, .integer, .integer, .integer, .integer, .double, .double, .cString, .object, .pluralVariable,
+                .double, .integer,
+            ])
         #expect(found[8].position == 2)
         #expect(found[9].conversion == "files")
     }

@@ -6,7 +6,9 @@ import Testing
 @Suite struct ResourceSetTests {
     let examples = ResourceSet.load(roots: [PackagePaths.exampleResources])
 
-    func lookup(_ key: String, _ tags: String..., table: String? = nil, in set: ResourceSet? = nil) throws -> LookupResult {
+    func lookup(_ key: String, _ tags: String..., table: String? = nil, in set: ResourceSet? = nil) throws
+        -> LookupResult
+    {
         try (set ?? examples).lookup(key, languages: tags.map { try LanguageTag($0) }, table: table)
     }
 
@@ -114,7 +116,8 @@ import Testing
         let root = try TemporaryDirectory()
         try root.write(#""k" = "v";"#, to: "..2026_01_01/ja.lproj/Localizable.strings")
         try FileManager.default.createSymbolicLink(atPath: root.path + "/..data", withDestinationPath: "..2026_01_01")
-        try FileManager.default.createSymbolicLink(atPath: root.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
         try FileManager.default.createDirectory(atPath: root.path + "/loop", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root.path + "/loop/again", withDestinationPath: "..")
         let set = ResourceSet.load(roots: [root.path])

@@ -51,24 +51,32 @@ struct SeededGenerator: RandomNumberGenerator {
 
 @Suite struct StringsParserBadInputTests {
     static let utf8Cases: [BadStringsCase] = [
-        .init("truncated inside a string", "\"a\" = \"b\";\n\"c\" = \"d", 2, 7, "unterminated string that starts at 2:7"),
+        .init(
+            "truncated inside a string", "\"a\" = \"b\";\n\"c\" = \"d", 2, 7, "unterminated string that starts at 2:7"),
         .init("truncated inside an escape", "\"a\" = \"b\\", 1, 7, "unterminated string that starts at 1:7"),
-        .init("truncated after a key", "\"a\" = \"b\";\n\"c\"", 2, 4,
-              "expected '=' or ';' after the key that starts at 2:1, but the file ends"),
+        .init(
+            "truncated after a key", "\"a\" = \"b\";\n\"c\"", 2, 4,
+            "expected '=' or ';' after the key that starts at 2:1, but the file ends"),
         .init("truncated after '='", "\"a\" = \"b\";\n\"c\" =", 2, 6, "missing value after the '=' at 2:5"),
         .init("a lone string", "\"abc\"", 1, 6, "expected '=' or ';' after the key that starts at 1:1"),
-        .init("missing ';' before the next key", "\"a\" = \"b\"\n\"c\" = \"d\";", 1, 10,
-              "missing ';' after the value that starts at 1:7"),
+        .init(
+            "missing ';' before the next key", "\"a\" = \"b\"\n\"c\" = \"d\";", 1, 10,
+            "missing ';' after the value that starts at 1:7"),
         .init("missing ';' at the end", "x = y", 1, 6, "missing ';' after the value that starts at 1:5"),
         .init("missing ';' before '}'", "{ \"a\" = \"b\" }", 1, 12, "missing ';' after the value that starts at 1:9"),
         .init("missing value", "\"a\" = ;", 1, 7, "missing value after the '=' at 1:5"),
-        .init("two strings in a row", "\"a\" \"b\";", 1, 5,
-              "expected '=' or ';' after the key that starts at 1:1, found '\"'"),
-        .init("comment glued to an unquoted key (CF reads 'key/' as the key)", "key/* c */ = v;", 1, 5,
-              "expected '=' or ';' after the key that starts at 1:1, found '*'"),
-        .init("unterminated comment", "\"a\" = \"b\";\n/* never closed", 2, 1, "unterminated comment that starts at 2:1"),
+        .init(
+            "two strings in a row", "\"a\" \"b\";", 1, 5,
+            "expected '=' or ';' after the key that starts at 1:1, found '\"'"),
+        .init(
+            "comment glued to an unquoted key (CF reads 'key/' as the key)", "key/* c */ = v;", 1, 5,
+            "expected '=' or ';' after the key that starts at 1:1, found '*'"),
+        .init(
+            "unterminated comment", "\"a\" = \"b\";\n/* never closed", 2, 1, "unterminated comment that starts at 2:1"),
         .init("unterminated comment after a key", "\"a\" /* = \"b\";", 1, 5, "unterminated comment that starts at 1:5"),
-        .init("nested braces as a value", "{ \"a\" = { \"b\" = \"c\"; }; }", 1, 9, "unexpected '{' (nested braces are not allowed)"),
+        .init(
+            "nested braces as a value", "{ \"a\" = { \"b\" = \"c\"; }; }", 1, 9,
+            "unexpected '{' (nested braces are not allowed)"),
         .init("nested braces", "{ { } }", 1, 3, "unexpected '{' (nested braces are not allowed)"),
         .init("a brace after entries", "\"a\" = \"b\"; { }", 1, 12, "unexpected '{'"),
         .init("stray closing brace", "\"a\" = \"b\"; }", 1, 12, "unexpected '}' without a matching '{'"),
@@ -76,7 +84,9 @@ struct SeededGenerator: RandomNumberGenerator {
         .init("missing closing brace", "{ \"a\" = \"b\";\n", 2, 1, "missing '}' to close the '{' at 1:1"),
         .init("garbage where a key should be", "\"a\" = \"b\";\n@@@", 2, 1, "unexpected '@' where a key was expected"),
         .init("one ';' too many", "\"a\" = \"b\";;", 1, 11, "unexpected ';' where a key was expected"),
-        .init("unquoted non-ASCII key", "\"a\" = \"b\";\né = \"x\";", 2, 1, "unexpected 'é' (U+00E9) where a key was expected"),
+        .init(
+            "unquoted non-ASCII key", "\"a\" = \"b\";\né = \"x\";", 2, 1,
+            "unexpected 'é' (U+00E9) where a key was expected"),
         .init("unquoted value with a space", "a = b c;", 1, 6, "missing ';' after the value that starts at 1:5"),
         .init("NUL byte", "\"a\" = \"b\";\u{0}", 1, 11, "unexpected U+0000 where a key was expected"),
         .init("array value", "\"a\" = (\"b\");", 1, 7, "arrays are not allowed"),
@@ -85,29 +95,48 @@ struct SeededGenerator: RandomNumberGenerator {
     ]
 
     static let encodingCases: [BadStringsCase] = [
-        .init("invalid UTF-8 in a value", Array("\"a\" = \"".utf8) + [0xFF] + Array("\";".utf8), 1, 8,
-              "invalid UTF-8 (byte 0xFF)"),
-        .init("invalid UTF-8 in a comment", Array("/* ".utf8) + [0xC3] + Array(" */".utf8), 1, 4, "invalid UTF-8 (byte 0xC3)"),
-        .init("invalid UTF-8 in a line comment", Array("// ".utf8) + [0xFE] + [0x0A], 1, 4, "invalid UTF-8 (byte 0xFE)"),
-        .init("invalid UTF-8 after other characters", Array("\n\n\"é\" = \"".utf8) + [0xE3, 0x81] + Array("\";".utf8), 3, 8,
-              "invalid UTF-8 (byte 0xE3)"),
-        .init("overlong UTF-8", Array("\"a\" = \"".utf8) + [0xC0, 0xAF] + Array("\";".utf8), 1, 8, "invalid UTF-8 (byte 0xC0)"),
-        .init("UTF-8-encoded surrogate", Array("\"a\" = \"".utf8) + [0xED, 0xA0, 0x80] + Array("\";".utf8), 1, 8,
-              "invalid UTF-8 (byte 0xED)"),
-        .init("UTF-8 cut short at the end", Array("\"a\" = \"".utf8) + [0xE3, 0x81], 1, 8, "invalid UTF-8 (byte 0xE3)"),
-        .init("invalid UTF-8 between entries", Array("\"a\" = \"b\";".utf8) + [0x80], 1, 11, "invalid UTF-8 (byte 0x80)"),
-        .init("invalid UTF-8 after a backslash", Array("\"a\" = \"\\".utf8) + [0xFF] + Array("\";".utf8), 1, 9,
-              "invalid UTF-8 (byte 0xFF)"),
-        .init("odd-length UTF-16", Array(utf16Bytes("\"a\" = \"b\";", bigEndian: false, bom: true).dropLast()), 1, 10,
-              "odd number of bytes"),
-        .init("unpaired high surrogate in UTF-16",
-              utf16Bytes("\"a\" = \"", bigEndian: false, bom: true) + [0x00, 0xD8] + utf16Bytes("\";", bigEndian: false, bom: false),
-              1, 8, "unpaired surrogate 0xD800"),
-        .init("unpaired low surrogate in UTF-16",
-              utf16Bytes("\"a\" = \"", bigEndian: true, bom: true) + [0xDC, 0x00] + utf16Bytes("\";", bigEndian: true, bom: false),
-              1, 8, "unpaired surrogate 0xDC00"),
-        .init("high surrogate at the end of UTF-16", utf16Bytes("\n\"a\" = \"", bigEndian: false, bom: true) + [0x3D, 0xD8], 2, 8,
-              "unpaired surrogate 0xD83D"),
+        .init(
+            "invalid UTF-8 in a value", Array("\"a\" = \"".utf8) + [0xFF] + Array("\";".utf8), 1, 8,
+            "invalid UTF-8 (byte 0xFF)"),
+        .init(
+            "invalid UTF-8 in a comment", Array("/* ".utf8) + [0xC3] + Array(" */".utf8), 1, 4,
+            "invalid UTF-8 (byte 0xC3)"),
+        .init(
+            "invalid UTF-8 in a line comment", Array("// ".utf8) + [0xFE] + [0x0A], 1, 4, "invalid UTF-8 (byte 0xFE)"),
+        .init(
+            "invalid UTF-8 after other characters", Array("\n\n\"é\" = \"".utf8) + [0xE3, 0x81] + Array("\";".utf8), 3,
+            8,
+            "invalid UTF-8 (byte 0xE3)"),
+        .init(
+            "overlong UTF-8", Array("\"a\" = \"".utf8) + [0xC0, 0xAF] + Array("\";".utf8), 1, 8,
+            "invalid UTF-8 (byte 0xC0)"),
+        .init(
+            "UTF-8-encoded surrogate", Array("\"a\" = \"".utf8) + [0xED, 0xA0, 0x80] + Array("\";".utf8), 1, 8,
+            "invalid UTF-8 (byte 0xED)"),
+        .init(
+            "UTF-8 cut short at the end", Array("\"a\" = \"".utf8) + [0xE3, 0x81], 1, 8, "invalid UTF-8 (byte 0xE3)"),
+        .init(
+            "invalid UTF-8 between entries", Array("\"a\" = \"b\";".utf8) + [0x80], 1, 11, "invalid UTF-8 (byte 0x80)"),
+        .init(
+            "invalid UTF-8 after a backslash", Array("\"a\" = \"\\".utf8) + [0xFF] + Array("\";".utf8), 1, 9,
+            "invalid UTF-8 (byte 0xFF)"),
+        .init(
+            "odd-length UTF-16", Array(utf16Bytes("\"a\" = \"b\";", bigEndian: false, bom: true).dropLast()), 1, 10,
+            "odd number of bytes"),
+        .init(
+            "unpaired high surrogate in UTF-16",
+            utf16Bytes("\"a\" = \"", bigEndian: false, bom: true) + [0x00, 0xD8]
+                + utf16Bytes("\";", bigEndian: false, bom: false),
+            1, 8, "unpaired surrogate 0xD800"),
+        .init(
+            "unpaired low surrogate in UTF-16",
+            utf16Bytes("\"a\" = \"", bigEndian: true, bom: true) + [0xDC, 0x00]
+                + utf16Bytes("\";", bigEndian: true, bom: false),
+            1, 8, "unpaired surrogate 0xDC00"),
+        .init(
+            "high surrogate at the end of UTF-16",
+            utf16Bytes("\n\"a\" = \"", bigEndian: false, bom: true) + [0x3D, 0xD8], 2, 8,
+            "unpaired surrogate 0xD83D"),
     ]
 
     @Test(arguments: utf8Cases + encodingCases)
@@ -152,11 +181,13 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test(arguments: ["string", "comment", "late"])
     func fiftyMegabyteErrors(kind: String) throws {
         let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 50_000_000)
-        let (bytes, line, column, message): ([UInt8], Int, Int, String) = switch kind {
-        case "string": (Array("\"a\" = \"".utf8) + filler, 1, 7, "unterminated string that starts at 1:7")
-        case "comment": (Array("\"a\" = \"b\"; /*".utf8) + filler, 1, 12, "unterminated comment that starts at 1:12")
-        default: (Array("/*".utf8) + filler + Array("*/\n\"a\" = \"b\"\n".utf8), 2, 10, "missing ';'")
-        }
+        let (bytes, line, column, message): ([UInt8], Int, Int, String) =
+            switch kind {
+            case "string": (Array("\"a\" = \"".utf8) + filler, 1, 7, "unterminated string that starts at 1:7")
+            case "comment":
+                (Array("\"a\" = \"b\"; /*".utf8) + filler, 1, 12, "unterminated comment that starts at 1:12")
+            default: (Array("/*".utf8) + filler + Array("*/\n\"a\" = \"b\"\n".utf8), 2, 10, "missing ';'")
+            }
         let error = try #require(parseError(bytes))
         #expect(error.location.line == line && error.location.column == column, "\(error)")
         #expect(error.message.contains(message))
@@ -177,7 +208,8 @@ struct SeededGenerator: RandomNumberGenerator {
             original = Array(original[...(end + 1)])
         }
         #expect(throws: Never.self) { try StringsParser.parse(original) }
-        let specials: [UInt8] = Array("\"'\\/*{};=\n\r\t".utf8) + [0x00, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF4, 0xFF, 0xFE]
+        let specials: [UInt8] =
+            Array("\"'\\/*{};=\n\r\t".utf8) + [0x00, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF4, 0xFF, 0xFE]
         var generator = SeededGenerator(state: 20_241_129)
         var parsedCount = 0
         var errorCount = 0
@@ -187,7 +219,8 @@ struct SeededGenerator: RandomNumberGenerator {
                 let index = Int.random(in: 0..<bytes.count, using: &generator)
                 switch Int.random(in: 0..<12, using: &generator) {
                 case 0: bytes[index] = UInt8.random(in: 0...255, using: &generator)
-                case 1: bytes.removeSubrange(index..<min(bytes.count, index + Int.random(in: 1...16, using: &generator)))
+                case 1:
+                    bytes.removeSubrange(index..<min(bytes.count, index + Int.random(in: 1...16, using: &generator)))
                 case 2: bytes.insert(specials.randomElement(using: &generator)!, at: index)
                 case 3: bytes.removeSubrange(index...)
                 case 4: bytes.insert(contentsOf: bytes[index..<min(bytes.count, index + 40)], at: index)

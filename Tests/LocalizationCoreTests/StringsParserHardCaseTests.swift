@@ -67,7 +67,8 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
             expected: ["a_b$c:d.e-f/9": "Z.z"]),
         StringsCase(
             name: "comments between key, '=', value and ';'",
-            source: "\"k\" /* c */ = /* d */ \"v\" /* e */ ; // end\n\"k2\"//x\n=//y\n\"v2\"//z\n;/**/\"k3\"/***/=\"v3\";",
+            source:
+                "\"k\" /* c */ = /* d */ \"v\" /* e */ ; // end\n\"k2\"//x\n=//y\n\"v2\"//z\n;/**/\"k3\"/***/=\"v3\";",
             expected: ["k": "v", "k2": "v2", "k3": "v3"]),
         StringsCase(
             name: "comment markers inside strings are text",
@@ -137,11 +138,12 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
     /// the same table, and Foundation agrees wherever it did in UTF-8.
     @Test(arguments: cases.filter { !$0.source.isEmpty }, ["utf-16le", "utf-16be", "utf-8 bom"])
     func encodedWithByteOrderMark(_ testCase: StringsCase, encoding: String) throws {
-        let bytes = switch encoding {
-        case "utf-16le": utf16Bytes(testCase.source, bigEndian: false, bom: true)
-        case "utf-16be": utf16Bytes(testCase.source, bigEndian: true, bom: true)
-        default: [0xEF, 0xBB, 0xBF] + Array(testCase.source.utf8)
-        }
+        let bytes =
+            switch encoding {
+            case "utf-16le": utf16Bytes(testCase.source, bigEndian: false, bom: true)
+            case "utf-16be": utf16Bytes(testCase.source, bigEndian: true, bom: true)
+            default: [0xEF, 0xBB, 0xBF] + Array(testCase.source.utf8)
+            }
         let parsed = try StringsParser.parse(bytes)
         #expect(sameStrings(parsed.table, testCase.expected))
         if testCase.foundationAgrees {
@@ -189,11 +191,12 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
         #expect(parsed.entries.map(\.value) == ["1", "2", "3", "4", "b"])
         #expect(parsed.duplicates.map(\.key) == ["a", "a", "b"])
         #expect(parsed.duplicates.map(\.value) == ["3", "4", "b"])
-        #expect(parsed.duplicates.map(\.location) == [
-            SourceLocation(file: "dup.strings", line: 3, column: 1),
-            SourceLocation(file: "dup.strings", line: 4, column: 3),
-            SourceLocation(file: "dup.strings", line: 4, column: 14),
-        ])
+        #expect(
+            parsed.duplicates.map(\.location) == [
+                SourceLocation(file: "dup.strings", line: 3, column: 1),
+                SourceLocation(file: "dup.strings", line: 4, column: 3),
+                SourceLocation(file: "dup.strings", line: 4, column: 14),
+            ])
         #expect(foundationStringsTable(Array(source.utf8)) == parsed.table)
     }
 
@@ -201,11 +204,12 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
     @Test(arguments: ["utf-8", "utf-16le", "utf-16be"])
     func keyLocations(encoding: String) throws {
         let source = "/* é 😀 */ \"a\" = \"x\ny\";\r\n\"b\" = c;\r  d;\n\t/* 中\n文 */ 'e' = f;"
-        let bytes = switch encoding {
-        case "utf-16le": utf16Bytes(source, bigEndian: false, bom: true)
-        case "utf-16be": utf16Bytes(source, bigEndian: true, bom: true)
-        default: Array(source.utf8)
-        }
+        let bytes =
+            switch encoding {
+            case "utf-16le": utf16Bytes(source, bigEndian: false, bom: true)
+            case "utf-16be": utf16Bytes(source, bigEndian: true, bom: true)
+            default: Array(source.utf8)
+            }
         let parsed = try StringsParser.parse(bytes)
         let locations = parsed.entries.map { [$0.location.line, $0.location.column] }
         #expect(locations == [[1, 11], [3, 1], [4, 3], [6, 6]])

@@ -68,10 +68,12 @@ import Testing
         try root.write(#""k" = "inside";"#, to: "en.lproj/Localizable.strings")
         try outside.write(#""k" = "outside";"#, to: "ja.lproj/Localizable.strings")
         try outside.write(#""secret" = "outside";"#, to: "Localizable.strings")
-        try FileManager.default.createSymbolicLink(atPath: root.path + "/ja.lproj", withDestinationPath: outside.path + "/ja.lproj")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.path + "/ja.lproj", withDestinationPath: outside.path + "/ja.lproj")
         try FileManager.default.createDirectory(atPath: root.path + "/de.lproj", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: root.path + "/de.lproj/Localizable.strings", withDestinationPath: outside.path + "/Localizable.strings")
+            atPath: root.path + "/de.lproj/Localizable.strings",
+            withDestinationPath: outside.path + "/Localizable.strings")
         let confined = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"))
         confined.rescan()
         #expect(confined.snapshot.catalog.languages.map(\.identifier) == ["en"])
@@ -95,7 +97,10 @@ import Testing
         func asNobody(_ line: String) throws -> String {
             try ProcessRunner.run(
                 "/usr/bin/setpriv",
-                ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "2", "-", "UNIX-CONNECT:\(daemon.socketPath)"],
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "2", "-",
+                    "UNIX-CONNECT:\(daemon.socketPath)",
+                ],
                 stdin: line + "\n"
             ).stdout
         }

@@ -8,7 +8,8 @@ import Testing
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    func parse(_ text: String, file: String = "/etc/l10nd/l10nd.conf") throws(ConfigurationError) -> DaemonConfiguration {
+    func parse(_ text: String, file: String = "/etc/l10nd/l10nd.conf") throws(ConfigurationError) -> DaemonConfiguration
+    {
         try ConfigurationParser.parse(text: text, file: file, defaults: DaemonConfiguration(environment: [:]))
     }
 
@@ -34,9 +35,11 @@ import Testing
 
     @Test func shippedConfigurationDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.packageRoot + "/config/l10nd.conf", encoding: .utf8)
-        for key in ["resources", "socket", "development_language", "log_level", "settle_ms", "max_message_bytes",
-                    "max_connections", "idle_timeout_seconds", "max_output_buffer_bytes", "socket_group",
-                    "allow_symlinks_outside_roots"] {
+        for key in [
+            "resources", "socket", "development_language", "log_level", "settle_ms", "max_message_bytes",
+            "max_connections", "idle_timeout_seconds", "max_output_buffer_bytes", "socket_group",
+            "allow_symlinks_outside_roots",
+        ] {
             #expect(text.contains("# \(key):"), "\(key) undocumented")
         }
     }
@@ -54,14 +57,17 @@ import Testing
         #expect(configuration.maxOutputBufferBytes == 4_194_304)
         #expect(configuration.socketGroup == nil)
         #expect(!configuration.allowSymlinksOutsideRoots)
-        #expect(DaemonConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
-            == "/run/user/1000/l10nd/l10nd.sock")
-        #expect(DaemonConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7)
-            == "/tmp/l10nd-7/l10nd.sock")
+        #expect(
+            DaemonConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
+                == "/run/user/1000/l10nd/l10nd.sock")
+        #expect(
+            DaemonConfiguration.defaultSocketPath(environment: ["XDG_RUNTIME_DIR": "relative"], userID: 7)
+                == "/tmp/l10nd-7/l10nd.sock")
     }
 
     @Test func everyKey() throws {
-        let configuration = try parse("""
+        let configuration = try parse(
+            """
             # comment
               # indented comment
 
@@ -99,16 +105,37 @@ import Testing
         ("= 3", "l10nd.conf:1: expected a key before '='"),
         ("settle_ms = fast", "l10nd.conf:1: settle_ms: expected a whole number from 0 to 10000, got 'fast'"),
         ("settle_ms = 10001", "l10nd.conf:1: settle_ms: expected a whole number from 0 to 10000, got '10001'"),
-        ("max_message_bytes = 10", "l10nd.conf:1: max_message_bytes: expected a whole number from 1024 to 67108864, got '10'"),
+        (
+            "max_message_bytes = 10",
+            "l10nd.conf:1: max_message_bytes: expected a whole number from 1024 to 67108864, got '10'"
+        ),
         ("max_connections = 0", "l10nd.conf:1: max_connections: expected a whole number from 1 to 65536, got '0'"),
-        ("idle_timeout_seconds = -1", "l10nd.conf:1: idle_timeout_seconds: expected a whole number from 0 to 86400, got '-1'"),
-        ("max_output_buffer_bytes = 1k", "l10nd.conf:1: max_output_buffer_bytes: expected a whole number from 4096 to 1073741824, got '1k'"),
-        ("log_level = loud", "l10nd.conf:1: log_level: expected one of debug, info, notice, warning, error, got 'loud'"),
-        ("allow_symlinks_outside_roots = maybe", "l10nd.conf:1: allow_symlinks_outside_roots: expected true or false, got 'maybe'"),
-        ("development_language = ../x", "l10nd.conf:1: development_language: expected a language tag such as en or pt-BR, got '../x'"),
+        (
+            "idle_timeout_seconds = -1",
+            "l10nd.conf:1: idle_timeout_seconds: expected a whole number from 0 to 86400, got '-1'"
+        ),
+        (
+            "max_output_buffer_bytes = 1k",
+            "l10nd.conf:1: max_output_buffer_bytes: expected a whole number from 4096 to 1073741824, got '1k'"
+        ),
+        (
+            "log_level = loud",
+            "l10nd.conf:1: log_level: expected one of debug, info, notice, warning, error, got 'loud'"
+        ),
+        (
+            "allow_symlinks_outside_roots = maybe",
+            "l10nd.conf:1: allow_symlinks_outside_roots: expected true or false, got 'maybe'"
+        ),
+        (
+            "development_language = ../x",
+            "l10nd.conf:1: development_language: expected a language tag such as en or pt-BR, got '../x'"
+        ),
         ("socket_group = a b", "l10nd.conf:1: socket_group: expected a group name or number, got 'a b'"),
         ("resources =", "l10nd.conf:1: resources: expected a directory path, got nothing"),
-        ("socket = /" + String(repeating: "s", count: 120), "l10nd.conf:1: socket: expected a socket path of at most 107 bytes, got one of 121"),
+        (
+            "socket = /" + String(repeating: "s", count: 120),
+            "l10nd.conf:1: socket: expected a socket path of at most 107 bytes, got one of 121"
+        ),
         ("log_level = info\n# again\nlog_level = debug", "l10nd.conf:3: 'log_level' is already set on line 1"),
     ])
     func errorsNameTheLine(text: String, expected: String) {
@@ -120,7 +147,8 @@ import Testing
             try ConfigurationParser.parse(contentsOf: "/nonexistent/l10nd.conf")
         } throws: { error in
             guard let error = error as? ConfigurationError else { return false }
-            return error.code == .unreadableConfiguration && error.description.hasPrefix("/nonexistent/l10nd.conf: cannot read the configuration file")
+            return error.code == .unreadableConfiguration
+                && error.description.hasPrefix("/nonexistent/l10nd.conf: cannot read the configuration file")
         }
     }
 
@@ -129,8 +157,10 @@ import Testing
         defer { directory.remove() }
         try directory.write("l10nd.conf", "resources = FromFile\nsettle_ms = 40\nlog_level = error\n")
         let invocation = try DaemonConfiguration.load(
-            arguments: ["--config", "l10nd.conf", "--resources", "A", "--resources=/abs/B", "--settle-ms=5",
-                        "--socket", "s.sock", "--development-language", "ja", "--log-level", "debug"],
+            arguments: [
+                "--config", "l10nd.conf", "--resources", "A", "--resources=/abs/B", "--settle-ms=5",
+                "--socket", "s.sock", "--development-language", "ja", "--log-level", "debug",
+            ],
             environment: [:], currentDirectory: directory.path)
         guard case .run(let configuration) = invocation else {
             Issue.record("expected run, got \(invocation)")
@@ -147,7 +177,8 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         try directory.write("l10nd.conf", "resources = FromFile\n")
-        let invocation = try DaemonConfiguration.load(arguments: ["--config", directory.path + "/l10nd.conf"], environment: [:])
+        let invocation = try DaemonConfiguration.load(
+            arguments: ["--config", directory.path + "/l10nd.conf"], environment: [:])
         #expect(invocation == .run(try parse("resources = FromFile", file: directory.path + "/l10nd.conf")))
     }
 
@@ -164,7 +195,10 @@ import Testing
         (["serve"], "unexpected argument 'serve'"),
         (["--settle-ms", "soon"], "--settle-ms: expected a whole number from 0 to 10000, got 'soon'"),
         (["--log-level=loud"], "--log-level: expected one of debug, info, notice, warning, error, got 'loud'"),
-        (["--development-language", "../x"], "--development-language: expected a language tag such as en or pt-BR, got '../x'"),
+        (
+            ["--development-language", "../x"],
+            "--development-language: expected a language tag such as en or pt-BR, got '../x'"
+        ),
     ])
     func badFlagsAreUsageErrors(arguments: [String], expected: String) {
         do {

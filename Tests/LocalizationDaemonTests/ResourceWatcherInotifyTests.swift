@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `ResourceWatcher` on real inotify, replaying what editors, sync tools and Kubernetes do.
@@ -15,10 +15,12 @@ import Glibc
         let watcher: ResourceWatcher
         var root: String { directory.path }
 
-        init(prepare: (TemporaryDirectory) throws -> Void = { dir in
-            try dir.makeDirectory("ja.lproj")
-            try dir.write("ja.lproj/Localizable.strings")
-        }) throws {
+        init(
+            prepare: (TemporaryDirectory) throws -> Void = { dir in
+                try dir.makeDirectory("ja.lproj")
+                try dir.write("ja.lproj/Localizable.strings")
+            }
+        ) throws {
             directory = try TemporaryDirectory()
             try prepare(directory)
             let collector = collector
@@ -36,7 +38,9 @@ import Glibc
             let seen = collector.wait { _ in collector.files.contains(path) }
             #expect(seen, "\(path) not reported; got \(collector.all)", sourceLocation: sourceLocation)
             for name in never {
-                #expect(!collector.files.contains { $0.hasSuffix("/" + name) }, "\(name) reported", sourceLocation: sourceLocation)
+                #expect(
+                    !collector.files.contains { $0.hasSuffix("/" + name) }, "\(name) reported",
+                    sourceLocation: sourceLocation)
             }
         }
     }
@@ -108,8 +112,10 @@ import Glibc
         }
         let fixture = try Fixture { dir in
             try publish("..2026_01_01", in: dir, text: "\"k\" = \"one\";\n")
-            try FileManager.default.createSymbolicLink(atPath: dir.path + "/..data", withDestinationPath: "..2026_01_01")
-            try FileManager.default.createSymbolicLink(atPath: dir.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
+            try FileManager.default.createSymbolicLink(
+                atPath: dir.path + "/..data", withDestinationPath: "..2026_01_01")
+            try FileManager.default.createSymbolicLink(
+                atPath: dir.path + "/ja.lproj", withDestinationPath: "..data/ja.lproj")
         }
         defer { fixture.finish() }
         let file = fixture.root + "/ja.lproj/Localizable.strings"
@@ -139,7 +145,8 @@ import Glibc
             try fixture.directory.makeDirectory(name)
             expected.insert(try fixture.directory.write(name + "/Localizable.strings"))
         }
-        let all = fixture.collector.wait(timeout: .seconds(30)) { _ in fixture.collector.files.isSuperset(of: expected) }
+        let all = fixture.collector.wait(timeout: .seconds(30)) { _ in fixture.collector.files.isSuperset(of: expected)
+        }
         #expect(all, "missing \(expected.subtracting(fixture.collector.files).count) of \(count)")
         #expect(fixture.watcher.statistics.watchCount == count + 2)
     }
@@ -169,7 +176,9 @@ import Glibc
         let file = try fixture.directory.write("ko.lproj/Localizable.strings")
         fixture.expectReported(file, never: ["loop/ko.lproj/Localizable.strings"])
         #expect(!fixture.collector.files.contains { $0.contains("/loop/") }, "\(fixture.collector.all)")
-        #expect(fixture.watcher.statistics.lastError == "\(fixture.root)/loop links back to \(fixture.root), a loop: not followed")
+        #expect(
+            fixture.watcher.statistics.lastError
+                == "\(fixture.root)/loop links back to \(fixture.root), a loop: not followed")
         #expect(!fixture.watcher.watchedDirectories.contains { $0.contains("/loop") })
     }
 }

@@ -59,9 +59,11 @@ import Testing
         #expect(fixture.watcher.statistics.batches == 1)
     }
 
-    @Test(arguments: ["4913", "Localizable.strings~", ".Localizable.strings.swp", "Localizable.strings___jb_tmp___",
-                      "Localizable.strings___jb_old___", ".#Localizable.strings", "#Localizable.strings#",
-                      "Localizable.strings.tmp", ".Localizable.strings.AbC123", "notes.txt"])
+    @Test(arguments: [
+        "4913", "Localizable.strings~", ".Localizable.strings.swp", "Localizable.strings___jb_tmp___",
+        "Localizable.strings___jb_old___", ".#Localizable.strings", "#Localizable.strings#",
+        "Localizable.strings.tmp", ".Localizable.strings.AbC123", "notes.txt",
+    ])
     func temporaryAndUnrelatedNamesAreIgnored(name: String) throws {
         let fixture = try Fixture()
         defer { fixture.directory.remove() }
@@ -161,7 +163,10 @@ import Testing
 
 /// The ignore rules on their own.
 @Suite struct EditorTempFilesTests {
-    @Test(arguments: ["4913", "5036", "a~", ".a.swp", ".a.swx", "a___jb_tmp___", "a___jb_old___", ".#a", "#a#", "a.tmp", ".~tmp~", ".a.strings.Xy12Zq", "..2026_01_01"])
+    @Test(arguments: [
+        "4913", "5036", "a~", ".a.swp", ".a.swx", "a___jb_tmp___", "a___jb_old___", ".#a", "#a#", "a.tmp", ".~tmp~",
+        ".a.strings.Xy12Zq", "..2026_01_01",
+    ])
     func temporary(name: String) {
         #expect(EditorTempFiles.isTemporary(name))
         #expect(!EditorTempFiles.isResourceFile(name))

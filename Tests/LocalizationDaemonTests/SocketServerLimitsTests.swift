@@ -61,8 +61,11 @@ import Testing
             client.send(#"{"op":"lookup","key":"k\#(index)","id":\#(index)}"# + "\n")
         }
         for (index, client) in clients.enumerated() {
-            #expect(try client.readServerMessage()
-                == .reply(id: .number(Int64(index)), .lookup(WireLookupResult(value: "«k\(index)»", found: true, language: "en", generation: 1))))
+            #expect(
+                try client.readServerMessage()
+                    == .reply(
+                        id: .number(Int64(index)),
+                        .lookup(WireLookupResult(value: "«k\(index)»", found: true, language: "en", generation: 1))))
         }
         #expect(running.server.statistics.connectionsCurrent == 300)
         #expect(running.server.statistics.connectionsAccepted == 300)
@@ -77,7 +80,8 @@ import Testing
             _ = try client.readServerMessage()
         }
         let refused = try running.client()
-        #expect(try refused.readLine() == #"{"ok":false,"error":{"code":"unavailable","message":"too many connections"}}"#)
+        #expect(
+            try refused.readLine() == #"{"ok":false,"error":{"code":"unavailable","message":"too many connections"}}"#)
         #expect(refused.waitForClose())
         #expect(running.server.statistics.connectionsRefused == 1)
         admitted[0].send(#"{"op":"hello","id":2}"# + "\n")

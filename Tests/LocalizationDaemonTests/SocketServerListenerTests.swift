@@ -14,7 +14,9 @@ import Testing
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0)
         if listening { try #require(listen(descriptor, 8) == 0) }
@@ -52,7 +54,8 @@ import Testing
             _ = try SocketListener(path: directory.socketPath)
         } throws: { error in
             let error = error as? SocketError
-            return error?.code == .notASocket && error?.message == "\(directory.socketPath) exists and is not a socket; refusing to replace it"
+            return error?.code == .notASocket
+                && error?.message == "\(directory.socketPath) exists and is not a socket; refusing to replace it"
         }
         #expect(try String(contentsOfFile: directory.socketPath, encoding: .utf8) == "precious")
     }
@@ -64,7 +67,8 @@ import Testing
             _ = try SocketListener(path: directory.socketPath)
         } throws: { error in
             let error = error as? SocketError
-            return error?.code == .addressInUse && error?.message == "another l10nd is already listening on \(directory.socketPath)"
+            return error?.code == .addressInUse
+                && error?.message == "another l10nd is already listening on \(directory.socketPath)"
         }
         #expect(FileManager.default.fileExists(atPath: directory.socketPath))
         _ = try TestClient(path: directory.socketPath)
@@ -94,7 +98,9 @@ import Testing
         let directory = try TemporarySocketDirectory()
         let descriptor = try rawSocket(at: directory.socketPath, listening: false)
         defer { Glibc.close(descriptor) }
-        #expect { _ = try SocketListener(adopting: descriptor) } throws: { ($0 as? SocketError)?.code == .badActivation }
+        #expect { _ = try SocketListener(adopting: descriptor) } throws: {
+            ($0 as? SocketError)?.code == .badActivation
+        }
         let pipeEnds = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
         defer { pipeEnds.deallocate() }
         try #require(pipe(pipeEnds) == 0)
@@ -102,7 +108,9 @@ import Testing
             Glibc.close(pipeEnds[0])
             Glibc.close(pipeEnds[1])
         }
-        #expect { _ = try SocketListener(adopting: pipeEnds[0]) } throws: { ($0 as? SocketError)?.code == .badActivation }
+        #expect { _ = try SocketListener(adopting: pipeEnds[0]) } throws: {
+            ($0 as? SocketError)?.code == .badActivation
+        }
     }
 
     static let activationCases: [(environment: [String: String], pid: Int32, expected: [Int32])] = [
@@ -117,7 +125,8 @@ import Testing
 
     @Test func socketActivationReadsTheEnvironment() {
         for (environment, pid, expected) in Self.activationCases {
-            #expect(SocketActivation.descriptors(environment: environment, processID: pid) == expected, "\(environment)")
+            #expect(
+                SocketActivation.descriptors(environment: environment, processID: pid) == expected, "\(environment)")
         }
     }
 }

@@ -10,7 +10,8 @@ import Testing
         let running = try RunningServer()
         let client = try running.client()
         client.send(#"{"op":"lookup","key":"多言語化","lang":"en","table":"Localizable","id":7}"# + "\n")
-        #expect(try client.readLine() == #"{"id":7,"ok":true,"value":"«多言語化»","found":true,"lang":"en","generation":1}"#)
+        #expect(
+            try client.readLine() == #"{"id":7,"ok":true,"value":"«多言語化»","found":true,"lang":"en","generation":1}"#)
         running.shutDown()
     }
 
@@ -30,7 +31,9 @@ import Testing
             switch id {
             case 1: #expect(reply == .fields(["generation": 2]))
             case 51: #expect(reply == .error(WireError(code: .unknownOp, message: #"unknown op "nope""#)))
-            default: #expect(reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "en", generation: 1)))
+            default:
+                #expect(
+                    reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "en", generation: 1)))
             }
         }
         running.shutDown()
@@ -39,16 +42,24 @@ import Testing
     @Test func binaryFramesAreAnsweredInBinary() throws {
         let running = try RunningServer()
         let client = try running.client()
-        client.send(WireRequest(id: .number(9), operation: .batch(keys: ["a", "😀"], languages: ["ja"], table: nil)), as: .binaryFrames)
+        client.send(
+            WireRequest(id: .number(9), operation: .batch(keys: ["a", "😀"], languages: ["ja"], table: nil)),
+            as: .binaryFrames)
         client.send(WireRequest(id: .number(10), operation: .hello), as: .jsonLines)
         client.send(WireRequest(id: .number(11), operation: .table(languages: [], table: "T")), as: .binaryFrames)
         let first = try #require(client.readMessage())
         #expect(first.encoding == .binaryFrames)
-        #expect(try WireCodec.decodeServerMessage(first)
-            == .reply(id: .number(9), .batch(WireBatchResult(values: ["«a»", "«😀»"], found: [true, true], generation: 1))))
+        #expect(
+            try WireCodec.decodeServerMessage(first)
+                == .reply(
+                    id: .number(9),
+                    .batch(WireBatchResult(values: ["«a»", "«😀»"], found: [true, true], generation: 1))))
         #expect(try client.readLine() == #"{"id":10,"ok":true,"protocol":1}"#)
-        #expect(try client.readServerMessage()
-            == .reply(id: .number(11), .table(WireTableResult(entries: ["a": "A"], languages: ["a": "en"], generation: 1))))
+        #expect(
+            try client.readServerMessage()
+                == .reply(
+                    id: .number(11), .table(WireTableResult(entries: ["a": "A"], languages: ["a": "en"], generation: 1))
+                ))
         running.shutDown()
     }
 
@@ -73,8 +84,10 @@ import Testing
         let client = try running.client()
         client.send(#"{"op":"missing","id":1}"# + "\n" + #"{"op":"status","id":2}"# + "\n")
         #expect(try client.readLine() == #"{"id":1,"ok":false,"error":{"code":"forbidden","message":"not for you"}}"#)
-        #expect(try client.readServerMessage()
-            == .reply(id: .number(2), .fields(["uid": .integer(Int64(getuid())), "pid": .integer(Int64(getpid()))])))
+        #expect(
+            try client.readServerMessage()
+                == .reply(
+                    id: .number(2), .fields(["uid": .integer(Int64(getuid())), "pid": .integer(Int64(getpid()))])))
         running.shutDown()
     }
 
@@ -90,16 +103,20 @@ import Testing
         #expect(running.eventually { running.server.statistics.subscribers == 2 })
         let event = WireEvent.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])
         running.server.broadcast(event)
-        #expect(try jsonSubscriber.readLine()
-            == #"{"event":"changed","generation":4,"changes":[{"lang":"ja","table":"Localizable"}]}"#)
+        #expect(
+            try jsonSubscriber.readLine()
+                == #"{"event":"changed","generation":4,"changes":[{"lang":"ja","table":"Localizable"}]}"#)
         let binaryEvent = try #require(binarySubscriber.readMessage())
         #expect(binaryEvent.encoding == .binaryFrames)
         #expect(try WireCodec.decodeServerMessage(binaryEvent) == .event(event))
         #expect(bystander.readMessage(timeout: 0.2) == nil)
         // A subscriber still gets replies, ordered with its events.
         jsonSubscriber.send(#"{"op":"lookup","key":"k","id":3}"# + "\n")
-        #expect(try jsonSubscriber.readServerMessage()
-            == .reply(id: .number(3), .lookup(WireLookupResult(value: "«k»", found: true, language: "en", generation: 1))))
+        #expect(
+            try jsonSubscriber.readServerMessage()
+                == .reply(
+                    id: .number(3), .lookup(WireLookupResult(value: "«k»", found: true, language: "en", generation: 1)))
+        )
         running.shutDown()
     }
 
@@ -118,12 +135,17 @@ import Testing
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        input.fileHandleForWriting.write(Data((#"{"op":"hello","id":1}"# + "\n" + #"{"op":"lookup","key":"k","lang":["sv","de"]}"# + "\n").utf8))
+        input.fileHandleForWriting.write(
+            Data((#"{"op":"hello","id":1}"# + "\n" + #"{"op":"lookup","key":"k","lang":["sv","de"]}"# + "\n").utf8))
         try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        #expect(lines == [#"{"id":1,"ok":true,"protocol":1}"#, #"{"ok":true,"value":"«k»","found":true,"lang":"sv","generation":1}"#])
+        #expect(
+            lines == [
+                #"{"id":1,"ok":true,"protocol":1}"#,
+                #"{"ok":true,"value":"«k»","found":true,"lang":"sv","generation":1}"#,
+            ])
         running.shutDown()
     }
 

@@ -135,10 +135,15 @@ struct TestHandler: WireRequestHandler {
         switch request.operation {
         case .lookup(let key, let languages, _, _):
             if key.hasPrefix("big:"), let size = Int(key.dropFirst(4)) {
-                reply(.lookup(WireLookupResult(value: String(repeating: "x", count: size), found: true, language: "en", generation: 1)))
+                reply(
+                    .lookup(
+                        WireLookupResult(
+                            value: String(repeating: "x", count: size), found: true, language: "en", generation: 1)))
                 return
             }
-            reply(.lookup(WireLookupResult(value: "«\(key)»", found: true, language: languages.first ?? "en", generation: 1)))
+            reply(
+                .lookup(
+                    WireLookupResult(value: "«\(key)»", found: true, language: languages.first ?? "en", generation: 1)))
         case .batch(let keys, _, _):
             reply(.batch(WireBatchResult(values: keys.map { "«\($0)»" }, found: keys.map { _ in true }, generation: 1)))
         case .table:
@@ -164,7 +169,8 @@ struct RunningServer {
 
     init(limits: ServerLimits = ServerLimits(), handler: any WireRequestHandler = TestHandler()) throws {
         directory = try TemporarySocketDirectory()
-        server = SocketServer(listener: try SocketListener(path: directory.socketPath), handler: handler, limits: limits)
+        server = SocketServer(
+            listener: try SocketListener(path: directory.socketPath), handler: handler, limits: limits)
         server.start()
     }
 

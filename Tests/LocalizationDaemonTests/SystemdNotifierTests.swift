@@ -1,11 +1,12 @@
 import Foundation
-@testable import LocalizationDaemon
 import LocalizationSockets
 import TestSupport
 import Testing
 
+@testable import LocalizationDaemon
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `SystemdNotifier` against a real datagram socket standing in for systemd's.

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fake `FileSystemEventSource` for `ResourceWatcher` tests: it never touches inotify.

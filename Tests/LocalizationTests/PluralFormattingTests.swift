@@ -14,7 +14,8 @@ import Testing
     static let stringsdictCases: [(String, Int, String)] = [
         ("en", 0, "0 files"), ("en", 1, "1 file"), ("en", 2, "2 files"), ("en", 5, "5 files"), ("en", 21, "21 files"),
         ("ru", 0, "0 файлов"), ("ru", 1, "1 файл"), ("ru", 2, "2 файла"), ("ru", 5, "5 файлов"), ("ru", 21, "21 файл"),
-        ("ar", 0, "لا توجد ملفات"), ("ar", 1, "ملف واحد"), ("ar", 2, "ملفان"), ("ar", 5, "5 ملفات"), ("ar", 21, "21 ملفًا"),
+        ("ar", 0, "لا توجد ملفات"), ("ar", 1, "ملف واحد"), ("ar", 2, "ملفان"), ("ar", 5, "5 ملفات"),
+        ("ar", 21, "21 ملفًا"),
         ("ja", 0, "0 個のファイル"), ("ja", 1, "1 個のファイル"), ("ja", 21, "21 個のファイル"),
         ("fr", 0, "0 fichier"), ("fr", 1, "1 fichier"), ("fr", 2, "2 fichiers"), ("fr", 21, "21 fichiers"),
     ]
@@ -29,7 +30,9 @@ import Testing
         #expect("%ld unread messages".ru.localized(count: 21) == "21 непрочитанное сообщение")
     }
 
-    @Test(arguments: [("en", "1.5 hours"), ("ru", "1,5 часа"), ("ar", "1٫5 ساعة"), ("ja", "1.5 時間"), ("fr", "1,5 heure")])
+    @Test(arguments: [
+        ("en", "1.5 hours"), ("ru", "1,5 часа"), ("ar", "1٫5 ساعة"), ("ja", "1.5 時間"), ("fr", "1,5 heure"),
+    ])
     func decimalCount(language: String, expected: String) {
         let value = "%.1f hours".language(language).localized(count: 1.5)
         // Arabic's decimal separator differs between ICU versions; the form is what matters.
@@ -43,7 +46,9 @@ import Testing
         ("ja", 5, 2, "2 個のアルバムの5 枚の写真"), ("fr", 0, 21, "0 photo dans 21 albums"),
     ]
 
-    @Test(arguments: catalogCases) func xcstringsSubstitutions(language: String, photos: Int, albums: Int, expected: String) {
+    @Test(arguments: catalogCases) func xcstringsSubstitutions(
+        language: String, photos: Int, albums: Int, expected: String
+    ) {
         #expect("%lld photos in %lld albums".language(language).localized(photos, albums, table: "Plurals") == expected)
     }
 

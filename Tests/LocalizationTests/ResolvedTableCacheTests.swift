@@ -1,10 +1,14 @@
-@testable import Localization
 import Testing
+
+@testable import Localization
 
 /// The cached mode's invalidation rules, without a daemon.
 @Suite struct ResolvedTableCacheTests {
-    static func table(_ languages: [String], _ name: String, generation: UInt64 = 1, servedBy: [String: String] = [:]) -> ResolvedTable {
-        let chain = FallbackChain(preferred: languages.map { try! LanguageTag($0) }, developmentLanguage: LanguageTag(language: "en"))
+    static func table(_ languages: [String], _ name: String, generation: UInt64 = 1, servedBy: [String: String] = [:])
+        -> ResolvedTable
+    {
+        let chain = FallbackChain(
+            preferred: languages.map { try! LanguageTag($0) }, developmentLanguage: LanguageTag(language: "en"))
         return ResolvedTable(
             key: ResolvedTable.Key(languages: languages, table: name), entries: ["k": "v"], servedBy: servedBy,
             generation: generation, chain: chain.identifiers)
@@ -39,7 +43,9 @@ import Testing
         #expect(cache.store(Self.table(["ja"], "Localizable", generation: 5), incarnation: cache.incarnation))
         let before = cache.incarnation
         cache.reset()
-        #expect(!cache.store(Self.table(["ja"], "Localizable", generation: 9), incarnation: before), "from the old connection")
+        #expect(
+            !cache.store(Self.table(["ja"], "Localizable", generation: 9), incarnation: before),
+            "from the old connection")
         #expect(cache.table(for: ResolvedTable.Key(languages: ["ja"], table: "Localizable")) == nil)
     }
 }

@@ -13,18 +13,22 @@ import Testing
     }
 
     @Test func lookupLayoutIsAsDocumented() {
-        let frame = BinaryFrameCodec.encode(WireRequest(id: .number(7), operation: .lookup(key: "ké", languages: ["ja"], table: nil, count: nil)))
-        let expected: [UInt8] = [0xA5, 0x01, 0, 0, 0, 27,
+        let frame = BinaryFrameCodec.encode(
+            WireRequest(id: .number(7), operation: .lookup(key: "ké", languages: ["ja"], table: nil, count: nil)))
+        let expected: [UInt8] = [
+            0xA5, 0x01, 0, 0, 0, 27,
             0x02, 0, 0, 0, 7,
             0, 0, 0, 3, 0x6B, 0xC3, 0xA9,
             0, 0, 0, 1, 0, 0, 0, 2, 0x6A, 0x61,
             0, 0, 0, 0,
-            0]
+            0,
+        ]
         #expect(frame == expected)
     }
 
     @Test func everyTruncationIsABadRequestNotACrash() {
-        let full = payload(WireRequest(id: .number(9), operation: .batch(keys: ["a", "日本"], languages: ["ja", "en"], table: "T")))
+        let full = payload(
+            WireRequest(id: .number(9), operation: .batch(keys: ["a", "日本"], languages: ["ja", "en"], table: "T")))
         for length in 0..<full.count {
             guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(Array(full.prefix(length))) else {
                 Issue.record("truncated payload of \(length) bytes decoded")
@@ -52,25 +56,35 @@ import Testing
     @Test func hugeCountsAreRefusedBeforeAllocating() {
         // A batch claiming four billion keys in a 20-byte payload.
         let lying: [UInt8] = [0x03, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF]
-        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(lying) else { Issue.record("accepted"); return }
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(lying) else {
+            Issue.record("accepted"); return
+        }
         #expect(failure.error.message.contains("exceeds the payload"))
         let hugeString: [UInt8] = [0x02, 0, 0, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0x61]
-        guard case .failure(let stringFailure) = BinaryFrameCodec.decodeRequest(hugeString) else { Issue.record("accepted"); return }
+        guard case .failure(let stringFailure) = BinaryFrameCodec.decodeRequest(hugeString) else {
+            Issue.record("accepted"); return
+        }
         #expect(stringFailure.error.code == .badRequest)
     }
 
     @Test func invalidUTF8AndBadFlagsAreRefused() {
         let badKey: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 1, 0xC3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
-        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(badKey) else { Issue.record("accepted"); return }
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(badKey) else {
+            Issue.record("accepted"); return
+        }
         #expect(failure.error.message.contains("UTF-8"))
         let badFlag: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7]
-        guard case .failure(let flagFailure) = BinaryFrameCodec.decodeRequest(badFlag) else { Issue.record("accepted"); return }
+        guard case .failure(let flagFailure) = BinaryFrameCodec.decodeRequest(badFlag) else {
+            Issue.record("accepted"); return
+        }
         #expect(flagFailure.error.message.contains("0 or 1"))
     }
 
     @Test func malformedServerPayloadsThrow() {
         #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage([0x99, 0, 0, 0, 0]) }
-        #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage([0x80, 0, 0, 0, 0, 0x07, 0xFF, 0xFF, 0xFF, 0xFF]) }
+        #expect(throws: WireError.self) {
+            try BinaryFrameCodec.decodeServerMessage([0x80, 0, 0, 0, 0, 0x07, 0xFF, 0xFF, 0xFF, 0xFF])
+        }
         let truncatedObject: [UInt8] = [0x80, 0, 0, 0, 0, 0x07, 0, 0, 0, 1, 0, 0, 0, 1, 0x61]
         #expect(throws: WireError.self) { try BinaryFrameCodec.decodeServerMessage(truncatedObject) }
         var nested: [UInt8] = [0x80, 0, 0, 0, 0, 0x07, 0, 0, 0, 1, 0, 0, 0, 1, 0x61]

@@ -65,7 +65,9 @@ import Testing
         #expect(failure.error.message == #"unknown op "frobnicate""#)
         #expect(failure.id == .string("abc"))
         let reply = String(decoding: JSONLineCodec.encode(failure.reply), as: UTF8.self)
-        #expect(reply == #"{"id":"abc","ok":false,"error":{"code":"unknown_op","message":"unknown op \"frobnicate\""}}"# + "\n")
+        #expect(
+            reply == #"{"id":"abc","ok":false,"error":{"code":"unknown_op","message":"unknown op \"frobnicate\""}}"#
+                + "\n")
     }
 
     @Test func langMayBeAStringOrAListAndTableDefaults() throws {
@@ -77,7 +79,8 @@ import Testing
     }
 
     @Test func unicodeKeysAndEscapesDecode() throws {
-        let text = #"{"op":"lookup","key":"多言語化 \u00e9\ud83d\ude00\n\t\"\\\/","lang":"ja","extra":{"ignored":[true,null]}}"#
+        let text =
+            #"{"op":"lookup","key":"多言語化 \u00e9\ud83d\ude00\n\t\"\\\/","lang":"ja","extra":{"ignored":[true,null]}}"#
         let request = try decode("  \t" + text + " \r").get()
         #expect(request.operation == .lookup(key: "多言語化 é😀\n\t\"\\/", languages: ["ja"], table: nil, count: nil))
         let emoji = try decode(#"{"op":"batch","keys":["👩‍👩‍👧","🇯🇵","ｶﾀｶﾅ"]}"#).get()
@@ -90,22 +93,27 @@ import Testing
     }
 
     @Test func deepNestingIsRefusedWithoutCrashing() throws {
-        let deep = #"{"op":"status","x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let deep =
+            #"{"op":"status","x":"# + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            + "}"
         let failure = try failure(deep)
         #expect(failure.error.code == .badRequest)
         #expect(failure.error.message.contains("nested deeper"))
     }
 
     @Test func numbersKeepTheirKind() throws {
-        let value = try WireValue(jsonText: #"[0,-0,9223372036854775807,-9223372036854775808,9223372036854775808,1.5,-2e3,1E+2]"#)
+        let value = try WireValue(
+            jsonText: #"[0,-0,9223372036854775807,-9223372036854775808,9223372036854775808,1.5,-2e3,1E+2]"#)
         #expect(value == [0, 0, .integer(.max), .integer(.min), 9_223_372_036_854_775_808.0, 1.5, -2000.0, 100.0])
         #expect(WireValue.array([1.0, 0.1, -2e-7]).jsonText == "[1.0,0.1,-2e-07]")
         #expect(try WireValue(jsonText: WireValue.double(-2e-7).jsonText) == .double(-2e-7))
     }
 
     @Test(arguments: [
-        #"[1]"#, #"{"ok":true,"value":5,"found":true,"generation":1}"#, #"{"ok":true,"values":["a"],"found":[],"generation":1}"#,
-        #"{"ok":true,"entries":{"a":1},"generation":1}"#, #"{"ok":false}"#, #"{"event":"exploded"}"#, #"{"ok":true,"value":"v","found":true}"#,
+        #"[1]"#, #"{"ok":true,"value":5,"found":true,"generation":1}"#,
+        #"{"ok":true,"values":["a"],"found":[],"generation":1}"#,
+        #"{"ok":true,"entries":{"a":1},"generation":1}"#, #"{"ok":false}"#, #"{"event":"exploded"}"#,
+        #"{"ok":true,"value":"v","found":true}"#,
         #"{"event":"changed","generation":-1,"changes":[]}"#,
     ])
     func malformedRepliesThrow(_ text: String) {

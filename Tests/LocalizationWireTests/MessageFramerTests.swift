@@ -7,11 +7,13 @@ import Testing
     static let mixedStream: [UInt8] = {
         var stream: [UInt8] = []
         stream += Array(#"{"op":"status","id":1}"#.utf8) + [0x0A]
-        stream += BinaryFrameCodec.encode(WireRequest(id: .number(2), operation: .lookup(key: "多言語化", languages: ["ja"], table: nil, count: nil)))
+        stream += BinaryFrameCodec.encode(
+            WireRequest(id: .number(2), operation: .lookup(key: "多言語化", languages: ["ja"], table: nil, count: nil)))
         stream += Array("\r\n\n".utf8)
         stream += Array(#"{"op":"lookup","key":"😀\u2028","lang":["en"]}"#.utf8) + [0x0D, 0x0A]
         stream += BinaryFrameCodec.encode(WireRequest(id: .number(3), operation: .status))
-        stream += BinaryFrameCodec.encode(WireRequest(id: .number(4), operation: .batch(keys: [], languages: [], table: nil)))
+        stream += BinaryFrameCodec.encode(
+            WireRequest(id: .number(4), operation: .batch(keys: [], languages: [], table: nil)))
         return stream
     }()
 
@@ -67,8 +69,13 @@ import Testing
     @Test func gigabyteLengthPrefixIsRefusedFromTheHeaderAlone() {
         var framer = MessageFramer(maxMessageBytes: 1 << 20)
         framer.append(contentsOf: [0xA5, 0x01, 0x40, 0x00, 0x00, 0x00])
-        #expect(framer.nextMessage() == .streamError(WireError(code: .tooLarge,
-            message: "frame of 1073741824 bytes exceeds the limit of 1048576 bytes"), encoding: .binaryFrames))
+        #expect(
+            framer.nextMessage()
+                == .streamError(
+                    WireError(
+                        code: .tooLarge,
+                        message: "frame of 1073741824 bytes exceeds the limit of 1048576 bytes"),
+                    encoding: .binaryFrames))
         #expect(framer.hasFailed)
         framer.append(contentsOf: Array(#"{"op":"status"}"#.utf8) + [0x0A])
         #expect(framer.nextMessage() == nil)
@@ -99,7 +106,9 @@ import Testing
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "x"), count: 10) + [0x0D, 0x0A])
         #expect(framer.nextMessage() == .jsonLine([UInt8](repeating: UInt8(ascii: "x"), count: 10)))
         framer.append(contentsOf: [UInt8](repeating: UInt8(ascii: "y"), count: 11) + [0x0A])
-        guard case .streamError(let error, _) = framer.nextMessage() else { Issue.record("11-byte line accepted"); return }
+        guard case .streamError(let error, _) = framer.nextMessage() else {
+            Issue.record("11-byte line accepted"); return
+        }
         #expect(error.code == .tooLarge)
     }
 
@@ -116,7 +125,8 @@ import Testing
         let messages = drain(&framer)
         #expect(messages.count == 3)
         let results = messages.map(WireCodec.decodeRequest)
-        guard case .failure(let first) = results[0], case .failure = results[1], case .success(let hello) = results[2] else {
+        guard case .failure(let first) = results[0], case .failure = results[1], case .success(let hello) = results[2]
+        else {
             Issue.record("unexpected results \(results)")
             return
         }

@@ -5,9 +5,13 @@ import Testing
 @Suite struct WireRoundTripTests {
     static let requests: [WireRequest] = [
         WireRequest(id: .number(1), operation: .hello),
-        WireRequest(id: .string("a-7"), operation: .lookup(key: "多言語化", languages: ["en"], table: "Localizable", count: nil)),
-        WireRequest(id: .number(2), operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, count: 3)),
-        WireRequest(id: .number(3), operation: .lookup(key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: -1)),
+        WireRequest(
+            id: .string("a-7"), operation: .lookup(key: "多言語化", languages: ["en"], table: "Localizable", count: nil)),
+        WireRequest(
+            id: .number(2), operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, count: 3)),
+        WireRequest(
+            id: .number(3),
+            operation: .lookup(key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: -1)),
         WireRequest(id: .number(4), operation: .batch(keys: ["a", "b", "日本語"], languages: ["ja"], table: "Main")),
         WireRequest(id: .number(5), operation: .batch(keys: [], languages: [], table: nil)),
         WireRequest(id: .number(6), operation: .table(languages: ["zh-Hant-TW", "zh"], table: "InfoPlist")),
@@ -19,16 +23,23 @@ import Testing
     ]
 
     static let messages: [WireServerMessage] = [
-        .reply(id: .number(1), .lookup(WireLookupResult(value: "Multilingualization", found: true, language: "en", generation: 3))),
-        .reply(id: .number(2), .lookup(WireLookupResult(value: "missing.key", found: false, language: nil, generation: 0))),
+        .reply(
+            id: .number(1),
+            .lookup(WireLookupResult(value: "Multilingualization", found: true, language: "en", generation: 3))),
+        .reply(
+            id: .number(2), .lookup(WireLookupResult(value: "missing.key", found: false, language: nil, generation: 0))),
         .reply(id: .number(3), .batch(WireBatchResult(values: ["ア", "b"], found: [true, false], generation: 9))),
-        .reply(id: .number(4), .table(WireTableResult(entries: ["k": "v", "鍵": "値"], languages: ["k": "ja", "鍵": "en"], generation: 2))),
+        .reply(
+            id: .number(4),
+            .table(WireTableResult(entries: ["k": "v", "鍵": "値"], languages: ["k": "ja", "鍵": "en"], generation: 2))),
         .reply(id: .number(5), .table(WireTableResult(entries: [:], generation: UInt64(Int64.max)))),
         .reply(id: .number(6), .ok),
-        .reply(id: .number(7), .fields([
-            "protocol": "1.0", "connections": 3, "ratio": 0.25, "up": true, "none": nil,
-            "languages": ["en", "ja"], "nested": ["deep": [1, 2, ["x": "y"]]],
-        ])),
+        .reply(
+            id: .number(7),
+            .fields([
+                "protocol": "1.0", "connections": 3, "ratio": 0.25, "up": true, "none": nil,
+                "languages": ["en", "ja"], "nested": ["deep": [1, 2, ["x": "y"]]],
+            ])),
         .reply(id: .number(8), .error(WireError(code: .unknownOp, message: "unknown op \"x\""))),
         .reply(id: .number(9), .error(WireError(code: WireError.Code(rawValue: "from_the_future"), message: "✓"))),
         .event(.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])),
@@ -70,23 +81,32 @@ import Testing
 
     @Test func jsonRepliesMatchTheDesignExamples() {
         let lookup = JSONLineCodec.encode(
-            .reply(id: nil, .lookup(WireLookupResult(value: "Multilingualization", found: true, language: "en", generation: 3))))
-        #expect(String(decoding: lookup, as: UTF8.self)
-            == #"{"ok":true,"value":"Multilingualization","found":true,"lang":"en","generation":3}"# + "\n")
-        let event = JSONLineCodec.encode(.event(.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])))
-        #expect(String(decoding: event, as: UTF8.self)
-            == #"{"event":"changed","generation":4,"changes":[{"lang":"ja","table":"Localizable"}]}"# + "\n")
+            .reply(
+                id: nil,
+                .lookup(WireLookupResult(value: "Multilingualization", found: true, language: "en", generation: 3))))
+        #expect(
+            String(decoding: lookup, as: UTF8.self)
+                == #"{"ok":true,"value":"Multilingualization","found":true,"lang":"en","generation":3}"# + "\n")
+        let event = JSONLineCodec.encode(
+            .event(.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])))
+        #expect(
+            String(decoding: event, as: UTF8.self)
+                == #"{"event":"changed","generation":4,"changes":[{"lang":"ja","table":"Localizable"}]}"# + "\n")
         let error = JSONLineCodec.encode(.reply(id: .string("q"), .error(WireError(code: .badRequest, message: "no"))))
-        #expect(String(decoding: error, as: UTF8.self) == #"{"id":"q","ok":false,"error":{"code":"bad_request","message":"no"}}"# + "\n")
+        #expect(
+            String(decoding: error, as: UTF8.self)
+                == #"{"id":"q","ok":false,"error":{"code":"bad_request","message":"no"}}"# + "\n")
     }
 
     @Test func fieldsDropEnvelopeAndReservedNames() throws {
-        let line = JSONLineCodec.encode(.reply(id: .number(1), .fields(["ok": false, "id": 9, "value": "x", "generation": 5])))
+        let line = JSONLineCodec.encode(
+            .reply(id: .number(1), .fields(["ok": false, "id": 9, "value": "x", "generation": 5])))
         #expect(String(decoding: line, as: UTF8.self) == #"{"id":1,"ok":true,"generation":5}"# + "\n")
     }
 
     @Test func escapesControlCharactersAndLineSeparators() {
-        let line = JSONLineCodec.encode(.reply(id: nil, .fields(["s": .string("a\u{0}\u{1f}\r\n\t\u{2028}\u{2029}\"\\é😀")])))
+        let line = JSONLineCodec.encode(
+            .reply(id: nil, .fields(["s": .string("a\u{0}\u{1f}\r\n\t\u{2028}\u{2029}\"\\é😀")])))
         let text = String(decoding: line, as: UTF8.self)
         #expect(text == #"{"ok":true,"s":"a\u0000\u001f\r\n\t\u2028\u2029\"\\é😀"}"# + "\n")
     }

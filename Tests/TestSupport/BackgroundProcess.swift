@@ -21,7 +21,8 @@ public final class BackgroundProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = SanitizerEnvironment.adding(to: ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new })
+        process.environment = SanitizerEnvironment.adding(
+            to: ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new })
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -34,7 +34,8 @@ public final class DaemonProcess {
             }
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments =
-                ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", PackagePaths.executable("l10nd")] + daemonArguments
+                ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", PackagePaths.executable("l10nd")]
+                + daemonArguments
         } else {
             process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
             process.arguments = daemonArguments
@@ -49,7 +50,8 @@ public final class DaemonProcess {
         let deadline = Date().addingTimeInterval(startTimeout)
         while Date() < deadline {
             if !process.isRunning {
-                throw JSONLineClient.Failure(description: "l10nd exited with \(process.terminationStatus) during start-up: \(log)")
+                throw JSONLineClient.Failure(
+                    description: "l10nd exited with \(process.terminationStatus) during start-up: \(log)")
             }
             // Answered, not merely connected: the socket listens before the first load ends.
             if let client = try? JSONLineClient(path: socketPath, timeout: 5),

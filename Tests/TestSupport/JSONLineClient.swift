@@ -30,7 +30,9 @@ public final class JSONLineClient {
     public func send(bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "send: \(String(cString: strerror(errno)))")
@@ -57,7 +59,9 @@ public final class JSONLineClient {
             if count == 0 { return nil }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(description: errno == EAGAIN ? "no reply within the time limit" : "recv: \(String(cString: strerror(errno)))")
+                throw Failure(
+                    description: errno == EAGAIN
+                        ? "no reply within the time limit" : "recv: \(String(cString: strerror(errno)))")
             }
             buffer += chunk[..<count]
         }

@@ -76,7 +76,8 @@ public final class RawSocketClient {
                 // A reset after the daemon's last reply still ends the conversation.
                 case ECONNRESET: return received
                 case EAGAIN:
-                    throw JSONLineClient.Failure(description: "the connection stayed open past the time limit after \(received.count) bytes")
+                    throw JSONLineClient.Failure(
+                        description: "the connection stayed open past the time limit after \(received.count) bytes")
                 case let code: throw JSONLineClient.Failure(description: "recv: \(String(cString: strerror(code)))")
                 }
             }
@@ -95,10 +96,15 @@ public final class RawSocketClient {
         var offset = 0
         while offset < count {
             let got = received[offset...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if got == 0 { throw JSONLineClient.Failure(description: "the daemon closed the connection after \(offset) of \(count) bytes") }
+            if got == 0 {
+                throw JSONLineClient.Failure(
+                    description: "the daemon closed the connection after \(offset) of \(count) bytes")
+            }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw JSONLineClient.Failure(description: errno == EAGAIN ? "no reply within the time limit" : "recv: \(String(cString: strerror(errno)))")
+                throw JSONLineClient.Failure(
+                    description: errno == EAGAIN
+                        ? "no reply within the time limit" : "recv: \(String(cString: strerror(errno)))")
             }
             offset += got
         }

@@ -35,7 +35,8 @@ public final class SteadyLookupClient: @unchecked Sendable {
     ) throws {
         client = try daemon.connect(timeout: timeout)
         let request = String(
-            decoding: try JSONSerialization.data(withJSONObject: ["op": "lookup", "key": key, "lang": language]), as: UTF8.self)
+            decoding: try JSONSerialization.data(withJSONObject: ["op": "lookup", "key": key, "lang": language]),
+            as: UTF8.self)
         let thread = Thread { [self] in
             while lock.withLock({ running }) {
                 let started = Date()
@@ -43,7 +44,9 @@ public final class SteadyLookupClient: @unchecked Sendable {
                 do {
                     try client.send(line: request)
                     let reply = try client.readObject()
-                    outcome = reply["value"] as? String == value && reply["found"] as? Bool == true ? nil : "wrong reply \(reply)"
+                    outcome =
+                        reply["value"] as? String == value && reply["found"] as? Bool == true
+                        ? nil : "wrong reply \(reply)"
                 } catch {
                     outcome = "\(error)"
                 }
