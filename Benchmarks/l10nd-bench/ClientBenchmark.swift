@@ -57,11 +57,21 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
         String(
             format: "  [String: String] %8.1f ns/lookup  cached is %.2f× the dictionary (aim: ≤ 3×)", dictionary,
             cached / dictionary))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "cached lookup, 4 threads, ×dictionary time", value: cached, unit: "ns",
+            baseline: "[String: String]",
+            baselineValue: dictionary, ratio: cached / dictionary, aim: "≤ 3×", met: cached / dictionary <= 3))
     if let foundation {
         print(
             String(
                 format: "  Bundle.localizedString %8.1f ns/lookup  cached is %.2f× faster (values %@)",
                 foundation, foundation / cached, foundationCheck == true ? "match" : "DIFFER"))
+        BenchmarkReport.shared.record(
+            BenchmarkRatio(
+                figure: "cached lookup, speed-up over Bundle", value: cached, unit: "ns",
+                baseline: "Bundle.localizedString", baselineValue: foundation, ratio: foundation / cached,
+                aim: "> 1×", met: foundation > cached))
     } else {
         print("  Bundle.localizedString: not measured (the bundle could not be made)")
     }
@@ -92,6 +102,13 @@ func runClientBenchmark(lookups: Int = 1_000_000, threads: Int = 4, roundTrips: 
             String(
                 format: "  C ping-pong %8.0f round trips/s  p50 %.1f µs  p99 %.1f µs  direct p50 is %.1f× the floor",
                 floor.roundTripsPerSecond, cP50 / 1000, cP99 / 1000, p50 / cP50))
+        let rate = Double(roundTrips) / seconds
+        BenchmarkReport.shared.record(
+            BenchmarkRatio(
+                figure: "direct lookup, 1 client, ×C round-trip rate", value: rate, unit: "round trips/s",
+                baseline: "C ping-pong", baselineValue: floor.roundTripsPerSecond,
+                ratio: rate / floor.roundTripsPerSecond,
+                aim: "≥ 0.5×", met: rate / floor.roundTripsPerSecond >= 0.5))
     } else {
         print("  C ping-pong: not run (no C compiler, and L10N_PINGPONG unset)")
     }

@@ -43,6 +43,15 @@ func runPipelineBenchmark(requestsPerRun: Int = 40_000, inFlight: Int = 16) {
         let ratio =
             floor.map { String(format: "%.2fx the pipelined C floor", rate / $0.roundTripsPerSecond) } ?? "no C floor"
         print(String(format: "    %-28@ %10.0f lookups/s  %@", name as NSString, rate, ratio as NSString))
+        if let floor {
+            let pipelined = name.hasPrefix("lookup")
+            BenchmarkReport.shared.record(
+                BenchmarkRatio(
+                    figure: "\(name), ×pipelined C rate", value: rate, unit: "lookups/s",
+                    baseline: "C ping-pong, \(inFlight) in flight", baselineValue: floor.roundTripsPerSecond,
+                    ratio: rate / floor.roundTripsPerSecond, aim: pipelined ? "≥ 0.5×" : nil,
+                    met: pipelined ? rate / floor.roundTripsPerSecond >= 0.5 : nil))
+        }
     }
     if let floor {
         print(

@@ -44,6 +44,10 @@ func runReloadLatencyBenchmark(edits: Int = 200) {
             format: "    ratio of medians: %.0fx raw inotify (the 20 ms settle window dominates)",
             percentile(daemonLatencies, 0.5) / max(baselineMedian, 0.001)))
     print(String(format: "    p99 %.1f ms: %@ the 50 ms aim", p99, (p99 <= 50 ? "meets" : "MISSES") as NSString))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "reload p99, ×the 50 ms aim", value: p99, unit: "ms", baseline: "raw inotify median",
+            baselineValue: baselineMedian, ratio: p99 / 50, aim: "≤ 1×", met: p99 <= 50))
 }
 
 /// The same renames, watched by a bare inotify descriptor.

@@ -1,15 +1,19 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
+//                                    [--json FILE] [--svg FILE]
 let arguments = CommandLine.arguments.dropFirst()
-func option(_ name: String, default value: Int) -> Int {
+let valueOptions = ["--languages", "--keys", "--json", "--svg"]
+
+/// The value after `name`, if given.
+func value(of name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), arguments.index(after: index) < arguments.endIndex else {
-        return value
+        return nil
     }
-    return Int(arguments[arguments.index(after: index)]) ?? value
+    return arguments[arguments.index(after: index)]
 }
-let optionValues = Set(
-    ["--languages", "--keys"].compactMap { arguments.firstIndex(of: $0) }.map { arguments.index(after: $0) })
+
+let optionValues = Set(valueOptions.compactMap { arguments.firstIndex(of: $0) }.map { arguments.index(after: $0) })
 let corpusRoot =
     arguments.indices.first { !arguments[$0].hasPrefix("--") && !optionValues.contains($0) }
     .map { arguments[$0] } ?? defaultCorpusRoot()
@@ -17,4 +21,12 @@ if !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpu
 runClientBenchmark()
 runPipelineBenchmark()
 runReloadLatencyBenchmark()
-runDaemonStartBenchmark(languages: option("--languages", default: 100), keys: option("--keys", default: 10_000))
+runDaemonStartBenchmark(
+    languages: value(of: "--languages").flatMap { Int($0) } ?? 100,
+    keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
+if let json = value(of: "--json") {
+    do { try BenchmarkReport.shared.writeJSON(to: json) } catch { print("cannot write \(json): \(error)") }
+}
+if let svg = value(of: "--svg") {
+    do { try BenchmarkReport.shared.writeSVG(to: svg) } catch { print("cannot write \(svg): \(error)") }
+}
