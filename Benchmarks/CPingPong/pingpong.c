@@ -5,7 +5,7 @@
  * With a second argument DEPTH > 1 it is pipelined: DEPTH messages stay in flight, and only
  * the rate counts (latency is then queueing):
  *   pingpong round_trips=N seconds=S depth=D
- * Built and run by scripts/bench-client next to l10nd-bench's direct-mode figures.
+ * Compiled and run by l10nd-bench (CPingPongFloor.swift) next to its direct and pipelined figures.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@ final class BenchmarkDaemon {
     /// Starts `l10nd --resources … --socket SOCKET` plus `arguments`; `nil` (with a line
     /// saying why) when there is no built daemon or it does not start.
     init?(resources: [String], socket: String, arguments: [String] = [], environment: [String: String]? = nil) {
-        guard let path = siblingExecutable("l10nd") else {
-            print("  skipped: no l10nd next to this benchmark (swift build -c release --product l10nd)")
+        guard let path = siblingExecutable("l10nd") ?? buildDaemon() else {
+            print("  skipped: no l10nd next to this benchmark, and building it failed")
             return nil
         }
         self.socket = socket
@@ -48,6 +48,24 @@ final class BenchmarkDaemon {
         print("  stopped: l10nd did not answer on \(socket)")
         return false
     }
+}
+
+/// Builds `l10nd` in this benchmark's configuration, so `swift run -c release l10nd-bench`
+/// (which builds only the benchmark) finds the daemon next to itself.
+private func buildDaemon() -> String? {
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let configuration = binary.deletingLastPathComponent().lastPathComponent == "release" ? "release" : "debug"
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    print("  building l10nd (\(configuration)) for the benchmark…")
+    let build = Process()
+    build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    build.arguments = ["swift", "build", "-c", configuration, "--product", "l10nd"]
+    build.currentDirectoryURL = packageRoot
+    build.standardOutput = FileHandle.nullDevice
+    guard (try? build.run()) != nil else { return nil }
+    build.waitUntilExit()
+    return build.terminationStatus == 0 ? siblingExecutable("l10nd") : nil
 }
 
 /// A fresh temp directory for one benchmark, removed when released.

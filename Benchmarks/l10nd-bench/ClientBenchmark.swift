@@ -7,7 +7,7 @@ import Localization
 ///   `[String: String]` read and Foundation's `Bundle.localizedString` on the same keys;
 /// - direct mode: round trips per second and p50/p99 latency of one lookup, against the
 ///   bare C ping-pong (`Benchmarks/CPingPong`) when `L10N_PINGPONG` names its binary
-///   (`scripts/bench-client` builds it and sets it).
+///   (`scripts/bench` builds it and sets it).
 ///
 /// Starts its own `l10nd` (from the build directory) on `Examples/Resources`; prints why
 /// and returns when it cannot.
