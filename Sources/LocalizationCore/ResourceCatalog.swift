@@ -62,7 +62,8 @@ public struct ResourceCatalog: Sendable {
         for (index, identifier) in chain.identifiers.enumerated() {
             let language = chain.candidates[index]
             var entry = tables[identifier]?[tableName]?.entries[key]
-            if entry == nil, let pseudo = PseudoLocalization(language) {
+            // By the precomputed identifier: this runs for every language a key is missing in.
+            if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
                 entry = developmentEntries(tableName)?.entries[key].map(pseudo.transform)
             }
             if let entry {
