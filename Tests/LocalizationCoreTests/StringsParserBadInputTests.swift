@@ -122,6 +122,21 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(error.location.file == "fr.lproj/Localizable.strings")
     }
 
+    /// Where CoreFoundation (and so Foundation) silently drops the rest of the file, at the
+    /// first character that cannot start a key or at an unterminated comment, this parser
+    /// reports an error instead: a translator's stray ';' must not lose every later string.
+    @Test(arguments: [
+        ("\"a\" = \"b\";; \"c\" = \"d\";", 1, 11),
+        ("\"a\" = \"b\";\n#\"c\" = \"d\";", 2, 1),
+        ("\"a\" = \"b\";\n/* \"c\" = \"d\";", 2, 1),
+    ])
+    func stricterThanCoreFoundation(source: String, line: Int, column: Int) throws {
+        let bytes = Array(source.utf8)
+        #expect(foundationStringsTable(bytes) == ["a": "b"], "Foundation's lenience changed: update this test")
+        let error = try #require(parseError(bytes))
+        #expect(error.location.line == line && error.location.column == column, "\(error)")
+    }
+
     /// The same mistakes in UTF-16 are reported at the same line and column.
     @Test(arguments: utf8Cases, [false, true])
     func badInputInUTF16(_ testCase: BadStringsCase, bigEndian: Bool) throws {
