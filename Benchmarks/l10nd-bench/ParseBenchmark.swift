@@ -3,11 +3,13 @@ import LocalizationCore
 
 /// One line of a benchmark's results: a throughput with its spread over the repeats.
 struct BenchmarkFigure {
-    /// What was measured, e.g. `parse UTF-8 StringsParser`.
+    /// What was measured, e.g. `UTF-8 StringsParser`.
     var name: String
-    /// Bytes per second: median, slowest and fastest repeat.
+    /// Bytes per second of the median repeat.
     var median: Double
+    /// Bytes per second of the slowest repeat.
     var min: Double
+    /// Bytes per second of the fastest repeat.
     var max: Double
 }
 
@@ -25,13 +27,15 @@ func defaultCorpusRoot() -> String? {
 ///
 /// The input is every non-empty `.strings` file under `corpusRoot` (Foundation rejects empty
 /// ones), or a generated set when there is no corpus. Each repeat parses every file once.
-func runParseBenchmark(corpusRoot: String?, repeats: Int = 7) -> [BenchmarkFigure] {
-    let utf8Files = loadCorpus(corpusRoot) ?? generatedFiles()
+func runParseBenchmark(corpusRoot: String?, repeats: Int = 9) -> [BenchmarkFigure] {
+    let corpus = loadCorpus(corpusRoot)
+    let utf8Files = corpus ?? generatedFiles()
     let utf16Files = utf8Files.map { bytes -> [UInt8] in
         let text = String(decoding: bytes, as: UTF8.self)
         return [0xFF, 0xFE] + text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
     }
-    print("parse benchmark: \(utf8Files.count) files, \(corpusRoot == nil ? "generated" : corpusRoot!)")
+    let source = corpus == nil ? "generated (no corpus at \(corpusRoot ?? "../shared/corpus/iina"))" : corpusRoot ?? ""
+    print("parse benchmark: StringsParser vs PropertyListSerialization, \(utf8Files.count) files, \(source)")
     var figures: [BenchmarkFigure] = []
     for (label, files) in [("UTF-8", utf8Files), ("UTF-16", utf16Files)] {
         let totalBytes = Double(files.reduce(0) { $0 + $1.count })

@@ -24,6 +24,10 @@ import Foundation
 /// both are errors here. Values must be strings (no nested `{ }`, arrays or data). An empty
 /// file is an empty table (Foundation rejects zero bytes).
 ///
+/// An XML (`<?xml`, `<plist`) or binary (`bplist00`) property list is read with Foundation's
+/// `PropertyListSerialization` and must be a dictionary of strings; its entries come sorted by
+/// key, all located at 1:1, with no duplicates (the format cannot hold any).
+///
 /// Errors carry a 1-based line and column (columns count Unicode scalars, lines end at
 /// `\n`, `\r` or `\r\n`). "Unterminated" errors point at where the string or comment
 /// starts, "missing ';'" just after the value, and every other error at the character the

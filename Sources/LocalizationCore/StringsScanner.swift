@@ -1,10 +1,11 @@
 /// The old-style property list scanner behind `StringsParser`, over UTF-8 text.
 ///
 /// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
-/// a UTF-8 continuation byte can never be mistaken for one. Each byte is looked at once, and
-/// that one look also counts lines and checks UTF-8: strings are checked by the standard
-/// library as it builds them straight from their slice of the input, comments and whitespace
-/// here. Long runs of plain bytes are skipped eight at a time.
+/// a UTF-8 continuation byte can never be mistaken for one. Lines are counted in the same
+/// pass. UTF-8 is checked where it is read: comments and whitespace here, strings by the
+/// standard library as it builds them straight from their slice of the input (a string that
+/// came out different from its bytes was repaired, so they were bad). Runs of plain bytes
+/// are skipped eight at a time.
 struct StringsScanner {
     private let text: UnsafeBufferPointer<UInt8>
     private let file: String?
@@ -22,10 +23,11 @@ struct StringsScanner {
 
     /// Parses the whole text: an optional outer `{ }` around `key = value;` pairs.
     mutating func parseFile() throws(ResourceParseError) -> ParsedStrings {
-        // About one entry per 80 bytes in real files; reserving avoids most regrowth.
+        // Real files hold about one entry per 100 bytes (the IINA corpus: 103); reserving for
+        // that avoids most regrowth.
         var entries: [StringsEntry] = []
-        entries.reserveCapacity(text.count / 80)
-        var table: [String: String] = Dictionary(minimumCapacity: text.count / 80)
+        entries.reserveCapacity(text.count / 100)
+        var table: [String: String] = Dictionary(minimumCapacity: text.count / 100)
         var duplicates: [StringsEntry] = []
         var openingBrace: Int?
         if try skipWhitespace(), text[position] == Byte.openBrace {
@@ -100,6 +102,11 @@ struct StringsScanner {
     /// Skips whitespace (ASCII, U+2028, U+2029) and comments; `false` at the end of the text.
     private mutating func skipWhitespace() throws(ResourceParseError) -> Bool {
         let end = text.count
+        if position < end {
+            // Most often the next byte is already a token: '=', ';', a quote or a letter.
+            let byte = text[position]
+            if byte > 0x20, byte < 0x80, byte != Byte.slash { return true }
+        }
         while position < end {
             let byte = text[position]
             switch byte {
@@ -139,7 +146,9 @@ struct StringsScanner {
         let end = text.count
         position += 2
         while position < end {
-            position = skipPlainWords(from: position, stoppingAt: Byte.star, Byte.star, orNonASCII: true)
+            var unused: UInt64 = 0
+            position = skipPlainWords(
+                from: position, stoppingAt: Byte.star, Byte.star, orNonASCII: true, collecting: &unused)
             guard position < end else { break }
             let byte = text[position]
             switch byte {
@@ -235,36 +244,86 @@ struct StringsScanner {
         position += 1
         let contentStart = position
         let end = text.count
-        while position < end {
-            position = skipPlainWords(from: position, stoppingAt: quote, Byte.backslash, orNonASCII: true)
-            guard position < end else { break }
-            let byte = text[position]
+        // The high bits of every byte passed over: zero for an all-ASCII string.
+        var nonASCII: UInt64 = 0
+        // A local index, not `position`, so the loop keeps it in a register.
+        var index = contentStart
+        while index < end {
+            index = skipPlainWords(
+                from: index, stoppingAt: quote, Byte.backslash, orNonASCII: false, collecting: &nonASCII)
+            guard index < end else { break }
+            let byte = text[index]
             if byte == quote {
-                let string = makeString(contentStart, position)
-                position += 1
+                let string = makeString(contentStart, index)
+                if nonASCII & 0x8080_8080_8080_8080 != 0 {
+                    try checkUnrepaired(string, contentStart..<index)
+                }
+                position = index + 1
                 return string
             }
             if byte == Byte.backslash {
+                position = index
                 return try parseEscapedRest(opening: opening, contentStart: contentStart, quote: quote)
             }
-            if byte >= 0x80 {
-                // Text in other scripts comes in runs: check the whole run here rather than
-                // going back to the word loop after each character.
-                repeat {
-                    position += try utf8SequenceLength(at: position)
-                } while position < end && text[position] >= 0x80
-                continue
-            }
-            if byte == 0x0A || byte == 0x0D { noteLineBreak(at: position) }
-            position += 1
+            if byte == 0x0A || byte == 0x0D { noteLineBreak(at: index) }
+            nonASCII |= UInt64(byte)
+            index += 1
+        }
+        // Bad UTF-8 inside comes first in the file, so it is the error to report.
+        if let bad = StringsTextDecoder.firstInvalidUTF8(in: UnsafeBufferPointer(rebasing: text[contentStart...])) {
+            throw invalidUTF8(at: contentStart + bad)
         }
         throw unterminatedString(opening)
+    }
+
+    /// Throws the invalid-UTF-8 error if building `string` from `range` had to repair bytes.
+    ///
+    /// The standard library checks UTF-8 while it builds a string anyway, replacing bad bytes
+    /// with U+FFFD; a string that is byte for byte its source had nothing to repair, and that
+    /// comparison costs much less than checking every character a second time.
+    private func checkUnrepaired(_ string: String, _ range: Range<Int>) throws(ResourceParseError) {
+        let source = UnsafeBufferPointer(rebasing: text[range])
+        let unchanged =
+            string.utf8.count == source.count
+            && (string.utf8.withContiguousStorageIfAvailable { Self.sameBytes($0, source) }
+                ?? string.utf8.elementsEqual(source))
+        if !unchanged {
+            throw invalidUTF8(at: range.lowerBound + (StringsTextDecoder.firstInvalidUTF8(in: source) ?? 0))
+        }
+    }
+
+    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
+    private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+            return left.count == right.count
+        }
+        var index = 0
+        while index + 8 <= left.count {
+            if UnsafeRawPointer(leftBase + index).loadUnaligned(as: UInt64.self)
+                != UnsafeRawPointer(rightBase + index).loadUnaligned(as: UInt64.self)
+            {
+                return false
+            }
+            index += 8
+        }
+        while index < left.count {
+            if leftBase[index] != rightBase[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The rest of a quoted string from its first backslash on, built in `scratch`.
     private mutating func parseEscapedRest(
         opening: Int, contentStart: Int, quote: UInt8
     ) throws(ResourceParseError) -> String {
+        // The bytes before the first backslash were only scanned, not checked: check them now,
+        // since the string is built from `scratch`, not from them.
+        if let bad = StringsTextDecoder.firstInvalidUTF8(
+            in: UnsafeBufferPointer(rebasing: text[contentStart..<position]))
+        {
+            throw invalidUTF8(at: contentStart + bad)
+        }
         scratch.removeAll(keepingCapacity: true)
         // A high surrogate from `\U` waiting for its low half; 0 when none.
         var pendingHigh: UInt16 = 0
@@ -398,12 +457,14 @@ struct StringsScanner {
 
     // MARK: Word-at-a-time search
 
-    /// The offset of the first 8-byte word, from `start`, that may hold `first`, `second`, a
-    /// control character below 0x0E (line breaks among them) or, if asked, a non-ASCII byte;
-    /// or of the last, incomplete word. The byte loops then look at one word, not at every
-    /// byte of a long comment or string.
+    /// The offset of the first byte from `start` that is `first`, `second`, a control character
+    /// below 0x0E (line breaks among them) or, if asked, non-ASCII; or of the last, incomplete
+    /// word. Looking at eight bytes at a time, the byte loops see only the bytes that matter.
+    /// The words looked at are OR-ed into `passed`.
     @inline(__always)
-    private func skipPlainWords(from start: Int, stoppingAt first: UInt8, _ second: UInt8, orNonASCII: Bool) -> Int {
+    private func skipPlainWords(
+        from start: Int, stoppingAt first: UInt8, _ second: UInt8, orNonASCII: Bool, collecting passed: inout UInt64
+    ) -> Int {
         guard let base = text.baseAddress else { return start }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
@@ -413,7 +474,7 @@ struct StringsScanner {
         var index = start
         let end = text.count
         while index + 8 <= end {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             // The classic "has a zero byte" test, (x - 0x01…) & ~x, exact when asked of any
             // byte; "has a byte below n" is the same with n in place of 0x01.
             let firstDifference = word ^ firstPattern
@@ -422,7 +483,13 @@ struct StringsScanner {
             flags |= (secondDifference &- ones) & ~secondDifference
             flags |= (word &- controlPattern) & ~word
             if orNonASCII { flags |= word }
-            if flags & highBits != 0 { break }
+            passed |= word
+            let found = flags & highBits
+            if found != 0 {
+                // The lowest flag is exact (the test only errs above a true match): go
+                // straight to that byte.
+                return index + found.trailingZeroBitCount / 8
+            }
             index += 8
         }
         return index

@@ -118,6 +118,12 @@ struct SeededGenerator: RandomNumberGenerator {
         .init(
             "invalid UTF-8 between entries", Array("\"a\" = \"b\";".utf8) + [0x80], 1, 11, "invalid UTF-8 (byte 0x80)"),
         .init(
+            "invalid UTF-8 before an escape", Array("\"a\" = \"é".utf8) + [0xFF] + Array("\\n\";".utf8), 1, 9,
+            "invalid UTF-8 (byte 0xFF)"),
+        .init(
+            "invalid UTF-8 between escapes", Array("\"a\" = \"\\t".utf8) + [0xC3, 0x28] + Array("\\n\";".utf8), 1, 10,
+            "invalid UTF-8 (byte 0xC3)"),
+        .init(
             "invalid UTF-8 after a backslash", Array("\"a\" = \"\\".utf8) + [0xFF] + Array("\";".utf8), 1, 9,
             "invalid UTF-8 (byte 0xFF)"),
         .init(
@@ -145,6 +151,21 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(error.location.line == testCase.line && error.location.column == testCase.column, "\(error)")
         #expect(error.message.contains(testCase.message), "\(error)")
         #expect(error.location.file == "fr.lproj/Localizable.strings")
+    }
+
+    /// Where CoreFoundation (and so Foundation) silently drops the rest of the file, at the
+    /// first character that cannot start a key or at an unterminated comment, this parser
+    /// reports an error instead: a translator's stray ';' must not lose every later string.
+    @Test(arguments: [
+        ("\"a\" = \"b\";; \"c\" = \"d\";", 1, 11),
+        ("\"a\" = \"b\";\n#\"c\" = \"d\";", 2, 1),
+        ("\"a\" = \"b\";\n/* \"c\" = \"d\";", 2, 1),
+    ])
+    func stricterThanCoreFoundation(source: String, line: Int, column: Int) throws {
+        let bytes = Array(source.utf8)
+        #expect(foundationStringsTable(bytes) == ["a": "b"], "Foundation's lenience changed: update this test")
+        let error = try #require(parseError(bytes))
+        #expect(error.location.line == line && error.location.column == column, "\(error)")
     }
 
     /// The same mistakes in UTF-16 are reported at the same line and column.
