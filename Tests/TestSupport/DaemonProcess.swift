@@ -100,6 +100,24 @@ public final class DaemonProcess {
         if process.isRunning { kill(process.processIdentifier, number) }
     }
 
+    /// Sends SIGSTOP and waits (at most `timeout` seconds) until `/proc` shows the daemon
+    /// stopped: on a loaded machine the stop can take effect after `kill` returns.
+    @discardableResult
+    public func suspend(timeout: TimeInterval = 5) -> Bool {
+        send(signal: SIGSTOP)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: close)...].split(separator: " ").first == "T"
+            {
+                return true
+            }
+            usleep(1_000)
+        }
+        return false
+    }
+
     /// SIGTERM, wait up to `timeout` seconds, then SIGKILL. Returns the exit status.
     @discardableResult
     public func stop(timeout: TimeInterval = 10) -> Int32 {
