@@ -132,27 +132,21 @@ public final class SocketListener: Sendable {
             && UInt64(status.st_ino) == boundFile.inode
     }
 
-    private static func address(for path: String) throws(SocketError) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let utf8 = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !utf8.isEmpty, utf8.count < capacity, !utf8.contains(0) else {
+    private static func address(for path: String) throws(SocketError) -> UnixSocketAddress {
+        guard !path.hasPrefix("@"), let address = UnixSocketAddress(path) else {
+            let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
             throw SocketError(
                 code: .pathTooLong,
                 message:
-                    "socket path \(path) must be 1 to \(capacity - 1) bytes long without NUL (it has \(utf8.count))")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: utf8)
-            buffer[utf8.count] = 0
+                    "socket path \(path) must be absolute, 2 to \(capacity - 1) bytes long, without NUL (it has \(path.utf8.count))"
+            )
         }
         return address
     }
 
     /// Removes what a crashed daemon left at `path`, but only after `connect` proved that
     /// nobody listens there, and never a file that is not a socket.
-    private static func removeStaleSocket(at path: String, address: sockaddr_un) throws(SocketError) {
+    private static func removeStaleSocket(at path: String, address: UnixSocketAddress) throws(SocketError) {
         var status = stat()
         guard lstat(path, &status) == 0 else {
             let code = errno
@@ -186,21 +180,13 @@ public final class SocketListener: Sendable {
         throw SocketError(code: .addressInUse, message: "another l10nd is already listening on \(path)")
     }
 
-    private static func connect(_ descriptor: Int32, to address: sockaddr_un) throws(SocketError) {
-        var address = address
-        try SystemCall.run("connect") {
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-        }
+    private static func connect(_ descriptor: Int32, to address: UnixSocketAddress) throws(SocketError) {
+        try SystemCall.run("connect") { address.withSockaddr { Glibc.connect(descriptor, $0, $1) } }
     }
 
-    private static func bind(_ descriptor: Int32, to address: sockaddr_un, path: String, permissions: UInt32)
+    private static func bind(_ descriptor: Int32, to address: UnixSocketAddress, path: String, permissions: UInt32)
         throws(SocketError)
     {
-        var address = address
         // bind creates the file with 0777 & ~umask. The umask is process-wide, so it is only
         // tightened (nothing for "other"), never loosened: a file another thread creates in
         // this instant loses only permissions for others, and the socket is never more open
@@ -208,13 +194,7 @@ public final class SocketListener: Sendable {
         let previousMask = umask(0o007)
         umask(previousMask | 0o007)
         let result = Result { () throws(SocketError) -> Int32 in
-            try SystemCall.run("bind(\(path))") {
-                withUnsafePointer(to: &address) { pointer in
-                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
-            }
+            try SystemCall.run("bind(\(path))") { address.withSockaddr { Glibc.bind(descriptor, $0, $1) } }
         }
         umask(previousMask)
         do {
