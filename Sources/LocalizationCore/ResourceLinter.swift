@@ -88,10 +88,7 @@ public enum ResourceLinter {
         (entries: Entries, findings: [LintFinding]), ResourceParseError
     > {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(
-                ResourceParseError(
-                    location: SourceLocation(file: file.path, line: 1, column: 1),
-                    message: "the file cannot be read (missing, a directory, or permission denied)"))
+            return .failure(.unreadable(file.path))
         }
         let bytes = [UInt8](data)
         let start = SourceLocation(file: file.path, line: 1, column: 1)

@@ -17,6 +17,15 @@ public struct ResourceParseError: Error, Sendable, Hashable, Codable, CustomStri
     /// `file:line:column: message`.
     public var description: String { "\(location): \(message)" }
 
+    /// A file that could not be read at all, located at its start so every report of it
+    /// (lint, the embedded mode, the daemon's `status`) reads the same.
+    public static func unreadable(
+        _ path: String, reason: String = "missing, a directory, or permission denied"
+    ) -> ResourceParseError {
+        ResourceParseError(
+            location: SourceLocation(file: path, line: 1, column: 1), message: "cannot be read: \(reason)")
+    }
+
     /// The same error attributed to `file`.
     public func inFile(_ file: String) -> ResourceParseError {
         var copy = self

@@ -45,9 +45,7 @@ public enum ResourceScanner {
     /// - Throws: ``ResourceParseError`` for a file that cannot be read or parsed.
     public static func load(_ file: ResourceFile) throws(ResourceParseError) -> ParsedResource {
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw ResourceParseError(
-                location: SourceLocation(file: file.path, line: 1, column: 1),
-                message: "the file cannot be read (missing, a directory, or permission denied)")
+            throw .unreadable(file.path)
         }
         return try ParsedResource.parse([UInt8](data), kind: file.kind, file: file.path)
     }

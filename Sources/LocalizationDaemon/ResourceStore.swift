@@ -161,8 +161,7 @@ public final class ResourceStore: Sendable {
     private func load(_ file: ResourceFile) -> LoadedFile? {
         guard let data = FileManager.default.contents(atPath: file.path) else {
             guard let problem = Self.readProblem(file.path) else { return nil }
-            let error = ResourceParseError(
-                location: SourceLocation(file: file.path, line: 1, column: 1), message: "cannot be read: \(problem)")
+            let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
         let bytes = [UInt8](data)
