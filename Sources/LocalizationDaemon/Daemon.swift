@@ -92,6 +92,8 @@ public final class Daemon: Sendable {
     /// - Throws: ``SocketError`` when the socket cannot be set up (another l10nd listens on
     ///   it, its path is not a socket), or a watcher start failure.
     public func start(onStop: @escaping @Sendable (Int32) -> Void) throws {
+        // Before any client can take the last descriptor (see DispatchDescriptors).
+        DispatchDescriptors.prepare()
         installSignalHandlers(onStop: onStop)
         let listener = try makeListener()
         parts.withLock { $0.listener = listener }
@@ -347,6 +349,7 @@ public final class Daemon: Sendable {
                 "connections_refused": .integer(Int64(statistics.connectionsRefused)),
                 "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
                 "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
+                "accept_pauses": .integer(Int64(statistics.acceptPauses)),
                 "requests": .integer(Int64(statistics.requests)),
                 "errors": .integer(Int64(statistics.errors)),
                 "subscribers": .integer(Int64(statistics.subscribers)),

@@ -227,6 +227,7 @@ public final class SocketServer: @unchecked Sendable {
 
     private func pauseAccepting() {
         guard let acceptSource, !acceptSuspended else { return }
+        count { $0.acceptPauses += 1 }
         acceptSuspended = true
         acceptSource.suspend()
         queue.asyncAfter(deadline: .now() + 0.1) { [self] in

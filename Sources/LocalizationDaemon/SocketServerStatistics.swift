@@ -10,6 +10,8 @@ public struct SocketServerStatistics: Sendable, Hashable {
     public var connectionsCutOff = 0
     /// Connections closed for staying idle longer than `idleTimeout`.
     public var connectionsTimedOut = 0
+    /// Times accepting paused (for 100 ms) because the process was out of descriptors.
+    public var acceptPauses = 0
     /// Requests received, well-formed or not.
     public var requests = 0
     /// Error replies sent (malformed requests, handler errors, size limits).

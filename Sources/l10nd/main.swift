@@ -18,6 +18,13 @@ do { try InotifyEventSource.prepare() } catch {
     exit(1)
 }
 
+// Every client takes a descriptor: raise the soft limit to the hard one, and refuse a limit
+// too low to run at all.
+do { try DescriptorLimit.raise() } catch {
+    FileHandle.standardError.write(Data("l10nd: error: \(error)\n".utf8))
+    exit(1)
+}
+
 let configuration: DaemonConfiguration
 do {
     switch try DaemonConfiguration.load(arguments: Array(CommandLine.arguments.dropFirst())) {
