@@ -1,15 +1,16 @@
 import Foundation
 import LocalizationCore
 
-/// One line of a benchmark's results: a throughput with its spread over the repeats.
+/// One line of a benchmark's results: a throughput (bytes, lookups, ratios… per second)
+/// with its spread over the repeats.
 struct BenchmarkFigure {
     /// What was measured, e.g. `UTF-8 StringsParser`.
     var name: String
-    /// Bytes per second of the median repeat.
+    /// The median repeat.
     var median: Double
-    /// Bytes per second of the slowest repeat.
+    /// The slowest repeat.
     var min: Double
-    /// Bytes per second of the fastest repeat.
+    /// The fastest repeat.
     var max: Double
 }
 
@@ -99,7 +100,8 @@ private func seconds(_ body: () -> Void) -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-private func figure(_ name: String, _ rates: [Double]) -> BenchmarkFigure {
+/// The median, min and max of `rates` (at least one).
+func figure(_ name: String, _ rates: [Double]) -> BenchmarkFigure {
     let sorted = rates.sorted()
     return BenchmarkFigure(name: name, median: sorted[sorted.count / 2], min: sorted.first!, max: sorted.last!)
 }

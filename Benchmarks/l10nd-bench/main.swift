@@ -1,9 +1,10 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
+//                                    [--only parse|client|pipeline|reload|start]
 //                                    [--json FILE] [--svg FILE]
 let arguments = CommandLine.arguments.dropFirst()
-let valueOptions = ["--languages", "--keys", "--json", "--svg"]
+let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 
 /// The value after `name`, if given.
 func value(of name: String) -> String? {
@@ -17,13 +18,18 @@ let optionValues = Set(valueOptions.compactMap { arguments.firstIndex(of: $0) }.
 let corpusRoot =
     arguments.indices.first { !arguments[$0].hasPrefix("--") && !optionValues.contains($0) }
     .map { arguments[$0] } ?? defaultCorpusRoot()
-if !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
-runClientBenchmark()
-runPipelineBenchmark()
-runReloadLatencyBenchmark()
-runDaemonStartBenchmark(
-    languages: value(of: "--languages").flatMap { Int($0) } ?? 100,
-    keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
+let only = value(of: "--only")
+/// Whether the part `name` runs: every part unless `--only` names one.
+func runs(_ name: String) -> Bool { only == nil || only == name }
+if runs("parse"), !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
+if runs("client") { runClientBenchmark() }
+if runs("pipeline") { runPipelineBenchmark() }
+if runs("reload") { runReloadLatencyBenchmark() }
+if runs("start") {
+    runDaemonStartBenchmark(
+        languages: value(of: "--languages").flatMap { Int($0) } ?? 100,
+        keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
+}
 if let json = value(of: "--json") {
     do { try BenchmarkReport.shared.writeJSON(to: json) } catch { print("cannot write \(json): \(error)") }
 }

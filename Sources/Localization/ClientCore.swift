@@ -10,12 +10,26 @@ import Synchronization
 final class ClientCore: Sendable {
     typealias Completion = @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
 
+    /// A request awaiting its reply.
+    private struct Pending {
+        let completion: Completion
+        /// When ``expireOverdue()`` fails it (uptime nanoseconds); `.max` for a caller that
+        /// keeps its own time (the blocking `send` waits on a semaphore with a time limit).
+        let deadline: UInt64
+    }
+
     private struct State {
         var socket: FrameSocket?
         /// Bumped for every connection, so a late failure of an old one is told apart.
         var incarnation = 0
         var nextID: UInt32 = 1
-        var pending: [UInt32: Completion] = [:]
+        var pending: [UInt32: Pending] = [:]
+        /// One timer for the time limits of every request with a deadline, instead of one
+        /// timer per request (which cost a third of the pipelined throughput). It fires at
+        /// the earliest deadline; requests answered before then are simply gone from `pending`.
+        var expiryTimer: (any DispatchSourceTimer)?
+        /// When `expiryTimer` fires next (uptime nanoseconds), nil while it is idle.
+        var expiryAt: UInt64?
         /// Set when a request timed out: the reader drops the connection at its next wake.
         var broken = false
         var closed = false
@@ -44,6 +58,12 @@ final class ClientCore: Sendable {
         self.subscribe = subscribe
         self.reconnectDelay = max(0.001, reconnectDelay.lowerBound)...max(0.001, reconnectDelay.upperBound)
         self.onEvent = onEvent
+        state.withLock { state in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
+            timer.setEventHandler { [weak self] in self?.expireOverdue() }
+            timer.resume()
+            state.expiryTimer = timer
+        }
     }
 
     var isConnected: Bool { connected.load(ordering: .acquiring) }
@@ -57,7 +77,12 @@ final class ClientCore: Sendable {
     }
 
     /// Registers `completion` and writes the request; returns its id for ``expire(_:)``.
-    func submit(_ operation: WireOperation, completion: @escaping Completion) throws(DaemonConnectionError) -> UInt32 {
+    /// With a `timeLimit` (seconds), the request fails with `.timeout` by itself once it
+    /// passes; without one, the caller keeps time and calls ``expire(_:)``.
+    func submit(_ operation: WireOperation, timeLimit: Double? = nil, completion: @escaping Completion)
+        throws(DaemonConnectionError) -> UInt32
+    {
+        let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
         let (socket, id) = try state.withLock {
             (state: inout State) throws(DaemonConnectionError) -> (FrameSocket, UInt32) in
             guard let socket = state.socket, !state.broken, !state.closed else {
@@ -65,7 +90,11 @@ final class ClientCore: Sendable {
             }
             let id = state.nextID
             state.nextID = state.nextID == .max ? 1 : state.nextID + 1
-            state.pending[id] = completion
+            state.pending[id] = Pending(completion: completion, deadline: deadline)
+            if deadline < state.expiryAt ?? .max {
+                state.expiryAt = deadline
+                state.expiryTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
+            }
             return (socket, id)
         }
         let written = writeLock.withLock { _ in
@@ -86,8 +115,34 @@ final class ClientCore: Sendable {
     func expire(_ id: UInt32) {
         guard let completion = take(id) else { return }
         state.withLock { $0.broken = true }
-        completion(
-            .failure(DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")))
+        completion(.failure(timeoutError))
+    }
+
+    /// Fails every request whose deadline has passed (as ``expire(_:)`` does) and sets the
+    /// timer for the earliest deadline left.
+    private func expireOverdue() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let overdue = state.withLock { state -> [Completion] in
+            var overdue: [Completion] = []
+            var next = UInt64.max
+            for (id, request) in state.pending where request.deadline != .max {
+                if request.deadline <= now {
+                    overdue.append(request.completion)
+                    state.pending[id] = nil
+                } else {
+                    next = min(next, request.deadline)
+                }
+            }
+            if !overdue.isEmpty { state.broken = true }
+            state.expiryAt = next == .max ? nil : next
+            if next != .max { state.expiryTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: next)) }
+            return overdue
+        }
+        for completion in overdue { completion(.failure(timeoutError)) }
+    }
+
+    private var timeoutError: DaemonConnectionError {
+        DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")
     }
 
     /// Stops the reader thread and fails every waiting request.
@@ -95,8 +150,10 @@ final class ClientCore: Sendable {
         let waiting = state.withLock { state -> [Completion] in
             state.closed = true
             state.socket = nil
+            state.expiryTimer?.cancel()
+            state.expiryTimer = nil
             defer { state.pending = [:] }
-            return Array(state.pending.values)
+            return state.pending.values.map(\.completion)
         }
         connected.store(false, ordering: .releasing)
         wake.signal()
@@ -105,7 +162,7 @@ final class ClientCore: Sendable {
     }
 
     private func take(_ id: UInt32) -> Completion? {
-        state.withLock { $0.pending.removeValue(forKey: id) }
+        state.withLock { $0.pending.removeValue(forKey: id)?.completion }
     }
 
     private func markBroken(_ socket: FrameSocket) {
@@ -180,7 +237,7 @@ final class ClientCore: Sendable {
             let wasCurrent = state.socket === socket
             if wasCurrent { state.socket = nil }
             defer { state.pending = [:] }
-            return (Array(state.pending.values), wasCurrent)
+            return (state.pending.values.map(\.completion), wasCurrent)
         }
         connected.store(false, ordering: .releasing)
         let error = DaemonConnectionError(code: .unreachable, message: "the connection to l10nd at \(socketPath) broke")

@@ -98,8 +98,7 @@ public final class LocalizationClient: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
-                let id = try core.submit(operation) { continuation.resume(returning: $0) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [core] in core.expire(id) }
+                _ = try core.submit(operation, timeLimit: limit) { continuation.resume(returning: $0) }
             } catch {
                 continuation.resume(returning: .failure(error))
             }

@@ -154,4 +154,41 @@ import Testing
         client.close()
         await #expect(throws: DaemonConnectionError.self) { try await client.send(.hello) }
     }
+
+    /// Async requests keep their own time limits with one timer between them: against a
+    /// stopped daemon, a short limit sent after a long one still fails first, at its own
+    /// limit, and the long one fails at its own.
+    @Test func asyncRequestsToAStoppedDaemonFailEachAtItsOwnLimit() throws {
+        let setup = try Setup()
+        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 10)
+        #expect(setup.daemon.suspend())
+        defer { setup.daemon.send(signal: SIGCONT) }
+        let outcomes = TimedOutcomes()
+        let started = Date()
+        for limit in [2.0, 0.3] {
+            Task {
+                let code: DaemonConnectionError.Code?
+                do throws(DaemonConnectionError) {
+                    _ = try await client.send(.hello, timeout: limit)
+                    code = nil
+                } catch { code = error.code }
+                let seconds = Date().timeIntervalSince(started)
+                outcomes.values.withLock { $0[limit] = (seconds, code) }
+            }
+            usleep(50_000)  // the long limit is asked first
+        }
+        while outcomes.values.withLock({ $0.count }) < 2, Date().timeIntervalSince(started) < 10 { usleep(10_000) }
+        let results = outcomes.values.withLock { $0 }
+        let short = try #require(results[0.3], "\(results)")
+        let long = try #require(results[2.0], "\(results)")
+        #expect(short.error == .timeout && long.error == .timeout, "\(results)")
+        #expect(short.seconds >= 0.3 && short.seconds < 1.2, "\(results)")
+        #expect(long.seconds >= 2.0 && long.seconds < 3.5, "\(results)")
+    }
+}
+
+/// When each request of ``ClientDaemonTests/asyncRequestsToAStoppedDaemonFailEachAtItsOwnLimit()``
+/// ended and how, by its time limit.
+private final class TimedOutcomes: Sendable {
+    let values = Mutex<[Double: (seconds: Double, error: DaemonConnectionError.Code?)]>([:])
 }
