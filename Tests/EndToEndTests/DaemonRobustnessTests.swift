@@ -300,7 +300,7 @@ import Testing
     /// last descriptor before `dispatchMain()` ran, and libdispatch traps when it cannot
     /// create the main queue's descriptor there. That race depends on thread timing, so this
     /// test catches it only now and then (a Python client doing the same, faster, lost it 12
-    /// times in 20 before the fix); `DispatchDescriptors` removes it by construction.
+    /// times in 30 before the fix); `DispatchDescriptors` removes it by construction.
     @Test(
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: SystemdIntegrationTests.activator),
