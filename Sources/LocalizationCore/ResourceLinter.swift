@@ -87,10 +87,11 @@ public enum ResourceLinter {
     static func entries(of file: ResourceFile) -> Result<
         (entries: Entries, findings: [LintFinding]), ResourceParseError
     > {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return .failure(.unreadable(file.path))
+        let bytes: [UInt8]
+        switch ResourceFileReader.bytes(of: file.path) {
+        case .success(let read): bytes = read
+        case .failure(let error): return .failure(error)
         }
-        let bytes = [UInt8](data)
         let start = SourceLocation(file: file.path, line: 1, column: 1)
         var entries = Entries()
         var findings: [LintFinding] = []

@@ -19,9 +19,7 @@ public struct ResourceParseError: Error, Sendable, Hashable, Codable, CustomStri
 
     /// A file that could not be read at all, located at its start so every report of it
     /// (lint, the embedded mode, the daemon's `status`) reads the same.
-    public static func unreadable(
-        _ path: String, reason: String = "missing, a directory, or permission denied"
-    ) -> ResourceParseError {
+    public static func unreadable(_ path: String, reason: String) -> ResourceParseError {
         ResourceParseError(
             location: SourceLocation(file: path, line: 1, column: 1), message: "cannot be read: \(reason)")
     }

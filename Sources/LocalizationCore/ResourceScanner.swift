@@ -43,11 +43,11 @@ public enum ResourceScanner {
     /// Reads and parses one file.
     ///
     /// - Throws: ``ResourceParseError`` for a file that cannot be read or parsed.
-    public static func load(_ file: ResourceFile) throws(ResourceParseError) -> ParsedResource {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw .unreadable(file.path)
-        }
-        return try ParsedResource.parse([UInt8](data), kind: file.kind, file: file.path)
+    public static func load(
+        _ file: ResourceFile, maximumBytes: Int = ResourceFileReader.defaultMaximumBytes
+    ) throws(ResourceParseError) -> ParsedResource {
+        let bytes = try ResourceFileReader.bytes(of: file.path, maximumBytes: maximumBytes).get()
+        return try ParsedResource.parse(bytes, kind: file.kind, file: file.path)
     }
 
     private static func walk(
