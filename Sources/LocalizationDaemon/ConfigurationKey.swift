@@ -14,6 +14,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxConnections = "max_connections"
     case idleTimeoutSeconds = "idle_timeout_seconds"
     case maxOutputBufferBytes = "max_output_buffer_bytes"
+    case maxFileBytes = "max_file_bytes"
     case socketGroup = "socket_group"
     case allowSymlinksOutsideRoots = "allow_symlinks_outside_roots"
 
@@ -58,6 +59,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             configuration.idleTimeoutSeconds = try Self.number(value, in: 0...86_400)
         case .maxOutputBufferBytes:
             configuration.maxOutputBufferBytes = try Self.number(value, in: 4_096...1_073_741_824)
+        case .maxFileBytes:
+            configuration.maxFileBytes = try Self.number(value, in: 4_096...4_294_967_296)
         case .socketGroup:
             let valid =
                 !value.isEmpty && value.utf8.count <= 32 && value.first != "-"

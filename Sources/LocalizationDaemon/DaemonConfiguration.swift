@@ -1,4 +1,5 @@
 import Foundation
+import LocalizationCore
 import LocalizationSockets
 
 #if canImport(Glibc)
@@ -35,6 +36,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
     /// `max_output_buffer_bytes`: replies queued for a slow client before it is disconnected.
     public var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
+    /// `max_file_bytes`: the largest resource file parsed; a larger one is an error in
+    /// `status` and keeps its last good table.
+    public var maxFileBytes = ResourceFileReader.defaultMaximumBytes
     /// `socket_group`: the group the socket is given; nil keeps the daemon's group. Mode is always 0660.
     public var socketGroup: String?
     /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.

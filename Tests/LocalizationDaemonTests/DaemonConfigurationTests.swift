@@ -1,7 +1,8 @@
 import Foundation
-import LocalizationDaemon
 import TestSupport
 import Testing
+
+@testable import LocalizationDaemon
 
 /// `l10nd.conf`, the command line, and the errors both give.
 @Suite struct DaemonConfigurationTests {
@@ -35,11 +36,7 @@ import Testing
 
     @Test func shippedConfigurationDocumentsEveryKey() throws {
         let text = try String(contentsOfFile: Self.packageRoot + "/config/l10nd.conf", encoding: .utf8)
-        for key in [
-            "resources", "socket", "development_language", "log_level", "settle_ms", "max_message_bytes",
-            "max_connections", "idle_timeout_seconds", "max_output_buffer_bytes", "socket_group",
-            "allow_symlinks_outside_roots",
-        ] {
+        for key in ConfigurationKey.allCases.map(\.rawValue) {
             #expect(text.contains("# \(key):"), "\(key) undocumented")
         }
     }
@@ -55,6 +52,7 @@ import Testing
         #expect(configuration.maxConnections == 1024)
         #expect(configuration.idleTimeoutSeconds == 300)
         #expect(configuration.maxOutputBufferBytes == 4_194_304)
+        #expect(configuration.maxFileBytes == 134_217_728)
         #expect(configuration.socketGroup == nil)
         #expect(!configuration.allowSymlinksOutsideRoots)
         #expect(
@@ -81,6 +79,7 @@ import Testing
             max_connections = 10
             idle_timeout_seconds = 0
             max_output_buffer_bytes = 65536
+            max_file_bytes = 1048576
             socket_group = l10n
             allow_symlinks_outside_roots = yes
             """)
@@ -93,6 +92,7 @@ import Testing
         #expect(configuration.maxConnections == 10)
         #expect(configuration.idleTimeoutSeconds == 0)
         #expect(configuration.maxOutputBufferBytes == 65536)
+        #expect(configuration.maxFileBytes == 1_048_576)
         #expect(configuration.socketGroup == "l10n")
         #expect(configuration.allowSymlinksOutsideRoots)
     }
