@@ -16,6 +16,17 @@ public final class DaemonCounters: Sendable {
         case rescans
         /// Files parsed again because their bytes changed.
         case filesParsed
+
+        /// Its name among `status`'s `counters`.
+        public var statusName: String {
+            switch self {
+            case .lookups: "lookups"
+            case .misses: "misses"
+            case .reloads: "reloads"
+            case .rescans: "rescans"
+            case .filesParsed: "files_parsed"
+            }
+        }
     }
 
     private let lookups = Atomic<Int>(0)
@@ -35,6 +46,18 @@ public final class DaemonCounters: Sendable {
         case .reloads: reloads.add(amount, ordering: .relaxed)
         case .rescans: rescans.add(amount, ordering: .relaxed)
         case .filesParsed: filesParsed.add(amount, ordering: .relaxed)
+        }
+    }
+
+    /// Sets `counter` to zero and returns what it held, in one step: no increment made
+    /// meanwhile is lost or counted twice.
+    public func reset(_ counter: Counter) -> Int {
+        switch counter {
+        case .lookups: lookups.exchange(0, ordering: .relaxed)
+        case .misses: misses.exchange(0, ordering: .relaxed)
+        case .reloads: reloads.exchange(0, ordering: .relaxed)
+        case .rescans: rescans.exchange(0, ordering: .relaxed)
+        case .filesParsed: filesParsed.exchange(0, ordering: .relaxed)
         }
     }
 

@@ -70,12 +70,7 @@ public final class LookupService: WireRequestHandler {
             case .table(let languages, let table):
                 reply(.table(try resolvedTable(languages: languages, table: table)))
             case .reload:
-                guard administrators.contains(peer.uid) else {
-                    throw WireError(
-                        code: .forbidden,
-                        message:
-                            "reload is for root and the daemon's own user; user \(peer.uid) may only look strings up")
-                }
+                try requireAdministrator(for: request.operation, peer)
                 actions.reload { summary in
                     reply(
                         .fields([
@@ -88,12 +83,26 @@ public final class LookupService: WireRequestHandler {
             case .languages:
                 reply(.fields(["languages": languagesValue(store.snapshot)]))
             case .missing:
-                reply(.fields(missingValue()))
+                reply(.fields(missingValue(missing.entries, dropped: missing.droppedEntries)))
+            case .reset:
+                try requireAdministrator(for: request.operation, peer)
+                reply(.fields(reset()))
             case .subscribe:
                 reply(.ok)  // the server answers subscribe itself; this is never reached
             }
         } catch {
             reply(.error(error))
+        }
+    }
+
+    /// Refuses an operation that changes the daemon to anyone but root and its own user.
+    private func requireAdministrator(for operation: WireOperation, _ peer: PeerInfo) throws(WireError) {
+        guard administrators.contains(peer.uid) else {
+            throw WireError(
+                code: .forbidden,
+                message:
+                    "\(operation.name) is for root and the daemon's own user; user \(peer.uid) may only look strings up"
+            )
         }
     }
 
@@ -161,6 +170,19 @@ public final class LookupService: WireRequestHandler {
         missing.record(language: language, table: ResourceCatalog.tableName(table), key: key)
     }
 
+    /// Zeroes every counter and empties the missing-key report; answers with what they held,
+    /// so a monitor that reads and resets loses nothing counted in between.
+    func reset() -> [String: WireValue] {
+        let taken = missing.take()
+        var fields = missingValue(taken.entries, dropped: taken.dropped)
+        fields["counters"] = .object(
+            Dictionary(
+                uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
+                    (counter.statusName, .integer(Int64(counters.reset(counter))))
+                }))
+        return fields
+    }
+
     func status() -> [String: WireValue] {
         let snapshot = store.snapshot
         var fields: [String: WireValue] = [
@@ -170,13 +192,11 @@ public final class LookupService: WireRequestHandler {
             "keys": .integer(Int64(snapshot.catalog.keyCount)),
             "files": .integer(Int64(snapshot.fileCount)),
             "errors": .array(snapshot.errors.map(Self.wireValue)),
-            "counters": .object([
-                "lookups": .integer(Int64(counters.value(.lookups))),
-                "misses": .integer(Int64(counters.value(.misses))),
-                "reloads": .integer(Int64(counters.value(.reloads))),
-                "rescans": .integer(Int64(counters.value(.rescans))),
-                "files_parsed": .integer(Int64(counters.value(.filesParsed))),
-            ]),
+            "counters": .object(
+                Dictionary(
+                    uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
+                        (counter.statusName, .integer(Int64(counters.value(counter))))
+                    })),
         ]
         for (name, value) in actions.status() where fields[name] == nil {
             fields[name] = value
@@ -194,16 +214,17 @@ public final class LookupService: WireRequestHandler {
             })
     }
 
-    func missingValue() -> [String: WireValue] {
+    /// The `missing` reply's members for a report's entries.
+    func missingValue(_ entries: [MissingKeyReport.Entry], dropped: Int) -> [String: WireValue] {
         [
             "missing": .array(
-                missing.entries.map { entry in
+                entries.map { entry in
                     .object([
                         "lang": .string(entry.language), "table": .string(entry.table),
                         "key": .string(entry.key), "count": .integer(Int64(entry.count)),
                     ])
                 }),
-            "dropped": .integer(Int64(missing.droppedEntries)),
+            "dropped": .integer(Int64(dropped)),
         ]
     }
 

@@ -61,9 +61,20 @@ public final class MissingKeyReport: Sendable {
 
     /// Every entry, sorted by language, table and key.
     public var entries: [Entry] {
-        state.withLock { state in
-            state.counts.map { Entry(language: $0.key.language, table: $0.key.table, key: $0.key.key, count: $0.value) }
-        }.sorted()
+        state.withLock { Self.entries(of: $0) }.sorted()
+    }
+
+    /// Every entry and the dropped count, and an empty report left behind, in one step.
+    public func take() -> (entries: [Entry], dropped: Int) {
+        let taken = state.withLock { state in
+            defer { state = State() }
+            return (Self.entries(of: state), state.dropped)
+        }
+        return (taken.0.sorted(), taken.1)
+    }
+
+    private static func entries(of state: State) -> [Entry] {
+        state.counts.map { Entry(language: $0.key.language, table: $0.key.table, key: $0.key.key, count: $0.value) }
     }
 
     /// Misses not kept because the report was full.

@@ -27,7 +27,7 @@ public enum BinaryFrameCodec {
         writer.write(request.operation.kind.rawValue)
         writer.write(request.id?.frameValue ?? 0)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             break
         case .lookup(let key, let languages, let table, let count):
             writer.write(key)
@@ -75,7 +75,7 @@ public enum BinaryFrameCodec {
     ) throws(WireError) -> WireOperation {
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             let key = try reader.readString("key")

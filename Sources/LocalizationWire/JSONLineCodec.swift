@@ -23,7 +23,7 @@ public enum JSONLineCodec {
         writer.writeMember("op", first: &first)
         writer.write(request.operation.name)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             break
         case .lookup(let key, let languages, let table, let count):
             writer.writeMember("key", first: &first)
@@ -79,7 +79,7 @@ public enum JSONLineCodec {
         }
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             guard case .string(let key)? = object["key"] else {

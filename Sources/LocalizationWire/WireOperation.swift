@@ -22,6 +22,9 @@ public enum WireOperation: Sendable, Hashable {
     case languages
     /// `missing`: the keys looked up but found nowhere.
     case missing
+    /// `reset`: zeroes the counters and empties the missing-key report, answering with
+    /// what they held (root and the daemon's own user only).
+    case reset
 
     /// The `op` spelling on the wire.
     public var name: String { kind.name }
@@ -38,6 +41,7 @@ public enum WireOperation: Sendable, Hashable {
         case .status: .status
         case .languages: .languages
         case .missing: .missing
+        case .reset: .reset
         }
     }
 }

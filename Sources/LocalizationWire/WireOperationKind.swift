@@ -19,6 +19,8 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     case languages = 0x08
     /// `missing`, op code `0x09`.
     case missing = 0x09
+    /// `reset`, op code `0x0A`.
+    case reset = 0x0A
 
     /// The operation itself when it takes no arguments (`hello`, `status`…), so both
     /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
@@ -30,6 +32,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .status: .status
         case .languages: .languages
         case .missing: .missing
+        case .reset: .reset
         case .lookup, .batch, .table: nil
         }
     }
@@ -46,6 +49,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .status: "status"
         case .languages: "languages"
         case .missing: "missing"
+        case .reset: "reset"
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Localization
 import LocalizationWire
 
-/// The commands that talk to a running `l10nd`: status, reload, watch, missing, languages.
+/// The commands that talk to a running `l10nd`: status, reload, watch, missing, reset,
+/// languages.
 enum DaemonCommands {
     /// Connects to `--socket`, else `L10N_SOCKET`, else the default path.
     static func connect(_ parsed: CommandArguments, timeout: Double = 10) throws -> DaemonConnection {
@@ -58,6 +59,21 @@ enum DaemonCommands {
         print(
             "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
         )
+    }
+
+    static func reset(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
+        let reply = try fields(.reset, on: try connect(parsed))
+        if parsed.flags.contains("json") {
+            print(WireValue.object(reply).jsonText)
+            return
+        }
+        let counters = (reply["counters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
+        print("reset; the counters held: " + counters.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " "))
+        let missing = reply["missing"]?.arrayValue ?? []
+        print(
+            "missing-key report held \(missing.count) key\(missing.count == 1 ? "" : "s")"
+                + ", \(reply["dropped"]?.integerValue ?? 0) dropped")
     }
 
     static func languages(_ arguments: ArraySlice<String>) throws {

@@ -14,6 +14,7 @@ enum Usage {
           reload        make l10nd re-read everything; returns once the new tables are served
           watch         print each change l10nd applies, as it happens
           missing       keys looked up but found in no language (also as a .strings skeleton)
+          reset         zero l10nd's counters and missing-key report, printing what they held
           languages     the languages and tables l10nd serves
           help [CMD]    show this help, or a command's
 
@@ -66,6 +67,14 @@ enum Usage {
 
         Lists the keys looked up but found in no language, with how often. --format strings
         --lang ja prints a .strings skeleton of them for a translator to fill in.
+        """,
+        "reset": """
+        Usage: l10nctl reset [--json] [--socket PATH]
+
+        Zeroes l10nd's counters (lookups, misses, reloads, rescans, files parsed) and empties
+        its missing-key report in one step, and prints what they held, so a monitor that
+        reads and resets loses nothing counted in between. Only root and l10nd's own user
+        may reset; anyone else gets a 'forbidden' error.
         """,
         "languages": """
         Usage: l10nctl languages [--json] [--socket PATH]

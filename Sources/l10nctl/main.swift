@@ -45,6 +45,7 @@ do {
     case "reload": try DaemonCommands.reload(rest)
     case "watch": try DaemonCommands.watch(rest)
     case "missing": try DaemonCommands.missing(rest)
+    case "reset": try DaemonCommands.reset(rest)
     case "languages": try DaemonCommands.languages(rest)
     default: throw UsageError("unknown command '\(command)'; see 'l10nctl help'")
     }

@@ -15,13 +15,13 @@ import Testing
         var all: [WireReply] { replies.withLock { $0 } }
     }
 
-    func service() throws -> (LookupService, TemporaryDirectory) {
+    func service(counters: DaemonCounters = DaemonCounters()) throws -> (LookupService, TemporaryDirectory) {
         let root = try TemporaryDirectory()
         try root.write(#""k" = "v";"#, to: "ja.lproj/Localizable.strings")
         let store = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"))
         store.rescan()
         let service = LookupService(
-            store: store, missing: MissingKeyReport(), counters: DaemonCounters(),
+            store: store, missing: MissingKeyReport(), counters: counters,
             actions: LookupService.Actions(
                 reload: { done in done(store.rescan()) },
                 status: { [:] }),
@@ -39,6 +39,44 @@ import Testing
             return
         }
         #expect(fields["generation"] != nil)
+    }
+
+    /// `reset` answers with what the counters and the missing-key report held, and leaves
+    /// them empty; a stranger's `reset` is refused and changes nothing.
+    @Test func administratorsMayResetCountersOthersMayNot() throws {
+        let counters = DaemonCounters()
+        let (service, _) = try service(counters: counters)
+        let replies = Replies()
+        let stranger = PeerInfo(pid: 1, uid: 1000, gid: 1000)
+        for key in ["k", "absent", "absent"] {
+            service.handle(
+                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: stranger,
+                reply: replies.record)
+        }
+        service.handle(WireRequest(operation: .reset), from: stranger, reply: replies.record)
+        guard case .error(let error) = replies.all.last else {
+            Issue.record("reset by a stranger was not refused: \(replies.all)")
+            return
+        }
+        #expect(error.code == .forbidden && error.message.hasPrefix("reset is for root"), "\(error)")
+        #expect(counters.value(.lookups) == 3 && counters.value(.misses) == 2)
+
+        service.handle(WireRequest(operation: .reset), from: PeerInfo(pid: 1, uid: 4242, gid: 1), reply: replies.record)
+        guard case .fields(let held) = replies.all.last else {
+            Issue.record("reset by the daemon's user failed: \(replies.all)")
+            return
+        }
+        #expect(held["counters"]?["lookups"]?.integerValue == 3)
+        #expect(held["counters"]?["misses"]?.integerValue == 2)
+        #expect(held["missing"]?.arrayValue?.first?["key"]?.stringValue == "absent")
+        #expect(held["missing"]?.arrayValue?.first?["count"]?.integerValue == 2)
+        #expect(DaemonCounters.Counter.allCases.allSatisfy { counters.value($0) == 0 })
+        service.handle(WireRequest(operation: .missing), from: stranger, reply: replies.record)
+        guard case .fields(let after) = replies.all.last else {
+            Issue.record("missing failed: \(replies.all)")
+            return
+        }
+        #expect(after["missing"]?.arrayValue?.isEmpty == true, "\(after)")
     }
 
     @Test func othersMayLookUpButNotReload() throws {
@@ -105,8 +143,10 @@ import Testing
             ).stdout
         }
         #expect(try asNobody(#"{"op":"lookup","key":"多言語化","lang":"en"}"#).contains(#""value":"Multilingualization""#))
-        let refused = try asNobody(#"{"op":"reload"}"#)
-        #expect(refused.contains(#""code":"forbidden""#), "\(refused)")
-        #expect(try daemon.request(["op": "reload"])["ok"] as? Bool == true, "the daemon's own user may reload")
+        for op in ["reload", "reset"] {
+            let refused = try asNobody(#"{"op":"\#(op)"}"#)
+            #expect(refused.contains(#""code":"forbidden""#), "\(op): \(refused)")
+            #expect(try daemon.request(["op": op])["ok"] as? Bool == true, "the daemon's own user may \(op)")
+        }
     }
 }

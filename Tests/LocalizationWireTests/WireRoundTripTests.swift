@@ -20,6 +20,7 @@ import Testing
         WireRequest(id: .number(9), operation: .status),
         WireRequest(id: .number(10), operation: .languages),
         WireRequest(id: .number(4_294_967_295), operation: .missing),
+        WireRequest(id: .number(11), operation: .reset),
     ]
 
     static let messages: [WireServerMessage] = [
