@@ -21,13 +21,21 @@ enum DaemonCommands {
         }
     }
 
-    static func status(_ arguments: ArraySlice<String>) throws {
+    /// Sends `operation` for a command whose only options are `--socket` and `--json`; with
+    /// `--json` prints the reply as it came and returns nil, else returns it for the caller
+    /// to print.
+    static func fieldsForText(
+        _ operation: WireOperation, _ arguments: ArraySlice<String>
+    ) throws -> [String: WireValue]? {
         let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
-        let status = try fields(.status, on: try connect(parsed))
-        if parsed.flags.contains("json") {
-            print(WireValue.object(status).jsonText)
-            return
-        }
+        let reply = try fields(operation, on: try connect(parsed))
+        guard parsed.flags.contains("json") else { return reply }
+        print(WireValue.object(reply).jsonText)
+        return nil
+    }
+
+    static func status(_ arguments: ArraySlice<String>) throws {
+        guard let status = try fieldsForText(.status, arguments) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
         print(
             "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
@@ -62,12 +70,7 @@ enum DaemonCommands {
     }
 
     static func reset(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
-        let reply = try fields(.reset, on: try connect(parsed))
-        if parsed.flags.contains("json") {
-            print(WireValue.object(reply).jsonText)
-            return
-        }
+        guard let reply = try fieldsForText(.reset, arguments) else { return }
         let counters = (reply["counters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
         print("reset; the counters held: " + counters.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " "))
         let missing = reply["missing"]?.arrayValue ?? []
@@ -77,12 +80,7 @@ enum DaemonCommands {
     }
 
     static func languages(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
-        let reply = try fields(.languages, on: try connect(parsed))
-        if parsed.flags.contains("json") {
-            print(WireValue.object(reply).jsonText)
-            return
-        }
+        guard let reply = try fieldsForText(.languages, arguments) else { return }
         for language in reply["languages"]?.arrayValue ?? [] {
             let tables = language["tables"]?.arrayValue?.compactMap(\.stringValue) ?? []
             print("\(language["lang"]?.stringValue ?? "?")\t\(tables.joined(separator: ", "))")
