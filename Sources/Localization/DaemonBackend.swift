@@ -76,7 +76,7 @@ final class DaemonBackend: Sendable {
     func lookup(_ key: String, languages: [String], table: String, count: Int?) -> LookupResult? {
         guard
             case .lookup(let reply)? = try? client.send(
-                .lookup(key: key, languages: languages, table: table, count: count.map(Int64.init)))
+                .lookup(key: key, languages: languages, table: table, count: count.map(PluralOperands.init)))
         else { return nil }
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },

@@ -124,13 +124,12 @@ public final class LookupService: WireRequestHandler {
     }
 
     /// One key; with a `count`, the daemon selects the plural form (docs/PLURALS.md says why).
-    func lookup(_ key: String, languages: [String], table: String?, count: Int64? = nil) throws(WireError)
-        -> WireLookupResult
+    func lookup(_ key: String, languages: [String], table: String?, count: PluralOperands? = nil)
+        throws(WireError) -> WireLookupResult
     {
         let snapshot = store.snapshot
-        let operands = count.map { PluralOperands(Int(clamping: $0)) }
         let result = snapshot.catalog.lookup(
-            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: operands)
+            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: count)
         counters.add(1, to: .lookups)
         if !result.found { recordMiss(key, languages: languages, table: table) }
         return WireLookupResult(

@@ -1,3 +1,5 @@
+import LocalizationCore
+
 /// The binary-frame encoding: a six-byte ``BinaryFrameHeader``, then a payload that starts
 /// with a kind byte and a 32-bit request id, followed by the kind's fields. The layout of
 /// every kind is documented byte by byte in `docs/PROTOCOL.md`.
@@ -33,11 +35,15 @@ public enum BinaryFrameCodec {
             writer.write(key)
             writer.write(languages)
             writer.write(table ?? "")
-            if let count {
-                writer.write(true)
-                writer.write(UInt64(bitPattern: count))
+            // Has-count: 0 none, 1 an i64, 2 decimal text (protocol 1.2).
+            if let integer = count?.wireInteger {
+                writer.write(UInt8(1))
+                writer.write(UInt64(bitPattern: integer))
+            } else if let count {
+                writer.write(UInt8(2))
+                writer.write(count.description)
             } else {
-                writer.write(false)
+                writer.write(UInt8(0))
             }
         case .batch(let keys, let languages, let table):
             writer.write(languages)
@@ -81,8 +87,19 @@ public enum BinaryFrameCodec {
             let key = try reader.readString("key")
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
-            let count: Int64? =
-                try reader.readBool("count flag") ? Int64(bitPattern: try reader.readUInt64("count")) : nil
+            let count: PluralOperands?
+            switch try reader.readByte("count flag") {
+            case 0: count = nil
+            case 1: count = PluralOperands(Int(clamping: Int64(bitPattern: try reader.readUInt64("count"))))
+            case 2:
+                let text = try reader.readString("count")
+                guard let operands = PluralOperands(text) else {
+                    throw WireError(
+                        code: .badRequest, message: "count \(WireValue.string(text).jsonText) is not a decimal")
+                }
+                count = operands
+            default: throw WireError(code: .badRequest, message: "count flag must be 0, 1 or 2")
+            }
             return .lookup(key: key, languages: languages, table: table, count: count)
         case .batch:
             let languages = try reader.readStrings("languages")

@@ -1,3 +1,5 @@
+import LocalizationCore
+
 /// The JSON-lines encoding: one compact JSON object per line.
 ///
 /// Encoders return the bytes of a whole line, newline included. Decoders take one line
@@ -31,7 +33,7 @@ public enum JSONLineCodec {
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
             if let count {
                 writer.writeMember("count", first: &first)
-                writer.write(count)
+                if let integer = count.wireInteger { writer.write(integer) } else { writer.write(count.description) }
             }
         case .batch(let keys, let languages, let table):
             writer.writeMember("keys", first: &first)
@@ -85,11 +87,12 @@ public enum JSONLineCodec {
             guard case .string(let key)? = object["key"] else {
                 throw badRequest(object["key"] == nil ? "missing \"key\"" : "\"key\" must be a string")
             }
-            var count: Int64?
-            switch object["count"] {
-            case nil, .null?: count = nil
-            case .integer(let integer)?: count = integer
-            default: throw badRequest("\"count\" must be an integer")
+            var count: PluralOperands?
+            if let value = object["count"], value != .null {
+                guard let operands = PluralOperands.fromWire(value) else {
+                    throw badRequest("\"count\" must be a number or a decimal string such as \"1.50\"")
+                }
+                count = operands
             }
             return .lookup(key: key, languages: try languages(object), table: try table(object), count: count)
         case .batch:

@@ -1,3 +1,5 @@
+public import LocalizationCore
+
 /// What a request asks for: one case per `op` of the socket protocol.
 ///
 /// `languages` is the list of preferred tags as the client sent them (`"lang"` may be one
@@ -6,8 +8,9 @@
 public enum WireOperation: Sendable, Hashable {
     /// `hello`: the daemon's and the protocol's versions.
     case hello
-    /// `lookup`: one key; `count` selects a plural form when the entry has them.
-    case lookup(key: String, languages: [String], table: String?, count: Int64?)
+    /// `lookup`: one key; `count` (an integer or a decimal such as `1.50`) selects a
+    /// plural form when the entry has them.
+    case lookup(key: String, languages: [String], table: String?, count: PluralOperands?)
     /// `batch`: several keys in one round trip, answered in the same order.
     case batch(keys: [String], languages: [String], table: String?)
     /// `table`: every key of a table, resolved through the fallback chain.

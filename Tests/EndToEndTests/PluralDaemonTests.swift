@@ -18,6 +18,21 @@ import Testing
         #expect(result.stdout == "21 файл\n")
     }
 
+    /// Fractional counts cross the wire as decimals, a JSON number or decimal text: `1.5`
+    /// is `one` in French and `other` in English, and `1.0` (one visible fraction digit) is
+    /// `other` in English where `1` is `one`.
+    @Test func daemonSelectsByDecimalCounts() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let cases: [(language: String, count: Any, expected: String)] = [
+            ("fr", 1.5, "%d fichier"), ("en", 1.5, "%d files"), ("en", "1.0", "%d files"), ("en", 1, "%d file"),
+            ("fr", "1.50", "%d fichier"), ("ru", "1.5", "%d файла"),
+        ]
+        for (language, count, expected) in cases {
+            let reply = try daemon.request(["op": "lookup", "key": "%d files", "lang": language, "count": count])
+            #expect(reply["value"] as? String == expected, "\(language) \(count): \(reply)")
+        }
+    }
+
     @Test func daemonServesPseudoLanguages() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let accented = try daemon.request(["op": "lookup", "key": "多言語化", "lang": "en-XA"])

@@ -77,7 +77,14 @@ import Testing
         guard case .failure(let flagFailure) = BinaryFrameCodec.decodeRequest(badFlag) else {
             Issue.record("accepted"); return
         }
-        #expect(flagFailure.error.message.contains("0 or 1"))
+        #expect(flagFailure.error.message == "count flag must be 0, 1 or 2")
+        // Flag 2 is decimal text, and it must be a decimal.
+        var badDecimal: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3]
+        badDecimal += Array("1,5".utf8)
+        guard case .failure(let decimalFailure) = BinaryFrameCodec.decodeRequest(badDecimal) else {
+            Issue.record("accepted"); return
+        }
+        #expect(decimalFailure.error == WireError(code: .badRequest, message: #"count "1,5" is not a decimal"#))
     }
 
     @Test func malformedServerPayloadsThrow() {

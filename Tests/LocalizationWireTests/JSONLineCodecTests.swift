@@ -1,3 +1,4 @@
+import LocalizationCore
 import LocalizationWire
 import Testing
 
@@ -47,7 +48,14 @@ import Testing
         (#"{"id":1,"op":"lookup","key":"k","lang":5}"#, "\"lang\" must be a string or a list of strings"),
         (#"{"id":1,"op":"lookup","key":"k","lang":["en",5]}"#, "\"lang\" must be a string or a list of strings"),
         (#"{"id":1,"op":"lookup","key":"k","table":[]}"#, "\"table\" must be a string"),
-        (#"{"id":1,"op":"lookup","key":"k","count":1.5}"#, "\"count\" must be an integer"),
+        (
+            #"{"id":1,"op":"lookup","key":"k","count":true}"#,
+            #""count" must be a number or a decimal string such as "1.50""#
+        ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","count":"1,5"}"#,
+            #""count" must be a number or a decimal string such as "1.50""#
+        ),
         (#"{"id":1,"op":"batch","keys":"a"}"#, "\"keys\" must be a list of strings"),
         (#"{"id":1,"op":"batch"}"#, "missing \"keys\""),
         (#"{"id":{},"op":"status"}"#, "\"id\" must be a string or an integer"),
@@ -68,6 +76,19 @@ import Testing
         #expect(
             reply == #"{"id":"abc","ok":false,"error":{"code":"unknown_op","message":"unknown op \"frobnicate\""}}"#
                 + "\n")
+    }
+
+    /// A count may be an integer, a JSON number with a fraction, or decimal text that keeps
+    /// its trailing zeros (`1.50` has two visible fraction digits, which CLDR rules test).
+    @Test(arguments: [(#"21"#, "21"), (#"1.5"#, "1.5"), (#""1.50""#, "1.50"), (#"-3"#, "-3"), (#""1.2c6""#, "1.2c6")])
+    func countsAreIntegersOrDecimals(_ json: String, _ expected: String) throws {
+        let request = try decode(#"{"op":"lookup","key":"k","count":\#(json)}"#).get()
+        guard case .lookup(_, _, _, let count?) = request.operation else {
+            Issue.record("no count in \(request)")
+            return
+        }
+        #expect(count.description == expected)
+        #expect(count == PluralOperands(expected))
     }
 
     @Test func langMayBeAStringOrAListAndTableDefaults() throws {

@@ -1,3 +1,4 @@
+import LocalizationCore
 import LocalizationWire
 import Testing
 
@@ -8,10 +9,20 @@ import Testing
         WireRequest(
             id: .string("a-7"), operation: .lookup(key: "多言語化", languages: ["en"], table: "Localizable", count: nil)),
         WireRequest(
-            id: .number(2), operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, count: 3)),
+            id: .number(2),
+            operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, count: PluralOperands(3))),
+        // Decimals travel as text, so visible fraction digits (`v`, `f`) survive the wire.
+        WireRequest(
+            id: .number(12), operation: .lookup(key: "h", languages: ["fr"], table: nil, count: PluralOperands("1.50"))),
+        WireRequest(
+            id: .number(13), operation: .lookup(key: "h", languages: ["en"], table: nil, count: PluralOperands("1.0"))),
+        WireRequest(
+            id: .number(14), operation: .lookup(key: "h", languages: ["fr"], table: nil, count: PluralOperands("1.2c6"))
+        ),
         WireRequest(
             id: .number(3),
-            operation: .lookup(key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: -1)),
+            operation: .lookup(
+                key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: PluralOperands(-1))),
         WireRequest(id: .number(4), operation: .batch(keys: ["a", "b", "日本語"], languages: ["ja"], table: "Main")),
         WireRequest(id: .number(5), operation: .batch(keys: [], languages: [], table: nil)),
         WireRequest(id: .number(6), operation: .table(languages: ["zh-Hant-TW", "zh"], table: "InfoPlist")),

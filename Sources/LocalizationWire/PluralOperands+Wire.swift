@@ -1,0 +1,22 @@
+public import LocalizationCore
+
+extension PluralOperands {
+    /// The count as a 64-bit integer when it is written as one (no fraction digits, no
+    /// exponent): what the wire carries as a number; anything else goes as decimal text,
+    /// so `1.50` keeps its two visible fraction digits.
+    public var wireInteger: Int64? {
+        guard visibleFractionDigits == 0, exponent == 0 else { return nil }
+        return Int64(description)
+    }
+
+    /// A count from a request: an integer, a JSON number with a fraction, or decimal text
+    /// (`"1.50"`); nil for anything else.
+    static func fromWire(_ value: WireValue) -> PluralOperands? {
+        switch value {
+        case .integer(let integer): PluralOperands(Int(clamping: integer))
+        case .double(let double) where double.isFinite: PluralOperands(double)
+        case .string(let text): PluralOperands(text)
+        default: nil
+        }
+    }
+}
