@@ -50,10 +50,14 @@ final class ClientConnection: @unchecked Sendable {
     private(set) var lastActivity: UInt64
 
     private let readSource: any DispatchSourceRead
-    private let writeSource: any DispatchSourceWrite
+    /// Made the first time a reply cannot be written at once: most connections never need
+    /// one, and registering and tearing down a source per connection is epoll churn
+    /// (libdispatch's muxnote bookkeeping has crashed under such churn, see RELIABILITY.md).
+    private var writeSource: (any DispatchSourceWrite)?
     private var readSuspended = true
     private var writeSuspended = true
-    private var openSources = 2
+    /// Sources made and not yet cancelled; the last cancel handler closes the descriptor.
+    private var openSources = 1
     /// Set while ``processMessages()`` runs: replies collect in `output` until it ends.
     private var coalescingWrites = false
 
@@ -70,20 +74,12 @@ final class ClientConnection: @unchecked Sendable {
         self.framer = MessageFramer(maxMessageBytes: limits.maxMessageBytes)
         self.lastActivity = DispatchTime.now().uptimeNanoseconds
         readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
     }
 
     /// Starts reading. Called once, on the queue.
     func start() {
         readSource.setEventHandler { [unowned self] in readAvailable() }
-        writeSource.setEventHandler { [unowned self] in writeOutput() }
-        // The descriptor is shared by both sources: it is closed when the second is cancelled.
-        let cancel: @Sendable () -> Void = { [self] in
-            openSources -= 1
-            if openSources == 0 { Glibc.close(descriptor) }
-        }
-        readSource.setCancelHandler(handler: cancel)
-        writeSource.setCancelHandler(handler: cancel)
+        readSource.setCancelHandler { [self] in sourceCancelled() }
         resumeReading()
     }
 
@@ -246,7 +242,7 @@ final class ClientConnection: @unchecked Sendable {
         if pending == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputStart = 0
-            if !writeSuspended {
+            if let writeSource, !writeSuspended {
                 writeSource.suspend()
                 writeSuspended = true
             }
@@ -264,9 +260,25 @@ final class ClientConnection: @unchecked Sendable {
             outputStart = 0
         }
         if writeSuspended {
-            writeSource.resume()
+            (writeSource ?? makeWriteSource()).resume()
             writeSuspended = false
         }
+    }
+
+    /// The write source, made now (suspended) and kept for the connection's life.
+    private func makeWriteSource() -> any DispatchSourceWrite {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [unowned self] in writeOutput() }
+        source.setCancelHandler { [self] in sourceCancelled() }
+        openSources += 1
+        writeSource = source
+        return source
+    }
+
+    /// The descriptor is shared by the sources: it is closed when the last is cancelled.
+    private func sourceCancelled() {
+        openSources -= 1
+        if openSources == 0 { Glibc.close(descriptor) }
     }
 
     // MARK: Lifecycle
@@ -303,12 +315,12 @@ final class ClientConnection: @unchecked Sendable {
             readSuspended = false
             readSource.resume()
         }
-        if writeSuspended {
+        if let writeSource, writeSuspended {
             writeSuspended = false
             writeSource.resume()
         }
         readSource.cancel()
-        writeSource.cancel()
+        writeSource?.cancel()
         server.connectionClosed(self, wasSubscribed: wasSubscribed)
     }
 }
