@@ -92,7 +92,7 @@ final class DaemonBackend: Sendable {
 
     /// What the daemon last said about `key`, from the cached table or a remembered answer.
     func lastKnown(_ key: String, languages: [String], table: String) -> LookupResult? {
-        if let cached = cache.table(for: ResolvedTable.Key(languages: languages, table: table)) {
+        if let cached = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
             return Self.result(key, in: cached)
         }
         return remembered.withLock { $0[Question(key: key, languages: languages, table: table)] }

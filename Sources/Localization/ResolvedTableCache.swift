@@ -3,9 +3,16 @@ import Synchronization
 /// The cached mode's tables, shared by every thread of a ``Localizer``, with the rules that
 /// keep them fresh: a `changed` event drops exactly the tables it can affect and raises a
 /// generation floor, so a reply computed before the reload is never kept after it.
+///
+/// A new connection starts with no tables, but the earlier connections' tables stay
+/// behind as the last answers the daemon gave: if the new connection fails before its
+/// own tables arrive, lookups fall back to them rather than to their keys, as direct mode
+/// falls back to its remembered answers.
 final class ResolvedTableCache: Sendable {
     private struct State {
         var tables: [ResolvedTable.Key: ResolvedTable] = [:]
+        /// Tables of earlier connections, for ``lastKnown(for:)`` only.
+        var earlier: [ResolvedTable.Key: ResolvedTable] = [:]
         /// The newest generation an event announced: older tables are not kept.
         var floor: UInt64 = 0
         /// Bumped per connection: generations restart when the daemon does.
@@ -17,6 +24,11 @@ final class ResolvedTableCache: Sendable {
     /// The cached table for `key`, if any.
     func table(for key: ResolvedTable.Key) -> ResolvedTable? {
         state.withLock { $0.tables[key] }
+    }
+
+    /// The newest table the daemon gave for `key`, on this connection or an earlier one.
+    func lastKnown(for key: ResolvedTable.Key) -> ResolvedTable? {
+        state.withLock { $0.tables[key] ?? $0.earlier[key] }
     }
 
     /// The current connection's number, taken before a fetch and given to ``store(_:incarnation:)``.
@@ -38,17 +50,21 @@ final class ResolvedTableCache: Sendable {
         state.withLock { state in
             state.floor = max(state.floor, generation)
             for change in changes {
-                state.tables = state.tables.filter { key, cached in
+                func unaffected(_ key: ResolvedTable.Key, _ cached: ResolvedTable) -> Bool {
                     !(key.table == change.table && cached.dependsOn.contains(change.language))
                 }
+                state.tables = state.tables.filter(unaffected)
+                state.earlier = state.earlier.filter(unaffected)
             }
         }
     }
 
-    /// Forgets everything: a new connection, whose daemon may serve anything.
+    /// Serves nothing more from the cache: a new connection, whose daemon may serve
+    /// anything. The tables stay for ``lastKnown(for:)`` only.
     func reset() {
         state.withLock { state in
-            state = State(incarnation: state.incarnation + 1)
+            let earlier = state.earlier.merging(state.tables) { _, newer in newer }
+            state = State(earlier: earlier, incarnation: state.incarnation + 1)
         }
     }
 }

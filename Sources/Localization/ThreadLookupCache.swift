@@ -1,49 +1,90 @@
 import Glibc
 
-/// What one thread remembers of one ``Localizer`` between lookups: the plan for the
-/// localizer's current epoch and the resolved tables it has used, so a cached-mode lookup
+/// What one thread remembers of one ``Localizer`` between lookups: for the localizer's
+/// current epoch, whether it is in cached mode and the resolved tables it has used, so a cached-mode lookup
 /// takes no lock and touches no shared cache line but the epoch.
 ///
 /// One per thread (a `pthread` key), for the localizer used last: a thread that alternates
 /// between two localizers rebuilds it at each switch, which is correct, only slower.
-final class ThreadLookupCache {
+///
+/// A struct reached through a pointer rather than a class: a class's stored properties are
+/// checked for exclusive access at run time on every read, and the hot path reads several.
+struct ThreadLookupCache {
+    /// Which tables a lookup wants, as the caller named them.
+    struct TableName: Hashable {
+        var languages: LanguageList
+        var table: String?
+    }
+
     /// The serial number of the localizer this belongs to.
     var owner: UInt64 = 0
     /// The localizer's epoch this was filled at; any other epoch empties it.
     var epoch: UInt64 = 0
-    var plan: LookupPlan = .keys
-    /// The backend when the plan is ``LookupPlan/cached(_:)``: the hot path's one test.
+    /// The backend when the epoch's plan is ``LookupPlan/cached(_:)``, else `nil`.
     var cachedBackend: DaemonBackend?
-    /// Tables by ``LanguageList/cacheKey(table:)``.
-    var tables: [String: ResolvedTable] = [:]
+    /// Tables by the names callers used.
+    var tables: [TableName: ResolvedTable] = [:]
+    /// The name of the table the last cached-mode lookup read, and its entries: a thread
+    /// mostly asks one table again and again, and comparing two short strings is cheaper
+    /// than hashing a name.
+    var lastName = Self.noTable
+    var lastEntries: [String: String] = [:]
+
+    /// The name ``lastName`` has while no table was read. Any name would do: with no
+    /// entries, a lookup that matches it finds nothing and takes the slow path.
+    static let noTable = TableName(languages: .many([]), table: nil)
 
     /// The most tables a thread keeps; past it, it starts over.
     static let capacity = 256
 
-    func reset(owner: UInt64, epoch: UInt64, plan: LookupPlan) {
+    /// Whether the last table read was the one `languages` and `table` name, for this
+    /// localizer at this epoch.
+    @inline(__always)
+    func lastTableIs(_ languages: LanguageList, _ table: String?, owner: UInt64, epoch: UInt64) -> Bool {
+        self.owner == owner && self.epoch == epoch && lastName.languages == languages && lastName.table == table
+    }
+
+    mutating func reset(owner: UInt64, epoch: UInt64, plan: LookupPlan) {
         self.owner = owner
         self.epoch = epoch
-        self.plan = plan
         if case .cached(let backend) = plan { cachedBackend = backend } else { cachedBackend = nil }
         tables.removeAll(keepingCapacity: true)
+        lastName = Self.noTable
+        lastEntries = [:]
+    }
+
+    /// Keeps `table`, found under `name`, for the next lookups.
+    mutating func store(_ table: ResolvedTable, as name: TableName) {
+        if tables.count >= Self.capacity { tables.removeAll(keepingCapacity: true) }
+        tables[name] = table
+    }
+
+    /// Makes `table` the one the hot path compares against.
+    mutating func remember(_ table: ResolvedTable, as name: TableName) {
+        lastName = name
+        lastEntries = table.entries
     }
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
-            Unmanaged<ThreadLookupCache>.fromOpaque(pointer).release()
+            let cache = pointer.assumingMemoryBound(to: ThreadLookupCache.self)
+            cache.deinitialize(count: 1)
+            cache.deallocate()
         }
         return key
     }()
 
-    /// The calling thread's cache, created on first use and released when the thread ends.
-    static var current: ThreadLookupCache {
+    /// The calling thread's cache, created on first use and freed when the thread ends.
+    /// Only this thread may use it, and not after it ends.
+    static var current: UnsafeMutablePointer<ThreadLookupCache> {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ThreadLookupCache>.fromOpaque(pointer).takeUnretainedValue()
+            return pointer.assumingMemoryBound(to: ThreadLookupCache.self)
         }
-        let cache = ThreadLookupCache()
-        pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque())
+        let cache = UnsafeMutablePointer<ThreadLookupCache>.allocate(capacity: 1)
+        cache.initialize(to: ThreadLookupCache())
+        pthread_setspecific(key, cache)
         return cache
     }
 }

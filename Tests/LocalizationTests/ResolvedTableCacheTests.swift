@@ -48,4 +48,25 @@ import Testing
             "from the old connection")
         #expect(cache.table(for: ResolvedTable.Key(languages: ["ja"], table: "Localizable")) == nil)
     }
+
+    @Test func aNewConnectionKeepsTheEarlierTablesAsLastKnownOnly() {
+        let cache = ResolvedTableCache()
+        let japanese = Self.table(["ja"], "Localizable")
+        let french = Self.table(["fr"], "Localizable")
+        cache.store(japanese, incarnation: cache.incarnation)
+        cache.store(french, incarnation: cache.incarnation)
+        cache.reset()
+        #expect(cache.table(for: japanese.key) == nil, "not served as the new daemon's answer")
+        #expect(cache.lastKnown(for: japanese.key) === japanese)
+        let newer = Self.table(["ja"], "Localizable", generation: 1)
+        cache.store(newer, incarnation: cache.incarnation)
+        #expect(cache.lastKnown(for: japanese.key) === newer, "the new connection's table comes first")
+        cache.reset()
+        cache.reset()
+        #expect(cache.lastKnown(for: japanese.key) === newer, "kept over connections that fetched nothing")
+        #expect(cache.lastKnown(for: french.key) === french)
+        cache.invalidate([LocalizationChange.Table(language: "fr", table: "Localizable")], generation: 2)
+        #expect(cache.lastKnown(for: french.key) == nil, "an event drops the earlier tables it can affect")
+        #expect(cache.lastKnown(for: japanese.key) === newer)
+    }
 }
