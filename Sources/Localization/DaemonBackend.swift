@@ -73,10 +73,10 @@ final class DaemonBackend: Sendable {
     }
 
     /// One `lookup` round trip; `nil` when the daemon failed.
-    func lookup(_ key: String, languages: [String], table: String, count: Int?) -> LookupResult? {
+    func lookup(_ key: String, languages: [String], table: String, count: PluralOperands?) -> LookupResult? {
         guard
             case .lookup(let reply)? = try? client.send(
-                .lookup(key: key, languages: languages, table: table, count: count.map(PluralOperands.init)))
+                .lookup(key: key, languages: languages, table: table, count: count))
         else { return nil }
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },

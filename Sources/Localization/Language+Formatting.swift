@@ -20,12 +20,9 @@ extension Language where Base == String {
         if count.rounded() == count, count.magnitude < 1e15 {
             return formatted(lookup(table: table, count: Int(count), arguments: [count]), [count], table: table)
         }
-        let result = Localizer.shared.lookup(base, languages: identifiers, table: table)
-        var value = result.value
-        if let entry = result.entry, entry.plural != nil {
-            value = entry.value(forCount: PluralOperands(count), rules: .cldr(for: pluralLanguage(result)))
-        }
-        return formatted(value, [count], table: table)
+        // The daemon modes send the decimal to the daemon, which selects (protocol 1.2).
+        let result = Localizer.shared.lookup(base, languages: identifiers, table: table, count: PluralOperands(count))
+        return formatted(result.value, [count], table: table)
     }
 
     /// The string with its forms chosen by `count` and formatted with `arguments` (with

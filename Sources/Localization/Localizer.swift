@@ -155,9 +155,31 @@ public final class Localizer: Sendable {
         lookupWithSource(key, languages: languages, table: table, count: count).result
     }
 
+    /// ``lookup(_:languages:table:count:)`` with a decimal count, e.g. `PluralOperands(1.5)`
+    /// or `PluralOperands("1.50")!` (visible fraction digits matter to CLDR's rules); the
+    /// daemon modes send it to the daemon as a decimal.
+    public func lookup(_ key: String, languages: [String], table: String? = nil, count: PluralOperands) -> LookupResult
+    {
+        lookupWithSource(key, languages: languages, table: table, count: count).result
+    }
+
     /// ``lookup(_:languages:table:count:)``, and which source answered it.
     public func lookupWithSource(
         _ key: String, languages: [String], table: String? = nil, count: Int? = nil
+    ) -> (result: LookupResult, source: LookupSource) {
+        lookupWithSource(key, languages: languages, table: table, operands: count.map(PluralOperands.init))
+    }
+
+    /// ``lookup(_:languages:table:count:)`` with a decimal count, and which source
+    /// answered it.
+    public func lookupWithSource(
+        _ key: String, languages: [String], table: String? = nil, count: PluralOperands
+    ) -> (result: LookupResult, source: LookupSource) {
+        lookupWithSource(key, languages: languages, table: table, operands: count)
+    }
+
+    private func lookupWithSource(
+        _ key: String, languages: [String], table: String?, operands count: PluralOperands?
     ) -> (result: LookupResult, source: LookupSource) {
         let tags = languages.compactMap { try? LanguageTag($0) }
         let identifiers = tags.map(\.identifier)
@@ -181,7 +203,7 @@ public final class Localizer: Sendable {
             }
             return offline(key, tags: tags, table: tableName, count: count, backend: backend)
         case .files(let resources):
-            return (resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init)), .files)
+            return (resources.lookup(key, languages: tags, table: table, count: count), .files)
         case .lastKnown(let backend):
             return (backend.lastKnown(key, languages: identifiers, table: tableName) ?? .missing(key), .lastKnown)
         case .keys:
@@ -276,10 +298,10 @@ public final class Localizer: Sendable {
 
     /// The answer when the daemon failed this call: files, else what it said before.
     private func offline(
-        _ key: String, tags: [LanguageTag], table: String, count: Int?, backend: DaemonBackend
+        _ key: String, tags: [LanguageTag], table: String, count: PluralOperands?, backend: DaemonBackend
     ) -> (result: LookupResult, source: LookupSource) {
         if let resources = state.withLock({ $0.resources }) ?? loadedResources() {
-            return (resources.lookup(key, languages: tags, table: table, count: count.map(PluralOperands.init)), .files)
+            return (resources.lookup(key, languages: tags, table: table, count: count), .files)
         }
         let identifiers = tags.map(\.identifier)
         if let known = backend.lastKnown(key, languages: identifiers, table: table) { return (known, .lastKnown) }

@@ -22,9 +22,12 @@ enum GetCommand {
         let languages =
             parsed.values("lang").isEmpty
             ? PreferredLanguages.from(environment: environment).map(\.identifier) : parsed.values("lang")
+        // Kept as written: `1.50` and `1.5` can select different forms (CLDR's `v` operand).
         let count = try parsed.value("count").map { text throws(UsageError) in
-            guard let number = Int(text) else { throw UsageError("--count takes a whole number, not '\(text)'") }
-            return number
+            guard let operands = PluralOperands(text) else {
+                throw UsageError("--count takes a number such as 21 or 1.5, not '\(text)'")
+            }
+            return (operands: operands, text: text)
         }
         let roots = parsed.values("resources")
         let useFiles = !roots.isEmpty || !(environment["L10N_RESOURCES"] ?? "").isEmpty
@@ -39,15 +42,21 @@ enum GetCommand {
             let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
             localizer.useDaemon(socketPath: socket, mode: .direct, timeout: 10)
         }
-        let (result, source) = localizer.lookupWithSource(
-            key, languages: languages, table: parsed.value("table"), count: count)
+        let (result, source) =
+            if let count {
+                localizer.lookupWithSource(
+                    key, languages: languages, table: parsed.value("table"), count: count.operands)
+            } else {
+                localizer.lookupWithSource(key, languages: languages, table: parsed.value("table"))
+            }
         if !useFiles, source != .daemon {
             let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
             throw CommandFailure(
                 "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
         }
         // With a count, the plural form is selected; fill in the number it shows.
-        let value = count.map { LocalizedFormatter.formatLeniently(result.value, [$0]) } ?? result.value
+        let value =
+            count.map { LocalizedFormatter.formatLeniently(result.value, [Self.argument($0.text)]) } ?? result.value
         if parsed.flags.contains("json") {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
@@ -58,5 +67,12 @@ enum GetCommand {
         } else {
             print(value)
         }
+    }
+
+    /// The number `--count` gave, as the format's argument: an `Int` when whole, else a
+    /// `Double`.
+    static func argument(_ text: String) -> any CVarArg {
+        if let integer = Int(text) { return integer }
+        return Double(text) ?? text
     }
 }

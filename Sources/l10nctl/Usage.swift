@@ -37,7 +37,7 @@ enum Usage {
         Options:
           --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
           --table NAME                the table (default Localizable)
-          --count N                   pick the plural form for N (CLDR rules) and fill N in
+          --count N                   pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in
           --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
           --development-language TAG  the last language in every chain (default en)
           --json                      print {"value":…,"found":…,"lang":…} instead

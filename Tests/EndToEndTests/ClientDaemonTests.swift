@@ -135,6 +135,22 @@ import Testing
         #expect(failures.load(ordering: .relaxed) == 0)
     }
 
+    /// A fractional count reaches the daemon as a decimal, in both modes: `1.5` selects
+    /// `one` in French, `other` in English; `1.0` is `other` in English.
+    @Test(arguments: [LookupMode.cached, .direct])
+    func decimalCountsSelectThroughTheDaemon(mode: LookupMode) throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let localizer = Localizer(environment: [:], log: { _ in })
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: mode)
+        for (language, count, expected) in [
+            ("fr", "1.5", "%d fichier"), ("en", "1.5", "%d files"), ("en", "1.0", "%d files"), ("en", "1", "%d file"),
+        ] {
+            let (result, source) = localizer.lookupWithSource(
+                "%d files", languages: [language], count: try #require(PluralOperands(count)))
+            #expect(source == .daemon && result.value == expected, "\(language) \(count): \(result)")
+        }
+    }
+
     @Test func asyncSendAndHello() async throws {
         let setup = try Setup()
         let client = LocalizationClient(socketPath: setup.daemon.socketPath)

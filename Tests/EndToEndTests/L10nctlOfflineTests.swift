@@ -19,6 +19,20 @@ import Testing
         #expect(japanese.stdout == "多言語化\n")
     }
 
+    /// `--count` takes decimals: 1.5 is `one` in French, `other` in English; a non-number
+    /// is a usage error.
+    @Test func getCountsMayBeDecimals() throws {
+        let resources = PackagePaths.exampleResources
+        #expect(
+            try run("get", "%.1f hours", "--lang", "fr", "--count", "1.5", "--resources", resources).stdout
+                == "1.5 heure\n")
+        #expect(
+            try run("get", "%.1f hours", "--lang", "en", "--count", "1.5", "--resources", resources).stdout
+                == "1.5 hours\n")
+        let bad = try run("get", "%.1f hours", "--lang", "en", "--count", "1,5", "--resources", resources)
+        #expect(bad.status == 2 && bad.stderr.contains("--count takes a number such as 21 or 1.5, not '1,5'"))
+    }
+
     @Test func getFallsBackAndSaysWhoServedInJSON() throws {
         let result = try run("get", "保存", "--lang=ja", "--resources", PackagePaths.exampleResources, "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
