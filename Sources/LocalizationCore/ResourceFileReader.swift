@@ -44,7 +44,10 @@ public enum ResourceFileReader {
         default: return .failed(reason: "it is not a regular file")
         }
         let size = Int(info.st_size)
-        guard size <= maximumBytes else { return .failed(reason: tooLarge(size, maximumBytes)) }
+        guard size <= maximumBytes else {
+            return .failed(
+                reason: "it is \(amount(size)), larger than the \(amount(maximumBytes)) limit for one resource file")
+        }
         // One byte of room beyond the size shows a file that grew while being read.
         var bytes = [UInt8](repeating: 0, count: min(size, maximumBytes) + 1)
         var count = 0
@@ -59,7 +62,9 @@ public enum ResourceFileReader {
             if result == 0 { break }
             count += result
             if count == bytes.count {
-                guard count <= maximumBytes else { return .failed(reason: tooLarge(count, maximumBytes)) }
+                guard count <= maximumBytes else {
+                    return .failed(reason: "it grew past the \(amount(maximumBytes)) limit for one resource file")
+                }
                 bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumBytes + 1 - count)))
             }
         }
@@ -79,11 +84,8 @@ public enum ResourceFileReader {
         }
     }
 
-    private static func tooLarge(_ size: Int, _ maximum: Int) -> String {
-        "it is larger (\(megabytes(size)) or more) than the \(megabytes(maximum)) limit for one resource file"
-    }
-
-    private static func megabytes(_ bytes: Int) -> String {
+    /// `bytes` as a person reads it: whole MiB from 1 MiB up, else bytes.
+    private static func amount(_ bytes: Int) -> String {
         bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

@@ -82,7 +82,8 @@ public final class Daemon: Sendable {
         let roots = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         store = ResourceStore(
             roots: roots, developmentLanguage: development,
-            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots,
+            maximumFileBytes: configuration.maxFileBytes)
         notifier = SystemdNotifier(environment: environment.isEmpty ? nil : environment)
     }
 

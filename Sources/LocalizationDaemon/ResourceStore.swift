@@ -34,11 +34,19 @@ public final class ResourceStore: Sendable {
 
     /// The real paths of the roots when links leading out of them are refused; `nil` when allowed.
     let confinement: [String]?
+    /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
+    /// last good table.
+    let maximumFileBytes: Int
 
     /// Creates an empty store for `roots`; call ``rescan()`` to load them. Unless
     /// `allowSymlinksOutsideRoots`, a link under a root that leads outside every root is
-    /// not followed, so no file outside the roots is ever read.
-    public init(roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false) {
+    /// not followed, so no file outside the roots is ever read. A file over
+    /// `maximumFileBytes` is reported, not parsed.
+    public init(
+        roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false,
+        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes
+    ) {
+        self.maximumFileBytes = maximumFileBytes
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
         self.confinement =
@@ -159,12 +167,14 @@ public final class ResourceStore: Sendable {
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
     /// table: a `chmod` or a botched deployment must not silently drop a language.
     private func load(_ file: ResourceFile) -> LoadedFile? {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            guard let problem = Self.readProblem(file.path) else { return nil }
+        let bytes: [UInt8]
+        switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
+        case .bytes(let read): bytes = read
+        case .gone: return nil
+        case .failed(let problem):
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
-        let bytes = [UInt8](data)
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
@@ -205,18 +215,6 @@ public final class ResourceStore: Sendable {
     private static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
-    }
-
-    /// Why the file at `path` cannot be read, or `nil` when nothing is there any more.
-    private static func readProblem(_ path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        guard stat(path, &info) == 0 else { return String(cString: strerror(errno)) }
-        if info.st_mode & S_IFMT == S_IFDIR { return "it is a directory, not a file" }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        close(descriptor)
-        return "it is not a regular file, or it changed while being read"
     }
 
     /// The index of the root `path` lies under, or `nil` when it is outside every root.

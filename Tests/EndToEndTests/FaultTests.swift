@@ -249,6 +249,33 @@ import Testing
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 
+    /// With `max_file_bytes` set, a larger file is not parsed: `status` names it and the
+    /// limit, and its last good table is served.
+    @Test func aFileOverMaxFileBytesIsRefusedAndKeepsItsTable() throws {
+        let resources = try TemporaryDirectory(prefix: "l10nd-faults")
+        try resources.write("\"k\" = \"ja\";\n", to: "ja.lproj/Localizable.strings")
+        let config = try resources.write("max_file_bytes = 65536\n", to: "l10nd.conf")
+        let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--config", config])
+        let big =
+            "\"k\" = \"big\";\n"
+            + String(repeating: "/* 64 bytes of comment ................................... */\n", count: 2048)
+        let path = try resources.write(big, to: "ja.lproj/Localizable.strings")
+        let deadline = Date().addingTimeInterval(10)
+        var errors: [String] = []
+        while errors.isEmpty, Date() < deadline {
+            usleep(20_000)
+            errors = (try daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []).map {
+                "\($0["file"] ?? ""): \($0["message"] ?? "")"
+            }
+        }
+        #expect(
+            errors == [
+                "\(path): cannot be read: it is \(big.utf8.count) bytes, larger than the 65536 bytes limit for one resource file"
+            ])
+        #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "ja")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     /// The socket's directory removed (a tmp cleaner): connected clients keep working, and
     /// new clients find a new socket at the same path within the check interval (2 s).
     /// Until then a new `connect` fails with `ENOENT`.

@@ -84,6 +84,32 @@ import Testing
         #expect(store.snapshot.fileCount == 2)
     }
 
+    /// A file over `maximumFileBytes` is not parsed: it is an error naming the limit, and
+    /// its last good table is served until it shrinks again.
+    @Test func aFileOverTheSizeLimitKeepsItsLastGoodTable() throws {
+        let limited = ResourceStore(
+            roots: [root.path], developmentLanguage: LanguageTag(language: "en"), maximumFileBytes: 4096)
+        limited.rescan()
+        let catalog = { limited.snapshot.catalog }
+        func japanese(_ key: String) throws -> String {
+            catalog().lookup(key, chain: catalog().chain([try LanguageTag("ja")])).value
+        }
+        #expect(try japanese("k") == "ja 1")
+        let padding = String(repeating: "/* padding */\n", count: 400)
+        let contents = #""k" = "ja 2";"# + "\n" + padding
+        let path = try root.write(contents, to: "ja.lproj/Localizable.strings")
+        limited.refresh(paths: [path])
+        #expect(
+            limited.snapshot.errors.map(\.description) == [
+                "\(path):1:1: cannot be read: it is \(contents.utf8.count) bytes, larger than the 4096 bytes limit for one resource file"
+            ])
+        #expect(try japanese("k") == "ja 1")
+        try root.write(#""k" = "ja 3";"#, to: "ja.lproj/Localizable.strings")
+        limited.refresh(paths: [path])
+        #expect(limited.snapshot.errors.isEmpty)
+        #expect(try japanese("k") == "ja 3")
+    }
+
     /// A table that is there but cannot be read is an error that keeps its last good table,
     /// not a vanished file: a file replaced by a directory, a link looping onto itself.
     @Test func aTableThatCannotBeReadKeepsItsLastGoodTable() throws {
