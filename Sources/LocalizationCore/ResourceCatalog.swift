@@ -61,10 +61,10 @@ public struct ResourceCatalog: Sendable {
         let tableName = Self.tableName(table)
         for (index, identifier) in chain.identifiers.enumerated() {
             let language = chain.candidates[index]
-            var entry = tables[identifier]?[tableName]?.entries[key]
+            var entry = tables[identifier]?[tableName]?[key]
             // By the precomputed identifier: this runs for every language a key is missing in.
             if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
-                entry = developmentEntries(tableName)?.entries[key].map(pseudo.transform)
+                entry = developmentEntries(tableName)?[key].map(pseudo.transform)
             }
             if let entry {
                 return LookupResult(
@@ -89,15 +89,14 @@ public struct ResourceCatalog: Sendable {
         var result: [String: LookupResult] = [:]
         for (index, identifier) in chain.identifiers.enumerated().reversed() {
             let language = chain.candidates[index]
-            if let pseudo = PseudoLocalization(language), let derived = developmentEntries(tableName)?.entries {
-                for (key, entry) in derived {
+            if let pseudo = PseudoLocalization(language), let derived = developmentEntries(tableName) {
+                derived.forEachEntry { key, entry in
                     let transformed = pseudo.transform(entry)
                     result[key] = LookupResult(
                         value: transformed.value, found: true, language: language, entry: transformed)
                 }
             }
-            guard let entries = tables[identifier]?[tableName]?.entries else { continue }
-            for (key, entry) in entries {
+            tables[identifier]?[tableName]?.forEachEntry { key, entry in
                 result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
             }
         }

@@ -25,9 +25,10 @@ public struct ResourceSet: Sendable {
         let files = ResourceScanner.scan(roots: roots)
         var loaded: [(file: ResourceFile, content: ParsedResource)] = []
         var errors: [ResourceParseError] = []
+        var keySharing = KeySharing()
         for file in files {
             do {
-                loaded.append((file, try ResourceScanner.load(file)))
+                loaded.append((file, keySharing.share(try ResourceScanner.load(file), table: file.table)))
             } catch {
                 errors.append(error)
             }

@@ -74,8 +74,9 @@ public final class ResourceStore: Sendable {
             var touched: [String: LoadedFile?] = [:]
             var parsed = 0
             var newErrors: [ResourceParseError] = []
+            var keySharing = KeySharing(catalog: state.catalog)
             for path in Set(paths.map(normalised)) {
-                for (filePath, outcome) in reread(path, known: state.files) {
+                for (filePath, outcome) in reread(path, known: state.files, keySharing: &keySharing) {
                     touched[filePath] = outcome
                 }
             }
@@ -115,6 +116,10 @@ public final class ResourceStore: Sendable {
             if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation {
                 publish(state)  // new tables, or only new or cleared errors
             }
+            if parsed > 0 {
+                // Parsing freed file bytes, entry lists and the keys shared away.
+                HeapTrim.returnFreePages()
+            }
             return ChangeSummary(
                 generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors)
         }
@@ -130,13 +135,18 @@ public final class ResourceStore: Sendable {
 
     /// The outcome for every file at or below `path`: a loaded file, or `nil` when gone.
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
-    /// outside every root reads nothing.
-    private func reread(_ path: String, known: [String: LoadedFile]) -> [String: LoadedFile?] {
+    /// outside every root reads nothing. Each table parsed shares its keys through
+    /// `keySharing` at once, so the copies it replaces are freed before the next file is read.
+    private func reread(
+        _ path: String, known: [String: LoadedFile], keySharing: inout KeySharing
+    ) -> [String: LoadedFile?] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard let rootIndex = rootIndex(of: path) else {
-            return roots.filter { $0.hasPrefix(prefix) }.reduce(into: [:]) { outcomes, root in
-                outcomes.merge(reread(root, known: known)) { _, new in new }
+            var outcomes: [String: LoadedFile?] = [:]
+            for root in roots where root.hasPrefix(prefix) {
+                outcomes.merge(reread(root, known: known, keySharing: &keySharing)) { _, new in new }
             }
+            return outcomes
         }
         var outcomes: [String: LoadedFile?] = [:]
         for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
@@ -149,24 +159,25 @@ public final class ResourceStore: Sendable {
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
-                outcomes[file.path] = load(file)
+                outcomes[file.path] = load(file, known: known[file.path], keySharing: &keySharing)
             }
         } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             // Also a directory named like a table, or a link that leads nowhere or loops: it
             // is reported by `load` rather than silently taken for a vanished file.
-            outcomes[path] = load(file)
+            outcomes[path] = load(file, known: known[path], keySharing: &keySharing)
         }
         return outcomes
     }
 
-    /// Reads and parses one file; `nil` when it is gone.
+    /// Reads and parses one file; `nil` when it is gone. Bytes that `known` was loaded
+    /// from are not parsed again: `known` is the outcome.
     ///
     /// A file that is there but cannot be read (permission denied, a directory, a link
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
     /// table: a `chmod` or a botched deployment must not silently drop a language.
-    private func load(_ file: ResourceFile) -> LoadedFile? {
+    private func load(_ file: ResourceFile, known: LoadedFile?, keySharing: inout KeySharing) -> LoadedFile? {
         let bytes: [UInt8]
         switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
         case .bytes(let read): bytes = read
@@ -179,8 +190,9 @@ public final class ResourceStore: Sendable {
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let fingerprint = hasher.finalize()
+        if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let content = try ParsedResource.parse(bytes, kind: file.kind, file: file.path)
+            let content = try keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
             return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)

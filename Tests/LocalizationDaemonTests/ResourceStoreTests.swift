@@ -135,4 +135,23 @@ import Testing
         #expect(store.snapshot.errors.isEmpty)
         #expect(try value("k", "ja") == "en 1")
     }
+
+    /// Every language of a table keeps one copy of each key, also after one is reloaded.
+    @Test func languagesShareTheirKeysAcrossReloads() throws {
+        let keys = (0..<20).map { "preferences.general.item\($0)" }
+        func file(_ language: String) -> String { keys.map { "\"\($0)\" = \"\(language) \($0)\";\n" }.joined() }
+        for language in ["de", "fr"] { try root.write(file(language), to: "\(language).lproj/Settings.strings") }
+        store.rescan()
+        let path = try root.write(file("fr 2"), to: "fr.lproj/Settings.strings")
+        store.refresh(paths: [path])
+        let tables = store.snapshot.catalog.tables
+        let german = try #require(tables["de"]?["Settings"])
+        let french = try #require(tables["fr"]?["Settings"])
+        #expect(french[keys[0]]?.value == "fr 2 \(keys[0])")
+        for key in keys {
+            let stored = storageAddress(of: key, among: german.entries.keys)
+            #expect(stored != nil)
+            #expect(storageAddress(of: key, among: french.entries.keys) == stored)
+        }
+    }
 }
