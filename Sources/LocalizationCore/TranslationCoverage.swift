@@ -42,9 +42,10 @@ public struct TranslationCoverage: Sendable, Hashable {
             var translated = 0
             var needsReview = 0
             for (name, table) in referenceTables {
-                let own = catalog.tables[identifier]?[name]?.entries ?? [:]
-                for key in table.entries.keys {
-                    guard let entry = own[key], entry.state != "new" else { continue }
+                guard let own = catalog.tables[identifier]?[name] else { continue }
+                // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
+                table.forEachEntry { key, _ in
+                    guard let entry = own[key], entry.state != "new" else { return }
                     translated += 1
                     if entry.state == "needs_review" { needsReview += 1 }
                 }

@@ -126,7 +126,8 @@ public final class SystemdNotifier: Sendable {
         let message = Array((assignments.joined(separator: "\n") + "\n").utf8)
         let sent = address.withSockaddr { pointer, length in
             message.withUnsafeBytes { bytes in
-                sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
+                // Never blocks: a notify socket nobody reads must not stall a reload or a stop.
+                sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), pointer, length)
             }
         }
         if sent < 0 {

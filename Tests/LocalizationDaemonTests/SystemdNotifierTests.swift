@@ -1,5 +1,6 @@
 import Foundation
 import LocalizationSockets
+import Synchronization
 import TestSupport
 import Testing
 
@@ -68,6 +69,35 @@ import Testing
         #expect(fake.receive() == "STOPPING=1\n")
         try notifier.watchdog()
         #expect(fake.receive() == "WATCHDOG=1\n")
+    }
+
+    /// The first failure of a send, as another thread saw it.
+    final class FailureBox: Sendable {
+        let value = Mutex<SystemdNotifier.Failure?>(nil)
+    }
+
+    /// A notify socket whose reader stopped reading fills up; sending then fails at once
+    /// instead of blocking the reload or stop that wanted to notify.
+    @Test func aFullNotifySocketFailsInsteadOfBlocking() throws {
+        let fake = try FakeNotifySocket(abstract: false)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": fake.address])
+        let failure = FailureBox()
+        let done = DispatchSemaphore(value: 0)
+        // On another thread, so a notifier that blocks fails this test instead of hanging it.
+        DispatchQueue.global().async {
+            for _ in 0..<100_000 {
+                do throws(SystemdNotifier.Failure) {
+                    try notifier.status(String(repeating: "x", count: 1000))
+                } catch {
+                    failure.value.withLock { $0 = error }
+                    break
+                }
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "sending to a full notify socket blocked")
+        let error = failure.value.withLock { $0 }
+        #expect(error?.message.contains("Resource temporarily unavailable") == true, "\(String(describing: error))")
     }
 
     @Test func withoutNotifySocketEverythingIsANoOp() throws {
