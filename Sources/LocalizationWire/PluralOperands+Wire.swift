@@ -5,8 +5,12 @@ extension PluralOperands {
     /// exponent): what the wire carries as a number; anything else goes as decimal text,
     /// so `1.50` keeps its two visible fraction digits.
     public var wireInteger: Int64? {
-        guard visibleFractionDigits == 0, exponent == 0 else { return nil }
-        return Int64(description)
+        // Only a count written the way the integer prints (not `001`, `-0` or `+1`): what is
+        // decoded must encode to the same bytes.
+        guard visibleFractionDigits == 0, exponent == 0, let integer = Int64(description),
+            String(integer) == description
+        else { return nil }
+        return integer
     }
 
     /// A count from a request: an integer, a JSON number with a fraction, or decimal text

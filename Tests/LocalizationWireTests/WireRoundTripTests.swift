@@ -19,6 +19,9 @@ import Testing
         WireRequest(
             id: .number(14), operation: .lookup(key: "h", languages: ["fr"], table: nil, count: PluralOperands("1.2c6"))
         ),
+        // Found by scripts/fuzz: `001` was sent as the integer 1 and came back as another count.
+        WireRequest(
+            id: .number(15), operation: .lookup(key: "h", languages: ["ru"], table: nil, count: PluralOperands("001"))),
         WireRequest(
             id: .number(3),
             operation: .lookup(
