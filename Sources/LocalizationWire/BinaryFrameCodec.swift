@@ -97,6 +97,11 @@ public enum BinaryFrameCodec {
                     throw WireError(
                         code: .badRequest, message: "count \(WireValue.string(text).jsonText) is not a decimal")
                 }
+                // One spelling per request: a count the i64 form can carry must use it.
+                guard operands.wireInteger == nil else {
+                    throw WireError(
+                        code: .badRequest, message: "count \(WireValue.string(text).jsonText) must be sent as an i64")
+                }
                 count = operands
             default: throw WireError(code: .badRequest, message: "count flag must be 0, 1 or 2")
             }

@@ -85,6 +85,13 @@ import Testing
             Issue.record("accepted"); return
         }
         #expect(decimalFailure.error == WireError(code: .badRequest, message: #"count "1,5" is not a decimal"#))
+        // Found by scripts/fuzz: a whole number as text would be a second spelling of flag 1.
+        var wholeAsText: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2]
+        wholeAsText += Array("12".utf8)
+        guard case .failure(let wholeFailure) = BinaryFrameCodec.decodeRequest(wholeAsText) else {
+            Issue.record("accepted"); return
+        }
+        #expect(wholeFailure.error == WireError(code: .badRequest, message: #"count "12" must be sent as an i64"#))
     }
 
     @Test func malformedServerPayloadsThrow() {
