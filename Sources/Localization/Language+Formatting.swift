@@ -20,9 +20,15 @@ extension Language where Base == String {
         if count.rounded() == count, count.magnitude < 1e15 {
             return formatted(lookup(table: table, count: Int(count), arguments: [count]), [count], table: table)
         }
-        // The daemon modes send the decimal to the daemon, which selects (protocol 1.2).
-        let result = Localizer.shared.lookup(base, languages: identifiers, table: table, count: PluralOperands(count))
-        return formatted(result.value, [count], table: table)
+        // The daemon modes send the decimal to the daemon, which selects (protocol 1.2); with
+        // the entry at hand (embedded), select by the same rules as integer counts do.
+        let operands = PluralOperands(count)
+        let result = Localizer.shared.lookup(base, languages: identifiers, table: table, count: operands)
+        var value = result.value
+        if let entry = result.entry, entry.plural != nil {
+            value = entry.value(forCount: operands, rules: .cldr(for: pluralLanguage(result)))
+        }
+        return formatted(value, [count], table: table)
     }
 
     /// The string with its forms chosen by `count` and formatted with `arguments` (with
