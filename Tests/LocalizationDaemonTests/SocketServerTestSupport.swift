@@ -30,7 +30,10 @@ final class TestClient {
     private var framer = MessageFramer(maxMessageBytes: 64 << 20)
 
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // A local until connected: a class whose init throws after its stored properties are
+        // set runs its deinit, which would close the descriptor a second time — by then
+        // perhaps another thread's newly opened file.
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try #require(descriptor >= 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -41,9 +44,11 @@ final class TestClient {
             }
         }
         if result != 0 {
+            let code = errno
             Glibc.close(descriptor)
-            throw WireError(code: .internal, message: "connect failed: errno \(errno)")
+            throw WireError(code: .internal, message: "connect failed: errno \(code)")
         }
+        self.descriptor = descriptor
     }
 
     deinit {

@@ -96,6 +96,7 @@ import Testing
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 10) == .success, "sending to a full notify socket blocked")
+        withExtendedLifetime(fake) {}  // the reader must stay bound, unread, until the sends are done
         let error = failure.value.withLock { $0 }
         #expect(error?.message.contains("Resource temporarily unavailable") == true, "\(String(describing: error))")
     }
