@@ -17,10 +17,9 @@ enum DumpCommand {
         guard let file = ResourceFile(anyPath: path) else {
             throw UsageError("'\(path)' is not a .strings, .stringsdict or .xcstrings file")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): cannot be read")
-        }
-        let bytes = [UInt8](data)
+        // The daemon's reader, with its limit: a FIFO cannot hang the dump, nor a huge file
+        // take the machine's memory.
+        let bytes = try ResourceFileReader.bytes(of: path).get()
         let output: Data
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -86,7 +86,8 @@ enum Usage {
 
         Prints FILE as JSON on stdout. A .strings file prints as one object {key: value};
         a .stringsdict as {key: entry} with its plural variants; an .xcstrings as its
-        source language and its entries per language.
+        source language and its entries per language. As in the daemon, only a regular
+        file of at most 128 MiB is read.
         """,
         "lint": """
         Usage: l10nctl lint PATH... [--development-language TAG]

@@ -70,6 +70,17 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// A FIFO in place of a file is refused at once instead of hanging the dump on its read.
+    @Test func dumpOfAFIFOIsAnErrorNotAHang() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/x.strings"
+        try #require(mkfifo(path, 0o600) == 0)
+        let result = try run("dump", path)
+        #expect(result.status == 1)
+        #expect(result.stderr == "l10nctl: error: \(path):1:1: cannot be read: it is not a regular file\n")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func lintReportsEachProblemWithItsPlace() throws {
         let root = try TemporaryDirectory()
         try root.write(
