@@ -468,7 +468,8 @@ struct DaemonBaseline {
             descriptors = daemon.openDescriptors ?? -1
         }
         #expect(
-            descriptors <= openDescriptors, "descriptors: \(openDescriptors) before, \(descriptors) after",
+            descriptors <= openDescriptors,
+            "descriptors: \(openDescriptors) before, \(descriptors) after: \(daemon.descriptorTargets)",
             sourceLocation: sourceLocation)
         #expect(daemon.process.isRunning, "the daemon died: \(daemon.log)", sourceLocation: sourceLocation)
         #expect(daemon.stop() == 0, "\(daemon.log)", sourceLocation: sourceLocation)

@@ -121,14 +121,13 @@ import Testing
         // MiB in the first seconds, then stop (RELIABILITY.md): there only the second half
         // is bounded.
         try baseline.expectSteadyAndBounded(
-            steady, daemon, rssGrowthLimitKiB: Self.isSanitized ? nil : DaemonRobustnessTests.rssGrowthLimitKiB)
+            steady, daemon,
+            rssGrowthLimitKiB: SanitizerEnvironment.isSanitizedRun ? nil : DaemonRobustnessTests.rssGrowthLimitKiB)
     }
 
     /// How much the daemon may grow from the middle of the run to its end: 16 MiB, plus
     /// under `scripts/sanitize` the 16 MiB of freed memory ASan's quarantine keeps resident
     /// (`quarantine_size_mb=16`), which fills as the run goes (a loaded ASan run grew 13 MiB).
-    static var secondHalfGrowthLimitKiB: Int { (isSanitized ? 32 : 16) * 1024 }
+    static var secondHalfGrowthLimitKiB: Int { (SanitizerEnvironment.isSanitizedRun ? 32 : 16) * 1024 }
 
-    /// Whether `scripts/sanitize` runs the tests (it sets `L10N_SANITIZER`).
-    static var isSanitized: Bool { ProcessInfo.processInfo.environment["L10N_SANITIZER"] != nil }
 }

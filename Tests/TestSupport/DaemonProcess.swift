@@ -91,8 +91,26 @@ public final class DaemonProcess {
     }
 
     /// The number of open file descriptors, from `/proc`.
+    ///
+    /// Under `scripts/sanitize` the pipes are left out: a sanitizer that symbolizes a stack
+    /// (to match a suppression, say) talks to its `llvm-symbolizer` through two pipes it
+    /// keeps, and l10nd itself never opens a pipe.
     public var openDescriptors: Int? {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd"))?.count
+        guard SanitizerEnvironment.isSanitizedRun else {
+            return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd"))?
+                .count
+        }
+        let targets = descriptorTargets
+        return targets.isEmpty ? nil : targets.filter { !$0.contains("→ pipe:") }.count
+    }
+
+    /// What each open descriptor refers to (`3 → socket:[1234]`), for a failure message.
+    public var descriptorTargets: [String] {
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.sorted { Int($0) ?? 0 < Int($1) ?? 0 }.map { name in
+            "\(name) → \((try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name)) ?? "?")"
+        }
     }
 
     /// Sends `signal` to the daemon.
