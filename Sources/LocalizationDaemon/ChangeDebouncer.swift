@@ -1,5 +1,9 @@
 import Dispatch
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Gathers changes until the directories have been quiet for a settle window, then hands
 /// them on as one `ChangeBatch` (watchman's "settle", 20 ms by default).
 ///
@@ -7,24 +11,43 @@ import Dispatch
 /// reload after the burst is right, one per event is waste. A writer that never pauses
 /// still gets a batch every `maximumDelay`, so latency stays bounded.
 ///
+/// A file that is gone when its batch settles is held back for `vanishGrace` (250 ms by
+/// default) and reported only if it is still gone then, or back. Safe-writing editors
+/// (JetBrains, vim) rename the file away before renaming the new one in; on a loaded machine
+/// or a slow network file system the two renames can be further apart than the settle
+/// window, and reporting the gap would drop the table and serve the fallback language
+/// until the new file lands. A real deletion takes effect `vanishGrace` later instead.
+///
 /// Confined to `queue`: every method must be called on it, and `deliver` runs on it.
 final class ChangeDebouncer: @unchecked Sendable {
     // @unchecked: all mutable state is touched only on `queue` (checked by dispatchPrecondition).
     private let queue: DispatchQueue
     private let settle: DispatchTimeInterval
     private let maximumDelay: DispatchTimeInterval
+    private let vanishGrace: DispatchTimeInterval
+    private let fileExists: (String) -> Bool
     private let deliver: (ChangeBatch) -> Void
     private var files: Set<String> = []
+    /// Pending files that were gone when their batch settled, with when their grace ends.
+    private var vanished: [String: DispatchTime] = [:]
     private var directories: Set<String> = []
     private var fullRescan = false
     private var reasons: [String] = []
     private var firstChange: DispatchTime?
     private var timer: (any DispatchSourceTimer)?
 
-    init(queue: DispatchQueue, settle: Duration, maximumDelay: Duration, deliver: @escaping (ChangeBatch) -> Void) {
+    /// - Parameters:
+    ///   - fileExists: Whether a path names something now; `lstat` unless a test decides.
+    init(
+        queue: DispatchQueue, settle: Duration, maximumDelay: Duration, vanishGrace: Duration = .milliseconds(250),
+        fileExists: @escaping (String) -> Bool = ChangeDebouncer.exists,
+        deliver: @escaping (ChangeBatch) -> Void
+    ) {
         self.queue = queue
         self.settle = Self.interval(settle)
         self.maximumDelay = Self.interval(max(maximumDelay, settle))
+        self.vanishGrace = Self.interval(vanishGrace)
+        self.fileExists = fileExists
         self.deliver = deliver
     }
 
@@ -40,23 +63,17 @@ final class ChangeDebouncer: @unchecked Sendable {
         let first = firstChange ?? now
         firstChange = first
         let deadline = min(now + settle, first + maximumDelay)
-        if timer == nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.flush() }
-            timer.schedule(deadline: deadline)
-            timer.resume()
-            self.timer = timer
-        } else {
-            timer?.schedule(deadline: deadline)
-        }
+        schedule(deadline)
     }
 
-    /// Delivers whatever is pending now, without waiting for the window to settle.
+    /// Delivers whatever is pending now, without waiting for the window to settle or for a
+    /// vanished file's grace (a rescan wants the state of the disk as it is).
     func flush() {
         dispatchPrecondition(condition: .onQueue(queue))
         timer?.cancel()
         timer = nil
         firstChange = nil
+        vanished = [:]
         let batch = ChangeBatch(files: files, directories: directories, fullRescan: fullRescan, reasons: reasons)
         files = []
         directories = []
@@ -65,12 +82,57 @@ final class ChangeDebouncer: @unchecked Sendable {
         if !batch.isEmpty { deliver(batch) }
     }
 
+    /// The window settled: delivers everything but the files that have just vanished,
+    /// which wait for their grace to end.
+    private func settled() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = DispatchTime.now()
+        var held: Set<String> = []
+        // A full rescan reads the whole disk as it is, so holding a file back would not help.
+        if !fullRescan {
+            for file in files where !fileExists(file) {
+                let graceEnds = vanished[file] ?? now + vanishGrace
+                if graceEnds > now {
+                    vanished[file] = graceEnds
+                    held.insert(file)
+                }
+            }
+        }
+        let stillVanished = vanished.filter { held.contains($0.key) }
+        files.subtract(held)
+        flush()
+        // flush() forgot them: they stay pending, with their grace, and nothing else does.
+        guard let graceEnds = stillVanished.values.min() else { return }
+        files = held
+        vanished = stillVanished
+        schedule(graceEnds)
+    }
+
+    private func schedule(_ deadline: DispatchTime) {
+        if let timer {
+            timer.schedule(deadline: deadline)
+        } else {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.settled() }
+            timer.schedule(deadline: deadline)
+            timer.resume()
+            self.timer = timer
+        }
+    }
+
+    /// Whether anything is at `path` (a dangling link counts: it is the link that changed).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
     /// Drops pending changes and the timer.
     func cancel() {
         dispatchPrecondition(condition: .onQueue(queue))
         timer?.cancel()
         timer = nil
         firstChange = nil
+        vanished = [:]
         files = []
         directories = []
         fullRescan = false

@@ -42,20 +42,26 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var allowSymlinksOutsideRoots: Bool
         /// How often a missing root is looked for again, while one is missing.
         public var missingRootCheckInterval: Duration
+        /// How long a file that is gone when its batch settles is held back, in case an
+        /// editor's second rename is late (see ``ChangeDebouncer``).
+        public var vanishGrace: Duration
 
-        /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, depth 16.
+        /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, depth 16,
+        /// a 250 ms grace for a vanished file.
         public init(
             settle: Duration = .milliseconds(20),
             maximumDelay: Duration = .seconds(1),
             maximumDepth: Int = 16,
             allowSymlinksOutsideRoots: Bool = false,
-            missingRootCheckInterval: Duration = .seconds(1)
+            missingRootCheckInterval: Duration = .seconds(1),
+            vanishGrace: Duration = .milliseconds(250)
         ) {
             self.settle = settle
             self.maximumDelay = maximumDelay
             self.maximumDepth = maximumDepth
             self.allowSymlinksOutsideRoots = allowSymlinksOutsideRoots
             self.missingRootCheckInterval = missingRootCheckInterval
+            self.vanishGrace = vanishGrace
         }
     }
 
@@ -140,8 +146,9 @@ public final class ResourceWatcher: @unchecked Sendable {
         self.source = source
         self.options = options
         self.onChange = onChange
-        self.debouncer = ChangeDebouncer(queue: queue, settle: options.settle, maximumDelay: options.maximumDelay) {
-            [weak self] batch in
+        self.debouncer = ChangeDebouncer(
+            queue: queue, settle: options.settle, maximumDelay: options.maximumDelay, vanishGrace: options.vanishGrace
+        ) { [weak self] batch in
             self?.deliver(batch)
         }
     }
