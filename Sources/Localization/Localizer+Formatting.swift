@@ -16,14 +16,11 @@ extension Localizer {
         return formatted(key, result.value, arguments, languages: languages, table: table)
     }
 
-    /// `key` with its forms chosen by a fractional `count`, formatted with `count`.
+    /// `key` with its forms chosen by `count` (whole or fractional), formatted with `count`.
     func localized(_ key: String, languages: [String], table: String?, count: Double) -> String {
-        if count.rounded() == count, count.magnitude < 1e15 {
-            let format = lookup(key, languages: languages, table: table, count: Int(count), arguments: [count])
-            return formatted(key, format, [count], languages: languages, table: table)
-        }
-        // The daemon modes send the decimal to the daemon, which selects (protocol 1.2); with
-        // the entry at hand (embedded), select by the same rules as integer counts do.
+        // The daemon modes send the count to the daemon, which selects (a decimal since
+        // protocol 1.2); with the entry at hand (embedded), select by the asked language's
+        // rules for a `Base` entry, as the argument path below does.
         let operands = PluralOperands(count)
         let result = lookup(key, languages: languages, table: table, count: operands)
         var value = result.value
@@ -34,27 +31,34 @@ extension Localizer {
     }
 
     /// `key` formatted with `arguments`, each plural variable taking its form from the
-    /// argument at its position.
+    /// argument at its position, as `String.localizedStringWithFormat` does: in the daemon
+    /// modes the daemon selects by the arguments' counts (protocol 1.3's `counts`).
     func localized(_ key: String, languages: [String], table: String?, arguments: [any CVarArg]) -> String {
-        let count = arguments.lazy.compactMap(LocalizedFormatter.integerValue).first.map { Int(clamping: $0) }
-        let format = lookup(key, languages: languages, table: table, count: count, arguments: arguments)
-        return formatted(key, format, arguments, languages: languages, table: table)
+        let counts = Self.pluralCounts(arguments)
+        let format = lookup(key, languages: languages, table: table, counts: counts)
+        return formatted(key, format, arguments, counts: counts, languages: languages, table: table)
     }
 
-    /// The looked-up format with its plural forms selected: per argument when the entry
-    /// is at hand (embedded), else by `count` (what a daemon selects on request).
-    private func lookup(
-        _ key: String, languages: [String], table: String?, count: Int?, arguments: [any CVarArg]
-    ) -> String {
-        let result = lookup(key, languages: languages, table: table, count: count)
-        guard let entry = result.entry, let plural = entry.plural else { return result.value }
-        let rules = PluralRules.cldr(for: pluralLanguage(result, languages: languages))
-        return plural.resolved(rules: rules) { position in
-            guard position >= 1, position <= arguments.count else { return nil }
-            let argument = arguments[position - 1]
+    /// Each argument's number, for plural selection (`nil` for an argument that is not a
+    /// number); `nil` when none is, so a cached-mode lookup reads its table.
+    static func pluralCounts(_ arguments: [any CVarArg]) -> [PluralOperands?]? {
+        let counts = arguments.map { argument -> PluralOperands? in
             if let integer = LocalizedFormatter.integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
             return LocalizedFormatter.doubleValue(argument).map(PluralOperands.init)
         }
+        return counts.contains { $0 != nil } ? counts : nil
+    }
+
+    /// The looked-up format with its plural forms selected by `counts`: by the daemon in
+    /// its modes, else from the entry at hand (embedded), by the rules of the language
+    /// that served it (the asked language for `Base`).
+    private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?) -> String {
+        let result =
+            if let counts { lookup(key, languages: languages, table: table, counts: counts) } else {
+                lookup(key, languages: languages, table: table)
+            }
+        guard let plural = result.entry?.plural else { return result.value }
+        return plural.resolved(counts: counts ?? [], rules: .cldr(for: pluralLanguage(result, languages: languages)))
     }
 
     /// The language whose plural rules apply: the one that served the entry, or for
@@ -68,7 +72,8 @@ extension Localizer {
     /// language's string (logged once per key and language), and as a last resort
     /// whatever can be filled.
     private func formatted(
-        _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?
+        _ key: String, _ format: String, _ arguments: [any CVarArg], counts: [PluralOperands?]? = nil,
+        languages: [String], table: String?
     ) -> String {
         let identifier = languages.first ?? ""
         let locale = Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
@@ -78,17 +83,7 @@ extension Localizer {
             FormatWarnings.report(key: key, languages: languages, mismatch: error)
         }
         // An empty preference list chains Base, then the development language.
-        let development = lookup(key, languages: [], table: table)
-        var fallback = development.value
-        if let plural = development.entry?.plural {
-            fallback = plural.resolved(rules: .cldr(for: development.language ?? LanguageTag(language: "en"))) {
-                position in
-                guard position >= 1, position <= arguments.count else { return nil }
-                return LocalizedFormatter.integerValue(arguments[position - 1]).map {
-                    PluralOperands(Int(clamping: $0))
-                }
-            }
-        }
+        let fallback = lookup(key, languages: [], table: table, counts: counts ?? Self.pluralCounts(arguments))
         if let text = try? LocalizedFormatter.format(fallback, arguments, locale: locale) { return text }
         return LocalizedFormatter.formatLeniently(fallback, arguments, locale: locale)
     }
