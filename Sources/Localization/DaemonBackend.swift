@@ -6,12 +6,20 @@ import Synchronization
 /// resolved tables (cached mode), the remembered answers (direct mode) and the miss
 /// reporter. Replaced as a whole when the localizer is configured again.
 final class DaemonBackend: Sendable {
+    /// A daemon's protocol minor version, shared with the connection's event handler.
+    private final class ProtocolMinorVersion: Sendable {
+        let value = Atomic<Int>(WireProtocolVersion.minor)
+    }
+
     /// A direct-mode question, to remember its last answer.
     private struct Question: Hashable {
         var key: String
         var languages: [String]
         var table: String
     }
+
+    /// The protocol minor version that added a lookup's `counts`.
+    static let countsMinorVersion = 3
 
     /// The most direct-mode answers remembered for when the daemon goes away.
     static let rememberedCapacity = 10_000
@@ -22,6 +30,9 @@ final class DaemonBackend: Sendable {
     let misses: MissReporter
     let developmentLanguage: LanguageTag
     private let remembered = Mutex<[Question: LookupResult]>([:])
+    /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
+    /// lookup cannot carry `counts`.
+    private let daemonMinorVersion = ProtocolMinorVersion()
 
     /// Connects (first attempt before returning); `onEvent` hears every connection event
     /// after the cache has applied it.
@@ -30,12 +41,16 @@ final class DaemonBackend: Sendable {
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void
     ) {
         let cache = ResolvedTableCache()
+        let daemonMinorVersion = self.daemonMinorVersion
         self.cache = cache
         self.mode = mode
         self.developmentLanguage = developmentLanguage
         client = LocalizationClient(socketPath: socketPath, timeout: timeout, subscribe: true) { event in
             switch event {
-            case .connected: cache.reset()
+            case .connected(let hello):
+                cache.reset()
+                let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
+                daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
             case .changed(let generation, let changes):
                 cache.invalidate(
                     changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) },
@@ -72,12 +87,13 @@ final class DaemonBackend: Sendable {
         return nil
     }
 
-    /// One `lookup` round trip; `nil` when the daemon failed.
-    func lookup(_ key: String, languages: [String], table: String, count: PluralOperands?) -> LookupResult? {
-        guard
-            case .lookup(let reply)? = try? client.send(
-                .lookup(key: key, languages: languages, table: table, count: count))
-        else { return nil }
+    /// One `lookup` round trip, the daemon selecting plural forms as `plural` says; `nil`
+    /// when the daemon failed.
+    func lookup(_ key: String, languages: [String], table: String, plural: PluralSelection) -> LookupResult? {
+        let operation = Self.lookupOperation(
+            key, languages: languages, table: table, plural: plural,
+            daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
+        guard case .lookup(let reply)? = try? client.send(operation) else { return nil }
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
@@ -88,6 +104,25 @@ final class DaemonBackend: Sendable {
             }
         }
         return result
+    }
+
+    /// The `lookup` that asks a daemon speaking protocol 1.`daemonMinorVersion` for
+    /// `plural`'s selection. `counts` longer than the protocol allows are cut (the later
+    /// arguments' variables take `other`); a daemon older than 1.3 would refuse `counts`
+    /// and is sent the first number as the `count` of every variable, as before 1.3.
+    static func lookupOperation(
+        _ key: String, languages: [String], table: String, plural: PluralSelection, daemonMinorVersion: Int
+    ) -> WireOperation {
+        guard case .counts(let counts) = plural else {
+            return .lookup(key: key, languages: languages, table: table, count: plural.count)
+        }
+        guard daemonMinorVersion >= countsMinorVersion else {
+            let first = counts.lazy.compactMap { $0 }.first
+            return .lookup(key: key, languages: languages, table: table, count: first)
+        }
+        return .lookup(
+            key: key, languages: languages, table: table, count: nil,
+            counts: Array(counts.prefix(WireOperation.maximumCounts)))
     }
 
     /// What the daemon last said about `key`, from the cached table or a remembered answer.

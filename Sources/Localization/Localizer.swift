@@ -163,11 +163,32 @@ public final class Localizer: Sendable {
         lookupWithSource(key, languages: languages, table: table, count: count).result
     }
 
+    /// Looks `key` up with one count per format argument, as `String.localizedStringWithFormat`
+    /// selects: `counts[n - 1]` is argument `n`'s number (`nil` for an argument that is not
+    /// a number), and each plural variable (`%#@files@`, `%2$#@folders@`, a String Catalog
+    /// substitution's `argNum`) takes its form from its own argument's count; a variable
+    /// without one takes `other`.
+    ///
+    /// In the daemon modes the daemon selects (protocol 1.3's `counts`; one round trip in
+    /// cached mode too, whose tables hold values, not plural variants). A daemon older
+    /// than 1.3 is sent the first count for every variable instead.
+    ///
+    /// ```swift
+    /// localizer.lookup("%d files in %d folders", languages: ["fr"], counts: [PluralOperands(3), PluralOperands(1)])
+    ///     .value   // "%1$d fichiers dans %2$d dossier"
+    /// ```
+    public func lookup(_ key: String, languages: [String], table: String? = nil, counts: [PluralOperands?])
+        -> LookupResult
+    {
+        lookupWithSource(key, languages: languages, table: table, counts: counts).result
+    }
+
     /// ``lookup(_:languages:table:count:)``, and which source answered it.
     public func lookupWithSource(
         _ key: String, languages: [String], table: String? = nil, count: Int? = nil
     ) -> (result: LookupResult, source: LookupSource) {
-        lookupWithSource(key, languages: languages, table: table, operands: count.map(PluralOperands.init))
+        lookupWithSource(
+            key, languages: languages, table: table, plural: PluralSelection(count.map(PluralOperands.init)))
     }
 
     /// ``lookup(_:languages:table:count:)`` with a decimal count, and which source
@@ -175,11 +196,18 @@ public final class Localizer: Sendable {
     public func lookupWithSource(
         _ key: String, languages: [String], table: String? = nil, count: PluralOperands
     ) -> (result: LookupResult, source: LookupSource) {
-        lookupWithSource(key, languages: languages, table: table, operands: count)
+        lookupWithSource(key, languages: languages, table: table, plural: .count(count))
+    }
+
+    /// ``lookup(_:languages:table:counts:)``, and which source answered it.
+    public func lookupWithSource(
+        _ key: String, languages: [String], table: String? = nil, counts: [PluralOperands?]
+    ) -> (result: LookupResult, source: LookupSource) {
+        lookupWithSource(key, languages: languages, table: table, plural: .counts(counts))
     }
 
     private func lookupWithSource(
-        _ key: String, languages: [String], table: String?, operands count: PluralOperands?
+        _ key: String, languages: [String], table: String?, plural: PluralSelection
     ) -> (result: LookupResult, source: LookupSource) {
         let tags = languages.compactMap { try? LanguageTag($0) }
         let identifiers = tags.map(\.identifier)
@@ -187,7 +215,10 @@ public final class Localizer: Sendable {
         let current = plan()
         switch current {
         case .cached(let backend):
-            if count != nil, let result = backend.lookup(key, languages: identifiers, table: tableName, count: count) {
+            // The cached tables hold each entry's `other` forms: a count asks the daemon.
+            if plural != .none,
+                let result = backend.lookup(key, languages: identifiers, table: tableName, plural: plural)
+            {
                 return (result, .daemon)
             }
             let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
@@ -196,14 +227,14 @@ public final class Localizer: Sendable {
                 if !result.found { backend.misses.record(key, in: tableKey) }
                 return (result, .daemon)
             }
-            return offline(key, tags: tags, table: tableName, count: count, backend: backend)
+            return offline(key, tags: tags, table: tableName, plural: plural, backend: backend)
         case .direct(let backend):
-            if let result = backend.lookup(key, languages: identifiers, table: tableName, count: count) {
+            if let result = backend.lookup(key, languages: identifiers, table: tableName, plural: plural) {
                 return (result, .daemon)
             }
-            return offline(key, tags: tags, table: tableName, count: count, backend: backend)
+            return offline(key, tags: tags, table: tableName, plural: plural, backend: backend)
         case .files(let resources):
-            return (resources.lookup(key, languages: tags, table: table, count: count), .files)
+            return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
         case .lastKnown(let backend):
             return (backend.lastKnown(key, languages: identifiers, table: tableName) ?? .missing(key), .lastKnown)
         case .keys:
@@ -298,10 +329,10 @@ public final class Localizer: Sendable {
 
     /// The answer when the daemon failed this call: files, else what it said before.
     private func offline(
-        _ key: String, tags: [LanguageTag], table: String, count: PluralOperands?, backend: DaemonBackend
+        _ key: String, tags: [LanguageTag], table: String, plural: PluralSelection, backend: DaemonBackend
     ) -> (result: LookupResult, source: LookupSource) {
         if let resources = state.withLock({ $0.resources }) ?? loadedResources() {
-            return (resources.lookup(key, languages: tags, table: table, count: count), .files)
+            return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
         }
         let identifiers = tags.map(\.identifier)
         if let known = backend.lastKnown(key, languages: identifiers, table: table) { return (known, .lastKnown) }

@@ -30,6 +30,19 @@ extension PluralFormat {
         resolved(rules: rules) { _ in count }
     }
 
+    /// The format with each variable's form chosen by the count of its argument:
+    /// `counts[n - 1]` for argument `n` (the daemon's `counts` field). A `nil` count, or
+    /// an argument past the end of `counts`, takes the `other` form, as an argument that
+    /// is not a number does.
+    ///
+    /// ```swift
+    /// format.resolved(counts: [PluralOperands(3), PluralOperands(1)], rules: .cldr(for: fr))
+    /// // "%1$d fichiers dans %2$d dossier"
+    /// ```
+    public func resolved(counts: [PluralOperands?], rules: PluralRules) -> String {
+        resolved(rules: rules) { position in counts.indices.contains(position - 1) ? counts[position - 1] : nil }
+    }
+
     /// The form of `variable` for `operands`, Apple's zero case first.
     static func form(of variable: Variable, for operands: PluralOperands?, rules: PluralRules) -> String {
         guard let operands else { return variable.form(for: .other) ?? "" }

@@ -53,10 +53,13 @@ public struct ResourceCatalog: Sendable {
     /// The first language in the chain that has the key serves it. When none has it, the
     /// value is the key itself and `found` is false. With a `count`, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
-    /// rules (``value(of:language:count:)``). A pseudo-language in the chain (`en-XA`,
-    /// `ar-XB`) serves what its own table lacks from the development language, transformed.
+    /// rules (``value(of:language:count:)``); with `counts` (one per format argument, in
+    /// place of `count`), each variable's form is selected by its own argument's count
+    /// (``value(of:language:counts:)``). A pseudo-language in the chain (`en-XA`, `ar-XB`)
+    /// serves what its own table lacks from the development language, transformed.
     public func lookup(
-        _ key: String, in table: String? = nil, chain: FallbackChain, count: PluralOperands? = nil
+        _ key: String, in table: String? = nil, chain: FallbackChain, count: PluralOperands? = nil,
+        counts: [PluralOperands?]? = nil
     ) -> LookupResult {
         let tableName = Self.tableName(table)
         for (index, identifier) in chain.identifiers.enumerated() {
@@ -67,9 +70,11 @@ public struct ResourceCatalog: Sendable {
                 entry = developmentEntries(tableName)?[key].map(pseudo.transform)
             }
             if let entry {
-                return LookupResult(
-                    value: value(of: entry, language: language, count: count), found: true, language: language,
-                    entry: entry)
+                let value =
+                    if let counts { value(of: entry, language: language, counts: counts) } else {
+                        value(of: entry, language: language, count: count)
+                    }
+                return LookupResult(value: value, found: true, language: language, entry: entry)
             }
         }
         return .missing(key)
@@ -79,7 +84,21 @@ public struct ResourceCatalog: Sendable {
     /// the development language, whose text it holds).
     public func value(of entry: TableEntry, language: LanguageTag, count: PluralOperands?) -> String {
         guard let count, entry.plural != nil else { return entry.value }
-        return entry.value(forCount: count, rules: .cldr(for: language.isBase ? developmentLanguage : language))
+        return entry.value(forCount: count, rules: pluralRules(for: language))
+    }
+
+    /// `entry`'s value with each plural variable's form chosen by the count of its own
+    /// argument (`counts[n - 1]` for argument `n`; `nil` or absent takes `other`), for
+    /// `language` (`Base` counts as the development language).
+    public func value(of entry: TableEntry, language: LanguageTag, counts: [PluralOperands?]) -> String {
+        guard entry.plural != nil else { return entry.value }
+        return entry.value(forCounts: counts, rules: pluralRules(for: language))
+    }
+
+    /// The plural rules of `language`, or of the development language for `Base`, whose
+    /// text it holds.
+    private func pluralRules(for language: LanguageTag) -> PluralRules {
+        .cldr(for: language.isBase ? developmentLanguage : language)
     }
 
     /// The whole table as `chain` resolves it: every key any language of the chain has,

@@ -63,8 +63,8 @@ public final class LookupService: WireRequestHandler {
                             "minor": .integer(Int64(WireProtocolVersion.minor)),
                         ]),
                     ]))
-            case .lookup(let key, let languages, let table, let count):
-                reply(.lookup(try lookup(key, languages: languages, table: table, count: count)))
+            case .lookup(let key, let languages, let table, let count, let counts):
+                reply(.lookup(try lookup(key, languages: languages, table: table, count: count, counts: counts)))
             case .batch(let keys, let languages, let table):
                 reply(.batch(try batch(keys, languages: languages, table: table)))
             case .table(let languages, let table):
@@ -123,13 +123,15 @@ public final class LookupService: WireRequestHandler {
         return chain
     }
 
-    /// One key; with a `count`, the daemon selects the plural form (docs/PLURALS.md says why).
-    func lookup(_ key: String, languages: [String], table: String?, count: PluralOperands? = nil)
-        throws(WireError) -> WireLookupResult
-    {
+    /// One key; with a `count` the daemon selects the plural form, with `counts` each
+    /// variable's form by its own argument's count (docs/PLURALS.md says why).
+    func lookup(
+        _ key: String, languages: [String], table: String?, count: PluralOperands? = nil,
+        counts: [PluralOperands?]? = nil
+    ) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
         let result = snapshot.catalog.lookup(
-            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: count)
+            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: count, counts: counts)
         counters.add(1, to: .lookups)
         if !result.found { recordMiss(key, languages: languages, table: table) }
         return WireLookupResult(

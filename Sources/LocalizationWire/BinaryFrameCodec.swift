@@ -21,6 +21,9 @@ public enum BinaryFrameCodec {
         case changedEvent = 0xC1
     }
 
+    /// A lookup's has-count byte announcing `counts` rather than one count (protocol 1.3).
+    static let countsListFlag: UInt8 = 3
+
     // MARK: Requests
 
     /// Encodes a request as one frame. A string id, which frames cannot carry, is sent as 0.
@@ -31,19 +34,17 @@ public enum BinaryFrameCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             break
-        case .lookup(let key, let languages, let table, let count):
+        case .lookup(let key, let languages, let table, let count, let counts):
             writer.write(key)
             writer.write(languages)
             writer.write(table ?? "")
-            // Has-count: 0 none, 1 an i64, 2 decimal text (protocol 1.2).
-            if let integer = count?.wireInteger {
-                writer.write(UInt8(1))
-                writer.write(UInt64(bitPattern: integer))
-            } else if let count {
-                writer.write(UInt8(2))
-                writer.write(count.description)
+            // Has-count: 0 none, 1 an i64, 2 decimal text (protocol 1.2), 3 a list (1.3).
+            if let counts {
+                writer.write(countsListFlag)
+                writer.write(count: counts.count)
+                for count in counts { writer.writePluralCount(count) }
             } else {
-                writer.write(UInt8(0))
+                writer.writePluralCount(count)
             }
         case .batch(let keys, let languages, let table):
             writer.write(languages)
@@ -87,24 +88,15 @@ public enum BinaryFrameCodec {
             let key = try reader.readString("key")
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
-            let count: PluralOperands?
-            switch try reader.readByte("count flag") {
-            case 0: count = nil
-            case 1: count = PluralOperands(Int(clamping: Int64(bitPattern: try reader.readUInt64("count"))))
-            case 2:
-                let text = try reader.readString("count")
-                guard let operands = PluralOperands(text) else {
-                    throw WireError(
-                        code: .badRequest, message: "count \(WireValue.string(text).jsonText) is not a decimal")
-                }
-                // One spelling per request: a count the i64 form can carry must use it.
-                guard operands.wireInteger == nil else {
-                    throw WireError(
-                        code: .badRequest, message: "count \(WireValue.string(text).jsonText) must be sent as an i64")
-                }
-                count = operands
-            default: throw WireError(code: .badRequest, message: "count flag must be 0, 1 or 2")
+            let flag = try reader.readByte("count flag")
+            if flag == countsListFlag {
+                let counts = try readCounts(&reader)
+                return .lookup(key: key, languages: languages, table: table, count: nil, counts: counts)
             }
+            guard let countFlag = BinaryCountFlag(rawValue: flag) else {
+                throw WireError(code: .badRequest, message: "count flag must be 0, 1, 2 or 3")
+            }
+            let count = try reader.readPluralCount(countFlag, "count")
             return .lookup(key: key, languages: languages, table: table, count: count)
         case .batch:
             let languages = try reader.readStrings("languages")
@@ -114,6 +106,28 @@ public enum BinaryFrameCodec {
             let languages = try reader.readStrings("languages")
             return .table(languages: languages, table: try readTable(&reader))
         }
+    }
+
+    /// A lookup's `counts`: a `u32` length (at most ``WireOperation/maximumCounts``), then
+    /// per argument a count flag (0 none, 1 i64, 2 decimal text) and its value.
+    private static func readCounts(_ reader: inout BinaryReader) throws(WireError) -> [PluralOperands?] {
+        // Bounded before anything is reserved; a length the payload cannot hold then fails
+        // as a truncated entry.
+        let length = Int(try reader.readUInt32("counts length"))
+        guard length <= WireOperation.maximumCounts else {
+            throw WireError(
+                code: .badRequest, message: "counts lists \(length) arguments; at most \(WireOperation.maximumCounts)")
+        }
+        var counts: [PluralOperands?] = []
+        counts.reserveCapacity(length)
+        for index in 0..<length {
+            let what = "counts[\(index)]"
+            guard let flag = BinaryCountFlag(rawValue: try reader.readByte("\(what) flag")) else {
+                throw WireError(code: .badRequest, message: "\(what) flag must be 0, 1 or 2")
+            }
+            counts.append(try reader.readPluralCount(flag, what))
+        }
+        return counts
     }
 
     private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {

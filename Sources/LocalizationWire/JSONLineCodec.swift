@@ -27,13 +27,21 @@ public enum JSONLineCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
             break
-        case .lookup(let key, let languages, let table, let count):
+        case .lookup(let key, let languages, let table, let count, let counts):
             writer.writeMember("key", first: &first)
             writer.write(key)
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
-            if let count {
+            if let counts {
+                writer.writeMember("counts", first: &first)
+                writer.bytes.append(UInt8(ascii: "["))
+                for (index, count) in counts.enumerated() {
+                    if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                    if let count { writer.writePluralCount(count) } else { writer.writeRaw("null") }
+                }
+                writer.bytes.append(UInt8(ascii: "]"))
+            } else if let count {
                 writer.writeMember("count", first: &first)
-                if let integer = count.wireInteger { writer.write(integer) } else { writer.write(count.description) }
+                writer.writePluralCount(count)
             }
         case .batch(let keys, let languages, let table):
             writer.writeMember("keys", first: &first)
@@ -94,7 +102,10 @@ public enum JSONLineCodec {
                 }
                 count = operands
             }
-            return .lookup(key: key, languages: try languages(object), table: try table(object), count: count)
+            let counts = try counts(object)
+            if count != nil, counts != nil { throw badRequest("give \"count\" or \"counts\", not both") }
+            return .lookup(
+                key: key, languages: try languages(object), table: try table(object), count: count, counts: counts)
         case .batch:
             guard let keysValue = object["keys"] else { throw badRequest("missing \"keys\"") }
             guard let keys = strings(keysValue) else { throw badRequest("\"keys\" must be a list of strings") }
@@ -112,6 +123,32 @@ public enum JSONLineCodec {
             guard let list = strings(value) else { throw badRequest("\"lang\" must be a string or a list of strings") }
             return list
         }
+    }
+
+    /// A lookup's `counts` (protocol 1.3): one count per format argument, `null` for an
+    /// argument that is not a number; at most ``WireOperation/maximumCounts``.
+    private static func counts(_ object: [String: WireValue]) throws(WireError) -> [PluralOperands?]? {
+        guard let value = object["counts"], value != .null else { return nil }
+        guard case .array(let elements) = value else {
+            throw badRequest("\"counts\" must be a list of numbers, decimal strings such as \"1.50\", or nulls")
+        }
+        guard elements.count <= WireOperation.maximumCounts else {
+            throw badRequest("\"counts\" lists \(elements.count) arguments; at most \(WireOperation.maximumCounts)")
+        }
+        var counts: [PluralOperands?] = []
+        counts.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if element == .null {
+                counts.append(nil)
+                continue
+            }
+            guard let count = PluralOperands.fromWire(element) else {
+                throw badRequest(
+                    "\"counts\"[\(index)] must be a number, a decimal string such as \"1.50\", or null")
+            }
+            counts.append(count)
+        }
+        return counts
     }
 
     private static func table(_ object: [String: WireValue]) throws(WireError) -> String? {

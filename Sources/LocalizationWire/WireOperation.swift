@@ -9,8 +9,17 @@ public enum WireOperation: Sendable, Hashable {
     /// `hello`: the daemon's and the protocol's versions.
     case hello
     /// `lookup`: one key; `count` (an integer or a decimal such as `1.50`) selects a
-    /// plural form when the entry has them.
-    case lookup(key: String, languages: [String], table: String?, count: PluralOperands?)
+    /// plural form when the entry has them, the same for every variable.
+    ///
+    /// `counts` (protocol 1.3) is what `String.localizedStringWithFormat` does instead: one
+    /// count per format argument, `counts[n - 1]` for argument `n`, `nil` for an argument
+    /// that is not a number; each `%#@variable@` takes its form from its own argument's
+    /// count (a missing or `nil` count takes `other`). At most ``maximumCounts`` entries.
+    /// A request gives `count` or `counts`, not both: the decoders refuse both, and the
+    /// encoders send only `counts` when both are set.
+    case lookup(
+        key: String, languages: [String], table: String?, count: PluralOperands?,
+        counts: [PluralOperands?]? = nil)
     /// `batch`: several keys in one round trip, answered in the same order.
     case batch(keys: [String], languages: [String], table: String?)
     /// `table`: every key of a table, resolved through the fallback chain.
@@ -28,6 +37,10 @@ public enum WireOperation: Sendable, Hashable {
     /// `reset`: zeroes the counters and empties the missing-key report, answering with
     /// what they held (root and the daemon's own user only).
     case reset
+
+    /// The most entries a lookup's `counts` may have: more is `bad_request`. A format with
+    /// more arguments than this is not worth a longer list; its later variables take `other`.
+    public static let maximumCounts = 64
 
     /// The `op` spelling on the wire.
     public var name: String { kind.name }

@@ -23,7 +23,9 @@ enum GetCommand {
             parsed.values("lang").isEmpty
             ? PreferredLanguages.from(environment: environment).map(\.identifier) : parsed.values("lang")
         // Kept as written: `1.50` and `1.5` can select different forms (CLDR's `v` operand).
-        let count = try parsed.value("count").map { text throws(UsageError) in
+        // One `--count` selects every variable's form; several are the format's arguments
+        // in order, each selecting the variables of its own position.
+        let counts = try parsed.values("count").map { text throws(UsageError) in
             guard let operands = PluralOperands(text) else {
                 throw UsageError("--count takes a number such as 21 or 1.5, not '\(text)'")
             }
@@ -42,21 +44,22 @@ enum GetCommand {
             let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
             localizer.useDaemon(socketPath: socket, mode: .direct, timeout: 10)
         }
+        let table = parsed.value("table")
         let (result, source) =
-            if let count {
-                localizer.lookupWithSource(
-                    key, languages: languages, table: parsed.value("table"), count: count.operands)
-            } else {
-                localizer.lookupWithSource(key, languages: languages, table: parsed.value("table"))
+            switch counts.count {
+            case 0: localizer.lookupWithSource(key, languages: languages, table: table)
+            case 1: localizer.lookupWithSource(key, languages: languages, table: table, count: counts[0].operands)
+            default: localizer.lookupWithSource(key, languages: languages, table: table, counts: counts.map(\.operands))
             }
         if !useFiles, source != .daemon {
             let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
             throw CommandFailure(
                 "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
         }
-        // With a count, the plural form is selected; fill in the number it shows.
+        // With counts, the plural forms are selected; fill in the numbers they show.
         let value =
-            count.map { LocalizedFormatter.formatLeniently(result.value, [Self.argument($0.text)]) } ?? result.value
+            counts.isEmpty
+            ? result.value : LocalizedFormatter.formatLeniently(result.value, counts.map { Self.argument($0.text) })
         if parsed.flags.contains("json") {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),

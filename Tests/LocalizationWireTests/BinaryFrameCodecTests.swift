@@ -1,3 +1,4 @@
+import LocalizationCore
 import LocalizationWire
 import Testing
 
@@ -77,7 +78,7 @@ import Testing
         guard case .failure(let flagFailure) = BinaryFrameCodec.decodeRequest(badFlag) else {
             Issue.record("accepted"); return
         }
-        #expect(flagFailure.error.message == "count flag must be 0, 1 or 2")
+        #expect(flagFailure.error.message == "count flag must be 0, 1, 2 or 3")
         // Flag 2 is decimal text, and it must be a decimal.
         var badDecimal: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 3]
         badDecimal += Array("1,5".utf8)
@@ -92,6 +93,88 @@ import Testing
             Issue.record("accepted"); return
         }
         #expect(wholeFailure.error == WireError(code: .badRequest, message: #"count "12" must be sent as an i64"#))
+    }
+
+    /// The `counts` example of docs/PROTOCOL.md, byte by byte.
+    @Test func lookupCountsLayoutIsAsDocumented() {
+        let frame = BinaryFrameCodec.encode(
+            WireRequest(
+                id: .number(8),
+                operation: .lookup(
+                    key: "k", languages: ["fr"], table: nil, count: nil,
+                    counts: [PluralOperands(3), nil, PluralOperands("1.5")])))
+        let expected: [UInt8] = [
+            0xA5, 0x01, 0, 0, 0, 47,
+            0x02, 0, 0, 0, 8,
+            0, 0, 0, 1, 0x6B,
+            0, 0, 0, 1, 0, 0, 0, 2, 0x66, 0x72,
+            0, 0, 0, 0,
+            3, 0, 0, 0, 3,
+            1, 0, 0, 0, 0, 0, 0, 0, 3,
+            0,
+            2, 0, 0, 0, 3, 0x31, 0x2E, 0x35,
+        ]
+        #expect(frame == expected)
+    }
+
+    /// A lookup of "k" with no languages and the default table, up to its has-count byte.
+    private static let lookupPrefix: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 1, 0x6B, 0, 0, 0, 0, 0, 0, 0, 0]
+
+    /// Malformed `counts` lists are `bad_request` with the request's id, never a crash.
+    @Test(
+        arguments: [
+            // 65 entries, each a null: one over the limit.
+            ([3, 0, 0, 0, 65] + Array(repeating: 0, count: 65), "counts lists 65 arguments; at most 64"),
+            // A length that lies about the payload is refused before anything is reserved.
+            ([3, 0xFF, 0xFF, 0xFF, 0xFF, 0], "counts lists 4294967295 arguments; at most 64"),
+            // An entry flag of 3: lists do not nest.
+            ([3, 0, 0, 0, 1, 3, 0, 0, 0, 0], "counts[0] flag must be 0, 1 or 2"),
+            ([3, 0, 0, 0, 2, 0, 9], "counts[1] flag must be 0, 1 or 2"),
+            ([3, 0, 0, 0, 1, 2, 0, 0, 0, 3, 0x31, 0x2C, 0x35], #"counts[0] "1,5" is not a decimal"#),
+            // A whole number as text would be a second spelling of flag 1.
+            ([3, 0, 0, 0, 1, 2, 0, 0, 0, 2, 0x31, 0x32], #"counts[0] "12" must be sent as an i64"#),
+            ([3, 0, 0, 0, 1, 2, 0, 0, 0, 2, 0x31, 0xC3], "UTF-8"),
+            ([3, 0, 0, 0, 2, 1, 0, 0, 0], "truncated"),
+            ([3, 0, 0, 0, 2, 0], "truncated"),
+            ([3, 0, 0, 0, 0, 0], "trailing"),
+        ] as [([UInt8], String)])
+    func malformedCountsAreBadRequests(_ tail: [UInt8], _ message: String) {
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(Self.lookupPrefix + tail) else {
+            Issue.record("accepted \(tail)")
+            return
+        }
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message.contains(message), "\(failure.error.message)")
+        #expect(failure.id == .number(1))
+    }
+
+    /// Every truncation of a lookup with `counts` fails cleanly.
+    @Test func everyTruncationOfCountsIsABadRequest() {
+        let full = payload(
+            WireRequest(
+                id: .number(5),
+                operation: .lookup(
+                    key: "k", languages: ["ru"], table: "T", count: nil,
+                    counts: [PluralOperands(21), nil, PluralOperands("1.50")])))
+        #expect((try? BinaryFrameCodec.decodeRequest(full).get()) != nil)
+        for length in 0..<full.count {
+            guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(Array(full.prefix(length))) else {
+                Issue.record("truncated payload of \(length) bytes decoded")
+                continue
+            }
+            #expect(failure.error.code == .badRequest)
+        }
+    }
+
+    /// With both set (only a Swift caller can), the encoder sends `counts` alone.
+    @Test func encodingBothSendsOnlyCounts() throws {
+        let both = payload(
+            WireRequest(
+                id: .number(1),
+                operation: .lookup(key: "k", languages: [], table: nil, count: PluralOperands(1), counts: [nil])))
+        #expect(both == Self.lookupPrefix + [3, 0, 0, 0, 1, 0])
+        let decoded = try BinaryFrameCodec.decodeRequest(both).get()
+        #expect(decoded.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: [nil]))
     }
 
     @Test func malformedServerPayloadsThrow() {

@@ -56,6 +56,27 @@ import Testing
             #"{"id":1,"op":"lookup","key":"k","count":"1,5"}"#,
             #""count" must be a number or a decimal string such as "1.50""#
         ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","counts":3}"#,
+            #""counts" must be a list of numbers, decimal strings such as "1.50", or nulls"#
+        ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","counts":{"1":3}}"#,
+            #""counts" must be a list of numbers, decimal strings such as "1.50", or nulls"#
+        ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","counts":[1,true]}"#,
+            #""counts"[1] must be a number, a decimal string such as "1.50", or null"#
+        ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","counts":["1,5"]}"#,
+            #""counts"[0] must be a number, a decimal string such as "1.50", or null"#
+        ),
+        (
+            #"{"id":1,"op":"lookup","key":"k","counts":[[2]]}"#,
+            #""counts"[0] must be a number, a decimal string such as "1.50", or null"#
+        ),
+        (#"{"id":1,"op":"lookup","key":"k","count":1,"counts":[1]}"#, #"give "count" or "counts", not both"#),
         (#"{"id":1,"op":"batch","keys":"a"}"#, "\"keys\" must be a list of strings"),
         (#"{"id":1,"op":"batch"}"#, "missing \"keys\""),
         (#"{"id":{},"op":"status"}"#, "\"id\" must be a string or an integer"),
@@ -83,12 +104,63 @@ import Testing
     @Test(arguments: [(#"21"#, "21"), (#"1.5"#, "1.5"), (#""1.50""#, "1.50"), (#"-3"#, "-3"), (#""1.2c6""#, "1.2c6")])
     func countsAreIntegersOrDecimals(_ json: String, _ expected: String) throws {
         let request = try decode(#"{"op":"lookup","key":"k","count":\#(json)}"#).get()
-        guard case .lookup(_, _, _, let count?) = request.operation else {
+        guard case .lookup(_, _, _, let count?, _) = request.operation else {
             Issue.record("no count in \(request)")
             return
         }
         #expect(count.description == expected)
         #expect(count == PluralOperands(expected))
+    }
+
+    /// `counts` (protocol 1.3): one count per argument, each as `count` accepts, or null;
+    /// a null `counts` is no `counts`, and a null `count` beside it is no `count`.
+    @Test func countsAreListsOfCountsOrNulls() throws {
+        let request = try decode(#"{"op":"lookup","key":"k","counts":[3,null,1.5,"1.50",-2],"count":null}"#).get()
+        let expected: [PluralOperands?] = [
+            PluralOperands(3), nil, PluralOperands("1.5"), PluralOperands("1.50"), PluralOperands(-2),
+        ]
+        #expect(request.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: expected))
+        let empty = try decode(#"{"op":"lookup","key":"k","counts":[]}"#).get()
+        #expect(empty.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: []))
+        let none = try decode(#"{"op":"lookup","key":"k","counts":null,"count":2}"#).get()
+        #expect(none.operation == .lookup(key: "k", languages: [], table: nil, count: PluralOperands(2)))
+    }
+
+    /// At most `WireOperation.maximumCounts` positions: a longer list is refused whole.
+    @Test func tooManyCountsAreABadRequest() throws {
+        let limit = WireOperation.maximumCounts
+        let fits = "[" + Array(repeating: "1", count: limit).joined(separator: ",") + "]"
+        let request = try decode(#"{"op":"lookup","key":"k","counts":\#(fits)}"#).get()
+        guard case .lookup(_, _, _, _, let counts?) = request.operation else {
+            Issue.record("no counts in \(request)")
+            return
+        }
+        #expect(counts.count == limit)
+        let tooMany = "[" + Array(repeating: "null", count: limit + 1).joined(separator: ",") + "]"
+        let failure = try failure(#"{"id":4,"op":"lookup","key":"k","counts":\#(tooMany)}"#)
+        #expect(
+            failure.error
+                == WireError(code: .badRequest, message: #""counts" lists 65 arguments; at most 64"#))
+        #expect(failure.id == .number(4))
+    }
+
+    /// Invalid UTF-8 inside a `counts` string fails as malformed JSON, never as a count.
+    @Test func invalidUTF8InCountsIsABadRequest() throws {
+        let line = [UInt8](#"{"op":"lookup","key":"k","counts":[""#.utf8) + [0x31, 0xC3] + [UInt8](#""]}"#.utf8)
+        guard case .failure(let failure) = JSONLineCodec.decodeRequest(line) else {
+            Issue.record("invalid UTF-8 accepted")
+            return
+        }
+        #expect(failure.error.code == .badRequest)
+        #expect(failure.error.message.contains("UTF-8"))
+    }
+
+    /// With both set (only a Swift caller can), the encoder sends `counts` alone.
+    @Test func encodingBothSendsOnlyCounts() throws {
+        let both = WireRequest(
+            operation: .lookup(key: "k", languages: ["fr"], table: nil, count: PluralOperands(1), counts: [nil]))
+        let line = String(decoding: JSONLineCodec.encode(both), as: UTF8.self)
+        #expect(line == #"{"op":"lookup","key":"k","lang":"fr","counts":[null]}"# + "\n")
     }
 
     @Test func langMayBeAStringOrAListAndTableDefaults() throws {

@@ -22,6 +22,24 @@ import Testing
         // Found by scripts/fuzz: `001` was sent as the integer 1 and came back as another count.
         WireRequest(
             id: .number(15), operation: .lookup(key: "h", languages: ["ru"], table: nil, count: PluralOperands("001"))),
+        // Protocol 1.3: one count per argument, null for one that is not a number.
+        WireRequest(
+            id: .number(16),
+            operation: .lookup(
+                key: "%d files in %d folders", languages: ["fr"], table: nil, count: nil,
+                counts: [PluralOperands(3), PluralOperands(1)])),
+        WireRequest(
+            id: .number(17),
+            operation: .lookup(
+                key: "%@: %d of %.1f", languages: ["ru", "en"], table: "Plurals", count: nil,
+                counts: [nil, PluralOperands(-21), PluralOperands("1.50"), PluralOperands("001"), nil])),
+        WireRequest(
+            id: .number(18), operation: .lookup(key: "k", languages: [], table: nil, count: nil, counts: [])),
+        WireRequest(
+            id: .number(19),
+            operation: .lookup(
+                key: "k", languages: ["ar"], table: nil, count: nil,
+                counts: Array(repeating: PluralOperands(Int.max), count: WireOperation.maximumCounts))),
         WireRequest(
             id: .number(3),
             operation: .lookup(

@@ -1,0 +1,110 @@
+import Foundation
+import LocalizationCore
+import Synchronization
+
+/// What `Language<String>.localized(…)` with arguments does, against any localizer:
+/// `Language` asks ``Localizer/shared``; tests ask a localizer of their own (a daemon mode
+/// must not be switched on for the shared one while other suites use it).
+extension Localizer {
+    /// `key` with its forms chosen by `count` and formatted with `arguments` (with `count`
+    /// alone when `arguments` is empty).
+    func localized(_ key: String, languages: [String], table: String?, count: Int, arguments: [any CVarArg])
+        -> String
+    {
+        let arguments = arguments.isEmpty ? [count] : arguments
+        let result = lookup(key, languages: languages, table: table, count: count)
+        return formatted(key, result.value, arguments, languages: languages, table: table)
+    }
+
+    /// `key` with its forms chosen by `count` (whole or fractional), formatted with `count`.
+    func localized(_ key: String, languages: [String], table: String?, count: Double) -> String {
+        // The daemon modes send the count to the daemon, which selects (a decimal since
+        // protocol 1.2); with the entry at hand (embedded), select by the asked language's
+        // rules for a `Base` entry, as the argument path below does.
+        let operands = PluralOperands(count)
+        let result = lookup(key, languages: languages, table: table, count: operands)
+        var value = result.value
+        if let entry = result.entry, entry.plural != nil {
+            value = entry.value(forCount: operands, rules: .cldr(for: pluralLanguage(result, languages: languages)))
+        }
+        return formatted(key, value, [count], languages: languages, table: table)
+    }
+
+    /// `key` formatted with `arguments`, each plural variable taking its form from the
+    /// argument at its position, as `String.localizedStringWithFormat` does: in the daemon
+    /// modes the daemon selects by the arguments' counts (protocol 1.3's `counts`).
+    func localized(_ key: String, languages: [String], table: String?, arguments: [any CVarArg]) -> String {
+        let counts = Self.pluralCounts(arguments)
+        let format = lookup(key, languages: languages, table: table, counts: counts)
+        return formatted(key, format, arguments, counts: counts, languages: languages, table: table)
+    }
+
+    /// Each argument's number, for plural selection (`nil` for an argument that is not a
+    /// number); `nil` when none is, so a cached-mode lookup reads its table.
+    static func pluralCounts(_ arguments: [any CVarArg]) -> [PluralOperands?]? {
+        let counts = arguments.map { argument -> PluralOperands? in
+            if let integer = LocalizedFormatter.integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
+            return LocalizedFormatter.doubleValue(argument).map(PluralOperands.init)
+        }
+        return counts.contains { $0 != nil } ? counts : nil
+    }
+
+    /// The looked-up format with its plural forms selected by `counts`: by the daemon in
+    /// its modes, else from the entry at hand (embedded), by the rules of the language
+    /// that served it (the asked language for `Base`).
+    private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?) -> String {
+        let result =
+            if let counts { lookup(key, languages: languages, table: table, counts: counts) } else {
+                lookup(key, languages: languages, table: table)
+            }
+        guard let plural = result.entry?.plural else { return result.value }
+        return plural.resolved(counts: counts ?? [], rules: .cldr(for: pluralLanguage(result, languages: languages)))
+    }
+
+    /// The language whose plural rules apply: the one that served the entry, or for
+    /// `Base` the language asked for.
+    private func pluralLanguage(_ result: LookupResult, languages: [String]) -> LanguageTag {
+        if let language = result.language, !language.isBase { return language }
+        return languages.lazy.compactMap { try? LanguageTag($0) }.first ?? LanguageTag(language: "en")
+    }
+
+    /// `format` filled with `arguments`; when it does not fit them, the development
+    /// language's string (logged once per key and language), and as a last resort
+    /// whatever can be filled.
+    private func formatted(
+        _ key: String, _ format: String, _ arguments: [any CVarArg], counts: [PluralOperands?]? = nil,
+        languages: [String], table: String?
+    ) -> String {
+        let identifier = languages.first ?? ""
+        let locale = Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
+        do {
+            return try LocalizedFormatter.format(format, arguments, locale: locale)
+        } catch {
+            FormatWarnings.report(key: key, languages: languages, mismatch: error)
+        }
+        // An empty preference list chains Base, then the development language.
+        let fallback = lookup(key, languages: [], table: table, counts: counts ?? Self.pluralCounts(arguments))
+        if let text = try? LocalizedFormatter.format(fallback, arguments, locale: locale) { return text }
+        return LocalizedFormatter.formatLeniently(fallback, arguments, locale: locale)
+    }
+}
+
+/// Logs each translation that does not fit its arguments once, to standard error.
+enum FormatWarnings {
+    /// Distinct (key, languages) pairs remembered; past it, warnings repeat rather than
+    /// memory growing.
+    static let capacity = 1024
+    private static let reported = Mutex<Set<String>>([])
+
+    static func report(key: String, languages: [String], mismatch: FormatMismatch) {
+        let id = languages.joined(separator: ":") + "\u{0}" + key
+        let isNew = reported.withLock { seen in
+            if seen.count >= capacity { seen.removeAll() }
+            return seen.insert(id).inserted
+        }
+        guard isNew else { return }
+        let line =
+            "l10n: warning: the \(languages.first ?? "") translation of \"\(key)\" does not fit its arguments (\(mismatch.message)); using the development language's string\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}

@@ -1,0 +1,55 @@
+import LocalizationCore
+import TestSupport
+import Testing
+
+/// `ResourceCatalog.lookup(…counts:)`: each plural variable takes the count of its own
+/// argument, what the daemon answers for a lookup's `counts` (protocol 1.3).
+@Suite struct PluralCountsTests {
+    let catalog = ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog
+
+    func lookup(_ key: String, _ language: String, table: String? = nil, counts: [PluralOperands?]) throws -> String {
+        try catalog.lookup(key, in: table, chain: catalog.chain([LanguageTag(language)]), counts: counts).value
+    }
+
+    @Test func eachVariableTakesItsOwnArgument() throws {
+        let files = "%d files in %d folders"
+        #expect(
+            try lookup(files, "fr", counts: [PluralOperands(3), PluralOperands(1)]) == "%1$d fichiers dans %2$d dossier"
+        )
+        #expect(try lookup(files, "ru", counts: [PluralOperands(21), PluralOperands(2)]) == "%1$d файл в %2$d папках")
+        // Japanese names its arguments (`%2$#@folders@内の%1$#@files@`): positions, not order.
+        #expect(try lookup(files, "ja", counts: [PluralOperands(3), PluralOperands(1)]) == "%2$d 個のフォルダ内の%1$d 個のファイル")
+        // A String Catalog substitution takes the argument its `argNum` names.
+        #expect(
+            try lookup(
+                "%lld photos in %lld albums", "ar", table: "Plurals", counts: [PluralOperands(0), PluralOperands(2)])
+                == "لا توجد صور في ألبومين")
+    }
+
+    @Test func aMissingOrNilCountTakesOther() throws {
+        let files = "%d files in %d folders"
+        #expect(try lookup(files, "en", counts: [nil, PluralOperands(1)]) == "%1$d files in %2$d folder")
+        #expect(try lookup(files, "en", counts: [PluralOperands(1)]) == "%1$d file in %2$d folders")
+        #expect(try lookup(files, "en", counts: []) == "%1$d files in %2$d folders")
+        // Decimals keep their visible fraction digits: `1.0` is `other` in English.
+        #expect(try lookup("%.1f hours", "en", counts: [PluralOperands("1.0")]) == "%.1f hours")
+        #expect(try lookup("%.1f hours", "fr", counts: [PluralOperands("1.5")]) == "%.1f heure")
+    }
+
+    @Test func plainEntriesAndMissingKeysIgnoreCounts() throws {
+        #expect(try lookup("多言語化", "en", counts: [PluralOperands(2)]) == "Multilingualization")
+        #expect(try lookup("nobody has this %d", "en", counts: [PluralOperands(2)]) == "nobody has this %d")
+    }
+
+    @Test func countsAndOneCountAgreeForOneVariable() throws {
+        for language in ["en", "fr", "ru", "ar", "ja"] {
+            for number in [0, 1, 2, 5, 11, 21, 101] {
+                let chain = catalog.chain([try LanguageTag(language)])
+                let single = catalog.lookup("%d files", chain: chain, count: PluralOperands(number)).value
+                #expect(
+                    try lookup("%d files", language, counts: [PluralOperands(number)]) == single,
+                    "\(language) \(number)")
+            }
+        }
+    }
+}
