@@ -27,7 +27,7 @@ enum Usage {
 
     static let commands: [String: String] = [
         "get": """
-        Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N] [--resources DIR...] [--json]
+        Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N]... [--resources DIR...] [--json]
 
         Prints KEY's value in the first language that has it: each --lang in turn (or
         the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
@@ -37,7 +37,8 @@ enum Usage {
         Options:
           --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
           --table NAME                the table (default Localizable)
-          --count N                   pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in
+          --count N                   pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in;
+                                      repeat it for one count per format argument (--count 3 --count 1)
           --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
           --development-language TAG  the last language in every chain (default en)
           --json                      print {"value":…,"found":…,"lang":…} instead
