@@ -18,15 +18,9 @@ extension Localizer {
 
     /// `key` with its forms chosen by `count` (whole or fractional), formatted with `count`.
     func localized(_ key: String, languages: [String], table: String?, count: Double) -> String {
-        // The daemon modes send the count to the daemon, which selects (a decimal since
-        // protocol 1.2); with the entry at hand (embedded), select by the asked language's
-        // rules for a `Base` entry, as the argument path below does.
-        let operands = PluralOperands(count)
-        let result = lookup(key, languages: languages, table: table, count: operands)
-        var value = result.value
-        if let entry = result.entry, entry.plural != nil {
-            value = entry.value(forCount: operands, rules: .cldr(for: pluralLanguage(result, languages: languages)))
-        }
+        // Selected where the entry is: by the daemon (a decimal since protocol 1.2) or by the
+        // embedded catalog, with the same rules.
+        let value = lookup(key, languages: languages, table: table, count: PluralOperands(count)).value
         return formatted(key, value, [count], languages: languages, table: table)
     }
 
@@ -49,23 +43,14 @@ extension Localizer {
         return counts.contains { $0 != nil } ? counts : nil
     }
 
-    /// The looked-up format with its plural forms selected by `counts`: by the daemon in
-    /// its modes, else from the entry at hand (embedded), by the rules of the language
-    /// that served it (the asked language for `Base`).
+    /// The looked-up format with its plural forms selected by `counts`, by the daemon in its
+    /// modes and by the embedded catalog otherwise: both apply the serving language's rules,
+    /// and the development language's for a `Base` entry, whose text it holds
+    /// (`ResourceCatalog.lookup`).
     private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?) -> String {
-        let result =
-            if let counts { lookup(key, languages: languages, table: table, counts: counts) } else {
-                lookup(key, languages: languages, table: table)
-            }
-        guard let plural = result.entry?.plural else { return result.value }
-        return plural.resolved(counts: counts ?? [], rules: .cldr(for: pluralLanguage(result, languages: languages)))
-    }
-
-    /// The language whose plural rules apply: the one that served the entry, or for
-    /// `Base` the language asked for.
-    private func pluralLanguage(_ result: LookupResult, languages: [String]) -> LanguageTag {
-        if let language = result.language, !language.isBase { return language }
-        return languages.lazy.compactMap { try? LanguageTag($0) }.first ?? LanguageTag(language: "en")
+        // With no number among the arguments, a plural entry's value is its `other` forms.
+        guard let counts else { return lookup(key, languages: languages, table: table).value }
+        return lookup(key, languages: languages, table: table, counts: counts).value
     }
 
     /// `format` filled with `arguments`; when it does not fit them, the development

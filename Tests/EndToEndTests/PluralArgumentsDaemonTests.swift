@@ -59,6 +59,41 @@ import Testing
         #expect(localizer.source == (daemon == nil ? .files : .daemon))
     }
 
+    /// A `Base` entry holds the development language's text, so its forms are chosen by the
+    /// development language's rules whatever language was asked for, in every mode: 21 is
+    /// `other` in English ("21 files"), where Russian's `one` would pick "21 file".
+    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    func aBaseEntryTakesTheDevelopmentLanguagesRules(mode: LookupMode) throws {
+        let resources = try TemporaryDirectory(prefix: "l10nd-resources")
+        defer { resources.remove() }
+        _ = try resources.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>%d files</key><dict>
+            <key>NSStringLocalizedFormatKey</key><string>%#@files@</string>
+            <key>files</key><dict>
+            <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key><string>d</string>
+            <key>one</key><string>%d file</string><key>other</key><string>%d files</string>
+            </dict></dict></dict></plist>
+            """, to: "Base.lproj/Localizable.stringsdict")
+        _ = try resources.write("\"hello\" = \"привет\";\n", to: "ru.lproj/Localizable.strings")
+        let daemon = mode == .embedded ? nil : try DaemonProcess(resources: [resources.path])
+        let localizer = Localizer(environment: [:], log: { _ in })
+        if let daemon {
+            localizer.useDaemon(socketPath: daemon.socketPath, mode: mode, timeout: 10)
+        } else {
+            localizer.useResources(at: [resources.path])
+        }
+        for (count, expected) in [(21, "21 files"), (1, "1 file"), (2, "2 files")] {
+            let byCount = localizer.localized("%d files", languages: ["ru"], table: nil, count: count, arguments: [])
+            #expect(byCount == expected, "\(mode), count \(count)")
+            let byArgument = localizer.localized("%d files", languages: ["ru"], table: nil, arguments: [count])
+            #expect(byArgument == expected, "\(mode), argument \(count)")
+        }
+        #expect(localizer.source == (daemon == nil ? .files : .daemon))
+    }
+
     /// The protocol itself (JSON lines): `counts` gives each argument position its count,
     /// `null` for an argument that is not a number (its variables take `other`); `count`
     /// still selects every variable by one number.
