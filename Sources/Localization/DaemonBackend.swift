@@ -11,17 +11,20 @@ final class DaemonBackend: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)
     }
 
-    /// A direct-mode question, to remember its last answer.
+    /// A question asked with a round trip, to remember its last answer: with the counts it
+    /// selected plural forms by, so a form chosen for one number never answers another.
     private struct Question: Hashable {
         var key: String
         var languages: [String]
         var table: String
+        var plural: PluralSelection
     }
 
     /// The protocol minor version that added a lookup's `counts`.
     static let countsMinorVersion = 3
 
-    /// The most direct-mode answers remembered for when the daemon goes away.
+    /// The most round-trip answers (direct mode, or with counts) remembered for when the
+    /// daemon goes away.
     static let rememberedCapacity = 10_000
 
     let mode: LookupMode
@@ -97,10 +100,11 @@ final class DaemonBackend: Sendable {
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
-        if mode == .direct {
+        // Cached mode's tables answer everything but plural selections.
+        if mode == .direct || plural != .none {
             remembered.withLock { remembered in
                 if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
-                remembered[Question(key: key, languages: languages, table: table)] = result
+                remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
             }
         }
         return result
@@ -125,12 +129,16 @@ final class DaemonBackend: Sendable {
             counts: Array(counts.prefix(WireOperation.maximumCounts)))
     }
 
-    /// What the daemon last said about `key`, from the cached table or a remembered answer.
-    func lastKnown(_ key: String, languages: [String], table: String) -> LookupResult? {
-        if let cached = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
-            return Self.result(key, in: cached)
+    /// What the daemon last said about `key` asked with `plural`: its remembered answer to
+    /// that very question, else the cached table's value (a plural entry's `other` forms).
+    func lastKnown(
+        _ key: String, languages: [String], table: String, plural: PluralSelection = .none
+    ) -> LookupResult? {
+        let question = Question(key: key, languages: languages, table: table, plural: plural)
+        if let answer = remembered.withLock({ $0[question] }) { return answer }
+        return cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)).map {
+            Self.result(key, in: $0)
         }
-        return remembered.withLock { $0[Question(key: key, languages: languages, table: table)] }
     }
 
     /// `key` read from a resolved table.

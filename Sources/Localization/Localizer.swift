@@ -236,7 +236,10 @@ public final class Localizer: Sendable {
         case .files(let resources):
             return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
         case .lastKnown(let backend):
-            return (backend.lastKnown(key, languages: identifiers, table: tableName) ?? .missing(key), .lastKnown)
+            return (
+                backend.lastKnown(key, languages: identifiers, table: tableName, plural: plural) ?? .missing(key),
+                .lastKnown
+            )
         case .keys:
             return (.missing(key), .keys)
         }
@@ -335,7 +338,9 @@ public final class Localizer: Sendable {
             return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
         }
         let identifiers = tags.map(\.identifier)
-        if let known = backend.lastKnown(key, languages: identifiers, table: table) { return (known, .lastKnown) }
+        if let known = backend.lastKnown(key, languages: identifiers, table: table, plural: plural) {
+            return (known, .lastKnown)
+        }
         return (.missing(key), .lastKnown)
     }
 
