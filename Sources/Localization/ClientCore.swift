@@ -81,8 +81,10 @@ final class ClientCore: Sendable {
 
     /// Starts the connection thread and waits for its first connection attempt.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "l10nd-client"
+        let thread = Thread { [self] in
+            Thread.current.name = "l10nd-client"
+            run()
+        }
         thread.start()
         _ = firstAttempt.wait(timeout: .now() + timeout + 0.5)
     }
@@ -104,8 +106,8 @@ final class ClientCore: Sendable {
         let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
         let id = takeID()
         let frame = BinaryFrameCodec.encode(WireRequest(id: .number(Int64(id)), operation: operation))
-        let (mustWrite, mustWait, deferred) = try state.withLock {
-            (state: inout State) throws(DaemonConnectionError) -> (Bool, Bool, Bool) in
+        let action = try state.withLock {
+            (state: inout State) throws(DaemonConnectionError) -> WriteAction in
             guard state.socket != nil, !state.broken, !state.closed else {
                 throw DaemonConnectionError(code: .unreachable, message: "no connection to l10nd at \(socketPath)")
             }
@@ -115,18 +117,29 @@ final class ClientCore: Sendable {
                 state.expiryTimer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline))
             }
             state.outbox.append(frame, id: id)
-            guard !state.outbox.isWriting else { return (false, state.outbox.isFull, false) }
+            if state.outbox.isWriting { return state.outbox.isFull ? .waitForWriter : .none }
             state.outbox.isWriting = true
-            return (true, false, writeLater && state.pending.count > 1)
+            return writeLater && state.pending.count > 1 ? .writeLater : .writeNow
         }
-        if mustWrite && deferred {
-            Task { writeQueued() }
-        } else if mustWrite {
-            writeQueued()
-        } else if mustWait {
-            writerGate.withLock { _ in }
+        switch action {
+        case .none: break
+        case .writeNow: writeQueued()
+        case .writeLater: Task { writeQueued() }
+        case .waitForWriter: writerGate.withLock { _ in }
         }
         return id
+    }
+
+    /// What a caller does after queueing its request.
+    private enum WriteAction {
+        /// Another caller writes (or a job will): it takes this request along.
+        case none
+        /// Nobody writes: this caller writes the outbox.
+        case writeNow
+        /// Nobody writes: a job on the cooperative pool will, after the tasks ready now.
+        case writeLater
+        /// The outbox is full: the caller waits until the writer has emptied it.
+        case waitForWriter
     }
 
     /// Request ids wrap around and skip 0, which the handshake uses.

@@ -11,7 +11,8 @@ struct RequestOutbox {
 
     private var bytes: [UInt8] = []
     private var ids: [UInt32] = []
-    /// Whether a caller is writing for this connection now; the others only append.
+    /// Whether a caller is writing for this connection now, or a job to write is scheduled;
+    /// the others only append.
     var isWriting = false
 
     var isEmpty: Bool { ids.isEmpty }

@@ -162,8 +162,10 @@ final class ClientConnection: @unchecked Sendable {
         slots.append(Slot(bytes: nil, id: request.id, encoding: encoding))
         let queueKey = server.queueKey
         let queue = self.queue
-        server.handler.handle(request, from: peer) { [weak self] reply in
-            guard let self else { return }
+        // `self`, not a weak reference: one would move this object's reference counts to a
+        // side table, making every retain of it slower; a late reply to a closed connection is
+        // dropped by `complete`.
+        server.handler.handle(request, from: peer) { [self] reply in
             if DispatchQueue.getSpecific(key: queueKey) != nil {
                 complete(sequence, with: reply)
             } else {
@@ -244,7 +246,7 @@ final class ClientConnection: @unchecked Sendable {
         if pending == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputStart = 0
-            if let writeSource, !writeSuspended {
+            if !writeSuspended, let writeSource {
                 writeSource.suspend()
                 writeSuspended = true
             }
@@ -299,7 +301,7 @@ final class ClientConnection: @unchecked Sendable {
         // Requests read before the pause may wait in the framer, and no input will announce
         // them: a burst past the limit sent in one write would stall forever.
         if framer.bufferedByteCount > 0 {
-            queue.async { [weak self] in self?.processBufferedMessages() }
+            queue.async { [self] in processBufferedMessages() }
         }
     }
 

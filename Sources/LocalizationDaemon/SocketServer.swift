@@ -68,8 +68,6 @@ public final class SocketServer: @unchecked Sendable {
         readiness = try? ReadinessLoop()
     }
 
-    deinit { readiness?.stop() }
-
     /// The counters as they are now.
     public var statistics: SocketServerStatistics {
         counters.withLock { $0 }
@@ -86,8 +84,9 @@ public final class SocketServer: @unchecked Sendable {
             state = .running
             // Reads run on the thread that saw the input, inside the queue (`sync` runs the
             // block on the calling thread): no thread switch between a request and its reply.
-            readiness?.start(name: "l10nd-sockets") { [weak self] tokens in
-                guard let self else { return }
+            // The thread holds the server until `stop` ends it: a weak reference would move
+            // the server's reference counts to a side table, slowing every retain of it.
+            readiness?.start(name: "l10nd-sockets") { [self] tokens in
                 queue.sync {
                     for token in tokens { connections[token]?.readAvailable() }
                 }

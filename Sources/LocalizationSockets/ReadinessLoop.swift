@@ -50,8 +50,12 @@ package final class ReadinessLoop: Sendable {
     /// Starts the thread, which calls `handler` with the tokens of each wake-up (each token
     /// once, in no particular order) until ``stop()``. Call once.
     package func start(name: String, _ handler: @escaping @Sendable ([UInt64]) -> Void) {
-        let thread = Thread { [self] in run(handler) }
-        thread.name = name
+        let thread = Thread { [self] in
+            // Named from inside: Foundation names the system thread (what `top -H` and
+            // `perf` show) only for the current thread.
+            Thread.current.name = name
+            run(handler)
+        }
         thread.start()
     }
 
