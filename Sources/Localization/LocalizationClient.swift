@@ -8,15 +8,19 @@ import Synchronization
 /// - Connects to an explicit path, else `L10N_SOCKET`, else the daemon's default path, and
 ///   checks the protocol's major version with `hello`.
 /// - Pipelined: any number of threads (or tasks) may have requests in flight on the one
-///   connection; a reader thread hands each reply to its caller by request id.
-/// - When the daemon goes away, requests fail at once with `.unreachable` and the reader
-///   thread reconnects in the background, waiting `reconnectDelay.lowerBound` seconds
-///   first and doubling up to `reconnectDelay.upperBound`.
+///   connection, and requests made while another is being written go out with it. One
+///   reader thread, shared by the process's clients, hands each reply to its caller by
+///   request id.
+/// - When the daemon goes away, requests fail at once with `.unreachable` and the client's
+///   connection thread reconnects in the background, waiting `reconnectDelay.lowerBound`
+///   seconds first and doubling up to `reconnectDelay.upperBound`.
 /// - A request unanswered within its time limit fails with `.timeout`, and the connection
-///   is then treated as broken and replaced: a hung daemon costs each caller at most one
+///   is then treated as broken: it takes no new requests, and is replaced once those in
+///   flight have ended, each at its own limit. A hung daemon costs each caller at most one
 ///   time limit.
 /// - With `subscribe`, the connection subscribes to changes and ``Event/changed(generation:changes:)``
-///   reaches `onEvent`, on the reader thread: a handler must not wait for a reply.
+///   reaches `onEvent`, on the reader thread: a handler must not block (it would hold
+///   back the replies of every client in the process) nor wait for a reply.
 ///
 /// ```swift
 /// let client = LocalizationClient()
@@ -98,7 +102,9 @@ public final class LocalizationClient: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
-                _ = try core.submit(operation, timeLimit: limit) { continuation.resume(returning: $0) }
+                _ = try core.submit(operation, timeLimit: limit, writeLater: true) {
+                    continuation.resume(returning: $0)
+                }
             } catch {
                 continuation.resume(returning: .failure(error))
             }

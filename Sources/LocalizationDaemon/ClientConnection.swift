@@ -49,15 +49,16 @@ final class ClientConnection: @unchecked Sendable {
     private(set) var subscription: WireEncoding?
     private(set) var lastActivity: UInt64
 
-    private let readSource: any DispatchSourceRead
     /// Made the first time a reply cannot be written at once: most connections never need
     /// one, and registering and tearing down a source per connection is epoll churn
     /// (libdispatch's muxnote bookkeeping has crashed under such churn, see RELIABILITY.md).
     private var writeSource: (any DispatchSourceWrite)?
+    /// Whether the server's ``ReadinessLoop`` does not watch this descriptor now.
     private var readSuspended = true
     private var writeSuspended = true
-    /// Sources made and not yet cancelled; the last cancel handler closes the descriptor.
-    private var openSources = 1
+    /// Sources made and not yet cancelled: the descriptor is closed once the connection is
+    /// and none is left.
+    private var openSources = 0
     /// Set while ``processMessages()`` runs: replies collect in `output` until it ends.
     private var coalescingWrites = false
 
@@ -73,13 +74,10 @@ final class ClientConnection: @unchecked Sendable {
         self.limits = limits
         self.framer = MessageFramer(maxMessageBytes: limits.maxMessageBytes)
         self.lastActivity = DispatchTime.now().uptimeNanoseconds
-        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
     }
 
     /// Starts reading. Called once, on the queue.
     func start() {
-        readSource.setEventHandler { [unowned self] in readAvailable() }
-        readSource.setCancelHandler { [self] in sourceCancelled() }
         resumeReading()
     }
 
@@ -98,9 +96,12 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: Reading
 
-    private func readAvailable() {
-        guard case .open = state else { return }
-        // Bounded so one fast client cannot starve the others sharing the queue.
+    /// Reads what the client sent; called on the queue when the server's ``ReadinessLoop``
+    /// reports input (possibly just after reading was suspended: then it does nothing).
+    func readAvailable() {
+        guard case .open = state, !readSuspended else { return }
+        // Bounded so one fast client cannot starve the others sharing the queue; input left
+        // unread is reported again.
         for _ in 0..<4 {
             let count: Int
             do {
@@ -120,7 +121,8 @@ final class ClientConnection: @unchecked Sendable {
             lastActivity = DispatchTime.now().uptimeNanoseconds
             server.readBuffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             processMessages()
-            guard case .open = state, !readSuspended else { return }
+            // A short read emptied the socket: another would only fail with EAGAIN.
+            guard case .open = state, !readSuspended, count == server.readBuffer.count else { return }
         }
     }
 
@@ -160,8 +162,10 @@ final class ClientConnection: @unchecked Sendable {
         slots.append(Slot(bytes: nil, id: request.id, encoding: encoding))
         let queueKey = server.queueKey
         let queue = self.queue
-        server.handler.handle(request, from: peer) { [weak self] reply in
-            guard let self else { return }
+        // `self`, not a weak reference: one would move this object's reference counts to a
+        // side table, making every retain of it slower; a late reply to a closed connection is
+        // dropped by `complete`.
+        server.handler.handle(request, from: peer) { [self] reply in
             if DispatchQueue.getSpecific(key: queueKey) != nil {
                 complete(sequence, with: reply)
             } else {
@@ -242,7 +246,7 @@ final class ClientConnection: @unchecked Sendable {
         if pending == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputStart = 0
-            if let writeSource, !writeSuspended {
+            if !writeSuspended, let writeSource {
                 writeSource.suspend()
                 writeSuspended = true
             }
@@ -275,24 +279,41 @@ final class ClientConnection: @unchecked Sendable {
         return source
     }
 
-    /// The descriptor is shared by the sources: it is closed when the last is cancelled.
     private func sourceCancelled() {
         openSources -= 1
-        if openSources == 0 { Glibc.close(descriptor) }
+        closeDescriptorIfUnused()
+    }
+
+    /// The descriptor outlives the connection while a source may still use it.
+    private func closeDescriptorIfUnused() {
+        if isClosed && openSources == 0 { Glibc.close(descriptor) }
     }
 
     // MARK: Lifecycle
 
     private func resumeReading() {
-        guard readSuspended else { return }
+        guard readSuspended, case .open = state, let readiness = server.readiness else { return }
+        do { try readiness.watch(descriptor, token: number) } catch {
+            close()
+            return
+        }
         readSuspended = false
-        readSource.resume()
+        // Requests read before the pause may wait in the framer, and no input will announce
+        // them: a burst past the limit sent in one write would stall forever.
+        if framer.bufferedByteCount > 0 {
+            queue.async { [self] in processBufferedMessages() }
+        }
+    }
+
+    private func processBufferedMessages() {
+        guard case .open = state, !readSuspended else { return }
+        processMessages()
     }
 
     private func suspendReading() {
         guard !readSuspended else { return }
         readSuspended = true
-        readSource.suspend()
+        server.readiness?.unwatch(descriptor)
     }
 
     /// Stops reading; the connection closes once every owed reply is written.
@@ -310,17 +331,14 @@ final class ClientConnection: @unchecked Sendable {
         state = .closed
         output = []
         slots = []
+        suspendReading()
         // A suspended source must be resumed before it is cancelled, or it is never released.
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()
-        }
         if let writeSource, writeSuspended {
             writeSuspended = false
             writeSource.resume()
         }
-        readSource.cancel()
         writeSource?.cancel()
+        closeDescriptorIfUnused()
         server.connectionClosed(self, wasSubscribed: wasSubscribed)
     }
 }

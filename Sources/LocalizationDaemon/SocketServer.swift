@@ -16,6 +16,11 @@ import Synchronization
 /// answers later through its `reply` closure. Only the counters are read from elsewhere,
 /// behind a mutex.
 ///
+/// Input is waited for by one ``ReadinessLoop`` thread for all connections, which then runs
+/// the reads on the queue with `sync`, on its own thread: a Dispatch read source per
+/// connection would cost three thread switches per burst of requests (see the loop), and a
+/// pipelining client's requests would wait for each.
+///
 /// ```swift
 /// let server = SocketServer(listener: try SocketListener(path: path), handler: engine)
 /// server.start()
@@ -36,6 +41,9 @@ public final class SocketServer: @unchecked Sendable {
     let queueKey = DispatchSpecificKey<Bool>()
     /// Shared by every connection's reads: they run one at a time on `queue`.
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Waits for input on every connection at once; `nil` when its descriptors could not be
+    /// made, and then connections are refused.
+    let readiness: ReadinessLoop?
 
     private let queue: DispatchQueue
     private let counters = Mutex(SocketServerStatistics())
@@ -57,6 +65,7 @@ public final class SocketServer: @unchecked Sendable {
         self.limits = limits
         self.queue = DispatchQueue(label: "l10nd.socket-server")
         queue.setSpecific(key: queueKey, value: true)
+        readiness = try? ReadinessLoop()
     }
 
     /// The counters as they are now.
@@ -73,6 +82,15 @@ public final class SocketServer: @unchecked Sendable {
         queue.async { [self] in
             guard case .idle = state else { return }
             state = .running
+            // Reads run on the thread that saw the input, inside the queue (`sync` runs the
+            // block on the calling thread): no thread switch between a request and its reply.
+            // The thread holds the server until `stop` ends it: a weak reference would move
+            // the server's reference counts to a side table, slowing every retain of it.
+            readiness?.start(name: "l10nd-sockets") { [self] tokens in
+                queue.sync {
+                    for token in tokens { connections[token]?.readAvailable() }
+                }
+            }
             startAccepting()
             let checkInterval = max(0.05, min(limits.idleTimeout / 4, 5))
             let timer = DispatchSource.makeTimerSource(queue: queue)
@@ -203,9 +221,10 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     private func admit(_ descriptor: Int32) {
-        guard connections.count < limits.maxConnections else {
+        guard connections.count < limits.maxConnections, readiness != nil else {
+            let reason = readiness == nil ? "l10nd cannot wait for input on connections" : "too many connections"
             let reply = JSONLineCodec.encode(
-                .reply(id: nil, .error(WireError(code: .unavailable, message: "too many connections"))))
+                .reply(id: nil, .error(WireError(code: .unavailable, message: reason))))
             count { $0.connectionsRefused += 1 }
             // Best effort: the socket buffer of a new connection always has room for one line.
             _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -259,6 +278,7 @@ public final class SocketServer: @unchecked Sendable {
     private func finishStopIfDrained() {
         guard case .draining = state, connections.isEmpty else { return }
         state = .stopped
+        readiness?.stop()
         let completions = stopCompletions
         stopCompletions = []
         for completion in completions { completion() }

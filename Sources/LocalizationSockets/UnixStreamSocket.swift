@@ -3,7 +3,9 @@ import Glibc
 /// A connected Unix stream socket for a client: blocking, with a time limit on every read
 /// and write, closed exactly once when the value goes away.
 package final class UnixStreamSocket {
-    private let descriptor: Int32
+    /// The connected descriptor, for a caller that waits for input itself (with an
+    /// ``Epoll``); it stays owned, and is closed, by this value.
+    package let descriptor: Int32
 
     /// Connects to `path`, with `timeout` seconds for each later send or receive.
     package init(path: String, timeout: Double) throws(SocketError) {
