@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "LocalizationCore"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
-        .target(name: "LocalizationSockets"),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
         .target(
             name: "LocalizationDaemon",
             dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools"]

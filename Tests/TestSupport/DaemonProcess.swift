@@ -94,7 +94,8 @@ public final class DaemonProcess {
     ///
     /// Under `scripts/sanitize` the pipes are left out: a sanitizer that symbolizes a stack
     /// (to match a suppression, say) talks to its `llvm-symbolizer` through two pipes it
-    /// keeps, and l10nd itself never opens a pipe.
+    /// keeps. l10nd's only pipe, its socket loop's wake-up pipe, is open from start-up to
+    /// exit, so leaving it out of both counts changes no comparison.
     public var openDescriptors: Int? {
         guard SanitizerEnvironment.isSanitizedRun else {
             return (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd"))?
