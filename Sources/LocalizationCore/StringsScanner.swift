@@ -63,8 +63,9 @@ struct StringsScanner {
     /// Parses `key = value;` or `key;`, starting at the key.
     private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation) {
         let keyStart = position
-        let key = try parseString()
+        // Located before the key is read: a line break inside the key moves the current line.
         let keyLocation = currentLineLocation(of: keyStart)
+        let key = try parseString()
         guard try skipWhitespace() else {
             throw error(
                 at: position,
