@@ -5,7 +5,7 @@
 /// pass. UTF-8 is checked where it is read: comments and whitespace here, strings by the
 /// standard library as it builds them straight from their slice of the input (a string that
 /// came out different from its bytes was repaired, so they were bad). Runs of plain bytes
-/// are skipped eight at a time.
+/// are skipped sixteen at a time (`ByteSearch`).
 struct StringsScanner {
     private let text: UnsafeBufferPointer<UInt8>
     private let file: String?
@@ -63,8 +63,9 @@ struct StringsScanner {
     /// Parses `key = value;` or `key;`, starting at the key.
     private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation) {
         let keyStart = position
-        let key = try parseString()
+        // Located before the key is read: a line break inside the key moves the current line.
         let keyLocation = currentLineLocation(of: keyStart)
+        let key = try parseString()
         guard try skipWhitespace() else {
             throw error(
                 at: position,
@@ -100,13 +101,30 @@ struct StringsScanner {
     // MARK: Whitespace and comments
 
     /// Skips whitespace (ASCII, U+2028, U+2029) and comments; `false` at the end of the text.
+    @inline(__always)
     private mutating func skipWhitespace() throws(ResourceParseError) -> Bool {
+        // Most often the next byte is already a token ('=', ';', a quote or a letter), or one
+        // space comes before it: those need no call.
         let end = text.count
         if position < end {
-            // Most often the next byte is already a token: '=', ';', a quote or a letter.
             let byte = text[position]
-            if byte > 0x20, byte < 0x80, byte != Byte.slash { return true }
+            if Self.isToken(byte) { return true }
+            if byte == 0x20, position + 1 < end, Self.isToken(text[position + 1]) {
+                position += 1
+                return true
+            }
         }
+        return try skipWhitespaceAndComments()
+    }
+
+    /// Whether `byte` is surely not whitespace or the start of a comment.
+    @inline(__always)
+    private static func isToken(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x80 && byte != Byte.slash
+    }
+
+    private mutating func skipWhitespaceAndComments() throws(ResourceParseError) -> Bool {
+        let end = text.count
         while position < end {
             let byte = text[position]
             switch byte {
@@ -146,9 +164,9 @@ struct StringsScanner {
         let end = text.count
         position += 2
         while position < end {
-            var unused: UInt64 = 0
-            position = skipPlainWords(
-                from: position, stoppingAt: Byte.star, Byte.star, orNonASCII: true, collecting: &unused)
+            var unused = false
+            position = ByteSearch.firstStop(
+                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: true, sawNonASCII: &unused)
             guard position < end else { break }
             let byte = text[position]
             switch byte {
@@ -244,18 +262,17 @@ struct StringsScanner {
         position += 1
         let contentStart = position
         let end = text.count
-        // The high bits of every byte passed over: zero for an all-ASCII string.
-        var nonASCII: UInt64 = 0
+        var nonASCII = false
         // A local index, not `position`, so the loop keeps it in a register.
         var index = contentStart
-        while index < end {
-            index = skipPlainWords(
-                from: index, stoppingAt: quote, Byte.backslash, orNonASCII: false, collecting: &nonASCII)
+        while true {
+            index = ByteSearch.firstStop(
+                in: text, from: index, at: quote, Byte.backslash, orNonASCII: false, sawNonASCII: &nonASCII)
             guard index < end else { break }
             let byte = text[index]
             if byte == quote {
                 let string = makeString(contentStart, index)
-                if nonASCII & 0x8080_8080_8080_8080 != 0 {
+                if nonASCII {
                     try checkUnrepaired(string, contentStart..<index)
                 }
                 position = index + 1
@@ -266,7 +283,6 @@ struct StringsScanner {
                 return try parseEscapedRest(opening: opening, contentStart: contentStart, quote: quote)
             }
             if byte == 0x0A || byte == 0x0D { noteLineBreak(at: index) }
-            nonASCII |= UInt64(byte)
             index += 1
         }
         // Bad UTF-8 inside comes first in the file, so it is the error to report.
@@ -329,7 +345,12 @@ struct StringsScanner {
         var pendingHigh: UInt16 = 0
         var mark = contentStart
         let end = text.count
-        while position < end {
+        while true {
+            // Every byte that is not ASCII stops the search too, to be checked.
+            var unused = false
+            position = ByteSearch.firstStop(
+                in: text, from: position, at: quote, Byte.backslash, orNonASCII: true, sawNonASCII: &unused)
+            guard position < end else { break }
             let byte = text[position]
             if byte == quote {
                 appendRaw(from: mark, to: position, pendingHigh: &pendingHigh)
@@ -453,46 +474,6 @@ struct StringsScanner {
     @inline(__always)
     private func makeString(_ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
-    }
-
-    // MARK: Word-at-a-time search
-
-    /// The offset of the first byte from `start` that is `first`, `second`, a control character
-    /// below 0x0E (line breaks among them) or, if asked, non-ASCII; or of the last, incomplete
-    /// word. Looking at eight bytes at a time, the byte loops see only the bytes that matter.
-    /// The words looked at are OR-ed into `passed`.
-    @inline(__always)
-    private func skipPlainWords(
-        from start: Int, stoppingAt first: UInt8, _ second: UInt8, orNonASCII: Bool, collecting passed: inout UInt64
-    ) -> Int {
-        guard let base = text.baseAddress else { return start }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        let firstPattern = ones &* UInt64(first)
-        let secondPattern = ones &* UInt64(second)
-        let controlPattern = ones &* 0x0E
-        var index = start
-        let end = text.count
-        while index + 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            // The classic "has a zero byte" test, (x - 0x01…) & ~x, exact when asked of any
-            // byte; "has a byte below n" is the same with n in place of 0x01.
-            let firstDifference = word ^ firstPattern
-            let secondDifference = word ^ secondPattern
-            var flags = (firstDifference &- ones) & ~firstDifference
-            flags |= (secondDifference &- ones) & ~secondDifference
-            flags |= (word &- controlPattern) & ~word
-            if orNonASCII { flags |= word }
-            passed |= word
-            let found = flags & highBits
-            if found != 0 {
-                // The lowest flag is exact (the test only errs above a true match): go
-                // straight to that byte.
-                return index + found.trailingZeroBitCount / 8
-            }
-            index += 8
-        }
-        return index
     }
 
     // MARK: Errors

@@ -215,6 +215,18 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
         #expect(locations == [[1, 11], [3, 1], [4, 3], [6, 6]])
     }
 
+    /// A key that holds a line break (escaped or not) is located where it starts, not on the
+    /// line where it ends.
+    @Test(arguments: ["utf-8", "utf-16le"])
+    func keysWithLineBreaksAreLocatedWhereTheyStart(encoding: String) throws {
+        let source = "\"a\" = \"1\";\n\"b\\\nc\" = \"2\";\n'd\r\ne' = \"3\";\n\"f\" = \"4\";"
+        let bytes = encoding == "utf-8" ? Array(source.utf8) : utf16Bytes(source, bigEndian: false, bom: true)
+        let parsed = try StringsParser.parse(bytes)
+        #expect(parsed.table == ["a": "1", "b\nc": "2", "d\r\ne": "3", "f": "4"])
+        let locations = parsed.entries.map { [$0.location.line, $0.location.column] }
+        #expect(locations == [[1, 1], [2, 1], [4, 1], [6, 1]])
+    }
+
     @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
     func propertyListStringsFiles(format: PropertyListSerialization.PropertyListFormat) throws {
         let table = ["a": "b", "多言語化": "Multilingualization", "empty": ""]
