@@ -24,9 +24,10 @@ import Foundation
 /// both are errors here. Values must be strings (no nested `{ }`, arrays or data). An empty
 /// file is an empty table (Foundation rejects zero bytes).
 ///
-/// An XML (`<?xml`, `<plist`) or binary (`bplist00`) property list is read with Foundation's
-/// `PropertyListSerialization` and must be a dictionary of strings; its entries come sorted by
-/// key, all located at 1:1, with no duplicates (the format cannot hold any).
+/// An XML (`<?xml`, `<plist`) property list is read with Foundation's
+/// `PropertyListSerialization`, a binary one (`bplist00`) with `BinaryPropertyListReader`, and
+/// must be a dictionary of strings; its entries come sorted by key, all located at 1:1, with
+/// no duplicates (the format cannot hold any).
 ///
 /// Errors carry a 1-based line and column (columns count Unicode scalars, lines end at
 /// `\n`, `\r` or `\r\n`). "Unterminated" errors point at where the string or comment
@@ -89,23 +90,19 @@ public enum StringsParser {
         return false
     }
 
-    /// Reads an XML or binary property list through Foundation: it must be a dictionary of
-    /// strings. Entries come sorted by key (a dictionary has no file order) and located at 1:1.
+    /// Reads an XML or binary property list (``PropertyListValue/parse(_:file:)``: binary ones
+    /// with our own reader, which survives damaged input that crashes Foundation's on Linux):
+    /// it must be a dictionary of strings. Entries come sorted by key (a dictionary has no
+    /// file order) and located at 1:1.
     private static func parsePropertyList(_ bytes: [UInt8], file: String?) throws(ResourceParseError) -> ParsedStrings {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
-        } catch {
-            let reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw ResourceParseError(location: start, message: "not a valid property list: \(reason)")
-        }
-        guard let dictionary = object as? [String: Any] else {
+        guard case .dictionary(let dictionary) = try PropertyListValue.parse(bytes, file: file) else {
             throw ResourceParseError(location: start, message: "the property list is not a dictionary of strings")
         }
         var table: [String: String] = [:]
+        table.reserveCapacity(dictionary.count)
         for (key, value) in dictionary {
-            guard let string = value as? String else {
+            guard case .string(let string) = value else {
                 throw ResourceParseError(location: start, message: "the value of the key '\(key)' is not a string")
             }
             table[key] = string

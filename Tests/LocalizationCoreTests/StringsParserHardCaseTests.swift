@@ -237,6 +237,32 @@ func utf16Bytes(_ text: String, bigEndian: Bool, bom: Bool) -> [UInt8] {
         #expect(parsed.duplicates.isEmpty)
     }
 
+    /// A damaged binary property list `.strings` is read by our own binary reader (Foundation's
+    /// crashed on some damaged binary input on Linux, and leaks on others): thousands of
+    /// random damages never crash, and a file cut short anywhere is an error.
+    @Test func damagedBinaryPropertyListsNeverCrash() throws {
+        let table = ["a": "b", "多言語化": "Multilingualization", "count": "%d files"]
+        let original = [UInt8](try PropertyListSerialization.data(fromPropertyList: table, format: .binary, options: 0))
+        var mutator = ByteMutator(seed: 3)
+        var failures = 0
+        for _ in 0..<3000 {
+            do {
+                _ = try StringsParser.parse(mutator.damaged(original), file: "x.strings")
+            } catch {
+                failures += 1
+                #expect(error.location.file == "x.strings" && !error.message.isEmpty)
+            }
+        }
+        #expect(failures > 0)
+        // Each cut is reported by our reader, never by Foundation's ("not a valid property list").
+        for length in stride(from: 6, to: original.count, by: 1) {
+            let error = try #require(throws: ResourceParseError.self) {
+                try StringsParser.parse(Array(original.prefix(length)))
+            }
+            #expect(error.message.hasPrefix("damaged binary property list"), "cut at \(length): \(error.message)")
+        }
+    }
+
     @Test func propertyListThatIsNotADictionaryOfStrings() throws {
         for object in [["a", "b"], ["a": ["nested": "x"]]] as [Any] {
             let data = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
