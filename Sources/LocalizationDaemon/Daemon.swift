@@ -114,6 +114,12 @@ public final class Daemon: Sendable {
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
+        // A server that cannot wait for input would refuse every client: better not to start.
+        if let error = server.readinessError {
+            watcher.stop()
+            listener.close()
+            throw error
+        }
         parts.withLock {
             $0.watcher = watcher
             $0.server = server

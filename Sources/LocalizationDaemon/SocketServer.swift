@@ -44,6 +44,8 @@ public final class SocketServer: @unchecked Sendable {
     /// Waits for input on every connection at once; `nil` when its descriptors could not be
     /// made, and then connections are refused.
     let readiness: ReadinessLoop?
+    /// Why ``readiness`` is `nil`: the daemon refuses to start with it.
+    let readinessError: SocketError?
 
     private let queue: DispatchQueue
     private let counters = Mutex(SocketServerStatistics())
@@ -65,7 +67,13 @@ public final class SocketServer: @unchecked Sendable {
         self.limits = limits
         self.queue = DispatchQueue(label: "l10nd.socket-server")
         queue.setSpecific(key: queueKey, value: true)
-        readiness = try? ReadinessLoop()
+        do {
+            readiness = try ReadinessLoop()
+            readinessError = nil
+        } catch {
+            readiness = nil
+            readinessError = error
+        }
     }
 
     /// The counters as they are now.
