@@ -178,10 +178,7 @@ import Testing
     /// how soon the cooperative pool, busy with other tests, resumes it.
     @Test func requestsToAStoppedDaemonFailEachAtItsOwnLimit() throws {
         let setup = try Setup()
-        let core = ClientCore(
-            socketPath: setup.daemon.socketPath, timeout: 10, subscribe: false, reconnectDelay: 0.05...1,
-            onEvent: { _ in })
-        core.start()
+        let core = setup.daemon.startedClientCore()
         defer { core.close() }
         #expect(setup.daemon.suspend())
         defer { setup.daemon.send(signal: SIGCONT) }

@@ -56,10 +56,7 @@ import Testing
     /// daemon, the short one fails first at its limit, the long one at its own.
     @Test func queuedWritesKeepEachRequestsTimeLimit() throws {
         let setup = try Setup()
-        let core = ClientCore(
-            socketPath: setup.daemon.socketPath, timeout: 10, subscribe: false, reconnectDelay: 0.05...1,
-            onEvent: { _ in })
-        core.start()
+        let core = setup.daemon.startedClientCore()
         defer { core.close() }
         #expect(setup.daemon.suspend())
         defer { setup.daemon.send(signal: SIGCONT) }
@@ -85,10 +82,7 @@ import Testing
     /// `.unreachable` at once, not at its 10-second limit, and the next fails without waiting.
     @Test func aDaemonKilledMidBurstFailsEveryPendingRequestPromptly() throws {
         let setup = try Setup()
-        let core = ClientCore(
-            socketPath: setup.daemon.socketPath, timeout: 10, subscribe: false, reconnectDelay: 0.05...1,
-            onEvent: { _ in })
-        core.start()
+        let core = setup.daemon.startedClientCore()
         defer { core.close() }
         #expect(setup.daemon.suspend())
         let outcomes = Outcomes()
