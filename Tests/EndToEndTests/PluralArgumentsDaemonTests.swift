@@ -39,17 +39,24 @@ import Testing
             Case(language: $0.0, table: "Plurals", key: "%lld photos in %lld albums", arguments: $0.1, expected: $0.2)
         }
 
+    /// A localizer of its own in `mode`: over a daemon serving `resources`, started here,
+    /// or reading them in the process (embedded).
+    static func localizer(_ mode: LookupMode, resources: String) throws -> (Localizer, DaemonProcess?) {
+        let localizer = Localizer(environment: [:], log: { _ in })
+        guard mode != .embedded else {
+            localizer.useResources(at: [resources])
+            return (localizer, nil)
+        }
+        let daemon = try DaemonProcess(resources: [resources])
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: mode, timeout: 10)
+        return (localizer, daemon)
+    }
+
     /// Every case in one mode; embedded mode (the files, read in the process) is the
     /// reference the daemon modes must match.
     @Test(arguments: [LookupMode.embedded, .cached, .direct])
     func eachVariableTakesItsOwnArgument(mode: LookupMode) throws {
-        let daemon = mode == .embedded ? nil : try DaemonProcess(resources: [PackagePaths.exampleResources])
-        let localizer = Localizer(environment: [:], log: { _ in })
-        if let daemon {
-            localizer.useDaemon(socketPath: daemon.socketPath, mode: mode, timeout: 10)
-        } else {
-            localizer.useResources(at: [PackagePaths.exampleResources])
-        }
+        let (localizer, daemon) = try Self.localizer(mode, resources: PackagePaths.exampleResources)
         for testCase in Self.cases {
             let value = localizer.localized(
                 testCase.key, languages: [testCase.language], table: testCase.table, arguments: testCase.arguments)
@@ -78,13 +85,7 @@ import Testing
             </dict></dict></dict></plist>
             """, to: "Base.lproj/Localizable.stringsdict")
         _ = try resources.write("\"hello\" = \"привет\";\n", to: "ru.lproj/Localizable.strings")
-        let daemon = mode == .embedded ? nil : try DaemonProcess(resources: [resources.path])
-        let localizer = Localizer(environment: [:], log: { _ in })
-        if let daemon {
-            localizer.useDaemon(socketPath: daemon.socketPath, mode: mode, timeout: 10)
-        } else {
-            localizer.useResources(at: [resources.path])
-        }
+        let (localizer, daemon) = try Self.localizer(mode, resources: resources.path)
         for (count, expected) in [(21, "21 files"), (1, "1 file"), (2, "2 files")] {
             let byCount = localizer.localized("%d files", languages: ["ru"], table: nil, count: count, arguments: [])
             #expect(byCount == expected, "\(mode), count \(count)")
