@@ -27,7 +27,6 @@ enum PluralSelection: Sendable, Hashable {
 
     /// `key` read from the files for `languages`, its plural forms selected by this.
     func lookup(_ key: String, in resources: ResourceSet, languages: [LanguageTag], table: String?) -> LookupResult {
-        let catalog = resources.catalog
-        return catalog.lookup(key, in: table, chain: catalog.chain(languages), count: count, counts: counts)
+        resources.lookup(key, languages: languages, table: table, count: count, counts: counts)
     }
 }

@@ -38,10 +38,12 @@ public struct ResourceSet: Sendable {
     }
 
     /// Looks `key` up for `languages` (preferred first) in `table`; a `count` selects a
-    /// plural entry's forms (``ResourceCatalog/lookup(_:in:chain:count:)``).
+    /// plural entry's forms, `counts` each variable's by its own argument
+    /// (``ResourceCatalog/lookup(_:in:chain:count:counts:)``).
     public func lookup(
-        _ key: String, languages: [LanguageTag], table: String? = nil, count: PluralOperands? = nil
+        _ key: String, languages: [LanguageTag], table: String? = nil, count: PluralOperands? = nil,
+        counts: [PluralOperands?]? = nil
     ) -> LookupResult {
-        catalog.lookup(key, in: table, chain: catalog.chain(languages), count: count)
+        catalog.lookup(key, in: table, chain: catalog.chain(languages), count: count, counts: counts)
     }
 }
