@@ -132,6 +132,9 @@ public final class Localizer: Sendable {
     /// What answers lookups now.
     public var source: LookupSource { plan().source }
 
+    /// The daemon link of a daemon mode, connected or not.
+    var backend: DaemonBackend? { state.withLock { $0.backend } }
+
     /// Drops what was loaded or cached, so the next lookup reads the files or asks the
     /// daemon again.
     public func reload() {
