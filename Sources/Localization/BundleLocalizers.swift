@@ -44,7 +44,7 @@ final class BundleLocalizers: Sendable {
         let path = bundle.resourcePath ?? bundle.bundlePath
         return remembered(path) {
             main.daemonServes(path)
-                ? main : Self.filesLocalizer(roots: [path], developmentLanguage: bundle.developmentLocalization)
+                ? main : Self.filesLocalizer(roots: [path], developmentLanguage: Self.developmentRegion(of: path))
         }
     }
 
@@ -72,6 +72,17 @@ final class BundleLocalizers: Sendable {
         let localizer = Localizer(environment: ["L10N_MODE": "embedded"])
         localizer.useResources(at: roots, developmentLanguage: developmentLanguage ?? "en")
         return localizer
+    }
+
+    /// `CFBundleDevelopmentRegion` from the `Info.plist` in `path` (SwiftPM writes the
+    /// package's `defaultLocalization` there), read here rather than through `Bundle`,
+    /// whose `developmentLocalization` and `infoDictionary` trap on Linux for a directory
+    /// without an `Info.plist`.
+    static func developmentRegion(of path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path + "/Info.plist"),
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else { return nil }
+        return plist["CFBundleDevelopmentRegion"] as? String
     }
 
     /// The `*.resources` directories SwiftPM writes beside an executable on Linux, one per
