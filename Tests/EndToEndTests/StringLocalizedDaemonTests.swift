@@ -20,14 +20,17 @@ import Testing
         #expect(localizer.localized("\(21) items", locale: Locale(identifier: "ru")) == "21 элемент")
         #expect(localizer.localized("\("Ann") has \(1) items", locale: Self.de) == "Ann hat 1 Element")
         #expect(localizer.localized("\(3) items", table: "Inventory", locale: Self.de) == "3 Teile im Lager")
-        #expect(localizer.localized("cart.count", defaultValue: "\(2) in cart", locale: Self.de) == "2 Artikel im Warenkorb")
+        #expect(
+            localizer.localized("cart.count", defaultValue: "\(2) in cart", locale: Self.de) == "2 Artikel im Warenkorb"
+        )
         #expect(localizer.localized("no.such.key", defaultValue: "\(2) in cart", locale: Self.de) == "2 in cart")
         #expect(localizer.localized("100% sure", locale: Self.de) == "100% sicher")
         #expect(localizer.source == .daemon)
     }
 
     @Test func bundleServedByTheDaemonIsAnsweredByIt() throws {
-        let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(.cached, resources: PackagePaths.stringCatalog)
+        let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(
+            .cached, resources: PackagePaths.stringCatalog)
         defer { withExtendedLifetime(daemon) {} }
         let bundles = BundleLocalizers(main: localizer)
         let served = try #require(Bundle(path: PackagePaths.stringCatalog))

@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 import TestSupport
 import Testing
@@ -18,5 +19,7 @@ import Testing
         #expect("%1$@ has %2$d new messages".ja.localized("Ana", 3) == "Anaさんに新しいメッセージが3件あります")
         #expect(1234567.de.localized == "1.234.567")
         #expect("多言語化".language("en-XA").localized.hasPrefix("[Ḿûļţîļîñĝûåļîžåţîöñ"))
+        #expect(
+            String(localized: "\(21) photos", table: "Plurals", locale: Locale(identifier: "ru")) == "21 фотография")
     }
 }

@@ -41,7 +41,9 @@ import Testing
 
     /// Each value selects its own variable's plural form, and translations may reorder.
     @Test func severalValuesSelectAndReorder() {
-        let de = { (count: Int) in String(localized: "\("Ann") has \(count) items", bundle: Self.bundle, locale: Self.de) }
+        let de = { (count: Int) in
+            String(localized: "\("Ann") has \(count) items", bundle: Self.bundle, locale: Self.de)
+        }
         #expect(de(1) == "Ann hat 1 Element")
         #expect(de(4) == "Ann hat 4 Elemente")
         let ja = String(localized: "\("Ann") has \(3) items", bundle: Self.bundle, locale: Locale(identifier: "ja"))
@@ -56,9 +58,12 @@ import Testing
     }
 
     @Test func tableNamesTheFile() {
-        #expect(String(localized: "\(3) items", table: "Inventory", bundle: Self.bundle, locale: Self.de) == "3 Teile im Lager")
+        #expect(
+            String(localized: "\(3) items", table: "Inventory", bundle: Self.bundle, locale: Self.de)
+                == "3 Teile im Lager")
         #expect(String(localized: "\(3) items", table: nil, bundle: Self.bundle, locale: Self.de) == "3 Elemente")
-        #expect(String(localized: "\(3) items", table: "Localizable", bundle: Self.bundle, locale: Self.de) == "3 Elemente")
+        #expect(
+            String(localized: "\(3) items", table: "Localizable", bundle: Self.bundle, locale: Self.de) == "3 Elemente")
     }
 
     @Test func commentIsIgnored() {
@@ -86,7 +91,8 @@ import Testing
         ("ja", "3 items"),
     ])
     func localeChoosesTheLanguage(identifier: String, expected: String) {
-        #expect(String(localized: "\(3) items", bundle: Self.bundle, locale: Locale(identifier: identifier)) == expected)
+        #expect(
+            String(localized: "\(3) items", bundle: Self.bundle, locale: Locale(identifier: identifier)) == expected)
     }
 
     @Test func regionalLocaleUsesItsRegionFirst() {
@@ -133,7 +139,8 @@ import Testing
 
     /// No bundle (or the main one) is the program's localizer, `Localizer.shared`.
     @Test func noBundleIsTheSharedLocalizer() {
-        #expect(String(localized: "\(21) photos", table: "Plurals", locale: Locale(identifier: "ru")) == "21 фотография")
+        #expect(
+            String(localized: "\(21) photos", table: "Plurals", locale: Locale(identifier: "ru")) == "21 фотография")
         #expect(
             String(localized: "\(21) photos", table: "Plurals", bundle: .main, locale: Locale(identifier: "ru"))
                 == "21 фотография")
@@ -145,7 +152,9 @@ import Testing
         let photos: String.LocalizationValue = "\(21) photos"
         #expect(photos.ru.localized(table: "Plurals") == "21 фотография")
         #expect(photos.language("fr").localized(table: "Plurals") == "21 photos")
-        #expect(("\(1) photos" as String.LocalizationValue).languages(["xx", "fr"]).localized(table: "Plurals") == "1 photo")
+        #expect(
+            ("\(1) photos" as String.LocalizationValue).languages(["xx", "fr"]).localized(table: "Plurals") == "1 photo"
+        )
         #expect("多言語化".en.localized == "Multilingualization")
     }
 
