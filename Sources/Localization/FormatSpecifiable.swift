@@ -11,6 +11,15 @@
     public protocol FormatSpecifiable: CustomStringConvertible, CVarArg, Sendable {
         /// The conversion a String Catalog key holds for a value of this type (`%lld` for `Int`).
         static var formatSpecifier: String { get }
+
+        /// The value as a format argument: itself, or a type the formatter and plural
+        /// selection read (`CGFloat` is given as a `Double`).
+        var formatArgument: any CVarArg & Sendable { get }
+    }
+
+    extension FormatSpecifiable {
+        /// The value itself.
+        public var formatArgument: any CVarArg & Sendable { self }
     }
 
     extension String: FormatSpecifiable {
@@ -71,6 +80,14 @@
     extension Double: FormatSpecifiable {
         /// `%lf`.
         public static var formatSpecifier: String { "%lf" }
+    }
+
+    extension CGFloat: FormatSpecifiable {
+        /// `%lf`, as a `Double`.
+        public static var formatSpecifier: String { "%lf" }
+
+        /// The value as a `Double`.
+        public var formatArgument: any CVarArg & Sendable { Double(self) }
     }
 
     extension Float: FormatSpecifiable {

@@ -11,7 +11,7 @@
         /// | `Int32`, `Int16`, `Int8` | `%d` | the number |
         /// | `UInt`, `UInt64` | `%llu` | the number |
         /// | `UInt32`, `UInt16`, `UInt8` | `%u` | the number |
-        /// | `Double` | `%lf` | the number |
+        /// | `Double`, `CGFloat` | `%lf` | the number |
         /// | `Float` | `%f` | the number |
         /// | `String`, `Substring`, `Character`, any other `CustomStringConvertible` | `%@` | its text |
         /// | `AttributedString` | `%@` | its characters |
@@ -38,13 +38,13 @@
 
             /// Appends a number or a string as the conversion Xcode writes for its type.
             public mutating func appendInterpolation<Value: FormatSpecifiable>(_ value: Value) {
-                append(Value.formatSpecifier, .value(value))
+                append(Value.formatSpecifier, .value(value.formatArgument))
             }
 
             /// Appends a number or a string with a conversion of the caller's choice
             /// (`\(price, specifier: "%.2f")` is `%.2f` in the key).
             public mutating func appendInterpolation<Value: FormatSpecifiable>(_ value: Value, specifier: String) {
-                append(specifier, .value(value))
+                append(specifier, .value(value.formatArgument))
             }
 
             /// Appends any other describable value (`Character`, `Substring`, `Bool`, an

@@ -52,13 +52,20 @@
         }
     }
 
-    extension String.LocalizationValue: Equatable {
+    extension String.LocalizationValue: Hashable {
         /// Equal when the keys are, and the arguments read the same in the POSIX locale.
         public static func == (lhs: Self, rhs: Self) -> Bool {
-            let posix = Locale(identifier: "en_US_POSIX")
-            return lhs.key == rhs.key
-                && lhs.formatArguments(locale: posix).map { "\($0)" }
-                    == rhs.formatArguments(locale: posix).map { "\($0)" }
+            lhs.key == rhs.key && lhs.argumentTexts == rhs.argumentTexts
+        }
+
+        /// Hashes the key and the arguments' texts, as ``==`` compares them.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(argumentTexts)
+        }
+
+        private var argumentTexts: [String] {
+            formatArguments(locale: Locale(identifier: "en_US_POSIX")).map { "\($0)" }
         }
     }
 #endif

@@ -28,6 +28,9 @@ import Testing
     @Test func floatingPointTakesApplesSpecifiers() {
         #expect(Self.parts("\(1.5) kg") == ("%lf kg", ["1.5"]))
         #expect(Self.parts("\(Float(2.5)) m") == ("%f m", ["2.5"]))
+        #expect(Self.parts("\(CGFloat(3.5)) s") == ("%lf s", ["3.5"]))
+        let cgFloat: String.LocalizationValue = "\(CGFloat(3.5)) s"
+        #expect(cgFloat.formatArguments(locale: Self.posix).first is Double)
     }
 
     @Test func textIsAnObject() {
@@ -82,5 +85,7 @@ import Testing
         #expect(("\(3) items" as String.LocalizationValue) == "\(3) items")
         #expect(("\(3) items" as String.LocalizationValue) != "\(4) items")
         #expect(("a" as String.LocalizationValue) == String.LocalizationValue("a"))
+        let set: Set<String.LocalizationValue> = ["\(3) items", "\(3) items", "\(4) items", "a"]
+        #expect(set.count == 3)
     }
 }

@@ -32,6 +32,7 @@ import Testing
         #expect(de("Code \(UInt32(9))") == "Kennung 9")
         #expect(de("Temperature: \(21.5)") == "Temperatur: 21,500000")
         #expect(de("Ratio: \(Float(0.5))") == "Verhältnis: 0,500000")
+        #expect(de("Temperature: \(CGFloat(2))") == "Temperatur: 2,000000")
         #expect(de("Total: \(12.346, specifier: "%.2f")") == "Summe: 12,35")
         #expect(de("Hello, \("Ann")!") == "Hallo, Ann!")
         #expect(de("Hello, \("Ann".prefix(2))!") == "Hallo, An!")
