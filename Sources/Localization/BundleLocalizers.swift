@@ -21,7 +21,10 @@
         static let capacity = 64
 
         private let main: Localizer
-        private let localizers = Mutex<[String: Localizer]>([:])
+        /// By bundle object (`nil`: the resources beside the executable). The bundle is
+        /// kept, so its identifier is not reused while remembered: a bundle's paths cost a
+        /// microsecond each to read on Linux, more than the lookup.
+        private let localizers = Mutex<[ObjectIdentifier?: (bundle: Bundle?, localizer: Localizer)]>([:])
 
         /// Bundles resolved against `main`: tests give a localizer of their own.
         init(main: Localizer) {
@@ -38,31 +41,32 @@
 
         /// The localizer for `bundle` (`nil` is the main bundle).
         func localizer(for bundle: Bundle?) -> Localizer {
-            guard let bundle, bundle.bundleURL.standardizedFileURL != Bundle.main.bundleURL.standardizedFileURL else {
-                return mainLocalizer()
-            }
-            let path = bundle.resourcePath ?? bundle.bundlePath
-            return remembered(path) {
-                main.daemonServes(path)
+            guard let bundle, bundle !== Bundle.main else { return mainLocalizer() }
+            return remembered(bundle) {
+                let path = bundle.resourcePath ?? bundle.bundlePath
+                if bundle.bundleURL.standardizedFileURL == Bundle.main.bundleURL.standardizedFileURL { return main }
+                return main.daemonServes(path)
                     ? main : Self.filesLocalizer(roots: [path], developmentLanguage: Self.developmentRegion(of: path))
             }
         }
 
         private func mainLocalizer() -> Localizer {
-            guard main.source == .keys else { return main }
-            let roots = Self.packageResourceBundles(beside: Bundle.main.bundlePath)
-            guard !roots.isEmpty else { return main }
-            return remembered("\u{0}main") { Self.filesLocalizer(roots: roots, developmentLanguage: nil) }
+            guard !main.isConfigured else { return main }
+            return remembered(nil) {
+                let roots = Self.packageResourceBundles(beside: Bundle.main.bundlePath)
+                return roots.isEmpty ? main : Self.filesLocalizer(roots: roots, developmentLanguage: nil)
+            }
         }
 
-        private func remembered(_ path: String, make: () -> Localizer) -> Localizer {
-            if let known = localizers.withLock({ $0[path] }) { return known }
+        private func remembered(_ bundle: Bundle?, make: () -> Localizer) -> Localizer {
+            let id = bundle.map(ObjectIdentifier.init)
+            if let known = localizers.withLock({ $0[id]?.localizer }) { return known }
             // Made outside the lock: deciding may ask the daemon.
             let made = make()
             return localizers.withLock { localizers in
-                if let known = localizers[path] { return known }
+                if let known = localizers[id] { return known.localizer }
                 if localizers.count >= Self.capacity { localizers.removeAll() }
-                localizers[path] = made
+                localizers[id] = (bundle, made)
                 return made
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LocalizationCore
+import Synchronization
 
 /// The language tags a `Locale` asks a lookup for: the one place `String(localized:locale:)`
 /// turns a locale into languages, so that it follows the tag rules of ``LanguageTag``
@@ -14,8 +15,20 @@ enum LocaleLanguages {
         if locale == Locale.current || locale == Locale.autoupdatingCurrent {
             return preferred
         }
-        return tag(for: locale).map { [$0] } ?? []
+        let identifier = locale.identifier
+        if let known = known.withLock({ $0[identifier] }) { return known }
+        let tags = tag(for: locale).map { [$0] } ?? []
+        known.withLock { known in
+            if known.count >= capacity { known.removeAll() }
+            known[identifier] = tags
+        }
+        return tags
     }
+
+    /// Tags already worked out, by locale identifier: parsing one costs more than the
+    /// lookup it is for. Bounded: past `capacity` identifiers it starts over.
+    private static let known = Mutex<[String: [String]]>([:])
+    static let capacity = 256
 
     /// The BCP 47 tag of `locale`'s language, without its keywords (`@calendar=…`).
     static func tag(for locale: Locale) -> String? {

@@ -43,6 +43,11 @@
         ) -> String {
             let defaultFormat = key == value.key ? nil : value.key
             guard !value.arguments.isEmpty else {
+                // `.localized`'s path, whose thread cache makes a cached-mode read lock-free.
+                if defaultFormat == nil {
+                    let list = languages.count == 1 ? LanguageList.one(languages[0]) : .many(languages)
+                    return self.value(key, languages: list, table: table)
+                }
                 let result = lookup(key, languages: languages, table: table)
                 return result.found ? result.value : defaultFormat ?? result.value
             }

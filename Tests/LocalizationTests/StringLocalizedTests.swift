@@ -159,6 +159,26 @@ import Testing
         #expect("多言語化".en.localized == "Multilingualization")
     }
 
+    /// Whether the main localizer has anything to answer from decides, per call, whether
+    /// the resources beside the executable stand in for it.
+    @Test func mainLocalizerIsUsedOnceConfigured() throws {
+        let localizer = Localizer(environment: [:], log: { _ in })
+        #expect(!localizer.isConfigured)
+        let bundles = BundleLocalizers(main: localizer)
+        // The test binary has no SwiftPM resource bundles beside it: the main localizer.
+        #expect(bundles.localizer(for: nil) === localizer)
+        localizer.useResources(at: [PackagePaths.stringCatalog])
+        #expect(localizer.isConfigured)
+        #expect(bundles.localizer(for: nil) === localizer)
+        #expect(
+            bundles.localized("\(3) items", key: "%lld items", table: nil, bundle: nil, locale: Self.de) == "3 Elemente"
+        )
+        localizer.useEmbedded()
+        #expect(localizer.isConfigured)
+        localizer.useResources(at: [])
+        #expect(!localizer.isConfigured)
+    }
+
     @Test func packageResourceBundlesAreTheResourcesDirectories() throws {
         let directory = try TemporaryDirectory(prefix: "l10nd-exe")
         try directory.write("a_a.resources/de.lproj/Localizable.strings")
