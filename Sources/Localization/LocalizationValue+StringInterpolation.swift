@@ -15,6 +15,7 @@
         /// | `Float` | `%f` | the number |
         /// | `String`, `Substring`, `Character`, any other `CustomStringConvertible` | `%@` | its text |
         /// | `AttributedString` | `%@` | its characters |
+        /// | `LocalizedStringResource` | `%@` | it, localized in the same locale |
         /// | `value, format: style` (a `FormatStyle` to `String`) | `%@` | the value formatted in the lookup's locale |
         /// | `value, specifier: "%.2f"` | the specifier as given | the value |
         public struct StringInterpolation: StringInterpolationProtocol, Sendable {
@@ -51,6 +52,18 @@
             /// object) as `%@`, with its description as the argument.
             public mutating func appendInterpolation<Value: CustomStringConvertible>(_ value: Value) {
                 append("%@", .value(value.description))
+            }
+
+            /// Appends another localizable string as `%@`, resolved in the same locale as
+            /// the string it is part of (`"\(LocalizedStringResource("Hello")), \(name)"`).
+            public mutating func appendInterpolation(_ value: LocalizedStringResource) {
+                append(
+                    "%@",
+                    .formatted { locale in
+                        var resource = value
+                        resource.locale = locale
+                        return String(localized: resource)
+                    })
             }
 
             /// Appends an attributed string's characters as `%@`.

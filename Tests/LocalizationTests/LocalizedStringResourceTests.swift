@@ -29,4 +29,16 @@ import Testing
         #expect(interpolated.key == "%lld items")
         #expect(interpolated.defaultValue == "\(2) items")
     }
+
+    /// Interpolated into another value, a resource is `%@`, resolved in that value's locale.
+    @Test func interpolatedResourceResolvesInTheSameLocale() {
+        let greeting = LocalizedStringResource("Hello", bundle: .atURL(Self.url))
+        let value: String.LocalizationValue = "\(greeting), \("Ann")!"
+        #expect(value.key == "%@, %@!")
+        let bundle = Bundle(url: Self.url)
+        #expect(String(localized: "\(greeting)", bundle: bundle, locale: Locale(identifier: "fr")) == "Bonjour")
+        #expect(
+            String(localized: "Hello, \(greeting)!", bundle: bundle, locale: Locale(identifier: "de"))
+                == "Hallo, Hallo!")
+    }
 }
