@@ -17,6 +17,9 @@ public struct FallbackChain: Sendable, Hashable {
     public let candidates: [LanguageTag]
     /// The candidates' identifiers, computed once so lookups do not rebuild them.
     public let identifiers: [String]
+    /// Where the development language's part begins (the index after `Base`): a String
+    /// Catalog's own source language is tried there (``ResourceCatalog``).
+    public let developmentStart: Int
 
     /// Builds the chain for `preferred` tags (gettext's `LANGUAGE=sv:de` order).
     public init(preferred: [LanguageTag], developmentLanguage: LanguageTag) {
@@ -31,6 +34,7 @@ public struct FallbackChain: Sendable, Hashable {
             add(Self.expansion(of: tag))
         }
         add([.base])
+        developmentStart = candidates.count
         add(Self.expansion(of: developmentLanguage))
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
@@ -47,7 +51,7 @@ public struct FallbackChain: Sendable, Hashable {
     /// 4. The bare language, then, when the script is the language's usual one, the language
     ///    with it (`zh-CN` → `zh` → `zh-Hans`). Never another region of the usual script:
     ///    `pt-PT` does not reach `pt-BR`, nor `en-AU` `en-US`.
-    static func expansion(of tag: LanguageTag) -> [LanguageTag] {
+    public static func expansion(of tag: LanguageTag) -> [LanguageTag] {
         if tag.isBase { return [tag] }
         let language = LanguageTag(language: tag.language)
         var result = [tag, LanguageTag(language: tag.language, script: tag.script, region: tag.region)]

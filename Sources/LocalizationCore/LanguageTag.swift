@@ -134,3 +134,26 @@ extension Character {
     var isASCIILetter: Bool { isASCII && isLetter }
     var isASCIIDigit: Bool { isASCII && isNumber }
 }
+
+extension LanguageTag {
+    /// The languages `text` names: one tag (`de-DE`), or an `Accept-Language` list
+    /// (`de-DE,de;q=0.9,en;q=0.8`) read by ``AcceptLanguage/preferences(_:)``. Wherever one
+    /// language is accepted, a list is too.
+    ///
+    /// - Throws: ``LanguageTagError`` for a tag that is not one, or a list with no usable
+    ///   language (so a header never falls back to the development language in silence).
+    public static func preferences(_ text: String) throws(LanguageTagError) -> [LanguageTag] {
+        guard AcceptLanguage.isList(text) else { return [try LanguageTag(text)] }
+        let tags = AcceptLanguage.preferences(text)
+        guard !tags.isEmpty || text.trimmingSpaces == "*" else {
+            throw LanguageTagError(input: text, reason: "the Accept-Language list names no usable language")
+        }
+        return tags
+    }
+
+    /// ``preferences(_:)`` of every string of `texts`, in order, leaving out those that name
+    /// no language.
+    public static func preferences(_ texts: [String]) -> [LanguageTag] {
+        texts.flatMap { (try? preferences($0)) ?? [] }
+    }
+}

@@ -110,6 +110,12 @@ public final class ResourceStore: Sendable {
                     changes.append(pair)
                 }
             }
+            // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+            let sources = ResourceCatalog.sourceLanguages(
+                of: state.files.values.compactMap { loaded in loaded.content.map { (loaded.file, $0) } })
+            if sources != state.catalog.sourceLanguages {
+                state.catalog.setSourceLanguages(sources)
+            }
             if !changes.isEmpty || state.generation == 0 {
                 state.generation += 1
             }
