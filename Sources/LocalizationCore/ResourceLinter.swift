@@ -136,6 +136,9 @@ public enum ResourceLinter {
         return .success((entries, findings))
     }
 
+    /// String Catalog states that are served (every state is) but want a translator's look.
+    static let markedStates: Set<String> = ["new", "needs_review", "stale"]
+
     /// A reader's problem with one entry: an error when the entry is left out, a warning
     /// when it is served with a stand-in.
     static func finding(_ problem: ResourceParseError) -> LintFinding {
@@ -150,6 +153,13 @@ public enum ResourceLinter {
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
+                if let state = entry.state, Self.markedStates.contains(state) {
+                    findings.append(
+                        LintFinding(
+                            location: locator.location(of: ["strings", key, "localizations", language]),
+                            severity: .warning,
+                            message: "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
+                }
                 guard let original = source[key]?.value,
                     let problem = FormatSpecifier.signatureMismatch(original, entry.value)
                 else { continue }
