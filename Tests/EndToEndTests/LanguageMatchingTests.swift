@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import LocalizationCore
 import TestSupport
 import Testing
@@ -68,5 +69,17 @@ import Testing
                 environment: ["PATH": "/usr/bin:/bin"])
             #expect(result.stdout == value + "\n", "\(lang): \(result.stderr)")
         }
+    }
+
+    /// The client library in every mode answers as the files do: embedded reads them, cached
+    /// and direct go through the real `l10nd`.
+    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    func clientLibraryInEveryMode(mode: LookupMode) throws {
+        let app = try Self.regionNamedApp()
+        let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: app.path)
+        for (lang, value) in Self.cases {
+            #expect(localizer.lookup("Settings", languages: [lang]).value == value, "\(mode): \(lang)")
+        }
+        #expect(localizer.source == (daemon == nil ? .files : .daemon))
     }
 }

@@ -103,7 +103,7 @@ import Testing
     @Test(arguments: [
         // Romanian's `one` is an integer 1 without visible fraction digits: 1.0 is `few`.
         ("ro", "1.0", PluralCategory.few), ("ro", "1", .one), ("ro", "101", .few),
-        ("is", "21", .one), ("is", "11", .other),
+        ("is", "21", .one), ("is", "11", .other), ("is", "0.2", .other), ("is", "0.1", .one),
         ("mt", "2", .two), ("mt", "3", .few),
         ("fr", "1000000", .many), ("ru", "21", .one), ("ru", "1.5", .other),
     ])
