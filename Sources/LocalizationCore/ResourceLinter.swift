@@ -142,7 +142,8 @@ public enum ResourceLinter {
     /// A reader's problem with one entry: an error when the entry is left out, a warning
     /// when it is served with a stand-in.
     static func finding(_ problem: ResourceParseError) -> LintFinding {
-        LintFinding(location: problem.location, severity: problem.isEntryLost ? .error : .warning, message: problem.message)
+        LintFinding(
+            location: problem.location, severity: problem.isEntryLost ? .error : .warning, message: problem.message)
     }
 
     /// Format mismatches inside one String Catalog, each language against its source, at

@@ -122,9 +122,13 @@ import Testing
 
     /// Where Debian's CLDR 41 file is installed, it still reads, and `is mt ro` differ from
     /// the carried data in at least one sample (what the issue reported).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: CLDRPluralData.debianPath), "Debian's unicode-cldr-core is not installed"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: CLDRPluralData.debianPath),
+            "Debian's unicode-cldr-core is not installed"))
     func debiansOlderFileDiffers() throws {
-        let old = try CLDRPluralData(xml: Array(try #require(FileManager.default.contents(atPath: CLDRPluralData.debianPath))))
+        let old = try CLDRPluralData(
+            xml: Array(try #require(FileManager.default.contents(atPath: CLDRPluralData.debianPath))))
         let current = CLDRPluralData.system
         for language in ["is", "mt", "ro"] {
             let tag = try LanguageTag(language)
