@@ -99,3 +99,34 @@ import Testing
         #expect(!lint.stdout.contains(":1:1:"), "\(lint.stdout)")
     }
 }
+
+/// The daemon serves the rest of a file with a bad entry, and lists the entry in `status`.
+@Suite struct BadEntryDaemonTests {
+    @Test func theRestIsServedAndTheEntryListed() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "ru.lproj/Localizable.stringsdict",
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+            <key>bad</key>
+            <dict><key>NSStringLocalizedFormatKey</key><string>%#@gone@</string></dict>
+            <key>good</key>
+            <string>Хорошо</string>
+            </dict>
+            </plist>
+            """)
+        let daemon = try DaemonProcess(resources: [directory.path])
+        let client = try daemon.connect()
+        let good = try client.request(["op": "lookup", "key": "good", "lang": "ru"])
+        #expect(good["value"] as? String == "Хорошо")
+        let status = try client.request(["op": "status"])
+        let errors = try #require(status["errors"] as? [[String: Any]])
+        #expect(errors.count == 1)
+        let error = try #require(errors.first)
+        #expect((error["message"] as? String)?.contains("\"bad\"") == true, "\(error)")
+        #expect(error["line"] as? Int == 4)
+        #expect((error["file"] as? String)?.hasSuffix("ru.lproj/Localizable.stringsdict") == true)
+    }
+}
