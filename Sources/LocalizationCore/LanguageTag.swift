@@ -26,10 +26,18 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The `Base` pseudo-language of Xcode projects.
     public static let base = LanguageTag(language: "Base", script: nil, region: nil, variants: [])
 
-    /// Legacy `.lproj` names that predate ISO codes, as CoreFoundation still accepts them.
+    /// Legacy `.lproj` names that predate ISO codes, as CoreFoundation still accepts them:
+    /// its seven common names, and the other languages of its name table
+    /// (`__CFBundleLanguageNamesArray` in CFBundle_Locale.c) whose code is unambiguous
+    /// (`Chinese`, which names both scripts there, is left out).
     static let legacyNames: [String: String] = [
         "english": "en", "japanese": "ja", "french": "fr", "german": "de",
         "spanish": "es", "italian": "it", "dutch": "nl",
+        "swedish": "sv", "danish": "da", "portuguese": "pt", "norwegian": "nb", "finnish": "fi",
+        "greek": "el", "icelandic": "is", "turkish": "tr", "croatian": "hr", "korean": "ko",
+        "polish": "pl", "hungarian": "hu", "russian": "ru", "czech": "cs", "slovak": "sk",
+        "romanian": "ro", "ukrainian": "uk", "catalan": "ca", "hebrew": "he", "arabic": "ar",
+        "thai": "th", "vietnamese": "vi", "indonesian": "id",
     ]
 
     /// gettext's locale modifiers that name a script (`sr_RS@latin`).
