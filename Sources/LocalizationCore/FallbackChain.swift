@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The languages a lookup tries, most specific first.
 ///
 /// For each preferred tag: the tag, then without variants, then the other spellings of the
@@ -31,11 +33,11 @@ public struct FallbackChain: Sendable, Hashable {
             }
         }
         for tag in preferred where !tag.isBase {
-            add(Self.expansion(of: tag))
+            add(Self.cachedExpansion(of: tag))
         }
         add([.base])
         developmentStart = candidates.count
-        add(Self.expansion(of: developmentLanguage))
+        add(Self.cachedExpansion(of: developmentLanguage))
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
     }
@@ -74,6 +76,22 @@ public struct FallbackChain: Sendable, Hashable {
             result += [language, scriptAlone]
         }
         return unique(result)
+    }
+
+    /// Expansions already computed: embedded-mode lookups build a chain per call, and an
+    /// expansion costs several likely-subtag searches. Bounded: emptied when full.
+    private static let expansions = Mutex<[LanguageTag: [LanguageTag]]>([:])
+    private static let expansionCacheCapacity = 512
+
+    /// ``expansion(of:)``, remembered.
+    static func cachedExpansion(of tag: LanguageTag) -> [LanguageTag] {
+        if let known = expansions.withLock({ $0[tag] }) { return known }
+        let expansion = expansion(of: tag)
+        expansions.withLock { cache in
+            if cache.count >= expansionCacheCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[tag] = expansion
+        }
+        return expansion
     }
 
     private static func unique(_ tags: [LanguageTag]) -> [LanguageTag] {
