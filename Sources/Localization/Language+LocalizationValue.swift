@@ -18,8 +18,8 @@
 
         /// The value looked up in `table` (`nil` means `Localizable`).
         public func localized(table: String?) -> String {
-            let locale = Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
-            return BundleLocalizers.shared.localizer(for: nil).localized(
+            // The first requested language's locale formats the arguments (`format:` styles).
+            BundleLocalizers.shared.localizer(for: nil).localized(
                 base, key: base.key, languages: identifiers, table: table, locale: locale)
         }
     }

@@ -157,6 +157,10 @@ import Testing
             ("\(1) photos" as String.LocalizationValue).languages(["xx", "fr"]).localized(table: "Plurals") == "1 photo"
         )
         #expect("多言語化".en.localized == "Multilingualization")
+        // The first language's locale formats the arguments.
+        let weight: String.LocalizationValue = "\(1234.5, format: .number)"
+        #expect(weight.de.localized == "1.234,5")
+        #expect(weight.language("ja_JP.UTF-8").localized == "1,234.5")
     }
 
     /// Whether the main localizer has anything to answer from decides, per call, whether
