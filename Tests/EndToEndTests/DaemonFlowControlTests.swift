@@ -67,7 +67,8 @@ import Testing
         let daemon = try startDaemon(extraRoots: [root.path])
         let client = try RawSocketClient(path: daemon.socketPath, timeout: 30)
         // A lookup after the table: the connection goes on serving once the reply is out.
-        let requests = #"{"op":"table","lang":"xx","table":"Big","id":"big"}"# + "\n"
+        let requests =
+            #"{"op":"table","lang":"xx","table":"Big","id":"big"}"# + "\n"
             + #"{"op":"lookup","key":"key-000007","lang":"xx","table":"Big","id":"after"}"# + "\n"
         #expect(try client.send(Array(requests.utf8)) == .sent)
         client.finishSending()
@@ -91,7 +92,8 @@ import Testing
         let daemon = try startDaemon(["max_connections = 5", "request_timeout_seconds = 1"])
         let observer = try daemon.connect()
         let deadline = Date().addingTimeInterval(10)
-        while (try observer.request(["op": "status"])["server"] as? [String: Any])?["connections_current"] as? Int != 1 {
+        while (try observer.request(["op": "status"])["server"] as? [String: Any])?["connections_current"] as? Int != 1
+        {
             try #require(Date() < deadline, "connections never settled to 1")
             usleep(20_000)
         }
