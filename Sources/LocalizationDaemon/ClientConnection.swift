@@ -55,7 +55,9 @@ final class ClientConnection: @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputStart = 0
     private(set) var subscription: WireEncoding?
-    /// When a byte last moved either way (uptime nanoseconds).
+    /// When a request last arrived whole or the socket last took a byte of output (uptime
+    /// nanoseconds). Bytes read do not count by themselves: a client sending blank lines, or
+    /// a byte now and then, is not kept from idling out by them.
     private(set) var lastActivity: UInt64
     /// When the first byte of the request still incomplete in the framer was read; nil when
     /// none is, or while the server is not reading (then the wait is ours, not the client's).
@@ -69,6 +71,11 @@ final class ClientConnection: @unchecked Sendable {
     private var unsentEventsHead = 0
     /// Bytes of change events not yet written, held or in `output`.
     private var eventBytesUnsent = 0
+    /// Whether the peer has finished sending (`read` returned 0).
+    private var inputEnded = false
+    /// The sequence number of a `table` request still with the handler: no other request is
+    /// taken until it is answered, since its reply's size is unknown until then.
+    private var tableSequence: UInt64?
 
     /// Made the first time a reply cannot be written at once: most connections never need
     /// one, and registering and tearing down a source per connection is epoll churn
@@ -114,6 +121,7 @@ final class ClientConnection: @unchecked Sendable {
     /// replies already owed leave room under the output limit.
     private var canDispatch: Bool {
         slots.count - slotsHead < limits.maxPendingRequests && unsentBytes < limits.maxOutputBufferBytes
+            && tableSequence == nil
     }
 
     /// Closes this connection if it broke a time limit by `now` (uptime nanoseconds); the
@@ -137,8 +145,9 @@ final class ClientConnection: @unchecked Sendable {
                 return
             }
         }
-        // Idle: nothing moved either way, no subscription, no request with the handler. A
-        // client that leaves its replies unread is idle too: its socket accepts nothing.
+        // Idle: no request arrived and no output went out, no subscription, no request with
+        // the handler. A client that leaves its replies unread is idle too: its socket takes
+        // nothing.
         guard subscription == nil, slots.count == slotsHead, older(than: limits.idleTimeout, lastActivity) else {
             return
         }
@@ -153,7 +162,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Reads what the client sent; called on the queue when the server's ``ReadinessLoop``
     /// reports input (possibly just after reading was suspended: then it does nothing).
     func readAvailable() {
-        guard case .open = state, !readSuspended else { return }
+        guard case .open = state, !readSuspended, !inputEnded else { return }
         // Bounded so one fast client cannot starve the others sharing the queue; input left
         // unread is reported again.
         for _ in 0..<4 {
@@ -168,11 +177,14 @@ final class ClientConnection: @unchecked Sendable {
             }
             if count == 0 {
                 // The peer finished sending (`socat` after its input ends): answer what it
-                // asked, then close.
-                beginDraining()
+                // asked — the requests flow control still holds in the framer too — then
+                // close. The descriptor is no longer watched (it would report the end again
+                // and again); the held requests are taken as room allows.
+                inputEnded = true
+                suspendReading()
+                resumeReading()
                 return
             }
-            lastActivity = DispatchTime.now().uptimeNanoseconds
             server.readBuffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             processMessages()
             // A short read emptied the socket: another would only fail with EAGAIN.
@@ -216,6 +228,11 @@ final class ClientConnection: @unchecked Sendable {
                 dispatch(request, encoding: encoding)
             }
         }
+        if tookMessage { lastActivity = DispatchTime.now().uptimeNanoseconds }
+        if inputEnded, case .open = state {
+            beginDraining()
+            return
+        }
         // The framer needs more bytes: the request it holds part of is the client's to finish.
         if framer.bufferedByteCount == 0 {
             partialRequestSince = nil
@@ -227,26 +244,35 @@ final class ClientConnection: @unchecked Sendable {
     private func dispatch(_ request: WireRequest, encoding: WireEncoding) {
         let sequence = firstSequence + UInt64(slots.count - slotsHead)
         slots.append(Slot(bytes: nil, id: request.id, encoding: encoding))
+        // A table may be megabytes, resolved and encoded off this queue (by the handler, and
+        // below): its size is unknown until then, so nothing more is taken meanwhile.
+        if case .table = request.operation { tableSequence = sequence }
         let queueKey = server.queueKey
         let queue = self.queue
+        let id = request.id
         // `self`, not a weak reference: one would move this object's reference counts to a
         // side table, making every retain of it slower; a late reply to a closed connection is
         // dropped by `complete`.
         server.handler.handle(request, from: peer) { [self] reply in
+            let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
+            let isError: Bool
+            if case .error = reply { isError = true } else { isError = false }
             if DispatchQueue.getSpecific(key: queueKey) != nil {
-                complete(sequence, with: reply)
+                complete(sequence, with: bytes, isError: isError)
             } else {
-                queue.async { self.complete(sequence, with: reply) }
+                // Encoded above, on the thread that answered: a large reply costs that
+                // thread, not the queue every client shares.
+                queue.async { self.complete(sequence, with: bytes, isError: isError) }
             }
         }
     }
 
-    private func complete(_ sequence: UInt64, with reply: WireReply) {
+    private func complete(_ sequence: UInt64, with bytes: [UInt8], isError: Bool) {
+        if sequence == tableSequence { tableSequence = nil }
         guard !isClosed, sequence >= firstSequence else { return }
         let index = slotsHead + Int(sequence - firstSequence)
         guard index < slots.count, slots[index].bytes == nil else { return }
-        if case .error = reply { server.count { $0.errors += 1 } }
-        let bytes = WireCodec.encode(.reply(id: slots[index].id, reply), as: slots[index].encoding)
+        if isError { server.count { $0.errors += 1 } }
         slots[index].bytes = bytes
         heldBytes += bytes.count
         flushSlots()
@@ -393,14 +419,16 @@ final class ClientConnection: @unchecked Sendable {
 
     private func resumeReading() {
         guard readSuspended, case .open = state, let readiness = server.readiness else { return }
-        do { try readiness.watch(descriptor, token: number) } catch {
-            close()
-            return
+        if !inputEnded {
+            do { try readiness.watch(descriptor, token: number) } catch {
+                close()
+                return
+            }
         }
         readSuspended = false
         // Requests read before the pause may wait in the framer, and no input will announce
         // them: a burst past the limit sent in one write would stall forever.
-        if framer.bufferedByteCount > 0 {
+        if framer.bufferedByteCount > 0 || inputEnded {
             queue.async { [self] in processBufferedMessages() }
         }
     }

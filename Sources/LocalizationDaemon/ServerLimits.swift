@@ -6,9 +6,9 @@ public struct ServerLimits: Sendable, Hashable {
     /// Connections served at once; beyond it a new connection gets an `unavailable` error
     /// line and is closed.
     public var maxConnections: Int
-    /// Seconds a connection may stay silent before it is closed. Subscribers, and
-    /// connections waiting for the handler's reply, are never idle; a connection whose
-    /// replies wait unread counts as silent once its socket accepts no byte.
+    /// Seconds a connection may stay silent — no request arriving whole, no reply going
+    /// out — before it is closed. Subscribers, and connections waiting for the handler's
+    /// reply, are never idle; a client that leaves its replies unread is silent.
     public var idleTimeout: Double
     /// Bytes of replies a connection may have unsent (written to its buffer and held behind
     /// an unanswered request) before the server stops reading and dispatching its requests

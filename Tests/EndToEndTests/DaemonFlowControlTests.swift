@@ -101,7 +101,8 @@ import Testing
         let line = Array(#"{"op":"lookup","key":"保存","lang":"de"}"#.utf8)
         for trickler in tricklers { #expect(try trickler.send([line[0]]) == .sent) }
         // Every slot is taken now.
-        let refused = try daemon.request(["op": "hello"])
+        // Refused at once, before it could send: the error line is all it gets.
+        let refused = try daemon.connect().readObject()
         #expect((refused["error"] as? [String: Any])?["code"] as? String == "unavailable", "\(refused)")
         var open = Set(tricklers.indices)
         let started = Date()
@@ -137,11 +138,13 @@ import Testing
         #expect(
             rss - baseline.residentKilobytes < DaemonRobustnessTests.rssGrowthLimitKiB,
             "RSS went from \(baseline.residentKilobytes) KiB to \(rss) KiB")
-        let server = try #require(try daemon.request(["op": "status"])["server"] as? [String: Any])
-        #expect((server["requests"] as? Int ?? 0) < 500, "the flood was all taken: \(server)")
         let report = steady.stop()
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.slowest < 1, "the steady client waited \(report.slowest) s")
+        // Requests taken: the steady client's, a few probes, and what the flood got in.
+        let server = try #require(try daemon.request(["op": "status"])["server"] as? [String: Any])
+        let flood = (server["requests"] as? Int ?? 0) - report.answers
+        #expect(flood < 100, "the daemon took about \(flood) of the flood's 1,000 tables: \(server)")
         // The flooder is still connected, its replies unread: SIGTERM must not wait for it.
         let started = Date()
         #expect(daemon.stop(timeout: 10) == 0, "\(daemon.log)")

@@ -69,6 +69,20 @@ import Testing
         running.shutDown()
     }
 
+    @Test func aClientThatFinishesSendingGetsTheRepliesFlowControlHeldBack() throws {
+        let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 64 * 1024))
+        let client = try running.client()
+        // The requests past the limit wait in the server when the end of input arrives.
+        client.send(bigLookups(20, size: 65_536))
+        shutdown(client.descriptor, Int32(SHUT_WR))
+        usleep(200_000)
+        for id in 0..<20 {
+            #expect(try client.readServerMessage(timeout: 10).isReply(id: Int64(id)))
+        }
+        #expect(client.waitForClose())
+        running.shutDown()
+    }
+
     @Test func aClientWhoseRepliesStayUnreadIsClosedAtTheIdleTimeout() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.5, maxOutputBufferBytes: 64 * 1024))
         let hog = try running.client()
@@ -97,6 +111,16 @@ import Testing
         let real = try running.client()
         real.send(#"{"op":"hello","id":2}"# + "\n")
         #expect(try real.readLine() == #"{"id":2,"ok":true,"protocol":1}"#)
+        running.shutDown()
+    }
+
+    @Test func blankLinesDoNotKeepAConnectionFromIdlingOut() throws {
+        let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.5, requestTimeout: 60))
+        let client = try running.client()
+        let started = Date()
+        while client.send("\n"), Date().timeIntervalSince(started) < 10 { usleep(100_000) }
+        #expect(Date().timeIntervalSince(started) < 5, "blank lines kept the connection open")
+        #expect(running.server.statistics.connectionsTimedOut == 1)
         running.shutDown()
     }
 
