@@ -99,10 +99,7 @@ public final class Daemon: Sendable {
         let listener = try makeListener()
         parts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
-            roots: store.roots,
-            options: ResourceWatcher.Options(
-                settle: .milliseconds(configuration.settleMilliseconds),
-                allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+            roots: store.roots, options: watcherOptions
         ) { [weak self] batch in
             guard let self else { return }
             reloads.async { self.apply(batch) }
@@ -113,6 +110,8 @@ public final class Daemon: Sendable {
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
+        for error in summary.newRootErrors { logger.error("\(error)") }
+        recheck(summary.heldFiles)
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -133,6 +132,13 @@ public final class Daemon: Sendable {
         )
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
+    }
+
+    /// The watcher's settings, from the configuration.
+    var watcherOptions: ResourceWatcher.Options {
+        ResourceWatcher.Options(
+            settle: .milliseconds(configuration.settleMilliseconds),
+            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
     }
 
     /// The limits of the configuration, as the server takes them.
@@ -246,12 +252,28 @@ public final class Daemon: Sendable {
         return summary
     }
 
+    /// Reads `files` again, without holding empty ones, once a rewrite in place that
+    /// emptied them would have finished (the watcher's vanished-file grace): a file still
+    /// empty then was emptied on purpose.
+    private func recheck(_ files: [String]) {
+        guard !files.isEmpty else { return }
+        let grace = watcherOptions.vanishGrace
+        let delay = DispatchTimeInterval.milliseconds(Int(grace / .milliseconds(1)))
+        logger.debug("held until they settle (empty where they had content): \(files.joined(separator: ", "))")
+        reloads.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            publish(store.refresh(paths: files, holdingEmptyFiles: false))
+        }
+    }
+
     /// Counts, logs and broadcasts what a refresh did.
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors {
             logger.warning("\(error) (the last good version is still served)")
         }
+        for error in summary.newRootErrors { logger.error("\(error)") }
+        recheck(summary.heldFiles)
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(

@@ -10,6 +10,13 @@ import Synchronization
 /// changed. A file that fails to parse keeps its last good table and its error is listed in
 /// the snapshot until the file is fixed or removed. Refreshes are serialised by the caller
 /// (the daemon's serial queue); ``snapshot`` may be read from any thread.
+///
+/// Nothing good is replaced by nothing: a file is dropped only when the system says it is
+/// gone (not when it merely cannot be looked at), a file found empty where it had content is
+/// held (``refresh(paths:holdingEmptyFiles:)``), and a root that resolves to nothing or holds
+/// no language keeps the tables last read from it, with an error. A root whose links resolve
+/// elsewhere than at its last reading (a re-pointed release link) is read whole, and swapped
+/// in one snapshot.
 public final class ResourceStore: Sendable {
     /// One known file: what it is, its bytes' fingerprint, its last good content, its error.
     struct LoadedFile {
@@ -17,12 +24,30 @@ public final class ResourceStore: Sendable {
         var fingerprint: Int
         var content: ParsedResource?
         var error: ResourceParseError?
+        /// The size of the bytes `content` was parsed from.
+        var byteCount = 0
     }
 
     struct State {
         var files: [String: LoadedFile] = [:]
         var catalog: ResourceCatalog
         var generation: UInt64 = 0
+        /// Each root with its links resolved when it was last read whole; `nil` when it
+        /// resolved to nothing (or has not been read).
+        var resolvedRoots: [String?]
+        /// Roots that resolve to nothing or hold no language, by index: their last tables are
+        /// kept, and the next refresh that touches one reads it whole.
+        var rootErrors: [Int: ResourceParseError] = [:]
+    }
+
+    /// What one refresh carries from file to file.
+    struct Reading {
+        var keySharing: KeySharing
+        /// The resolved roots links must stay inside; `nil` when links may lead anywhere.
+        let confinement: [String]?
+        let holdsEmptyFiles: Bool
+        /// Files found empty where they had content, and kept (see ``refresh(paths:holdingEmptyFiles:)``).
+        var heldFiles: [String] = []
     }
 
     /// The root directories, in precedence order.
@@ -32,8 +57,8 @@ public final class ResourceStore: Sendable {
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
 
-    /// The real paths of the roots when links leading out of them are refused; `nil` when allowed.
-    let confinement: [String]?
+    /// Whether links under a root may lead outside every root.
+    let allowsSymlinksOutsideRoots: Bool
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
     let maximumFileBytes: Int
@@ -49,11 +74,9 @@ public final class ResourceStore: Sendable {
         self.maximumFileBytes = maximumFileBytes
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
-        self.confinement =
-            allowSymlinksOutsideRoots
-            ? nil : self.roots.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        self.allowsSymlinksOutsideRoots = allowSymlinksOutsideRoots
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
-        state = Mutex(State(catalog: catalog))
+        state = Mutex(State(catalog: catalog, resolvedRoots: Array(repeating: nil, count: self.roots.count)))
         current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
     }
 
@@ -68,18 +91,32 @@ public final class ResourceStore: Sendable {
 
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are
     /// scanned again, picking up new files and dropping vanished ones below them.
+    ///
+    /// With `holdingEmptyFiles`, a file that is empty now but had content keeps its last
+    /// table and is listed in the summary's `heldFiles`: it is most likely being rewritten in
+    /// place (truncated, not yet written). The caller refreshes those again once the
+    /// rewrite has had time to finish, without holding, to take an empty file for empty.
     @discardableResult
-    public func refresh(paths: [String]) -> ChangeSummary {
+    public func refresh(paths: [String], holdingEmptyFiles: Bool = true) -> ChangeSummary {
         state.withLock { state in
             var touched: [String: LoadedFile?] = [:]
             var parsed = 0
             var newErrors: [ResourceParseError] = []
-            var keySharing = KeySharing(catalog: state.catalog)
-            for path in Set(paths.map(normalised)) {
-                for (filePath, outcome) in reread(path, known: state.files, keySharing: &keySharing) {
+            let resolved = roots.map(Self.realPath)
+            var reading = Reading(
+                keySharing: KeySharing(catalog: state.catalog),
+                confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 },
+                holdsEmptyFiles: holdingEmptyFiles)
+            let targets = self.targets(paths, resolved: resolved, state: state)
+            for path in targets {
+                for (filePath, outcome) in reread(path, known: state.files, reading: &reading) {
                     touched[filePath] = outcome
                 }
             }
+            let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
+            for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
+            let rootErrorsBefore = state.rootErrors
+            keepRootsThatWouldBeLeftEmpty(&touched, wholeRoots: wholeRoots, resolved: resolved, state: &state)
             var affected = Set<TableChange>()
             var anyFileChanged = false
             for (path, outcome) in touched {
@@ -113,7 +150,9 @@ public final class ResourceStore: Sendable {
             if !changes.isEmpty || state.generation == 0 {
                 state.generation += 1
             }
-            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation {
+            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation
+                || rootErrorsBefore != state.rootErrors
+            {
                 publish(state)  // new tables, or only new or cleared errors
             }
             if parsed > 0 {
@@ -121,13 +160,84 @@ public final class ResourceStore: Sendable {
                 HeapTrim.returnFreePages()
             }
             return ChangeSummary(
-                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors)
+                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
+                heldFiles: reading.heldFiles.sorted(),
+                newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
+                    $0.description < $1.description
+                })
         }
+    }
+
+    /// The paths to read: `paths`, except that a path under a root that resolves elsewhere
+    /// than when it was last read, or whose last tables were kept, is replaced by the whole
+    /// root, so its old files are dropped and its new ones read in the same refresh.
+    private func targets(_ paths: [String], resolved: [String?], state: State) -> Set<String> {
+        Set(
+            paths.map(normalised).map { path in
+                guard let index = rootIndex(of: path),
+                    resolved[index] != state.resolvedRoots[index] || state.rootErrors[index] != nil
+                else { return path }
+                return roots[index]
+            })
+    }
+
+    /// Whether reading `path` reads all of root `index` (it is the root, or above it).
+    private func covers(_ path: String, root index: Int) -> Bool {
+        path == roots[index] || roots[index].hasPrefix(path == "/" ? "/" : path + "/")
+    }
+
+    /// Keeps the files of every root the refresh would leave with none — a root that resolves
+    /// to nothing, was emptied, or holds no language — and records why for `status`; clears
+    /// the record of every root read whole that holds files again.
+    private func keepRootsThatWouldBeLeftEmpty(
+        _ touched: inout [String: LoadedFile?], wholeRoots: Set<Int>, resolved: [String?], state: inout State
+    ) {
+        var checked = wholeRoots
+        for (path, outcome) in touched where outcome == nil {
+            if let index = state.files[path]?.file.rootIndex { checked.insert(index) }
+        }
+        guard !checked.isEmpty else { return }
+        var remaining: [Int: Int] = [:]
+        for (path, loaded) in state.files where checked.contains(loaded.file.rootIndex) && touched[path] == nil {
+            remaining[loaded.file.rootIndex, default: 0] += 1
+        }
+        var before: [Int: Int] = [:]
+        for loaded in state.files.values where checked.contains(loaded.file.rootIndex) {
+            before[loaded.file.rootIndex, default: 0] += 1
+        }
+        for case let outcome? in touched.values where checked.contains(outcome.file.rootIndex) {
+            remaining[outcome.file.rootIndex, default: 0] += 1
+        }
+        for index in checked.sorted() {
+            if remaining[index, default: 0] > 0 {
+                state.rootErrors[index] = nil
+                continue
+            }
+            let kept = before[index, default: 0] > 0
+            if kept {
+                touched = touched.filter { path, outcome in (outcome?.file ?? state.files[path]?.file)?.rootIndex != index }
+            }
+            state.rootErrors[index] = rootError(index, isResolved: resolved[index] != nil, kept: kept)
+        }
+    }
+
+    /// Why root `index` serves nothing new, for `status` and the log.
+    private func rootError(_ index: Int, isResolved: Bool, kept: Bool) -> ResourceParseError {
+        var isDirectory: ObjCBool = false
+        let exists = isResolved && FileManager.default.fileExists(atPath: roots[index], isDirectory: &isDirectory)
+        var message =
+            exists && isDirectory.boolValue
+            ? "the resource directory holds no language (no .lproj directory, no String Catalog)"
+            : "the resource directory does not exist, or a link to it leads nowhere"
+        if kept { message += "; the tables last read from it are still served" }
+        return ResourceParseError(location: SourceLocation(file: roots[index], line: 1, column: 1), message: message)
     }
 
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
-        let errors = state.files.values.compactMap(\.error).sorted { $0.description < $1.description }
+        let errors = (state.files.values.compactMap(\.error) + state.rootErrors.values).sorted {
+            $0.description < $1.description
+        }
         let snapshot = ResourceSnapshot(
             generation: state.generation, catalog: state.catalog, errors: errors, fileCount: state.files.count)
         current.withLock { $0 = snapshot }
@@ -136,15 +246,13 @@ public final class ResourceStore: Sendable {
     /// The outcome for every file at or below `path`: a loaded file, or `nil` when gone.
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
     /// outside every root reads nothing. Each table parsed shares its keys through
-    /// `keySharing` at once, so the copies it replaces are freed before the next file is read.
-    private func reread(
-        _ path: String, known: [String: LoadedFile], keySharing: inout KeySharing
-    ) -> [String: LoadedFile?] {
+    /// `reading.keySharing` at once, so the copies it replaces are freed before the next file is read.
+    private func reread(_ path: String, known: [String: LoadedFile], reading: inout Reading) -> [String: LoadedFile?] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard let rootIndex = rootIndex(of: path) else {
             var outcomes: [String: LoadedFile?] = [:]
             for root in roots where root.hasPrefix(prefix) {
-                outcomes.merge(reread(root, known: known, keySharing: &keySharing)) { _, new in new }
+                outcomes.merge(reread(root, known: known, reading: &reading)) { _, new in new }
             }
             return outcomes
         }
@@ -152,6 +260,7 @@ public final class ResourceStore: Sendable {
         for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
             outcomes[knownPath] = .some(nil)
         }
+        let confinement = reading.confinement
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
             ResourceFile(path: path, rootIndex: rootIndex) == nil,
@@ -159,14 +268,21 @@ public final class ResourceStore: Sendable {
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
-                outcomes[file.path] = load(file, known: known[file.path], keySharing: &keySharing)
+                outcomes[file.path] = load(file, known: known[file.path], reading: &reading)
             }
         } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             // Also a directory named like a table, or a link that leads nowhere or loops: it
             // is reported by `load` rather than silently taken for a vanished file.
-            outcomes[path] = load(file, known: known[path], keySharing: &keySharing)
+            outcomes[path] = load(file, known: known[path], reading: &reading)
+        }
+        for (knownPath, outcome) in outcomes where outcome == nil {
+            guard let loaded = known[knownPath], let reason = Self.whyPresenceIsUnknown(knownPath) else { continue }
+            // Not found, but not gone either (a directory on the way may not be searched):
+            // the file keeps its last good table, with the reason listed.
+            let error = ResourceParseError.unreadable(knownPath, reason: reason)
+            outcomes[knownPath] = LoadedFile(file: loaded.file, fingerprint: reason.hashValue, content: nil, error: error)
         }
         return outcomes
     }
@@ -176,8 +292,10 @@ public final class ResourceStore: Sendable {
     ///
     /// A file that is there but cannot be read (permission denied, a directory, a link
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
-    /// table: a `chmod` or a botched deployment must not silently drop a language.
-    private func load(_ file: ResourceFile, known: LoadedFile?, keySharing: inout KeySharing) -> LoadedFile? {
+    /// table: a `chmod` or a botched deployment must not silently drop a language. A file
+    /// found empty where it had content is held (`known` is the outcome) while
+    /// `reading.holdsEmptyFiles`.
+    private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let bytes: [UInt8]
         switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
         case .bytes(let read): bytes = read
@@ -186,14 +304,20 @@ public final class ResourceStore: Sendable {
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
+        if bytes.isEmpty, reading.holdsEmptyFiles, let known, known.file == file, known.content != nil,
+            known.byteCount > 0
+        {
+            reading.heldFiles.append(file.path)
+            return known
+        }
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let fingerprint = hasher.finalize()
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let content = try keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
-            return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil)
+            let content = try reading.keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
+            return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil, byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }
@@ -227,6 +351,21 @@ public final class ResourceStore: Sendable {
     private static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    /// Why it cannot be told whether something is at `path` (`EACCES` on a directory on the
+    /// way); `nil` when it can: it is there, or the system says it is gone.
+    private static func whyPresenceIsUnknown(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) != 0, errno != ENOENT, errno != ENOTDIR else { return nil }
+        return String(cString: strerror(errno))
+    }
+
+    /// `path` with every link resolved; `nil` when it leads nowhere.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The index of the root `path` lies under, or `nil` when it is outside every root.
