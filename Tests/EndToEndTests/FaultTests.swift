@@ -47,12 +47,7 @@ import Testing
 
         /// Polls `condition` until it holds or `timeout` seconds pass; whether it held.
         func eventually(_ timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(20_000)
-            }
-            return try condition()
+            try TestSupport.eventually(timeout, condition)
         }
 
         func shell(_ script: String) throws {
@@ -98,6 +93,33 @@ import Testing
                 try f.errors().isEmpty && f.value("m", "ja", table: "Menu") == "menu ja" && f.value("k", "de") == "de"
             })
         #expect(try f.value("k", "ja") == "ja")
+        #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
+    }
+
+    /// #7: the root made unreadable (`chmod 000`) while a file is saved, then readable again:
+    /// the last good tables are served throughout (never the fallback, never fewer
+    /// languages), `status` lists why meanwhile, and the saved file is served once readable.
+    @Test func aRootMadeUnreadableDuringASaveLosesNothing() throws {
+        let f = try Fixture(
+            [
+                "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
+                "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja1"),
+            ], user: Self.unprivilegedUser)
+        let poller = try ConsistencyPoller(
+            daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys(), minimumLanguages: 2
+        ) { _, origin in ["ja1", "ja2"].contains(origin) ? nil : "served \(origin)" }
+        #expect(poller.waitForRounds())
+        chmod(f.resources.path, 0)
+        // Saved the safe way (a new file renamed over the old), by a user the mode does not stop.
+        try f.resources.write(ConsistencyPoller.table("ja2"), to: "ja.lproj/.Localizable.strings.new")
+        #expect(rename(f.path("ja.lproj/.Localizable.strings.new"), f.path("ja.lproj/Localizable.strings")) == 0)
+        #expect(
+            try f.eventually { try f.errors().contains { $0.hasSuffix("Permission denied") } }, "\((try? f.status()) ?? [:])")
+        #expect(poller.waitForRounds(10))
+        chmod(f.resources.path, 0o755)
+        #expect(try f.eventually { try f.value("k00", "ja") == "ja2:k00" && f.errors().isEmpty }, "\((try? f.status()) ?? [:])")
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 

@@ -41,19 +41,6 @@ import Testing
         return (watcher, recorder)
     }
 
-    /// Writes `text` to `path` in two halves, `pause` apart, through one descriptor opened
-    /// with `flags`: `cp` or a slow editor.
-    static func writeInTwoChunks(_ text: String, to path: String, flags: Int32, pause: useconds_t = 150_000) {
-        let bytes = Array(text.utf8)
-        let descriptor = open(path, flags | O_WRONLY | O_CLOEXEC, 0o644)
-        precondition(descriptor >= 0, "open \(path): \(errno)")
-        let half = bytes.count / 2
-        _ = bytes[..<half].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        usleep(pause)
-        _ = bytes[half...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-    }
-
     static func table(_ version: String) -> String {
         (0..<20).map { "\"k\($0)\" = \"\(version) value \($0)\";\n" }.joined()
     }
@@ -68,7 +55,7 @@ import Testing
         let (watcher, recorder) = try watch(directory, file: file)
         defer { watcher.stop() }
         let text = Self.table("new")
-        Self.writeInTwoChunks(text, to: file, flags: O_CREAT | O_EXCL)
+        SlowWriter.write(text, to: file, flags: O_CREAT | O_EXCL)
         #expect(recorder.collector.wait { _ in recorder.collector.files.contains(file) })
         let seen = recorder.contentsSeen.withLock { $0 }
         #expect(seen.allSatisfy { $0 == text }, "\(seen)")
@@ -84,7 +71,7 @@ import Testing
         defer { watcher.stop() }
         for version in 1...3 {
             try Self.table("v\(version)a").write(toFile: file, atomically: false, encoding: .utf8)
-            Self.writeInTwoChunks(Self.table("v\(version)b"), to: file, flags: O_TRUNC)
+            SlowWriter.write(Self.table("v\(version)b"), to: file, flags: O_TRUNC)
             usleep(100_000)  // a quiet moment, so the recorder reads what the batch settled on
         }
         #expect(recorder.collector.wait { _ in recorder.contentsSeen.withLock { $0.last } == Self.table("v3b") })
