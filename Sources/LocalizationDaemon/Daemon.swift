@@ -252,17 +252,16 @@ public final class Daemon: Sendable {
         return summary
     }
 
-    /// Reads `files` again, without holding empty ones, once a rewrite in place that
-    /// emptied them would have finished (the watcher's vanished-file grace): a file still
-    /// empty then was emptied on purpose.
+    /// Reads `files` again once the store's grace for files found empty has passed: a
+    /// rewrite in place has then finished, or the file was emptied on purpose.
     private func recheck(_ files: [String]) {
         guard !files.isEmpty else { return }
-        let grace = watcherOptions.vanishGrace
-        let delay = DispatchTimeInterval.milliseconds(Int(grace / .milliseconds(1)))
-        logger.debug("held until they settle (empty where they had content): \(files.joined(separator: ", "))")
+        // A little beyond the grace, so the file's change time is past it when read.
+        let delay = DispatchTimeInterval.milliseconds(Int(store.emptyFileGrace / .milliseconds(1)) + 20)
+        logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
         reloads.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
-            publish(store.refresh(paths: files, holdingEmptyFiles: false))
+            publish(store.refresh(paths: files))
         }
     }
 

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Nothing good is replaced by nothing: a file is dropped only when the system says it is
 /// gone (not when it merely cannot be looked at), a file found empty where it had content is
-/// held (``refresh(paths:holdingEmptyFiles:)``), and a root that resolves to nothing or holds
+/// held while it was changed within ``emptyFileGrace``, and a root that resolves to nothing or holds
 /// no language keeps the tables last read from it, with an error. A root whose links resolve
 /// elsewhere than at its last reading (a re-pointed release link) is read whole, and swapped
 /// in one snapshot.
@@ -45,8 +45,7 @@ public final class ResourceStore: Sendable {
         var keySharing: KeySharing
         /// The resolved roots links must stay inside; `nil` when links may lead anywhere.
         let confinement: [String]?
-        let holdsEmptyFiles: Bool
-        /// Files found empty where they had content, and kept (see ``refresh(paths:holdingEmptyFiles:)``).
+        /// Files found empty where they had content, and kept (see ``emptyFileGrace``).
         var heldFiles: [String] = []
     }
 
@@ -59,6 +58,11 @@ public final class ResourceStore: Sendable {
 
     /// Whether links under a root may lead outside every root.
     let allowsSymlinksOutsideRoots: Bool
+    /// How long a file found empty where it had content must have been left alone before it
+    /// is taken for empty; until then its last table is kept and the refresh lists it in
+    /// `heldFiles`, to be refreshed again once the time has passed. A rewrite in place
+    /// truncates first and writes second, and the moment between is no table to serve.
+    public let emptyFileGrace: Duration
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
     let maximumFileBytes: Int
@@ -69,8 +73,9 @@ public final class ResourceStore: Sendable {
     /// `maximumFileBytes` is reported, not parsed.
     public init(
         roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false,
-        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes
+        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, emptyFileGrace: Duration = .milliseconds(250)
     ) {
+        self.emptyFileGrace = emptyFileGrace
         self.maximumFileBytes = maximumFileBytes
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
@@ -92,12 +97,11 @@ public final class ResourceStore: Sendable {
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are
     /// scanned again, picking up new files and dropping vanished ones below them.
     ///
-    /// With `holdingEmptyFiles`, a file that is empty now but had content keeps its last
-    /// table and is listed in the summary's `heldFiles`: it is most likely being rewritten in
-    /// place (truncated, not yet written). The caller refreshes those again once the
-    /// rewrite has had time to finish, without holding, to take an empty file for empty.
+    /// A file found empty where it had content, changed within ``emptyFileGrace``, keeps its
+    /// last table and is listed in the summary's `heldFiles`: refresh those again once the
+    /// grace has passed.
     @discardableResult
-    public func refresh(paths: [String], holdingEmptyFiles: Bool = true) -> ChangeSummary {
+    public func refresh(paths: [String]) -> ChangeSummary {
         state.withLock { state in
             var touched: [String: LoadedFile?] = [:]
             var parsed = 0
@@ -105,8 +109,7 @@ public final class ResourceStore: Sendable {
             let resolved = roots.map(Self.realPath)
             var reading = Reading(
                 keySharing: KeySharing(catalog: state.catalog),
-                confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 },
-                holdsEmptyFiles: holdingEmptyFiles)
+                confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
             let targets = self.targets(paths, resolved: resolved, state: state)
             for path in targets {
                 for (filePath, outcome) in reread(path, known: state.files, reading: &reading) {
@@ -293,8 +296,8 @@ public final class ResourceStore: Sendable {
     /// A file that is there but cannot be read (permission denied, a directory, a link
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
     /// table: a `chmod` or a botched deployment must not silently drop a language. A file
-    /// found empty where it had content is held (`known` is the outcome) while
-    /// `reading.holdsEmptyFiles`.
+    /// found empty where it had content, changed within ``emptyFileGrace``, is held: `known`
+    /// is the outcome.
     private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let bytes: [UInt8]
         switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
@@ -304,8 +307,8 @@ public final class ResourceStore: Sendable {
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
-        if bytes.isEmpty, reading.holdsEmptyFiles, let known, known.file == file, known.content != nil,
-            known.byteCount > 0
+        if bytes.isEmpty, let known, known.file == file, known.content != nil, known.byteCount > 0,
+            Self.wasChanged(file.path, within: emptyFileGrace)
         {
             reading.heldFiles.append(file.path)
             return known
@@ -359,6 +362,16 @@ public final class ResourceStore: Sendable {
         var info = stat()
         guard lstat(path, &info) != 0, errno != ENOENT, errno != ENOTDIR else { return nil }
         return String(cString: strerror(errno))
+    }
+
+    /// Whether the inode at `path` changed (written, truncated, renamed, its mode changed)
+    /// less than `interval` ago, by its `ctime`, which no one can set back.
+    private static func wasChanged(_ path: String, within interval: Duration) -> Bool {
+        var info = stat()
+        var now = timespec()
+        guard stat(path, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
+        let changed = Duration.seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec)
+        return Duration.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec) - changed < interval
     }
 
     /// `path` with every link resolved; `nil` when it leads nowhere.

@@ -634,12 +634,13 @@ public final class ResourceWatcher: @unchecked Sendable {
         directory.hasSuffix(".lproj")
     }
 
-    /// Whether a file that has just appeared is complete: a symbolic link or a second hard
-    /// link to existing content is; a new regular file is still being written until closed.
+    /// Whether a file that has just appeared is complete: a new regular file is still being
+    /// written until it is closed; a symbolic link, a second hard link to existing content,
+    /// or anything else named like a table (a directory, which the store reports) is.
     private static func isCompleteWhenCreated(_ path: String) -> Bool {
         var info = stat()
         guard lstat(path, &info) == 0 else { return true }  // gone again: let the store see it gone
-        return info.st_mode & S_IFMT == S_IFLNK || (info.st_mode & S_IFMT == S_IFREG && info.st_nlink > 1)
+        return info.st_mode & S_IFMT != S_IFREG || info.st_nlink > 1
     }
 
     /// The directory holding `path` (`/` for a path directly under it).

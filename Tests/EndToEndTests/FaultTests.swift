@@ -133,16 +133,23 @@ import Testing
 
         try FileManager.default.removeItem(atPath: root)
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [root] })
-        #expect((try f.watcher()["last_error"] as? String)?.contains("\(root) was removed") == true)
-        // The development language, from the root left.
-        #expect(try f.eventually { try f.value("k", "ja") == "other" })
+        #expect((try f.watcher()["last_error"] as? String)?.contains(root) == true)
+        // Its tables are kept (nothing good is replaced by nothing), and `errors` says why.
+        #expect(
+            try f.eventually {
+                try f.errors().contains {
+                    $0.hasPrefix("\(root): the resource directory does not exist")
+                        && $0.hasSuffix("the tables last read from it are still served")
+                }
+            })
+        #expect(try f.value("k", "ja") == "first")
         #expect(try f.value("only", "ja") == "only in the other root")
 
         // Back, as a deployment would bring it: made elsewhere, moved in whole.
         let staging = try TemporaryDirectory(prefix: "l10nd-faults-staging")
         try staging.write("\"k\" = \"second\";\n", to: "root/ja.lproj/Localizable.strings")
         #expect(rename(staging.path + "/root", root) == 0)
-        #expect(try f.eventually { try f.value("k", "ja") == "second" })
+        #expect(try f.eventually { try f.value("k", "ja") == "second" && f.errors().isEmpty })
         // The file may be served first (its vanished-file grace ended with it back) and the
         // root's return seen at the next root check, within a second.
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [] })
