@@ -218,7 +218,9 @@ public final class ResourceStore: Sendable {
             }
             let kept = before[index, default: 0] > 0
             if kept {
-                touched = touched.filter { path, outcome in (outcome?.file ?? state.files[path]?.file)?.rootIndex != index }
+                touched = touched.filter { path, outcome in
+                    (outcome?.file ?? state.files[path]?.file)?.rootIndex != index
+                }
             }
             state.rootErrors[index] = rootError(index, isResolved: resolved[index] != nil, kept: kept)
         }
@@ -285,7 +287,8 @@ public final class ResourceStore: Sendable {
             // Not found, but not gone either (a directory on the way may not be searched):
             // the file keeps its last good table, with the reason listed.
             let error = ResourceParseError.unreadable(knownPath, reason: reason)
-            outcomes[knownPath] = LoadedFile(file: loaded.file, fingerprint: reason.hashValue, content: nil, error: error)
+            outcomes[knownPath] = LoadedFile(
+                file: loaded.file, fingerprint: reason.hashValue, content: nil, error: error)
         }
         return outcomes
     }
@@ -320,7 +323,8 @@ public final class ResourceStore: Sendable {
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
             let content = try reading.keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
-            return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil, byteCount: bytes.count)
+            return LoadedFile(
+                file: file, fingerprint: fingerprint, content: content, error: nil, byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }

@@ -114,10 +114,13 @@ import Testing
         try f.resources.write(ConsistencyPoller.table("ja2"), to: "ja.lproj/.Localizable.strings.new")
         #expect(rename(f.path("ja.lproj/.Localizable.strings.new"), f.path("ja.lproj/Localizable.strings")) == 0)
         #expect(
-            try f.eventually { try f.errors().contains { $0.hasSuffix("Permission denied") } }, "\((try? f.status()) ?? [:])")
+            try f.eventually { try f.errors().contains { $0.hasSuffix("Permission denied") } },
+            "\((try? f.status()) ?? [:])")
         #expect(poller.waitForRounds(10))
         chmod(f.resources.path, 0o755)
-        #expect(try f.eventually { try f.value("k00", "ja") == "ja2:k00" && f.errors().isEmpty }, "\((try? f.status()) ?? [:])")
+        #expect(
+            try f.eventually { try f.value("k00", "ja") == "ja2:k00" && f.errors().isEmpty },
+            "\((try? f.status()) ?? [:])")
         let report = poller.stop()
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")

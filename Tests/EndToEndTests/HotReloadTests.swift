@@ -235,7 +235,8 @@ import Testing
             try eventually { try f.value("k00") == "ja\(saves):k00" }, "the last save was not served")
         let report = poller.stop()
         #expect(report.failures.isEmpty, "\(report.failures)")
-        print("in-place rewrites: \(saves) saves, \(report.rounds) rounds of lookups, \(report.failures.count) rejected")
+        print(
+            "in-place rewrites: \(saves) saves, \(report.rounds) rounds of lookups, \(report.failures.count) rejected")
     }
 
     /// #3: an `.lproj` renamed away and back, within 1 ms and within 100 ms: `ja` is served

@@ -26,7 +26,8 @@ import Testing
         func publish(_ release: String, at relative: String) throws {
             for language in ReleaseSwitchTests.languages {
                 try directory.write(
-                    ConsistencyPoller.table("\(release)-\(language)"), to: "\(relative)/\(language).lproj/Localizable.strings")
+                    ConsistencyPoller.table("\(release)-\(language)"),
+                    to: "\(relative)/\(language).lproj/Localizable.strings")
             }
         }
 

@@ -15,10 +15,12 @@ import Testing
     init() throws {
         directory = try TemporaryDirectory()
         for language in ["en", "ja", "de"] {
-            try directory.write("\"k\" = \"41 \(language)\";\n", to: "releases/41/\(language).lproj/Localizable.strings")
+            try directory.write(
+                "\"k\" = \"41 \(language)\";\n", to: "releases/41/\(language).lproj/Localizable.strings")
         }
         for language in ["en", "ja", "ko"] {
-            try directory.write("\"k\" = \"42 \(language)\";\n", to: "releases/42/\(language).lproj/Localizable.strings")
+            try directory.write(
+                "\"k\" = \"42 \(language)\";\n", to: "releases/42/\(language).lproj/Localizable.strings")
         }
         try directory.makeDirectory("releases/empty")
         root = directory.path + "/current"
