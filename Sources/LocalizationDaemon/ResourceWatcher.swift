@@ -263,6 +263,7 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
         guard let watch = event.watch else { return }
         if let parent = rootParents[watch] {
+            if event.mask.contains(.watchRemoved) { rootParents[watch] = nil }
             handleRootParent(event, in: parent, into: &change)
             if pathsByWatch[watch] == nil { return }
         }
@@ -385,10 +386,6 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func handleRootParent(_ event: FileSystemEvent, in parent: String, into change: inout PendingChange) {
-        if event.mask.contains(.watchRemoved) {
-            rootParents[event.watch!] = nil
-            return
-        }
         let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom, .attributesChanged]
         guard !event.name.isEmpty, !event.mask.intersection(relevant).isEmpty else { return }
         for root in roots where Self.parent(root) == parent && root.hasSuffix("/" + event.name) {
