@@ -111,7 +111,6 @@ public final class Daemon: Sendable {
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
         for error in summary.newRootErrors { logger.error("\(error)") }
-        recheck(summary.heldFiles)
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -252,16 +251,17 @@ public final class Daemon: Sendable {
         return summary
     }
 
-    /// Reads `files` again once the store's grace for files found empty has passed: a
-    /// rewrite in place has then finished, or the file was emptied on purpose.
+    /// Has the watcher report `files` again once the store's grace for files found empty has
+    /// passed: a rewrite in place has then finished, or the file was emptied on purpose. The
+    /// watcher holds a file that is still being written until it is closed.
     private func recheck(_ files: [String]) {
-        guard !files.isEmpty else { return }
+        // None during start-up's first load, which knows no earlier content to hold.
+        guard !files.isEmpty, let watcher = parts.withLock({ $0.watcher }) else { return }
         // A little beyond the grace, so the file's change time is past it when read.
-        let delay = DispatchTimeInterval.milliseconds(Int(store.emptyFileGrace / .milliseconds(1)) + 20)
+        let delay = DispatchTimeInterval.milliseconds(Int(store.holdGrace / .milliseconds(1)) + 20)
         logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
-        reloads.asyncAfter(deadline: .now() + delay) { [weak self] in
-            guard let self else { return }
-            publish(store.refresh(paths: files))
+        reloads.asyncAfter(deadline: .now() + delay) { [weak watcher] in
+            watcher?.recheck(files: files)
         }
     }
 

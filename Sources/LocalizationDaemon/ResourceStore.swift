@@ -12,8 +12,9 @@ import Synchronization
 /// (the daemon's serial queue); ``snapshot`` may be read from any thread.
 ///
 /// Nothing good is replaced by nothing: a file is dropped only when the system says it is
-/// gone (not when it merely cannot be looked at), a file found empty where it had content is
-/// held while it was changed within ``emptyFileGrace``, and a root that resolves to nothing or holds
+/// gone (not when it merely cannot be looked at) and it has stayed gone for ``holdGrace``, a
+/// file found empty where it had content is held while someone writes it or it was changed
+/// within ``holdGrace``, and a root that resolves to nothing or holds
 /// no language keeps the tables last read from it, with an error. A root whose links resolve
 /// elsewhere than at its last reading (a re-pointed release link) is read whole, and swapped
 /// in one snapshot.
@@ -38,6 +39,8 @@ public final class ResourceStore: Sendable {
         /// Roots that resolve to nothing or hold no language, by index: their last tables are
         /// kept, and the next refresh that touches one reads it whole.
         var rootErrors: [Int: ResourceParseError] = [:]
+        /// Known files found gone, with when they were first found gone.
+        var vanishedSince: [String: ContinuousClock.Instant] = [:]
     }
 
     /// What one refresh carries from file to file.
@@ -45,7 +48,7 @@ public final class ResourceStore: Sendable {
         var keySharing: KeySharing
         /// The resolved roots links must stay inside; `nil` when links may lead anywhere.
         let confinement: [String]?
-        /// Files found empty where they had content, and kept (see ``emptyFileGrace``).
+        /// Files found empty where they had content, or gone, and kept (see ``holdGrace``).
         var heldFiles: [String] = []
     }
 
@@ -58,11 +61,14 @@ public final class ResourceStore: Sendable {
 
     /// Whether links under a root may lead outside every root.
     let allowsSymlinksOutsideRoots: Bool
-    /// How long a file found empty where it had content must have been left alone before it
-    /// is taken for empty; until then its last table is kept and the refresh lists it in
-    /// `heldFiles`, to be refreshed again once the time has passed. A rewrite in place
-    /// truncates first and writes second, and the moment between is no table to serve.
-    public let emptyFileGrace: Duration
+    /// How long a file found gone must stay gone, and a file found empty where it had
+    /// content must have been left alone, before its table is dropped or emptied; until then
+    /// its last table is kept and the refresh lists it in `heldFiles`, to be refreshed again
+    /// once the time has passed. A rewrite in place truncates first and writes second, an
+    /// editor or a deployment renames a file or directory away and back: the moment between
+    /// is no table to serve. The watcher holds such paths back too, but its check and the
+    /// store's read are moments apart; this is the check at the read.
+    public let holdGrace: Duration
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
     let maximumFileBytes: Int
@@ -73,9 +79,9 @@ public final class ResourceStore: Sendable {
     /// `maximumFileBytes` is reported, not parsed.
     public init(
         roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false,
-        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, emptyFileGrace: Duration = .milliseconds(250)
+        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, holdGrace: Duration = .milliseconds(250)
     ) {
-        self.emptyFileGrace = emptyFileGrace
+        self.holdGrace = holdGrace
         self.maximumFileBytes = maximumFileBytes
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
@@ -97,7 +103,7 @@ public final class ResourceStore: Sendable {
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are
     /// scanned again, picking up new files and dropping vanished ones below them.
     ///
-    /// A file found empty where it had content, changed within ``emptyFileGrace``, keeps its
+    /// A file found empty where it had content, changed within ``holdGrace``, keeps its
     /// last table and is listed in the summary's `heldFiles`: refresh those again once the
     /// grace has passed.
     @discardableResult
@@ -117,7 +123,9 @@ public final class ResourceStore: Sendable {
                 }
             }
             let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
+            let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
             for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
+            holdVanishedFiles(&touched, except: repointed, state: &state, reading: &reading)
             let rootErrorsBefore = state.rootErrors
             keepRootsThatWouldBeLeftEmpty(&touched, wholeRoots: wholeRoots, resolved: resolved, state: &state)
             var affected = Set<TableChange>()
@@ -168,6 +176,33 @@ public final class ResourceStore: Sendable {
                 newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
                     $0.description < $1.description
                 })
+        }
+    }
+
+    /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it
+    /// in `heldFiles`), and forgets when a file was found gone once it is there again. Not
+    /// in roots that were re-pointed: the old release's files go with it, in one step.
+    private func holdVanishedFiles(
+        _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
+    ) {
+        let now = ContinuousClock.now
+        for (path, outcome) in touched {
+            // Only what is not there at all: a file left out for another reason (a link now
+            // leading out of the roots) goes at once.
+            guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex),
+                !Self.exists(path)
+            else {
+                state.vanishedSince[path] = nil
+                continue
+            }
+            let since = state.vanishedSince[path] ?? now
+            if now - since >= holdGrace {
+                state.vanishedSince[path] = nil
+            } else {
+                state.vanishedSince[path] = since
+                touched[path] = nil  // untouched: the last table stays
+                reading.heldFiles.append(path)
+            }
         }
     }
 
@@ -299,7 +334,7 @@ public final class ResourceStore: Sendable {
     /// A file that is there but cannot be read (permission denied, a directory, a link
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
     /// table: a `chmod` or a botched deployment must not silently drop a language. A file
-    /// found empty where it had content, changed within ``emptyFileGrace``, is held: `known`
+    /// found empty where it had content, changed within ``holdGrace``, is held: `known`
     /// is the outcome.
     private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let bytes: [UInt8]
@@ -311,7 +346,7 @@ public final class ResourceStore: Sendable {
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
         if bytes.isEmpty, let known, known.file == file, known.content != nil, known.byteCount > 0,
-            Self.wasChanged(file.path, within: emptyFileGrace)
+            Self.isOpenForWriting(file.path) || Self.wasChanged(file.path, within: holdGrace)
         {
             reading.heldFiles.append(file.path)
             return known
@@ -376,6 +411,23 @@ public final class ResourceStore: Sendable {
         guard stat(path, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
         let changed = Duration.seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec)
         return Duration.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec) - changed < interval
+    }
+
+    /// Whether some process has the file at `path` open for writing, as far as the daemon
+    /// can tell: a read lease (`F_SETLEASE`) is refused with `EAGAIN` exactly then. Taking
+    /// one needs the file's owner or `CAP_LEASE`; without, nothing can be told (false), and
+    /// the change time alone decides. The inotify events that say so may lag behind on a
+    /// loaded machine; the kernel's answer does not.
+    private static func isOpenForWriting(_ path: String) -> Bool {
+        let setLease: Int32 = 1024  // F_SETLEASE (F_LINUX_SPECIFIC_BASE), which Glibc's module leaves out
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if fcntl(descriptor, setLease, Int32(F_RDLCK)) == 0 {
+            _ = fcntl(descriptor, setLease, Int32(F_UNLCK))
+            return false
+        }
+        return errno == EAGAIN
     }
 
     /// `path` with every link resolved; `nil` when it leads nowhere.

@@ -204,6 +204,19 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
+    /// Reports `files` again after the settle window, as if an event had named them, with
+    /// the same holds: a file still being written waits for its close.
+    ///
+    /// For a consumer that held files back and reads them again later (the store's emptied
+    /// files): going through the watcher, not around it, keeps the rule that a file someone
+    /// is writing is not read.
+    public func recheck(files: [String]) {
+        queue.async { [self] in
+            guard running else { return }
+            debouncer.add(files: files, directories: [String](), fullRescan: false, reasons: [])
+        }
+    }
+
     /// Stops watching; pending changes are dropped and `onChange` is not called again.
     public func stop() {
         queue.sync {

@@ -210,8 +210,9 @@ import Testing
     }
 
     /// #2: a file rewritten in place, `O_TRUNC` then write, again and again, sometimes
-    /// twice within the settle window and sometimes with the truncated file left empty for
-    /// a while: no lookup ever gets the empty table (the `en` fallback) or a mix.
+    /// twice within the settle window, sometimes with the truncated file left empty for
+    /// longer than the window, and now and then by a writer that stalls longer than the
+    /// grace for emptied files: no lookup ever gets the empty table (the `en` fallback) or a mix.
     @Test func rewritesInPlaceNeverServeAnEmptyTable() throws {
         let f = try Fixture(files: [
             "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
@@ -226,7 +227,7 @@ import Testing
             let bytes = Array(ConsistencyPoller.table("ja\(save)").utf8)
             let descriptor = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
             #expect(descriptor >= 0)
-            if save % 3 == 0 { usleep(30_000) }  // empty for longer than the settle window
+            if save % 3 == 0 { usleep(save % 20 == 0 ? 400_000 : 30_000) }  // empty beyond the window, or the grace
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
             usleep(useconds_t([0, 5_000, 15_000, 40_000][save % 4]))

@@ -34,8 +34,9 @@ import Testing
         #expect(rename(root + ".new", root) == 0)
     }
 
-    func makeStore() -> ResourceStore {
-        let store = ResourceStore(roots: [root], developmentLanguage: LanguageTag(language: "en"))
+    /// A store over `current`; with no grace by default, so each refresh reads the disk as it is.
+    func makeStore(holdGrace: Duration = .zero) -> ResourceStore {
+        let store = ResourceStore(roots: [root], developmentLanguage: LanguageTag(language: "en"), holdGrace: holdGrace)
         store.rescan()
         return store
     }
@@ -52,9 +53,7 @@ import Testing
     /// #2: a file truncated for a rewrite in place, read before the rewrite: its last table
     /// is served and the file is listed as held; left alone for the grace, empty is empty.
     @Test func anEmptiedFileIsHeldThenTakenForEmpty() throws {
-        let store = ResourceStore(
-            roots: [root], developmentLanguage: LanguageTag(language: "en"), emptyFileGrace: .milliseconds(300))
-        store.rescan()
+        let store = makeStore(holdGrace: .milliseconds(300))
         let file = root + "/ja.lproj/Localizable.strings"
         try "".write(toFile: file, atomically: false, encoding: .utf8)
         let held = store.refresh(paths: [file])
@@ -69,6 +68,25 @@ import Testing
         #expect(try value(store, "ja") == "41 en", "an empty table: the key falls back")
     }
 
+    /// A file found gone (a directory renamed away, read between the watcher's check and the
+    /// rename back) keeps its table for the grace; gone for the grace, it is dropped.
+    @Test func aVanishedFileIsHeldForTheGrace() throws {
+        let store = makeStore(holdGrace: .milliseconds(300))
+        let ja = root + "/ja.lproj"
+        #expect(rename(ja, root + "/.away") == 0)
+        let held = store.refresh(paths: [ja])
+        #expect(held.heldFiles == [ja + "/Localizable.strings"])
+        #expect(try value(store, "ja") == "41 ja")
+        #expect(rename(root + "/.away", ja) == 0)
+        #expect(store.refresh(paths: [ja]).heldFiles.isEmpty)
+        try FileManager.default.removeItem(atPath: ja)
+        #expect(store.refresh(paths: [ja]).heldFiles == [ja + "/Localizable.strings"])
+        Thread.sleep(forTimeInterval: 0.35)
+        let dropped = store.refresh(paths: [ja])
+        #expect(dropped.heldFiles.isEmpty)
+        #expect(try value(store, "ja") == "41 en")
+    }
+
     /// An empty file the store never saw with content is loaded as the empty table it is.
     @Test func aFileEmptyFromTheStartIsNotHeld() throws {
         let store = makeStore()
@@ -79,10 +97,11 @@ import Testing
     }
 
     /// #5: the root link re-pointed; a refresh of any path under it reads the new target
-    /// whole and publishes it in one snapshot: every language of 42 at once, none of 41 left.
+    /// whole and publishes it in one snapshot: every language of 42 at once, none of 41 left
+    /// (a re-point is not a vanished file: the old release's files are not held).
     @Test(arguments: [false, true])
     func aRepointedRootIsSwappedInOneRefresh(byRescan: Bool) throws {
-        let store = makeStore()
+        let store = makeStore(holdGrace: .seconds(30))
         #expect(languages(store) == ["de", "en", "ja"])
         let generation = store.snapshot.generation
         try point(to: "releases/42")

@@ -115,4 +115,24 @@ import Testing
         try Self.table("v1").write(toFile: file, atomically: true, encoding: .utf8)
         #expect(recorder.collector.wait { _ in recorder.contentsSeen.withLock { $0.last } == Self.table("v1") })
     }
+
+    /// A file asked for again (the store held it, found empty) while a writer has it open
+    /// after truncating it is not reported until the writer closes it.
+    @Test func aRecheckWaitsForTheWriterToClose() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = try directory.write(Self.table("v0"), to: "ja.lproj/Localizable.strings")
+        let (watcher, recorder) = try watch(directory, file: file)
+        defer { watcher.stop() }
+        let descriptor = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        #expect(descriptor >= 0)
+        usleep(100_000)  // the truncation's IN_MODIFY is handled
+        watcher.recheck(files: [file])
+        usleep(400_000)
+        #expect(recorder.collector.all.isEmpty, "reported while open for writing: \(recorder.collector.all)")
+        let bytes = Array(Self.table("v1").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        #expect(recorder.collector.wait { _ in recorder.contentsSeen.withLock { $0 } == [Self.table("v1")] })
+    }
 }
