@@ -25,6 +25,8 @@ public final class ResourceStore: Sendable {
         var fingerprint: Int
         var content: ParsedResource?
         var error: ResourceParseError?
+        /// Entries of a parsed file left out for their own faults (the rest is served).
+        var lostEntries: [ResourceParseError] = []
         /// The size of the bytes `content` was parsed from.
         var byteCount = 0
     }
@@ -141,7 +143,10 @@ public final class ResourceStore: Sendable {
                     parsed += 1
                     if outcome.content == nil, let error = outcome.error {
                         newErrors.append(error)
-                        outcome.content = old?.file == outcome.file ? old?.content : nil
+                        let keepsOld = old?.file == outcome.file
+                        outcome.content = keepsOld ? old?.content : nil
+                        // What the kept table was read from: an emptied file is still held.
+                        outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
                     }
                     affected.formUnion(pairs(of: outcome))
                     state.files[path] = outcome
@@ -157,6 +162,12 @@ public final class ResourceStore: Sendable {
                     state.catalog.setTable(after, language: pair.language, name: pair.table)
                     changes.append(pair)
                 }
+            }
+            // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+            let sources = ResourceCatalog.sourceLanguages(
+                of: state.files.values.compactMap { loaded in loaded.content.map { (loaded.file, $0) } })
+            if sources != state.catalog.sourceLanguages {
+                state.catalog.setSourceLanguages(sources)
             }
             if !changes.isEmpty || state.generation == 0 {
                 state.generation += 1
@@ -275,7 +286,8 @@ public final class ResourceStore: Sendable {
 
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
-        let errors = (state.files.values.compactMap(\.error) + state.rootErrors.values).sorted {
+        let fileErrors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }
+        let errors = (fileErrors + state.rootErrors.values).sorted {
             $0.description < $1.description
         }
         let snapshot = ResourceSnapshot(
@@ -357,9 +369,11 @@ public final class ResourceStore: Sendable {
         let fingerprint = hasher.finalize()
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let content = try reading.keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
+            let (content, problems) = try reading.keySharing.read(
+                bytes, kind: file.kind, file: file.path, table: file.table)
             return LoadedFile(
-                file: file, fingerprint: fingerprint, content: content, error: nil, byteCount: bytes.count)
+                file: file, fingerprint: fingerprint, content: content, error: nil,
+                lostEntries: problems.filter(\.isEntryLost), byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }
