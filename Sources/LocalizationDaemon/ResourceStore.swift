@@ -432,11 +432,18 @@ public final class ResourceStore: Sendable {
     /// one needs the file's owner or `CAP_LEASE`; without, nothing can be told (false), and
     /// the change time alone decides. The inotify events that say so may lag behind on a
     /// loaded machine; the kernel's answer does not.
+    ///
+    /// The lease is released at once. A writer that opens the file in that instant waits
+    /// for the release, and the kernel signals the lease holder: with `SIGURG`, ignored by
+    /// default, rather than `SIGIO`, which would end the daemon.
     private static func isOpenForWriting(_ path: String) -> Bool {
-        let setLease: Int32 = 1024  // F_SETLEASE (F_LINUX_SPECIFIC_BASE), which Glibc's module leaves out
+        // F_SETLEASE and F_SETSIG (F_LINUX_SPECIFIC_BASE and 10), which Glibc's module leaves out.
+        let setLease: Int32 = 1024
+        let setSignal: Int32 = 10
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
+        guard fcntl(descriptor, setSignal, SIGURG) == 0 else { return false }
         if fcntl(descriptor, setLease, Int32(F_RDLCK)) == 0 {
             _ = fcntl(descriptor, setLease, Int32(F_UNLCK))
             return false

@@ -457,7 +457,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             rescanSubtree(root, depth: 0, into: &change)
             return
         }
-        record(error: "resource directory \(root) was removed; it is served again once it is back")
+        record(error: "resource directory \(root) was removed; its last tables are served until it is back")
         missingRoots.insert(root)
         updateRootCheck()
     }

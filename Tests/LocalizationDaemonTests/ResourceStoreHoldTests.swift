@@ -4,6 +4,10 @@ import LocalizationDaemon
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The store never replaces good tables with nothing: an emptied file is held, a root that
 /// resolves to nothing or holds no language keeps its tables, and a re-pointed root link is
 /// read whole and swapped in one refresh.
@@ -66,6 +70,20 @@ import Testing
         #expect(taken.heldFiles.isEmpty)
         #expect(taken.changes == [TableChange(language: "ja", table: "Localizable")])
         #expect(try value(store, "ja") == "41 en", "an empty table: the key falls back")
+    }
+
+    /// A file truncated by a writer that still has it open is held whatever the grace: the
+    /// kernel says someone writes it (a read lease is refused), however late the events are.
+    @Test func anEmptiedFileStillOpenForWritingIsHeld() throws {
+        let store = makeStore()
+        let file = root + "/ja.lproj/Localizable.strings"
+        let writer = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        try #require(writer >= 0)
+        #expect(store.refresh(paths: [file]).heldFiles == [file])
+        #expect(try value(store, "ja") == "41 ja")
+        close(writer)
+        #expect(store.refresh(paths: [file]).heldFiles.isEmpty, "closed, and no grace: empty is empty")
+        #expect(try value(store, "ja") == "41 en")
     }
 
     /// A file found gone (a directory renamed away, read between the watcher's check and the
