@@ -34,6 +34,9 @@ do {
     case .version(let text):
         print(text)
         exit(0)
+    case .manual(let roff):
+        print(roff, terminator: "")
+        exit(0)
     case .run(let loaded):
         configuration = loaded
     }
