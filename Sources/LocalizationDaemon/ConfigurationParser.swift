@@ -1,5 +1,5 @@
-import Foundation
 import CommandLineHelp
+import Foundation
 
 #if canImport(Glibc)
     import Glibc

@@ -14,7 +14,8 @@ struct Invocation {
         for name in GlobalOptions.Name.allCases where globals.values[name] != nil && !command.globals.contains(name) {
             let users = CommandCatalog.all.filter { $0.globals.contains(name) }.map(\.name)
             throw UsageError(
-                "\(command.name) does not use --\(name.rawValue); the commands that do: \(users.joined(separator: ", "))")
+                "\(command.name) does not use --\(name.rawValue); the commands that do: \(users.joined(separator: ", "))"
+            )
         }
         if let format = globals.format {
             guard !command.formats.isEmpty else { throw UsageError("\(command.name) prints no data to format") }

@@ -17,7 +17,8 @@ enum LintCommand {
                     "message": finding.message,
                 ]
             }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try JSONSerialization.data(
+                withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
         } else {
             for finding in findings { print(finding) }

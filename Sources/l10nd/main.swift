@@ -41,7 +41,9 @@ do {
         configuration = loaded
     }
 } catch {
-    FileHandle.standardError.write(Data("l10nd: error: \(error)\n".utf8))
+    // As l10nctl does: a bad command line names where the right one is described.
+    let hint = error.code == .usage ? "\n(see 'l10nd --help', or l10nd(8))" : ""
+    FileHandle.standardError.write(Data("l10nd: error: \(error)\(hint)\n".utf8))
     exit(error.exitCode)
 }
 

@@ -113,6 +113,28 @@ import Testing
         #expect(try run(["status", "--version"]).stdout == client.stdout)
     }
 
+    @Test func l10ndNamesTheFixTooAndPrintsItsManualPages() throws {
+        let l10nd = PackagePaths.executable("l10nd")
+        let typo = try ProcessRunner.run(l10nd, ["--setle-ms", "5"])
+        #expect(typo.status == 2)
+        #expect(
+            typo.stderr
+                == "l10nd: error: unknown option '--setle-ms' (did you mean '--settle-ms'?)\n(see 'l10nd --help', or l10nd(8))\n"
+        )
+        let page = try ProcessRunner.run(l10nd, ["--man", "nope"])
+        #expect(page.status == 2)
+        #expect(page.stderr.contains("--man takes l10nd or l10nd.conf, not 'nope'"), "\(page.stderr)")
+        for name in ["l10nd", "l10nd.conf"] {
+            let roff = try ProcessRunner.run(l10nd, ["--man=\(name)"])
+            #expect(roff.status == 0)
+            #expect(
+                roff.stdout.contains(".SH NAME\n\(name.replacing("-", with: "\\-")) \\- "), "\(roff.stdout.prefix(300))"
+            )
+        }
+        let help = try ProcessRunner.run(l10nd, ["--help"])
+        #expect(help.stdout.hasPrefix("l10nd: serve localized strings"), "\(help.stdout)")
+    }
+
     @Test func socketPathIsTheOneTheDaemonListensOn() throws {
         // No XDG_RUNTIME_DIR: the daemon's own fallback, which the README's socat line relies on.
         let bare = try run(["socket-path"])

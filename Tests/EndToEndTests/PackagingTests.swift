@@ -39,7 +39,9 @@ import Testing
     func optionTerms(_ help: String) -> Set<String> {
         Set(
             help.split(separator: "\n").compactMap { line in
-                guard line.hasPrefix("  --"), let word = line.dropFirst(2).split(separator: " ").first else { return nil }
+                guard line.hasPrefix("  --"), let word = line.dropFirst(2).split(separator: " ").first else {
+                    return nil
+                }
                 let name = word.dropFirst(2)
                 return name.allSatisfy({ $0.isLowercase || $0 == "-" }) && !name.isEmpty ? String(word) : nil
             })
@@ -87,7 +89,9 @@ import Testing
             "socket-path", "help",
         ]
         var options = optionTerms(try ProcessRunner.run(l10nctl, ["--help"]).stdout)
-        for command in commands { options.formUnion(optionTerms(try ProcessRunner.run(l10nctl, ["help", command]).stdout)) }
+        for command in commands {
+            options.formUnion(optionTerms(try ProcessRunner.run(l10nctl, ["help", command]).stdout))
+        }
         for file in ["l10nctl.bash", "_l10nctl"] {
             let text = try String(contentsOfFile: PackagePaths.root + "/completions/" + file, encoding: .utf8)
             for command in commands { #expect(text.contains(command), "\(file) lacks \(command)") }
@@ -104,10 +108,14 @@ import Testing
     static var builtPackage: String? {
         let directory = PackagePaths.root + "/.build/debian"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("l10nd_") && $0.hasSuffix(".deb") }.sorted().last.map { directory + "/" + $0 }
+        return names.filter { $0.hasPrefix("l10nd_") && $0.hasSuffix(".deb") }.sorted().last.map {
+            directory + "/" + $0
+        }
     }
 
-    @Test(.enabled(if: builtPackage != nil, "no .build/debian/l10nd_*.deb: scripts/package makes it, scripts/test runs it"))
+    @Test(
+        .enabled(
+            if: builtPackage != nil, "no .build/debian/l10nd_*.deb: scripts/package makes it, scripts/test runs it"))
     func thePackageHoldsWhatItPromises() throws {
         let deb = try #require(Self.builtPackage)
         let info = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb])
