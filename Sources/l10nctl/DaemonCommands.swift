@@ -22,7 +22,9 @@ enum DaemonCommands {
     static func fields(_ operation: WireOperation, on connection: DaemonConnection) throws -> [String: WireValue] {
         switch try connection.send(operation) {
         case .fields(let fields): return fields
-        case .error(let error): throw CommandFailure("the daemon refused: \(error.message) (\(error.code))")
+        case .error(let error):
+            let fix = error.code == .forbidden ? "; run it as root or as l10nd's own user" : ""
+            throw CommandFailure("the daemon refused: \(error.message) (\(error.code))\(fix)")
         default: throw CommandFailure("the daemon sent an unexpected reply")
         }
     }
