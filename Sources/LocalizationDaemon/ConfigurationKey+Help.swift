@@ -13,6 +13,7 @@ extension ConfigurationKey {
         case .maxConnections: "max_connections = N"
         case .idleTimeoutSeconds: "idle_timeout_seconds = N"
         case .maxOutputBufferBytes: "max_output_buffer_bytes = N"
+        case .requestTimeoutSeconds: "request_timeout_seconds = N"
         case .maxFileBytes: "max_file_bytes = N"
         case .socketGroup: "socket_group = GROUP"
         case .allowSymlinksOutsideRoots: "allow_symlinks_outside_roots = BOOL"
@@ -41,11 +42,16 @@ extension ConfigurationKey {
         case .maxConnections:
             "Clients served at once (1 to 65536); more get unavailable and are closed. Default: 1024."
         case .idleTimeoutSeconds:
-            "A client silent this long is disconnected (0 to 86400; 0: never; subscribers never idle out). "
+            "A client silent this long is disconnected (0 to 86400; 0: never). Silent: no whole request "
+                + "arrives and no reply goes out. Subscribers and clients waiting for a reply are never idle. "
                 + "Default: 300."
+        case .requestTimeoutSeconds:
+            "How long one request may take to arrive, from its first byte to its last (1 to 3600); a client "
+                + "still sending a partial request after this long is disconnected. Default: 10."
         case .maxOutputBufferBytes:
-            "Replies queued for a client that does not read before it is cut off (4096 to 1073741824). "
-                + "Default: 4194304."
+            "Unsent replies past which a client's next requests wait, unread, until it reads (4096 to "
+                + "1073741824): flow control, not a cut-off; a subscriber leaving more change events unread is "
+                + "disconnected. Default: 4194304."
         case .maxFileBytes:
             "The largest resource file parsed (4096 to 4294967296); a larger one is an error in status and "
                 + "keeps its last good table. Default: 134217728."
