@@ -85,6 +85,7 @@ import Testing
         for poller in pollers { #expect(poller.awaitAnswers(), "\(poller.name) stopped answering") }
         for (poller, daemon) in zip(pollers, daemons) {
             let report = poller.stop()
+            print("\(poller.name): \(report.answers) right answers during the deliveries")
             #expect(report.violations.isEmpty, "\(poller.name) (\(report.answers) right answers): \(report.violations)\n\(daemon.log.suffix(3000))")
             let errors = try daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
             #expect(errors.isEmpty, "\(poller.name) lists errors after the deliveries: \(errors)")
