@@ -140,8 +140,11 @@ import Testing
     /// as a worktree `.worktrees/<hash>`, points a `tmp-link` at it, renames that over
     /// `current` (its `--link`), and removes the old worktree at once. Real git does the
     /// checkouts; only the fetch from a remote is a fetch from a local repository. The
-    /// repository holds the `.lproj` directories at its top, as deploy/kubernetes/git-sync-sidecar.yaml expects.
-    @Test func gitSyncLinkSwapInEveryPod() throws {
+    /// repository holds the `.lproj` directories at its top, as
+    /// deploy/kubernetes/git-sync-sidecar.yaml expects, or in a directory under it (the root
+    /// is then `current/Resources`: a link in the middle of the path).
+    @Test(arguments: ["", "/Resources"])
+    func gitSyncLinkSwapInEveryPod(subdirectory: String) throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "git is not installed")
         let source = try TemporaryDirectory(prefix: "l10nd-git-source")
         let git = "git -c user.name=l10nd -c user.email=l10nd@localhost -c init.defaultBranch=main"
@@ -149,7 +152,7 @@ import Testing
         let pods = try (0..<Self.fleetSize).map { _ in try TemporaryDirectory(prefix: "l10nd-git-sync") }
         for pod in pods { try Self.shell("\(git) init -q .", in: pod.path) }
         func deliver(_ version: Int) throws {
-            try Self.write(Self.files(version: version), under: source.path)
+            try Self.write(Self.files(version: version), under: source.path + subdirectory)
             try Self.shell("\(git) add -A && \(git) commit -q -m v\(version)", in: source.path)
             for pod in pods {
                 try Self.shell(
@@ -163,6 +166,6 @@ import Testing
             }
         }
         try deliver(1)
-        try converge(roots: pods.map { $0.path + "/current" }, deliver: deliver)
+        try converge(roots: pods.map { $0.path + "/current" + subdirectory }, deliver: deliver)
     }
 }
