@@ -70,7 +70,9 @@ import Testing
             let sidecar = Self.l10ndContainer(in: pod)
             for container in pod["containers"] as? [[String: Any]] ?? [] {
                 let environment = container["env"] as? [[String: Any]] ?? []
-                guard let socket = environment.first(where: { $0["name"] as? String == "L10N_SOCKET" })?["value"] as? String
+                guard
+                    let socket = environment.first(where: { $0["name"] as? String == "L10N_SOCKET" })?["value"]
+                        as? String
                 else { continue }
                 let daemon = sidecar ?? nodeDaemon
                 #expect(Self.argument("--socket", of: daemon.container) == socket, "\(file): L10N_SOCKET \(socket)")
@@ -81,7 +83,8 @@ import Testing
                 if let clientVolume, let daemonVolume {
                     if sidecar != nil {
                         #expect(clientVolume["name"] as? String == daemonVolume["name"] as? String, "\(file)")
-                        #expect(clientVolume["emptyDir"] != nil, "\(file): a pod's socket is shared through an emptyDir")
+                        #expect(
+                            clientVolume["emptyDir"] != nil, "\(file): a pod's socket is shared through an emptyDir")
                     } else {
                         let clientPath = (clientVolume["hostPath"] as? [String: Any])?["path"] as? String
                         let daemonPath = (daemonVolume["hostPath"] as? [String: Any])?["path"] as? String
@@ -89,7 +92,9 @@ import Testing
                         // The socket is 0660: the client must be in the daemon's group.
                         let daemonGroup = (daemon.container["securityContext"] as? [String: Any])?["runAsGroup"] as? Int
                         let groups = (pod["securityContext"] as? [String: Any])?["supplementalGroups"] as? [Int] ?? []
-                        #expect(daemonGroup != nil && groups.contains(daemonGroup ?? -1), "\(file): not in the socket's group")
+                        #expect(
+                            daemonGroup != nil && groups.contains(daemonGroup ?? -1),
+                            "\(file): not in the socket's group")
                     }
                 }
                 clientsChecked += 1

@@ -86,7 +86,9 @@ import Testing
         for (poller, daemon) in zip(pollers, daemons) {
             let report = poller.stop()
             print("\(poller.name): \(report.answers) right answers during the deliveries")
-            #expect(report.violations.isEmpty, "\(poller.name) (\(report.answers) right answers): \(report.violations)\n\(daemon.log.suffix(3000))")
+            #expect(
+                report.violations.isEmpty,
+                "\(poller.name) (\(report.answers) right answers): \(report.violations)\n\(daemon.log.suffix(3000))")
             let errors = try daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
             #expect(errors.isEmpty, "\(poller.name) lists errors after the deliveries: \(errors)")
         }
@@ -115,7 +117,8 @@ import Testing
         func deliver(_ version: Int) throws {
             try Self.write(Self.files(version: version), under: staging.path)
             for host in hosts {
-                try Self.shell("rsync -a --delay-updates --delete-after \(staging.path)/ \(host.path)/", in: staging.path)
+                try Self.shell(
+                    "rsync -a --delay-updates --delete-after \(staging.path)/ \(host.path)/", in: staging.path)
             }
         }
         try deliver(1)

@@ -16,7 +16,8 @@ public enum KubernetesManifests {
     public static func documents(in path: String) throws -> [[String: Any]] {
         let script = "import json, sys, yaml; json.dump(list(yaml.safe_load_all(open(sys.argv[1]))), sys.stdout)"
         let result = try ProcessRunner.run("/usr/bin/python3", ["-c", script, path])
-        guard result.status == 0, let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any]
+        guard result.status == 0,
+            let parsed = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [Any]
         else { throw Unreadable(description: "\(path): \(result.stderr)") }
         return parsed.compactMap { $0 as? [String: Any] }
     }
