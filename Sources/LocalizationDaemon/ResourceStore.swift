@@ -21,6 +21,8 @@ public final class ResourceStore: Sendable {
 
     struct State {
         var files: [String: LoadedFile] = [:]
+        /// The paths of `files`, to find those under a directory without looking at all of them.
+        var paths = PathTree()
         var catalog: ResourceCatalog
         var generation: UInt64 = 0
     }
@@ -76,7 +78,7 @@ public final class ResourceStore: Sendable {
             var newErrors: [ResourceParseError] = []
             var keySharing = KeySharing(catalog: state.catalog)
             for path in Set(paths.map(normalised)) {
-                for (filePath, outcome) in reread(path, known: state.files, keySharing: &keySharing) {
+                for (filePath, outcome) in reread(path, in: state, keySharing: &keySharing) {
                     touched[filePath] = outcome
                 }
             }
@@ -97,14 +99,17 @@ public final class ResourceStore: Sendable {
                     }
                     affected.formUnion(pairs(of: outcome))
                     state.files[path] = outcome
+                    state.paths.insert(path)
                 } else {
                     state.files[path] = nil
+                    state.paths.remove(path)
                 }
             }
             var changes: [TableChange] = []
+            let contributors = TableContributors(state.files.values, for: affected)
             for pair in affected {
                 let before = state.catalog.tables[pair.language]?[pair.table]
-                let after = assemble(pair, from: state.files)
+                let after = contributors.table(for: pair)
                 if before != after {
                     state.catalog.setTable(after, language: pair.language, name: pair.table)
                     changes.append(pair)
@@ -137,36 +142,44 @@ public final class ResourceStore: Sendable {
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
     /// outside every root reads nothing. Each table parsed shares its keys through
     /// `keySharing` at once, so the copies it replaces are freed before the next file is read.
+    ///
+    /// What cannot be looked at — a directory that cannot be listed, a path whose directory
+    /// may not be searched — is not taken for gone: the files known there keep their tables.
+    /// Costs the files at or below `path`, not every file known.
     private func reread(
-        _ path: String, known: [String: LoadedFile], keySharing: inout KeySharing
+        _ path: String, in state: State, keySharing: inout KeySharing
     ) -> [String: LoadedFile?] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard let rootIndex = rootIndex(of: path) else {
             var outcomes: [String: LoadedFile?] = [:]
             for root in roots where root.hasPrefix(prefix) {
-                outcomes.merge(reread(root, known: known, keySharing: &keySharing)) { _, new in new }
+                outcomes.merge(reread(root, in: state, keySharing: &keySharing)) { _, new in new }
             }
             return outcomes
         }
+        let presence = Self.presence(of: path)
+        if presence == .unknown { return [:] }
         var outcomes: [String: LoadedFile?] = [:]
-        for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
+        for knownPath in state.paths.paths(atOrBelow: path) {
             outcomes[knownPath] = .some(nil)
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-            ResourceFile(path: path, rootIndex: rootIndex) == nil,
-            // A link out of the roots is not scanned; within them, the scanner cuts loops.
-            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
-        {
-            for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
-                outcomes[file.path] = load(file, known: known[file.path], keySharing: &keySharing)
+        // A link out of the roots is not read; within them, the scanner cuts loops.
+        let confined = confinement.map { ResourceScanner.isInside(path, realRoots: $0) } ?? true
+        let file = ResourceFile(path: path, rootIndex: rootIndex)
+        if presence == .directory, file == nil, confined {
+            let survey = ResourceScanner.survey(
+                directory: path, depth: ResourceScanner.depth(of: path, below: roots[rootIndex]),
+                rootIndex: rootIndex, confinedTo: confinement)
+            for directory in survey.unlistable {
+                for kept in state.paths.paths(atOrBelow: directory) { outcomes[kept] = nil }
             }
-        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
-            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
-        {
+            for file in survey.files {
+                outcomes[file.path] = load(file, known: state.files[file.path], keySharing: &keySharing)
+            }
+        } else if let file, presence != .absent, confined {
             // Also a directory named like a table, or a link that leads nowhere or loops: it
             // is reported by `load` rather than silently taken for a vanished file.
-            outcomes[path] = load(file, known: known[path], keySharing: &keySharing)
+            outcomes[path] = load(file, known: state.files[path], keySharing: &keySharing)
         }
         return outcomes
     }
@@ -211,22 +224,25 @@ public final class ResourceStore: Sendable {
             })
     }
 
-    /// One table assembled from every file that contributes to it, in precedence order.
-    private func assemble(_ pair: TableChange, from files: [String: LoadedFile]) -> LocalizationTable? {
-        let contributors: [(file: ResourceFile, content: ParsedResource)] = files.values.compactMap { loaded in
-            guard loaded.file.table == pair.table, let content = loaded.content,
-                loaded.file.language == nil || loaded.file.language?.identifier == pair.language
-            else { return nil }
-            return (loaded.file, content)
-        }
-        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage, resources: contributors)
-        return catalog.tables[pair.language]?[pair.table]
+    /// What is at a path, as far as the daemon may look.
+    enum Presence {
+        /// Nothing (`ENOENT`, `ENOTDIR`).
+        case absent
+        /// A directory, or a link to one.
+        case directory
+        /// Anything else: a file, a link to nowhere or in a loop.
+        case other
+        /// Cannot tell: a directory on the way may not be searched (`EACCES`).
+        case unknown
     }
 
-    /// Whether anything is at `path`, a link that leads nowhere included.
-    private static func exists(_ path: String) -> Bool {
+    /// What is at `path`; a link that leads nowhere counts as there.
+    static func presence(of path: String) -> Presence {
         var info = stat()
-        return lstat(path, &info) == 0
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? .absent : .unknown
+        }
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
     /// The index of the root `path` lies under, or `nil` when it is outside every root.
