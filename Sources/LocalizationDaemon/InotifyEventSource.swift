@@ -322,14 +322,18 @@ private final class InotifyOwnerThread: Sendable {
                     reply.fulfil(paths.map { add($0, for: subscriber) })
                     break
                 }
-                var held = tables.withLock { $0.subscribersByWatch.values.filter { $0.contains(subscriber) }.count }
+                // As in the kernel, watching a directory again takes no new watch.
+                var (held, watched) = tables.withLock { tables in
+                    let mine = tables.subscribersByWatch.filter { $0.value.contains(subscriber) }.map(\.key)
+                    return (mine.count, Set(mine.compactMap { tables.pathByWatch[$0] }))
+                }
                 reply.fulfil(
                     paths.map { path in
-                        guard held < testLimit else {
+                        guard held < testLimit || watched.contains(path) else {
                             return .failure(watchFailure(code: ENOSPC, path: path, limit: Int32(testLimit)))
                         }
                         let result = add(path, for: subscriber)
-                        if case .success = result { held += 1 }
+                        if case .success = result, watched.insert(path).inserted { held += 1 }
                         return result
                     })
             case .remove(let watch, let subscriber):
