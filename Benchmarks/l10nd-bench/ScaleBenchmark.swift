@@ -17,7 +17,10 @@ func runScaleBenchmark(keys: Int = 50) {
             String(
                 format: "    per file: %.3f ms at 250 languages, %.3f ms at 2,000", small / 250, large / 2_000))
         let ratio = large / small
-        print(String(format: "    ratio: %.2fx for 8x the files (aim ≤ 10x: %@)", ratio, (ratio <= 10 ? "meets" : "MISSES") as NSString))
+        print(
+            String(
+                format: "    ratio: %.2fx for 8x the files (aim ≤ 10x: %@)", ratio,
+                (ratio <= 10 ? "meets" : "MISSES") as NSString))
         BenchmarkReport.shared.record(
             BenchmarkRatio(
                 figure: "cold start, 2,000 languages ÷ 250 (8× the files)", value: large, unit: "ms",
@@ -87,7 +90,8 @@ private func deletion(keys: Int) {
     print(String(format: "    deleting 1 language directory: served without it after %.1f ms", one))
     print(
         String(
-            format: "    deleting 500 at once: %.1f ms (%.2f ms per directory), %.1fx one", many, many / 500, many / one))
+            format: "    deleting 500 at once: %.1f ms (%.2f ms per directory), %.1fx one", many, many / 500, many / one
+        ))
     BenchmarkReport.shared.record(
         BenchmarkRatio(
             figure: "500 language directories deleted, until served without them", value: many, unit: "ms",

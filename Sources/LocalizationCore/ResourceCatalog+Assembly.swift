@@ -10,7 +10,8 @@ extension ResourceCatalog {
     /// ```swift
     /// let table = ResourceCatalog.assembledTable([(stringsFile, strings), (catalogFile, jaPart)])
     /// ```
-    public static func assembledTable(_ pieces: [(file: ResourceFile, table: LocalizationTable)]) -> LocalizationTable? {
+    public static func assembledTable(_ pieces: [(file: ResourceFile, table: LocalizationTable)]) -> LocalizationTable?
+    {
         let ordered = pieces.sorted { precedes($0.file, $1.file) }
         guard var result = ordered.first?.table else { return nil }
         for piece in ordered.dropFirst() { result = result.overlaid(with: piece.table) }

@@ -559,7 +559,8 @@ public final class ResourceWatcher: @unchecked Sendable {
             }
         return UnwatchedDirectory(
             path: directory, reason: reason,
-            message: "cannot list \(directory): \(String(cString: strerror(code))); the tables read from it before are kept",
+            message:
+                "cannot list \(directory): \(String(cString: strerror(code))); the tables read from it before are kept",
             polled: false)
     }
 
@@ -583,19 +584,26 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// watch limit can leave thousands unwatched at once).
     private func logTransitions(started: [UnwatchedDirectory], cleared: [UnwatchedDirectory]) {
         let pollNote = "; polled every \(Self.seconds(UnwatchedDirectories.pollInterval)) s and retried with backoff"
-        for (reason, group) in Dictionary(grouping: started, by: \.reason).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+        for (reason, group) in Dictionary(grouping: started, by: \.reason).sorted(by: {
+            $0.key.rawValue < $1.key.rawValue
+        }) {
             let level: LogLevel = reason == .tooDeep ? .warning : .error
             let note = group.first?.polled == true ? pollNote : ""
             if group.count <= 3 {
                 for directory in group { log(level, directory.message + note) }
             } else {
-                log(level, "\(group.count) directories are not watched: \(group[0].message) (and \(group.count - 1) more)\(note)")
+                log(
+                    level,
+                    "\(group.count) directories are not watched: \(group[0].message) (and \(group.count - 1) more)\(note)"
+                )
             }
         }
         if cleared.count > 3 {
             log(.notice, "\(cleared.count) directories are watched again or gone, among them \(cleared[0].path)")
         } else {
-            for directory in cleared { log(.notice, "\(directory.path) is watched again or gone (was: \(directory.reason.rawValue))") }
+            for directory in cleared {
+                log(.notice, "\(directory.path) is watched again or gone (was: \(directory.reason.rawValue))")
+            }
         }
     }
 

@@ -103,7 +103,9 @@ struct UnwatchedDirectories {
 
     /// The entries whose retry is due at `now`.
     func due(at now: ContinuousClock.Instant) -> [Entry] {
-        entries.values.filter { $0.nextRetry.map { $0 <= now } ?? false }.sorted { $0.directory.path < $1.directory.path }
+        entries.values.filter { $0.nextRetry.map { $0 <= now } ?? false }.sorted {
+            $0.directory.path < $1.directory.path
+        }
     }
 
     /// The earliest retry, if any is planned.

@@ -82,7 +82,9 @@ import Testing
         chmod(limits.path, 0o755)
         chmod(limitFile, 0o644)
         let files = Dictionary(
-            uniqueKeysWithValues: ["de", "en", "fr", "ja"].map { ("\($0).lproj/Localizable.strings", "\"k\" = \"\($0)\";\n") })
+            uniqueKeysWithValues: ["de", "en", "fr", "ja"].map {
+                ("\($0).lproj/Localizable.strings", "\"k\" = \"\($0)\";\n")
+            })
         let f = try Fixture(
             files, user: FaultTests.unprivilegedUser, environment: ["L10ND_TEST_WATCH_LIMIT_FILE": limitFile])
         // The root and de.lproj take the two watches; en, fr and ja are polled.

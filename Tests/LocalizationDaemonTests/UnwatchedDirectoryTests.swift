@@ -1,8 +1,9 @@
 import Foundation
 import LocalizationCore
-@testable import LocalizationDaemon
 import TestSupport
 import Testing
+
+@testable import LocalizationDaemon
 
 /// Directories the watcher cannot watch, on a fake source that fails the watches as the
 /// kernel would (`EACCES`, `ENOSPC`): listed with the reason, never a full rescan, retried
@@ -16,7 +17,9 @@ import Testing
         let watcher: ResourceWatcher
         let ja: String
 
-        init(failing: [String: FileSystemWatchError.Code] = [:], prepare: (TemporaryDirectory) throws -> Void = { _ in })
+        init(
+            failing: [String: FileSystemWatchError.Code] = [:], prepare: (TemporaryDirectory) throws -> Void = { _ in }
+        )
             throws
         {
             directory = try TemporaryDirectory()

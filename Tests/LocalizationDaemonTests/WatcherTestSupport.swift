@@ -32,7 +32,8 @@ final class FakeFileSystemEventSource: FileSystemEventSource {
             directories.map { path in
                 state.attempts[path, default: 0] += 1
                 if let code = state.failing[path] {
-                    return .failure(FileSystemWatchError(code: code, path: path, message: "cannot watch \(path): \(code)"))
+                    return .failure(
+                        FileSystemWatchError(code: code, path: path, message: "cannot watch \(path): \(code)"))
                 }
                 if let existing = state.watches[path] { return .success(existing) }
                 state.next += 1
