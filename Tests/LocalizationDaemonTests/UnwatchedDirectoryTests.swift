@@ -10,30 +10,7 @@ import Testing
 /// with backoff, polled so that edits still arrive. The same on real inotify, with real
 /// permissions and a daemon run as `nobody`: `EndToEndTests.UnwatchedDirectoryDaemonTests`.
 @Suite struct UnwatchedDirectoryTests {
-    struct Fixture {
-        let directory: TemporaryDirectory
-        let source = FakeFileSystemEventSource()
-        let collector = BatchCollector()
-        let watcher: ResourceWatcher
-        let ja: String
-
-        init(
-            failing: [String: FileSystemWatchError.Code] = [:], prepare: (TemporaryDirectory) throws -> Void = { _ in }
-        )
-            throws
-        {
-            directory = try TemporaryDirectory()
-            ja = try directory.makeDirectory("ja.lproj")
-            try directory.write("ja.lproj/Localizable.strings", "\"k\" = \"1\";\n")
-            try directory.makeDirectory("en.lproj")
-            try directory.write("en.lproj/Localizable.strings")
-            try prepare(directory)
-            for (relative, code) in failing { source.fail(directory.path + "/" + relative, with: code) }
-            let collector = collector
-            watcher = ResourceWatcher(roots: [directory.path], source: source) { collector.record($0) }
-            try watcher.start()
-        }
-    }
+    typealias Fixture = ResourceWatcherTests.Fixture
 
     @Test func aFailedWatchIsListedPolledAndRetriedWithoutARescan() throws {
         let fixture = try Fixture(failing: ["ja.lproj": .watchLimitReached])
