@@ -98,6 +98,20 @@ import Testing
         #expect(!scanned.contains(deeper + "/Localizable.strings"))
     }
 
+    @Test(arguments: [
+        (FileSystemWatchError.Code.permissionDenied, UnwatchedDirectory.Reason.permissionDenied),
+        (.watchLimitReached, .watchLimitReached), (.tooManyOpenFiles, .descriptorsExhausted), (.other, .other),
+    ])
+    func eachFailureIsListedWithItsReason(code: FileSystemWatchError.Code, reason: UnwatchedDirectory.Reason) throws {
+        let fixture = try Fixture(failing: ["ja.lproj": code])
+        defer {
+            fixture.watcher.stop()
+            fixture.directory.remove()
+        }
+        #expect(fixture.watcher.statistics.unwatched.map(\.reason) == [reason])
+        #expect(fixture.watcher.statistics.rescans == 0)
+    }
+
     @Test func retriesBackOffToAMinute() {
         let delays = (0..<9).map { UnwatchedDirectories.retryDelay(afterFailures: $0) / .seconds(1) }
         #expect(delays == [1, 2, 4, 8, 16, 32, 60, 60, 60])
