@@ -16,12 +16,14 @@ import Synchronization
 /// `.lproj`, at most 32 levels deep) — so a new `.lproj` or `.xcstrings` anywhere is
 /// noticed. A directory it cannot watch (too deep, permission denied, the watch limit) is
 /// listed in ``Statistics/unwatched`` with the reason, retried with backoff and, when it can
-/// be listed, polled (see ``UnwatchedDirectories``); it never causes a full rescan. Hidden names are neither watched nor reported
-/// (Kubernetes' `..2026_…` data directories, `.git`, rsync's `.~tmp~`), but a change of a
-/// directory's `..data` link re-resolves everything reached through that directory. Symlinks
-/// are followed, within `maximumDepth`, with cycles cut, and — unless allowed — only when
-/// they stay inside a root. A new directory is watched first and scanned second, so files
-/// that land in it before the watch exists are still reported.
+/// be listed, polled (see ``UnwatchedDirectories``); it never causes a full rescan.
+///
+/// Hidden names are neither watched nor reported (Kubernetes' `..2026_…` data directories,
+/// `.git`, rsync's `.~tmp~`), but a change of a directory's `..data` link re-resolves
+/// everything reached through that directory. Symlinks are followed, within the depth rule,
+/// with cycles cut, and — unless allowed — only when they stay inside a root. A new
+/// directory is watched first and scanned second, so files that land in it before the
+/// watch exists are still reported.
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
