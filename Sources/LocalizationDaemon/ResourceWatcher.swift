@@ -423,10 +423,18 @@ public final class ResourceWatcher: @unchecked Sendable {
 
     /// Walks `directory` again from scratch and forgets watched paths below it that are gone.
     private func rescanSubtree(_ directory: String, depth: Int? = nil, into change: inout PendingChange) {
-        let depth = depth ?? watchedPaths[directory]?.depth ?? 0
-        let seen = walk([(directory, depth)], into: &change)
-        for path in watchedTree.paths(atOrBelow: directory) where !seen.contains(path) {
-            unbindSubtree(path, removeFromSource: true)
+        rescanSubtrees([(directory, depth ?? watchedPaths[directory]?.depth ?? 0)], into: &change)
+    }
+
+    /// ``rescanSubtree(_:depth:into:)`` for several directories in one walk: one request for
+    /// the watches of each level, however many directories (thousands, when the watch limit
+    /// is lifted).
+    private func rescanSubtrees(_ directories: [(path: String, depth: Int)], into change: inout PendingChange) {
+        let seen = walk(directories, into: &change)
+        for directory in directories {
+            for path in watchedTree.paths(atOrBelow: directory.path) where !seen.contains(path) {
+                unbindSubtree(path, removeFromSource: true)
+            }
         }
     }
 
@@ -646,9 +654,10 @@ public final class ResourceWatcher: @unchecked Sendable {
         guard running else { return }
         let now = ContinuousClock.now
         var reread = PendingChange()
-        for entry in unwatched.due(at: now) {
-            var discarded = PendingChange()
-            rescanSubtree(entry.directory.path, depth: entry.depth, into: &discarded)
+        let due = unwatched.due(at: now)
+        var discarded = PendingChange()
+        rescanSubtrees(due.map { ($0.directory.path, $0.depth) }, into: &discarded)
+        for entry in due {
             if unwatched.contains(entry.directory.path) {
                 unwatched.retryFailed(entry.directory.path, now: now)
             } else {
@@ -666,13 +675,12 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// walked again so that a new subdirectory in it is watched (or listed in turn).
     private func pollUnwatched() {
         guard running else { return }
+        let polled = unwatched.poll()
+        guard !polled.isEmpty else { return }
         var changed = PendingChange()
-        for entry in unwatched.poll() {
-            changed.directories.insert(entry.directory.path)
-            var discarded = PendingChange()
-            rescanSubtree(entry.directory.path, depth: entry.depth, into: &discarded)
-        }
-        guard !changed.directories.isEmpty else { return }
+        changed.directories.formUnion(polled.map(\.directory.path))
+        var discarded = PendingChange()
+        rescanSubtrees(polled.map { ($0.directory.path, $0.depth) }, into: &discarded)
         counters.withLock { $0.polledChanges += changed.directories.count }
         updateWatchCount()
         updateUnwatched()
