@@ -9,7 +9,7 @@ extension Language {
     /// Foundation's locale for the first requested tag that parses (`ja_JP.UTF-8` → `ja-JP`),
     /// else English.
     var locale: Locale {
-        let tag = identifiers.lazy.compactMap { try? LanguageTag($0) }.first { !$0.isBase }
+        let tag = LanguageTag.preferences(identifiers).first { !$0.isBase }
         return Locale(identifier: tag?.identifier ?? "en")
     }
 }

@@ -209,7 +209,7 @@ public final class Localizer: Sendable {
     private func lookupWithSource(
         _ key: String, languages: [String], table: String?, plural: PluralSelection
     ) -> (result: LookupResult, source: LookupSource) {
-        let tags = languages.compactMap { try? LanguageTag($0) }
+        let tags = LanguageTag.preferences(languages)
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
         let current = plan()
@@ -277,7 +277,7 @@ public final class Localizer: Sendable {
         var resolved = local.pointee.tables[name]
         if resolved == nil {
             let tableKey = ResolvedTable.Key(
-                languages: languages.tags.compactMap { try? LanguageTag($0).identifier },
+                languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
             resolved = backend.table(for: tableKey)
             if let resolved { local.pointee.store(resolved, as: name) }

@@ -1,8 +1,11 @@
+import Synchronization
+
 /// The languages a lookup tries, most specific first.
 ///
-/// For each preferred tag: the tag, then without variants, then with the region dropped,
-/// then with the script dropped (`zh-Hant-TW` → `zh-Hant` → `zh`), with the implied
-/// Chinese scripts filled in (`zh-TW` → `zh-Hant-TW` → `zh-Hant`, `zh-CN` → `zh-Hans`).
+/// For each preferred tag: the tag, then without variants, then the other spellings of the
+/// same locale under CLDR's likely subtags (`zh-Hant-TW` → `zh-TW` → `zh-Hant`), then the
+/// script's own locale when the script is not the language's usual one
+/// (`zh-Hant-HK` → `zh-Hant` → `zh-TW`), then the bare language (``expansion(of:)``).
 /// After every preferred tag: `Base`, then the development language's own chain.
 /// Each language appears once, at its first place.
 ///
@@ -16,6 +19,9 @@ public struct FallbackChain: Sendable, Hashable {
     public let candidates: [LanguageTag]
     /// The candidates' identifiers, computed once so lookups do not rebuild them.
     public let identifiers: [String]
+    /// Where the development language's part begins (the index after `Base`): a String
+    /// Catalog's own source language is tried there (``ResourceCatalog``).
+    public let developmentStart: Int
 
     /// Builds the chain for `preferred` tags (gettext's `LANGUAGE=sv:de` order).
     public init(preferred: [LanguageTag], developmentLanguage: LanguageTag) {
@@ -27,47 +33,69 @@ public struct FallbackChain: Sendable, Hashable {
             }
         }
         for tag in preferred where !tag.isBase {
-            add(Self.expansion(of: tag))
+            add(Self.cachedExpansion(of: tag))
         }
         add([.base])
-        add(Self.expansion(of: developmentLanguage))
+        developmentStart = candidates.count
+        add(Self.cachedExpansion(of: developmentLanguage))
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
     }
 
     /// A tag and its less specific forms, most specific first.
-    static func expansion(of tag: LanguageTag) -> [LanguageTag] {
+    ///
+    /// 1. The tag as written, then without variants.
+    /// 2. Every other spelling of the same locale under CLDR's likely subtags: `zh-Hant-TW`,
+    ///    `zh-TW` and `zh-Hant` are one locale, so each reaches the others' folders.
+    /// 3. When the script is not the language's usual one (`Hant` for `zh`, `Latn` for `sr`):
+    ///    the script alone and that script's own locale (`zh-Hant-HK` → `zh-Hant` → `zh-TW`),
+    ///    since the script is what the reader shares with it.
+    /// 4. The bare language, then, when the script is the language's usual one, the language
+    ///    with it (`zh-CN` → `zh` → `zh-Hans`). Never another region of the usual script:
+    ///    `pt-PT` does not reach `pt-BR`, nor `en-AU` `en-US`.
+    public static func expansion(of tag: LanguageTag) -> [LanguageTag] {
         if tag.isBase { return [tag] }
-        let script = tag.script ?? impliedScript(language: tag.language, region: tag.region)
-        var result = [tag]
-        if !tag.variants.isEmpty {
-            result.append(LanguageTag(language: tag.language, script: tag.script, region: tag.region))
+        let language = LanguageTag(language: tag.language)
+        var result = [tag, LanguageTag(language: tag.language, script: tag.script, region: tag.region)]
+        guard let full = LikelySubtags.maximized(tag) else {
+            // CLDR knows nothing of the language: drop subtags one by one.
+            if let script = tag.script { result.append(LanguageTag(language: tag.language, script: script)) }
+            result.append(language)
+            return unique(result)
         }
-        if tag.script == nil, let script, tag.region != nil {
-            result.append(LanguageTag(language: tag.language, script: script, region: tag.region))
+        result += LikelySubtags.spellings(of: full)
+        let usualScript = LikelySubtags.maximized(language)?.script
+        let scriptAlone = LanguageTag(language: tag.language, script: full.script)
+        if full.script != usualScript {
+            result.append(scriptAlone)
+            if let scriptLocale = LikelySubtags.maximized(scriptAlone) {
+                result += LikelySubtags.spellings(of: scriptLocale)
+            }
+            result.append(language)
+        } else {
+            result += [language, scriptAlone]
         }
-        if let script {
-            result.append(LanguageTag(language: tag.language, script: script))
-        }
-        result.append(LanguageTag(language: tag.language))
-        if tag.script == nil, tag.region == nil, let script {
-            // A bare `zh` reads as Simplified Chinese, as Apple's and ICU's likely subtags say.
-            result.append(LanguageTag(language: tag.language, script: script))
-        }
-        var seen = Set<LanguageTag>()
-        return result.filter { seen.insert($0).inserted }
+        return unique(result)
     }
 
-    /// The script a language and region imply where the tag leaves it out.
-    ///
-    /// Only Chinese needs this for lproj lookups: `zh-TW` content lives in `zh-Hant.lproj`.
-    /// Serbian deliberately has none: `sr-RS` falls back to `sr`, whatever its script.
-    static func impliedScript(language: String, region: String?) -> String? {
-        guard language == "zh" else { return nil }
-        switch region {
-        case "TW", "HK", "MO": return "Hant"
-        case nil, "CN", "SG", "MY": return "Hans"
-        default: return nil
+    /// Expansions already computed: embedded-mode lookups build a chain per call, and an
+    /// expansion costs several likely-subtag searches. Bounded: emptied when full.
+    private static let expansions = Mutex<[LanguageTag: [LanguageTag]]>([:])
+    private static let expansionCacheCapacity = 512
+
+    /// ``expansion(of:)``, remembered.
+    static func cachedExpansion(of tag: LanguageTag) -> [LanguageTag] {
+        if let known = expansions.withLock({ $0[tag] }) { return known }
+        let expansion = expansion(of: tag)
+        expansions.withLock { cache in
+            if cache.count >= expansionCacheCapacity { cache.removeAll(keepingCapacity: true) }
+            cache[tag] = expansion
         }
+        return expansion
+    }
+
+    private static func unique(_ tags: [LanguageTag]) -> [LanguageTag] {
+        var seen = Set<LanguageTag>()
+        return tags.filter { seen.insert($0).inserted }
     }
 }

@@ -30,15 +30,23 @@ public struct KeySharing {
     public mutating func parse(
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
     ) throws(ResourceParseError) -> ParsedResource {
-        guard kind == .strings else { return try ParsedResource.parse(bytes, kind: kind, file: file) }
+        try read(bytes, kind: kind, file: file, table: name).content
+    }
+
+    /// ``parse(_:kind:file:table:)``, with the entries the file had to leave out or serve
+    /// with a stand-in (``ParsedResource/read(_:kind:file:)``).
+    public mutating func read(
+        _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
+    ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
+        guard kind == .strings else { return try ParsedResource.read(bytes, kind: kind, file: file) }
         let parsed = try StringsParser.parse(bytes, file: file)
-        guard !parsed.table.isEmpty else { return .table(LocalizationTable(strings: parsed.table)) }
+        guard !parsed.table.isEmpty else { return (.table(LocalizationTable(strings: parsed.table)), []) }
         let table = share(count: parsed.table.count, table: name) { body in
             parsed.entries.withUnsafeBufferPointer { entries in
                 for index in entries.indices { body(entries[index].key, entries[index].value) }
             }
         }
-        return .table(table)
+        return (.table(table), [])
     }
 
     /// `content` with a plain table's values kept by position in the shared index of

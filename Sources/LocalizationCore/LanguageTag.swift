@@ -26,10 +26,18 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
     /// The `Base` pseudo-language of Xcode projects.
     public static let base = LanguageTag(language: "Base", script: nil, region: nil, variants: [])
 
-    /// Legacy `.lproj` names that predate ISO codes, as CoreFoundation still accepts them.
+    /// Legacy `.lproj` names that predate ISO codes, as CoreFoundation still accepts them:
+    /// its seven common names, and the other languages of its name table
+    /// (`__CFBundleLanguageNamesArray` in CFBundle_Locale.c) whose code is unambiguous
+    /// (`Chinese`, which names both scripts there, is left out).
     static let legacyNames: [String: String] = [
         "english": "en", "japanese": "ja", "french": "fr", "german": "de",
         "spanish": "es", "italian": "it", "dutch": "nl",
+        "swedish": "sv", "danish": "da", "portuguese": "pt", "norwegian": "nb", "finnish": "fi",
+        "greek": "el", "icelandic": "is", "turkish": "tr", "croatian": "hr", "korean": "ko",
+        "polish": "pl", "hungarian": "hu", "russian": "ru", "czech": "cs", "slovak": "sk",
+        "romanian": "ro", "ukrainian": "uk", "catalan": "ca", "hebrew": "he", "arabic": "ar",
+        "thai": "th", "vietnamese": "vi", "indonesian": "id",
     ]
 
     /// gettext's locale modifiers that name a script (`sr_RS@latin`).
@@ -133,4 +141,27 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
 extension Character {
     var isASCIILetter: Bool { isASCII && isLetter }
     var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension LanguageTag {
+    /// The languages `text` names: one tag (`de-DE`), or an `Accept-Language` list
+    /// (`de-DE,de;q=0.9,en;q=0.8`) read by ``AcceptLanguage/preferences(_:)``. Wherever one
+    /// language is accepted, a list is too.
+    ///
+    /// - Throws: ``LanguageTagError`` for a tag that is not one, or a list with no usable
+    ///   language (so a header never falls back to the development language in silence).
+    public static func preferences(_ text: String) throws(LanguageTagError) -> [LanguageTag] {
+        guard AcceptLanguage.isList(text) else { return [try LanguageTag(text)] }
+        let tags = AcceptLanguage.preferences(text)
+        guard !tags.isEmpty || text.trimmingSpaces == "*" else {
+            throw LanguageTagError(input: text, reason: "the Accept-Language list names no usable language")
+        }
+        return tags
+    }
+
+    /// ``preferences(_:)`` of every string of `texts`, in order, leaving out those that name
+    /// no language.
+    public static func preferences(_ texts: [String]) -> [LanguageTag] {
+        texts.flatMap { (try? preferences($0)) ?? [] }
+    }
 }

@@ -11,13 +11,26 @@ public enum ParsedResource: Sendable, Hashable {
     public static func parse(
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil
     ) throws(ResourceParseError) -> ParsedResource {
+        try read(bytes, kind: kind, file: file).content
+    }
+
+    /// Parses `bytes` as the format `kind` names, with the entries it had to leave out or
+    /// serve with a stand-in (``StringsDictReader/read(_:file:)``,
+    /// ``StringCatalogReader/read(_:file:)``); a `.strings` file has none.
+    ///
+    /// - Throws: ``ResourceParseError`` located in `file`, when the file as a whole fails.
+    public static func read(
+        _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil
+    ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         switch kind {
         case .strings:
-            return .table(LocalizationTable(strings: try StringsParser.parse(bytes, file: file).table))
+            return (.table(LocalizationTable(strings: try StringsParser.parse(bytes, file: file).table)), [])
         case .stringsDict:
-            return .table(LocalizationTable(entries: try StringsDictReader.parse(bytes, file: file)))
+            let (entries, problems) = try StringsDictReader.read(bytes, file: file)
+            return (.table(LocalizationTable(entries: entries)), problems)
         case .stringCatalog:
-            return .catalog(try StringCatalogReader.parse(bytes, file: file))
+            let (catalog, problems) = try StringCatalogReader.read(bytes, file: file)
+            return (.catalog(catalog), problems)
         }
     }
 

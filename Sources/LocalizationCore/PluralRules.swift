@@ -30,9 +30,16 @@ public struct PluralRules: Sendable, Hashable {
     }
 
     /// The rules CLDR gives `language` (from ``CLDRPluralData/system``), tried as written,
-    /// then without region and script; `other` only when CLDR's data is absent.
+    /// then without region and script; `root`'s (everything `other`) for a language CLDR
+    /// does not list.
     public static func cldr(for language: LanguageTag) -> PluralRules {
-        CLDRPluralData.system?.rules(for: language) ?? .otherOnly
+        CLDRPluralData.system.rules(for: language) ?? .otherOnly
+    }
+
+    /// The ordinal rules CLDR gives `language` (`1st`, `2nd`: English's `one`, `two`, `few`),
+    /// from ``CLDRPluralData/systemOrdinals``.
+    public static func cldrOrdinal(for language: LanguageTag) -> PluralRules {
+        CLDRPluralData.systemOrdinals.rules(for: language) ?? .otherOnly
     }
 
     /// Whether both have the same rules for the same categories, in the same order.

@@ -15,6 +15,12 @@ public struct ResourceCatalog: Sendable {
     public let developmentLanguage: LanguageTag
     /// Tables by language identifier, then by table name.
     public private(set) var tables: [String: [String: LocalizationTable]]
+    /// The `sourceLanguage` of the String Catalog behind each table name that has one: the
+    /// fallback of that table's keys after the requested languages and `Base`, before the
+    /// development language (so a key only a `de`-sourced catalog's `de` has is found from `fr`).
+    public private(set) var sourceLanguages: [String: LanguageTag] = [:]
+    /// Each source language's own fallback, computed once.
+    private var sourceCandidates: [String: [LanguageTag]] = [:]
 
     /// Creates a catalog from assembled tables.
     public init(developmentLanguage: LanguageTag, tables: [String: [String: LocalizationTable]] = [:]) {
@@ -30,6 +36,40 @@ public struct ResourceCatalog: Sendable {
         for (file, content) in ordered {
             overlay(content, from: file)
         }
+        setSourceLanguages(Self.sourceLanguages(of: resources))
+    }
+
+    /// The source language of the String Catalog that wins for each table among
+    /// `resources` (by the same precedence as the tables).
+    public static func sourceLanguages(of resources: [(file: ResourceFile, content: ParsedResource)])
+        -> [String: LanguageTag]
+    {
+        var result: [String: LanguageTag] = [:]
+        for (file, content) in resources.sorted(by: { precedes($0.file, $1.file) }) {
+            guard case .catalog(let catalog) = content, let language = try? LanguageTag(catalog.sourceLanguage)
+            else { continue }
+            result[file.table] = language
+        }
+        return result
+    }
+
+    /// Replaces the catalogs' source languages by table (the daemon, after files change).
+    public mutating func setSourceLanguages(_ languages: [String: LanguageTag]) {
+        sourceLanguages = languages
+        sourceCandidates = languages.mapValues { FallbackChain.expansion(of: $0) }
+    }
+
+    /// The languages a lookup in `tableName` tries: `chain`'s, with the table's catalog
+    /// source language placed before the development language when the chain lacks it.
+    public func candidates(_ tableName: String, chain: FallbackChain) -> (
+        languages: [LanguageTag], identifiers: [String]
+    ) {
+        guard let source = sourceCandidates[tableName] else { return (chain.candidates, chain.identifiers) }
+        let extra = source.filter { !chain.identifiers.contains($0.identifier) }
+        guard !extra.isEmpty else { return (chain.candidates, chain.identifiers) }
+        var languages = chain.candidates
+        languages.insert(contentsOf: extra, at: chain.developmentStart)
+        return (languages, languages.map(\.identifier))
     }
 
     /// Replaces one language's table, or removes it when `table` is `nil` or empty; a
@@ -50,7 +90,8 @@ public struct ResourceCatalog: Sendable {
 
     /// Looks `key` up along `chain` in `table` (`Localizable` when `nil` or empty).
     ///
-    /// The first language in the chain that has the key serves it. When none has it, the
+    /// The first language in the chain that has the key serves it; for a table a String
+    /// Catalog provides, its `sourceLanguage` is tried before the development language. When none has it, the
     /// value is the key itself and `found` is false. With a `count`, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
     /// rules (``value(of:language:count:)``); with `counts` (one per format argument, in
@@ -62,8 +103,9 @@ public struct ResourceCatalog: Sendable {
         counts: [PluralOperands?]? = nil
     ) -> LookupResult {
         let tableName = Self.tableName(table)
-        for (index, identifier) in chain.identifiers.enumerated() {
-            let language = chain.candidates[index]
+        let (languages, identifiers) = candidates(tableName, chain: chain)
+        for (index, identifier) in identifiers.enumerated() {
+            let language = languages[index]
             var entry = tables[identifier]?[tableName]?[key]
             // By the precomputed identifier: this runs for every language a key is missing in.
             if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
@@ -106,8 +148,9 @@ public struct ResourceCatalog: Sendable {
     public func resolvedTable(_ table: String? = nil, chain: FallbackChain) -> [String: LookupResult] {
         let tableName = Self.tableName(table)
         var result: [String: LookupResult] = [:]
-        for (index, identifier) in chain.identifiers.enumerated().reversed() {
-            let language = chain.candidates[index]
+        let (languages, identifiers) = candidates(tableName, chain: chain)
+        for (index, identifier) in identifiers.enumerated().reversed() {
+            let language = languages[index]
             if let pseudo = PseudoLocalization(language), let derived = developmentEntries(tableName) {
                 derived.forEachEntry { key, entry in
                     let transformed = pseudo.transform(entry)

@@ -115,13 +115,20 @@ public enum ResourceLinter {
                     entries.values[entry.key] = (entry.value, entry.location)
                 }
             case .stringsDict:
-                for (key, entry) in try StringsDictReader.parse(bytes, file: file.path).sorted(by: { $0.key < $1.key })
-                {
-                    entries.values[key] = (entry.value, start)
+                let (read, problems) = try StringsDictReader.read(bytes, file: file.path)
+                findings += problems.map(finding)
+                // Binary plists carry no positions: their entries stay at 1:1.
+                let isBinary = bytes.starts(with: BinaryPropertyListReader.magic)
+                let locator = KeyPathLocator(bytes: bytes, syntax: .xmlPropertyList, file: file.path)
+                for (key, entry) in read.sorted(by: { $0.key < $1.key }) {
+                    entries.values[key] = (entry.value, isBinary ? start : locator.location(of: [key]))
                     entries.order.append(key)
                 }
             case .stringCatalog:
-                findings += catalogFindings(try StringCatalogReader.parse(bytes, file: file.path), at: start)
+                let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
+                findings += problems.map(finding)
+                findings += catalogFindings(
+                    catalog, locator: KeyPathLocator(bytes: bytes, syntax: .json, file: file.path))
             }
         } catch {
             return .failure(error)
@@ -129,16 +136,35 @@ public enum ResourceLinter {
         return .success((entries, findings))
     }
 
-    /// Format mismatches inside one String Catalog, each language against its source.
-    static func catalogFindings(_ catalog: StringCatalog, at location: SourceLocation) -> [LintFinding] {
+    /// String Catalog states that are served (every state is) but want a translator's look.
+    static let markedStates: Set<String> = ["new", "needs_review", "stale"]
+
+    /// A reader's problem with one entry: an error when the entry is left out, a warning
+    /// when it is served with a stand-in.
+    static func finding(_ problem: ResourceParseError) -> LintFinding {
+        LintFinding(
+            location: problem.location, severity: problem.isEntryLost ? .error : .warning, message: problem.message)
+    }
+
+    /// Format mismatches inside one String Catalog, each language against its source, at
+    /// the localization's place in the JSON.
+    static func catalogFindings(_ catalog: StringCatalog, locator: KeyPathLocator) -> [LintFinding] {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
         var findings: [LintFinding] = []
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
+                if let state = entry.state, Self.markedStates.contains(state) {
+                    findings.append(
+                        LintFinding(
+                            location: locator.location(of: ["strings", key, "localizations", language]),
+                            severity: .warning,
+                            message: "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
+                }
                 guard let original = source[key]?.value,
                     let problem = FormatSpecifier.signatureMismatch(original, entry.value)
                 else { continue }
+                let location = locator.location(of: ["strings", key, "localizations", language])
                 findings.append(
                     LintFinding(location: location, severity: .error, message: "\"\(key)\" in \(language): \(problem)"))
             }

@@ -7,11 +7,20 @@ public struct ResourceParseError: Error, Sendable, Hashable, Codable, CustomStri
     public var location: SourceLocation
     /// What is wrong, in words a translator understands.
     public var message: String
+    /// For a problem of one entry: whether the entry is left out (`true`), or served all the
+    /// same with a stand-in (`false`, a warning). A whole file's error leaves out the file.
+    public var isEntryLost: Bool = true
 
     /// Creates an error.
-    public init(location: SourceLocation, message: String) {
+    public init(location: SourceLocation, message: String, isEntryLost: Bool = true) {
         self.location = location
         self.message = message
+        self.isEntryLost = isEntryLost
+    }
+
+    // Where the error travels (the daemon's status), it is located text: the flag stays local.
+    private enum CodingKeys: String, CodingKey {
+        case location, message
     }
 
     /// `file:line:column: message`.

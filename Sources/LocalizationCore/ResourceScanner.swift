@@ -77,8 +77,16 @@ public enum ResourceScanner {
     public static func load(
         _ file: ResourceFile, maximumBytes: Int = ResourceFileReader.defaultMaximumBytes
     ) throws(ResourceParseError) -> ParsedResource {
+        try read(file, maximumBytes: maximumBytes).content
+    }
+
+    /// ``load(_:maximumBytes:)``, with the entries the file had to leave out or serve with
+    /// a stand-in (``ParsedResource/read(_:kind:file:)``).
+    public static func read(
+        _ file: ResourceFile, maximumBytes: Int = ResourceFileReader.defaultMaximumBytes
+    ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         let bytes = try ResourceFileReader.bytes(of: file.path, maximumBytes: maximumBytes).get()
-        return try ParsedResource.parse(bytes, kind: file.kind, file: file.path)
+        return try ParsedResource.read(bytes, kind: file.kind, file: file.path)
     }
 
     private static func walk(

@@ -14,7 +14,8 @@ public struct ResourceSet: Sendable {
     public let catalog: ResourceCatalog
     /// Every resource file found, parsed or not.
     public let files: [ResourceFile]
-    /// The files that could not be read or parsed, each located.
+    /// The files that could not be read or parsed, and the entries left out of files that
+    /// were (a bad `.stringsdict` entry, a bad catalog localization), each located.
     public let errors: [ResourceParseError]
 
     /// Scans `roots`, parses every file, and assembles the catalog. Never throws: a file
@@ -28,7 +29,9 @@ public struct ResourceSet: Sendable {
         var keySharing = KeySharing()
         for file in files {
             do {
-                loaded.append((file, keySharing.share(try ResourceScanner.load(file), table: file.table)))
+                let (content, problems) = try ResourceScanner.read(file)
+                loaded.append((file, keySharing.share(content, table: file.table)))
+                errors += problems.filter(\.isEntryLost)
             } catch {
                 errors.append(error)
             }

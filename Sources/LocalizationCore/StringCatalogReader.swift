@@ -36,12 +36,24 @@ public enum StringCatalogReader {
     /// - Parameters:
     ///   - bytes: the whole file, UTF-8 JSON.
     ///   - file: the path to name in errors.
+    /// A localization that breaks the shapes above is left out (its key's other languages
+    /// are kept), and so is a key whose own fields are wrong; ``read(_:file:)`` says which.
+    ///
     /// - Throws: ``ResourceParseError`` for invalid JSON (at the line and column of the
-    ///   fault), a missing `sourceLanguage` or `strings`, or a key whose localizations break
-    ///   the shapes above (the first such key in key order, pointing at where it is written).
+    ///   fault), or a missing `sourceLanguage` or `strings`.
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> StringCatalog {
-        let reader = CatalogReader(bytes: bytes, file: file)
-        return try reader.catalog()
+        try read(bytes, file: file).catalog
+    }
+
+    /// Reads a String Catalog, and every localization or key it had to leave out, in key
+    /// order, each at the line and column where it is written.
+    ///
+    /// - Throws: ``ResourceParseError`` when the file as a whole is not a String Catalog.
+    public static func read(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> (
+        catalog: StringCatalog, problems: [ResourceParseError]
+    ) {
+        let (catalog, problems) = try CatalogReader(bytes: bytes, file: file).catalog()
+        return (catalog, problems)
     }
 }
 
@@ -61,7 +73,7 @@ private struct CatalogReader {
     /// The variable a top-level plural variation is stored under (see ``StringCatalogReader``).
     static let pluralVariableName = "_"
 
-    func catalog() throws(ResourceParseError) -> StringCatalog {
+    func catalog() throws(ResourceParseError) -> (StringCatalog, [ResourceParseError]) {
         guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw failure("the file is empty; a String Catalog is a JSON object", at: [])
         }
@@ -90,38 +102,58 @@ private struct CatalogReader {
             throw failure("\"strings\" is \(describe(object["strings"])), expected an object of keys", at: ["strings"])
         }
         var catalog = StringCatalog(sourceLanguage: sourceLanguage, version: version)
+        var problems: [ResourceParseError] = []
         for key in strings.keys.sorted() {
             let path = ["strings", key]
-            guard let definition = strings[key] as? [String: Any] else {
-                throw failure("\(quoted(key)) is \(describe(strings[key])), expected an object", at: path)
-            }
-            if let shouldTranslate = definition["shouldTranslate"] {
-                guard isBoolean(shouldTranslate), let flag = shouldTranslate as? Bool else {
-                    throw failure(
-                        "\(quoted(key)): \"shouldTranslate\" is \(describe(shouldTranslate)), expected true or false",
-                        at: path + ["shouldTranslate"])
+            do throws(ResourceParseError) {
+                guard let definition = strings[key] as? [String: Any] else {
+                    throw failure("\(quoted(key)) is \(describe(strings[key])), expected an object", at: path)
                 }
-                if !flag { catalog.untranslatableKeys.insert(key) }
+                try read(key, definition: definition, path: path, into: &catalog, problems: &problems)
+            } catch {
+                problems.append(error)
             }
-            var localizations: [String: Any] = [:]
-            if let written = definition["localizations"] {
-                guard let object = written as? [String: Any] else {
-                    throw failure(
-                        "\(quoted(key)): \"localizations\" is \(describe(written)), expected an object of languages",
-                        at: path + ["localizations"])
-                }
-                localizations = object
+        }
+        return (catalog, problems)
+    }
+
+    /// One key's localizations into `catalog`: a bad localization costs only its own
+    /// language's entry (added to `problems`); a bad key-level field costs the key.
+    private func read(
+        _ key: String, definition: [String: Any], path: [String], into catalog: inout StringCatalog,
+        problems: inout [ResourceParseError]
+    ) throws(ResourceParseError) {
+        var untranslatable = false
+        if let shouldTranslate = definition["shouldTranslate"] {
+            guard isBoolean(shouldTranslate), let flag = shouldTranslate as? Bool else {
+                throw failure(
+                    "\(quoted(key)): \"shouldTranslate\" is \(describe(shouldTranslate)), expected true or false",
+                    at: path + ["shouldTranslate"])
             }
-            for language in localizations.keys.sorted() {
+            untranslatable = !flag
+        }
+        var localizations: [String: Any] = [:]
+        if let written = definition["localizations"] {
+            guard let object = written as? [String: Any] else {
+                throw failure(
+                    "\(quoted(key)): \"localizations\" is \(describe(written)), expected an object of languages",
+                    at: path + ["localizations"])
+            }
+            localizations = object
+        }
+        if untranslatable { catalog.untranslatableKeys.insert(key) }
+        for language in localizations.keys.sorted() {
+            do {
                 let entry = try localization(
                     localizations[language], key: key, path: path + ["localizations", language])
                 catalog.tables[language, default: [:]][key] = entry
-            }
-            if catalog.tables[sourceLanguage]?[key] == nil {
-                catalog.tables[sourceLanguage, default: [:]][key] = TableEntry(value: key)
+            } catch {
+                problems.append(error)
             }
         }
-        return catalog
+        if catalog.tables[catalog.sourceLanguage]?[key] == nil {
+            catalog.tables[catalog.sourceLanguage, default: [:]][key] = TableEntry(value: key)
+        }
     }
 
     private func localization(_ written: Any?, key: String, path: [String]) throws(ResourceParseError) -> TableEntry {

@@ -7,8 +7,11 @@
 ///   variables, and for each variable a dictionary with `NSStringFormatSpecTypeKey` =
 ///   `NSStringPluralRuleType`, an optional `NSStringFormatValueTypeKey` (`d`, `ld`, `f`…)
 ///   and its forms `zero one two few many other`. Forms may use further variables of the
-///   same entry, as Foundation allows. Every variable must have an `other` form: it is
-///   what Foundation falls back to, and what a plain lookup returns.
+///   same entry, as Foundation allows. A variable should have an `other` form: it is what
+///   a category without a form of its own takes, and what a plain lookup returns. One
+///   without it is still served, as Foundation serves it, from the forms it has (a Russian
+///   21 takes its `one`); its `other` is then its most general form (`many`, else `few`,
+///   `two`, `one`, `zero`), and ``read(_:file:)`` reports it.
 /// - **Device-specific:** a dictionary with `NSStringDeviceSpecificRuleType`, whose value
 ///   maps device names (`iphone`, `mac`…) to a string or to a plural rule as above. The
 ///   entry's value is the ``DevicePreference`` device's.
@@ -16,24 +19,35 @@
 ///   to strings; the widest is kept, since there is no screen to measure on a server.
 /// - A plain string value is a plain entry, as in a `.strings` file.
 ///
-/// Anything else is an error naming the key. For XML files the error points at the
-/// key's `<key>` element (found by searching the bytes: Foundation gives no positions);
-/// for binary files it says 1:1.
+/// Anything else is an error naming the key, and costs that entry only: every other entry of
+/// the file is served. For XML files the error points at the key's `<key>` element (found
+/// by searching the bytes: Foundation gives no positions); for binary files it says 1:1.
 ///
 /// ```swift
 /// let entries = try StringsDictReader.parse(Array(data), file: "ru.lproj/Localizable.stringsdict")
 /// entries["%d files"]?.plural?.variables["files"]?.forms[.few]  // "%d файла"
 /// ```
 public enum StringsDictReader {
-    /// Reads a .stringsdict (XML or binary plist) into entries by key.
+    /// Reads a .stringsdict (XML or binary plist) into entries by key, leaving out any
+    /// entry that breaks the rules above (``read(_:file:)`` says which and why).
     ///
     /// - Parameters:
     ///   - bytes: the whole file.
     ///   - file: the path to name in errors.
-    /// - Throws: ``ResourceParseError`` for bytes that are not a property list, a top level
-    ///   that is not a dictionary, or an entry that breaks the rules above (the first such
-    ///   entry in key order, so the error is the same on every run).
+    /// - Throws: ``ResourceParseError`` for bytes that are not a property list, or a top
+    ///   level that is not a dictionary.
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> [String: TableEntry] {
+        try read(bytes, file: file).entries
+    }
+
+    /// Reads a .stringsdict into entries by key, and every problem of its entries, in key
+    /// order: each entry left out (``ResourceParseError/isEntryLost``) and each served
+    /// with a stand-in (a variable without `other`).
+    ///
+    /// - Throws: ``ResourceParseError`` when the file as a whole is not a `.stringsdict`.
+    public static func read(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> (
+        entries: [String: TableEntry], problems: [ResourceParseError]
+    ) {
         let reader = EntryReader(bytes: bytes, file: file)
         guard bytes.contains(where: { !isWhitespace($0) }) else {
             throw reader.failure(
@@ -44,10 +58,16 @@ public enum StringsDictReader {
             throw reader.failure("the top level is \(root.kindDescription), expected a dictionary of keys", at: [])
         }
         var entries: [String: TableEntry] = [:]
+        var problems: [ResourceParseError] = []
         for key in dictionary.keys.sorted() {
-            entries[key] = try reader.entry(key, from: dictionary[key]!)
+            do {
+                entries[key] = try reader.entry(key, from: dictionary[key]!)
+            } catch {
+                problems.append(error)
+            }
+            problems += reader.takeWarnings()
         }
-        return entries
+        return (entries, problems)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
@@ -66,17 +86,30 @@ private enum RuleKey {
 }
 
 /// Turns one top-level value into an entry, and failures into located errors.
-private struct EntryReader {
+private final class EntryReader {
     let bytes: [UInt8]
     let file: String?
+    /// Problems of the entry being read that did not cost it.
+    private var warnings: [ResourceParseError] = []
 
-    func failure(_ message: String, at path: [String]) -> ResourceParseError {
+    init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    /// The warnings gathered since the last call.
+    func takeWarnings() -> [ResourceParseError] {
+        defer { warnings = [] }
+        return warnings
+    }
+
+    func failure(_ message: String, at path: [String], entryLost: Bool = true) -> ResourceParseError {
         let isBinary = bytes.starts(with: BinaryPropertyListReader.magic)
         let location =
             isBinary || path.isEmpty
             ? SourceLocation(file: file, line: 1, column: 1)
             : KeyPathLocator(bytes: bytes, syntax: .xmlPropertyList, file: file).location(of: path)
-        return ResourceParseError(location: location, message: message)
+        return ResourceParseError(location: location, message: message, isEntryLost: entryLost)
     }
 
     func entry(_ key: String, from value: PropertyListValue) throws(ResourceParseError) -> TableEntry {
@@ -180,10 +213,17 @@ private struct EntryReader {
                     at: variablePath + [category.rawValue])
             }
         }
-        guard forms[.other] != nil else {
-            throw failure(
-                "\(quoted(key)): variable \(quoted(name)) has no \"other\" form (every plural variable needs one)",
-                at: variablePath)
+        if forms[.other] == nil {
+            // Foundation still serves the forms there are; the most general one stands in.
+            let standIn = [PluralCategory.many, .few, .two, .one, .zero].first { forms[$0] != nil }
+            guard let standIn else {
+                throw failure("\(quoted(key)): variable \(quoted(name)) has no plural form at all", at: variablePath)
+            }
+            forms[.other] = forms[standIn]
+            warnings.append(
+                failure(
+                    "\(quoted(key)): variable \(quoted(name)) has no \"other\" form; served from its forms, with \"\(standIn.rawValue)\" for other",
+                    at: variablePath, entryLost: false))
         }
         return PluralFormat.Variable(valueType: valueType, forms: forms)
     }

@@ -1,6 +1,10 @@
 /// How much of the development language each language translates: per language, the
 /// share of the development language's keys (over every table) it has itself, and how many
-/// of those a String Catalog marks `needs_review`.
+/// of those a String Catalog marks `needs_review`, `new` or `stale`.
+///
+/// A key counts as translated exactly when a lookup in the language serves its own text:
+/// every state is served (as Xcode compiles every string unit that has a value), so every
+/// state counts; the marked ones are counted beside it, as `l10nctl lint` warns of them.
 ///
 /// ```swift
 /// let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: ["Examples/Resources"]).catalog)
@@ -17,6 +21,10 @@ public struct TranslationCoverage: Sendable, Hashable {
         public var total: Int
         /// Translated keys whose String Catalog state is `needs_review`.
         public var needsReview: Int
+        /// Translated keys whose String Catalog state is `new` (served, never reviewed).
+        public var new: Int = 0
+        /// Translated keys whose String Catalog state is `stale` (the source no longer uses them).
+        public var stale: Int = 0
 
         /// `translated / total`, 1 when there is nothing to translate.
         public var fraction: Double { total == 0 ? 1 : Double(translated) / Double(total) }
@@ -39,18 +47,22 @@ public struct TranslationCoverage: Sendable, Hashable {
             guard identifier != referenceName, identifier != LanguageTag.base.identifier,
                 identifier != development
             else { return nil }
-            var translated = 0
-            var needsReview = 0
+            var counts = Language(language: identifier, translated: 0, total: total, needsReview: 0)
             for (name, table) in referenceTables {
                 guard let own = catalog.tables[identifier]?[name] else { continue }
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
                 table.forEachEntry { key, _ in
-                    guard let entry = own[key], entry.state != "new" else { return }
-                    translated += 1
-                    if entry.state == "needs_review" { needsReview += 1 }
+                    guard let entry = own[key] else { return }
+                    counts.translated += 1
+                    switch entry.state {
+                    case "needs_review": counts.needsReview += 1
+                    case "new": counts.new += 1
+                    case "stale": counts.stale += 1
+                    default: break
+                    }
                 }
             }
-            return Language(language: identifier, translated: translated, total: total, needsReview: needsReview)
+            return counts
         }
     }
 }

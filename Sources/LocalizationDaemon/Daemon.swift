@@ -328,7 +328,7 @@ public final class Daemon: Sendable {
         let snapshot = store.snapshot
         var line =
             "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
-        if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) files with errors" }
+        if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) errors (files or entries left out)" }
         return line
     }
 

@@ -111,7 +111,7 @@ public final class LookupService: WireRequestHandler {
         if let cached = chains.withLock({ $0[languages] }) { return cached }
         var tags: [LanguageTag] = []
         for language in languages {
-            do { tags.append(try LanguageTag(language)) } catch {
+            do { tags += try LanguageTag.preferences(language) } catch {
                 throw WireError(code: .badRequest, message: error.description)
             }
         }
@@ -167,7 +167,7 @@ public final class LookupService: WireRequestHandler {
 
     func recordMiss(_ key: String, languages: [String], table: String?) {
         counters.add(1, to: .misses)
-        let language = languages.first.flatMap { try? LanguageTag($0).identifier } ?? ""
+        let language = languages.first.flatMap { try? LanguageTag.preferences($0).first?.identifier } ?? ""
         missing.record(language: language, table: ResourceCatalog.tableName(table), key: key)
     }
 

@@ -17,6 +17,8 @@ public final class ResourceStore: Sendable {
         var fingerprint: Int
         var content: ParsedResource?
         var error: ResourceParseError?
+        /// Entries of a parsed file left out for their own faults (the rest is served).
+        var lostEntries: [ResourceParseError] = []
     }
 
     struct State {
@@ -115,6 +117,12 @@ public final class ResourceStore: Sendable {
                     changes.append(pair)
                 }
             }
+            // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+            let sources = ResourceCatalog.sourceLanguages(
+                of: state.files.values.compactMap { loaded in loaded.content.map { (loaded.file, $0) } })
+            if sources != state.catalog.sourceLanguages {
+                state.catalog.setSourceLanguages(sources)
+            }
             if !changes.isEmpty || state.generation == 0 {
                 state.generation += 1
             }
@@ -132,7 +140,9 @@ public final class ResourceStore: Sendable {
 
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
-        let errors = state.files.values.compactMap(\.error).sorted { $0.description < $1.description }
+        let errors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }.sorted {
+            $0.description < $1.description
+        }
         let snapshot = ResourceSnapshot(
             generation: state.generation, catalog: state.catalog, errors: errors, fileCount: state.files.count)
         current.withLock { $0 = snapshot }
@@ -205,8 +215,10 @@ public final class ResourceStore: Sendable {
         let fingerprint = hasher.finalize()
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let content = try keySharing.parse(bytes, kind: file.kind, file: file.path, table: file.table)
-            return LoadedFile(file: file, fingerprint: fingerprint, content: content, error: nil)
+            let (content, problems) = try keySharing.read(bytes, kind: file.kind, file: file.path, table: file.table)
+            return LoadedFile(
+                file: file, fingerprint: fingerprint, content: content, error: nil,
+                lostEntries: problems.filter(\.isEntryLost))
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }

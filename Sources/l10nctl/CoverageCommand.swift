@@ -29,7 +29,8 @@ enum CoverageCommand {
                 "languages": coverage.languages.map { language in
                     [
                         "lang": language.language, "translated": language.translated, "total": language.total,
-                        "needs_review": language.needsReview, "percent": (language.fraction * 1000).rounded() / 10,
+                        "needs_review": language.needsReview, "new": language.new, "stale": language.stale,
+                        "percent": (language.fraction * 1000).rounded() / 10,
                     ] as [String: Any]
                 },
             ]
@@ -45,7 +46,8 @@ enum CoverageCommand {
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             let percent = String(format: "%5.1f%%", language.fraction * 100)
             let name = language.language.padding(toLength: width, withPad: " ", startingAt: 0)
-            let review = language.needsReview > 0 ? "  \(language.needsReview) needs review" : ""
+            let marks = [(language.needsReview, "needs review"), (language.new, "new"), (language.stale, "stale")]
+            let review = marks.filter { $0.0 > 0 }.map { "  \($0.0) \($0.1)" }.joined()
             print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
         }
     }

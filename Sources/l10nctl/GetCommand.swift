@@ -16,7 +16,7 @@ enum GetCommand {
             throw UsageError("get takes exactly one KEY")
         }
         for tag in parsed.values("lang") {
-            do { _ = try LanguageTag(tag) } catch { throw UsageError("\(error)") }
+            do { _ = try LanguageTag.preferences(tag) } catch { throw UsageError("\(error)") }
         }
         var environment = ProcessInfo.processInfo.environment
         let languages =

@@ -35,7 +35,8 @@ enum Usage {
         (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked.
 
         Options:
-          --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…
+          --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…,
+                                      or an Accept-Language list: "de-DE,de;q=0.9,en;q=0.8"
           --table NAME                the table (default Localizable)
           --count N                   pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in;
                                       repeat it for one count per format argument (--count 3 --count 1)

@@ -2,15 +2,13 @@ import Foundation
 import LocalizationCore
 import Testing
 
-/// CLDR's own sample numbers (`@integer`, `@decimal` in plurals.xml), each checked to take
-/// the category CLDR lists it under, for every locale the file lists. Generated from the
-/// installed data at test time; skipped (saying so) without `unicode-cldr-core`.
-@Suite(
-    .enabled(
-        if: CLDRPluralData.system != nil,
-        "CLDR's plurals.xml is not installed (scripts/install-dependencies installs unicode-cldr-core)"))
-struct CLDRPluralSampleTests {
-    static let locales = CLDRPluralData.system?.locales ?? []
+/// The sample numbers of the plural data in use (`@integer`, `@decimal`), each checked to
+/// take the category the data lists it under, for every locale, cardinal and ordinal. The
+/// carried data's samples were placed by babel's own evaluator of the same CLDR rules
+/// (scripts/update-cldr-data), so this compares two independent evaluators.
+@Suite struct CLDRPluralSampleTests {
+    static let locales = CLDRPluralData.system.locales
+    static let ordinalLocales = CLDRPluralData.systemOrdinals.locales
 
     /// The samples of one rule: `0~15, 100, 1000, …` and `0.0~1.5, 1.0000001c6`.
     static func samples(of text: String) -> [String] {
@@ -43,7 +41,14 @@ struct CLDRPluralSampleTests {
     }
 
     @Test(arguments: locales) func everySampleTakesItsCategory(locale: String) throws {
-        let data = try #require(CLDRPluralData.system)
+        try checkSamples(of: CLDRPluralData.system, locale: locale)
+    }
+
+    @Test(arguments: ordinalLocales) func everyOrdinalSampleTakesItsCategory(locale: String) throws {
+        try checkSamples(of: CLDRPluralData.systemOrdinals, locale: locale)
+    }
+
+    func checkSamples(of data: CLDRPluralData, locale: String) throws {
         let rules = try #require(data.rules(forLocale: locale))
         var checked = 0
         for source in data.sources[locale] ?? [] {
@@ -82,6 +87,53 @@ struct CLDRPluralSampleTests {
     @Test func badRulesAreErrors() {
         for bad in ["q = 1", "n = ", "n % = 1", "n = 3..1", "n = 1 nor i = 2"] {
             #expect(throws: PluralRuleSyntaxError.self, "\(bad)") { try PluralRule(bad) }
+        }
+    }
+}
+
+/// The carried CLDR release, against what the issue found outdated in Debian's CLDR 41.
+@Suite struct CLDRSnapshotTests {
+    @Test func carriesCurrentCLDR() throws {
+        #expect(Int(CLDRPluralData.bundledVersion)! >= 47)
+        #expect(CLDRPluralData.bundled(.cardinal).locales.count > 200)
+        #expect(CLDRPluralData.bundled(.ordinal).locales.count > 100)
+    }
+
+    /// Languages whose rules changed after CLDR 41 select as current CLDR says.
+    @Test(arguments: [
+        // Romanian's `one` is an integer 1 without visible fraction digits: 1.0 is `few`.
+        ("ro", "1.0", PluralCategory.few), ("ro", "1", .one), ("ro", "101", .few),
+        ("is", "21", .one), ("is", "11", .other), ("is", "0.2", .other), ("is", "0.1", .one),
+        ("mt", "2", .two), ("mt", "3", .few),
+        ("fr", "1000000", .many), ("ru", "21", .one), ("ru", "1.5", .other),
+    ])
+    func changedLanguagesSelectAsCurrentCLDR(language: String, number: String, category: PluralCategory) throws {
+        let rules = PluralRules.cldr(for: try LanguageTag(language))
+        #expect(rules.category(for: try #require(PluralOperands(number))) == category, "\(language) \(number)")
+    }
+
+    @Test func ordinalRulesComeFromCLDR() throws {
+        let english = PluralRules.cldrOrdinal(for: LanguageTag(language: "en"))
+        #expect(english.category(for: PluralOperands(1)) == .one)
+        #expect(english.category(for: PluralOperands(22)) == .two)
+        #expect(english.category(for: PluralOperands(23)) == .few)
+        #expect(english.category(for: PluralOperands(11)) == .other)
+    }
+
+    /// Where Debian's CLDR 41 file is installed, it still reads, and `is mt ro` differ from
+    /// the carried data in at least one sample (what the issue reported).
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: CLDRPluralData.debianPath),
+            "Debian's unicode-cldr-core is not installed"))
+    func debiansOlderFileDiffers() throws {
+        let old = try CLDRPluralData(
+            xml: Array(try #require(FileManager.default.contents(atPath: CLDRPluralData.debianPath))))
+        let current = CLDRPluralData.system
+        for language in ["is", "mt", "ro"] {
+            let tag = try LanguageTag(language)
+            let (before, after) = (old.rules(for: tag), current.rules(for: tag))
+            #expect(before != after, "\(language): CLDR 41 and the carried CLDR have the same rules")
         }
     }
 }

@@ -140,8 +140,9 @@ import Testing
         // pt-PT has no lproj: it drops its region to `pt`, never sideways to `pt-BR`.
         let portugal = try lookup("general.cancel", "pt-PT", in: set)
         #expect(portugal.language?.identifier == "pt")
-        // sr-RS keeps plain `sr`; it is not guessed into a script.
-        #expect(try lookup("general.cancel", "sr-RS", in: set).language?.identifier == "sr")
+        // sr-RS is Cyrillic Serbian by CLDR's likely subtags: sr-Cyrl before plain `sr`.
+        #expect(try lookup("general.cancel", "sr-RS", in: set).language?.identifier == "sr-Cyrl")
+        #expect(try lookup("general.cancel", "sr-Latn-RS", in: set).language?.identifier == "sr-Latn")
         let japanese = try lookup("general.cancel", "ja_JP.UTF-8", in: set)
         #expect(japanese.value == "キャンセル")
         #expect(japanese.language?.identifier == "ja")

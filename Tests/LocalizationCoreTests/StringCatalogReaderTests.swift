@@ -265,8 +265,21 @@ import Testing
 
     @Test(arguments: malformed)
     func malformedCatalogIsAClearError(_ broken: Malformed) throws {
-        let error = try #require(throws: ResourceParseError.self) {
-            try StringCatalogReader.parse(Array(broken.json.utf8), file: "Broken.xcstrings")
+        // A bad key or localization is reported and left out, the rest kept; only a file
+        // that is no catalog at all throws.
+        let error: ResourceParseError
+        let read = Result { () throws(ResourceParseError) in
+            try StringCatalogReader.read(Array(broken.json.utf8), file: "Broken.xcstrings")
+        }
+        switch read {
+        case .success(let (catalog, problems)):
+            error = try #require(problems.first)
+            #expect(problems.count == 1)
+            if broken.json.contains("aaa good") {
+                #expect(catalog.tables["ja"]?["aaa good"]?.value == "良い")
+            }
+        case .failure(let fileError):
+            error = fileError
         }
         #expect(error.message.contains(broken.message), "\(error)")
         #expect(error.location.file == "Broken.xcstrings")

@@ -268,9 +268,14 @@ import Testing
             </dict>
             """
         let bytes = Self.plist(good + "\n<key>broken</key>\n" + broken.body)
-        let error = try #require(throws: ResourceParseError.self) {
-            try StringsDictReader.parse(bytes, file: "Broken.stringsdict")
-        }
+        // The broken entry is reported and (unless Foundation would serve it) left out; the
+        // good one is served all the same.
+        let (entries, problems) = try StringsDictReader.read(bytes, file: "Broken.stringsdict")
+        let error = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(entries["good"] != nil)
+        #expect((entries["broken"] == nil) == error.isEntryLost)
+        #expect(error.isEntryLost == (broken.name != "no other form"), "\(error)")
         #expect(error.message.contains(broken.message), "\(error)")
         #expect(error.message.contains("\"broken\""))
         #expect(error.location.file == "Broken.stringsdict")

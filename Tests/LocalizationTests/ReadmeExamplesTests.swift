@@ -18,5 +18,6 @@ import Testing
         #expect("%1$@ has %2$d new messages".ja.localized("Ana", 3) == "Anaさんに新しいメッセージが3件あります")
         #expect(1234567.de.localized == "1.234.567")
         #expect("多言語化".language("en-XA").localized.hasPrefix("[Ḿûļţîļîñĝûåļîžåţîöñ"))
+        #expect("保存".language("de-DE,de;q=0.9,en;q=0.8").localized == "Sichern")
     }
 }

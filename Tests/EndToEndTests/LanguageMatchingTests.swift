@@ -1,0 +1,86 @@
+import Foundation
+import Localization
+import LocalizationCore
+import TestSupport
+import Testing
+
+/// Region-named Chinese folders (and underscore and legacy names) are reached from the tags
+/// Apple platforms and browsers send, the same way from files (`l10nctl get --resources`)
+/// and through the real `l10nd`.
+@Suite struct LanguageMatchingTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    /// An app's folders as public apps ship them: region names, one with an underscore.
+    static func regionNamedApp() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try directory.write("en.lproj/Localizable.strings", "\"Settings\" = \"Settings\";")
+        try directory.write("zh-CN.lproj/Localizable.strings", "\"Settings\" = \"设置\";")
+        try directory.write("zh_TW.lproj/Localizable.strings", "\"Settings\" = \"設定\";")
+        try directory.write("zh-HK.lproj/Localizable.strings", "\"Settings\" = \"設定（香港）\";")
+        try directory.write("pt_BR.lproj/Localizable.strings", "\"Settings\" = \"Ajustes\";")
+        try directory.write("Japanese.lproj/Localizable.strings", "\"Settings\" = \"設定（日本）\";")
+        try directory.write("de.lproj/Localizable.strings", "\"Settings\" = \"Einstellungen\";")
+        try directory.write("Swedish.lproj/Localizable.strings", "\"Settings\" = \"Inställningar\";")
+        return directory
+    }
+
+    static let cases: [(lang: String, value: String)] = [
+        ("zh-Hant-TW", "設定"), ("zh-Hant", "設定"), ("zh-TW", "設定"), ("zh_TW", "設定"),
+        ("zh-Hans", "设置"), ("zh-Hans-CN", "设置"), ("zh-CN", "设置"), ("zh", "设置"),
+        ("zh-Hant-HK", "設定（香港）"), ("zh-HK", "設定（香港）"), ("zh-Hant-MO", "設定"),
+        ("pt-BR", "Ajustes"), ("pt", "Ajustes"), ("ja-JP", "設定（日本）"), ("sv-SE", "Inställningar"),
+        ("de-DE,de;q=0.9,en;q=0.8", "Einstellungen"), ("fr, zh-Hant;q=0.5", "設定"),
+    ]
+
+    @Test func filesModeThroughL10nctl() throws {
+        let app = try Self.regionNamedApp()
+        for (lang, value) in Self.cases {
+            let result = try ProcessRunner.run(
+                l10nctl, ["get", "Settings", "--lang", lang, "--resources", app.path],
+                environment: ["PATH": "/usr/bin:/bin"])
+            #expect(result.status == 0, "\(lang): \(result.stderr)")
+            #expect(result.stdout == value + "\n", "\(lang)")
+        }
+    }
+
+    @Test func daemonModeThroughL10nd() throws {
+        let app = try Self.regionNamedApp()
+        let daemon = try DaemonProcess(resources: [app.path])
+        let client = try daemon.connect()
+        for (lang, value) in Self.cases {
+            let reply = try client.request(["op": "lookup", "key": "Settings", "lang": lang])
+            #expect(reply["ok"] as? Bool == true, "\(lang): \(reply)")
+            #expect(reply["value"] as? String == value, "\(lang)")
+        }
+        // A list of tags, one of them an Accept-Language header.
+        let listed = try client.request(["op": "lookup", "key": "Settings", "lang": ["xx-bad;q=0.1,ko", "zh-Hant"]])
+        #expect(listed["value"] as? String == "設定")
+        // A header with nothing usable in it is an error, not a silent development language.
+        let bad = try client.request(["op": "lookup", "key": "Settings", "lang": "../x;q=1,;q=0.5"])
+        #expect(bad["ok"] as? Bool == false)
+    }
+
+    /// l10nctl through the daemon gives what the files give.
+    @Test func l10nctlThroughTheDaemon() throws {
+        let app = try Self.regionNamedApp()
+        let daemon = try DaemonProcess(resources: [app.path])
+        for (lang, value) in Self.cases {
+            let result = try ProcessRunner.run(
+                l10nctl, ["get", "Settings", "--lang", lang, "--socket", daemon.socketPath],
+                environment: ["PATH": "/usr/bin:/bin"])
+            #expect(result.stdout == value + "\n", "\(lang): \(result.stderr)")
+        }
+    }
+
+    /// The client library in every mode answers as the files do: embedded reads them, cached
+    /// and direct go through the real `l10nd`.
+    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    func clientLibraryInEveryMode(mode: LookupMode) throws {
+        let app = try Self.regionNamedApp()
+        let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: app.path)
+        for (lang, value) in Self.cases {
+            #expect(localizer.lookup("Settings", languages: [lang]).value == value, "\(mode): \(lang)")
+        }
+        #expect(localizer.source == (daemon == nil ? .files : .daemon))
+    }
+}
