@@ -118,8 +118,12 @@ public final class ResourceStore: Sendable {
                 }
             }
             // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+            // Only the String Catalogs: sorting every file per refresh would cost all files.
             let sources = ResourceCatalog.sourceLanguages(
-                of: state.files.values.compactMap { loaded in loaded.content.map { (loaded.file, $0) } })
+                of: state.files.values.compactMap { loaded in
+                    guard case .catalog = loaded.content else { return nil }
+                    return loaded.content.map { (loaded.file, $0) }
+                })
             if sources != state.catalog.sourceLanguages {
                 state.catalog.setSourceLanguages(sources)
             }
