@@ -27,10 +27,16 @@ extension Localizer {
     /// `key` formatted with `arguments`, each plural variable taking its form from the
     /// argument at its position, as `String.localizedStringWithFormat` does: in the daemon
     /// modes the daemon selects by the arguments' counts (protocol 1.3's `counts`).
-    func localized(_ key: String, languages: [String], table: String?, arguments: [any CVarArg]) -> String {
+    ///
+    /// `defaultFormat` is the format when no language has `key` (`String(localized:defaultValue:)`).
+    func localized(
+        _ key: String, languages: [String], table: String?, arguments: [any CVarArg], defaultFormat: String? = nil
+    ) -> String {
         let counts = Self.pluralCounts(arguments)
-        let format = lookup(key, languages: languages, table: table, counts: counts)
-        return formatted(key, format, arguments, counts: counts, languages: languages, table: table)
+        let result = lookup(key, languages: languages, table: table, counts: counts)
+        let format = result.found ? result.value : defaultFormat ?? result.value
+        return formatted(
+            key, format, arguments, counts: counts, languages: languages, table: table, defaultFormat: defaultFormat)
     }
 
     /// Each argument's number, for plural selection (`nil` for an argument that is not a
@@ -47,10 +53,12 @@ extension Localizer {
     /// modes and by the embedded catalog otherwise: both apply the serving language's rules,
     /// and the development language's for a `Base` entry, whose text it holds
     /// (`ResourceCatalog.lookup`).
-    private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?) -> String {
+    private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?)
+        -> LookupResult
+    {
         // With no number among the arguments, a plural entry's value is its `other` forms.
-        guard let counts else { return lookup(key, languages: languages, table: table).value }
-        return lookup(key, languages: languages, table: table, counts: counts).value
+        guard let counts else { return lookup(key, languages: languages, table: table) }
+        return lookup(key, languages: languages, table: table, counts: counts)
     }
 
     /// `format` filled with `arguments`; when it does not fit them, the development
@@ -58,7 +66,7 @@ extension Localizer {
     /// whatever can be filled.
     private func formatted(
         _ key: String, _ format: String, _ arguments: [any CVarArg], counts: [PluralOperands?]? = nil,
-        languages: [String], table: String?
+        languages: [String], table: String?, defaultFormat: String? = nil
     ) -> String {
         let identifier = languages.first ?? ""
         let locale = Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
@@ -68,7 +76,8 @@ extension Localizer {
             FormatWarnings.report(key: key, languages: languages, mismatch: error)
         }
         // An empty preference list chains Base, then the development language.
-        let fallback = lookup(key, languages: [], table: table, counts: counts ?? Self.pluralCounts(arguments))
+        let development = lookup(key, languages: [], table: table, counts: counts ?? Self.pluralCounts(arguments))
+        let fallback = development.found ? development.value : defaultFormat ?? development.value
         if let text = try? LocalizedFormatter.format(fallback, arguments, locale: locale) { return text }
         return LocalizedFormatter.formatLeniently(fallback, arguments, locale: locale)
     }

@@ -48,6 +48,9 @@ public final class Localizer: Sendable {
     /// remember and read the shared state again.
     private let epoch = Atomic<UInt64>(1)
     private let observers = ChangeObservers()
+    /// Whether resources or a daemon are configured (else every lookup returns its key):
+    /// read without the lock on every `String(localized:)` (``isConfigured``), set under it.
+    private let configured = Atomic<Bool>(false)
     private let log: @Sendable (String) -> Void
     /// The preferred languages of the process environment, read once.
     let environmentLanguages: [String]
@@ -61,6 +64,7 @@ public final class Localizer: Sendable {
         let roots = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
         let development = environment["L10N_DEVELOPMENT_LANGUAGE"].flatMap { try? LanguageTag($0) }
         state = Mutex(State(roots: roots, developmentLanguage: development ?? LanguageTag(language: "en")))
+        configured.store(!roots.isEmpty, ordering: .releasing)
         serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
@@ -85,6 +89,7 @@ public final class Localizer: Sendable {
             state.roots = roots
             state.developmentLanguage = development
             state.resources = nil
+            noteConfiguration(state)
         }
         invalidate()
     }
@@ -105,6 +110,7 @@ public final class Localizer: Sendable {
             defer {
                 state.backend = backend
                 state.backendSerial = serial
+                noteConfiguration(state)
             }
             return state.backend
         }
@@ -119,6 +125,7 @@ public final class Localizer: Sendable {
             defer {
                 state.backend = nil
                 state.backendSerial = 0
+                noteConfiguration(state)
             }
             return state.backend
         }
@@ -131,6 +138,12 @@ public final class Localizer: Sendable {
 
     /// What answers lookups now.
     public var source: LookupSource { plan().source }
+
+    /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
+    var isConfigured: Bool { configured.load(ordering: .acquiring) }
+
+    /// The daemon link of a daemon mode, connected or not.
+    var backend: DaemonBackend? { state.withLock { $0.backend } }
 
     /// Drops what was loaded or cached, so the next lookup reads the files or asks the
     /// daemon again.
@@ -310,6 +323,11 @@ public final class Localizer: Sendable {
     }
 
     // MARK: Internals
+
+    /// Called under the state lock whenever roots or the backend change.
+    private func noteConfiguration(_ state: State) {
+        configured.store(!state.roots.isEmpty || state.backend != nil, ordering: .releasing)
+    }
 
     private func invalidate() {
         epoch.wrappingAdd(1, ordering: .releasing)

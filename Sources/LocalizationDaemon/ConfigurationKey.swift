@@ -14,6 +14,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxConnections = "max_connections"
     case idleTimeoutSeconds = "idle_timeout_seconds"
     case maxOutputBufferBytes = "max_output_buffer_bytes"
+    case requestTimeoutSeconds = "request_timeout_seconds"
     case maxFileBytes = "max_file_bytes"
     case socketGroup = "socket_group"
     case allowSymlinksOutsideRoots = "allow_symlinks_outside_roots"
@@ -59,6 +60,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             configuration.idleTimeoutSeconds = try Self.number(value, in: 0...86_400)
         case .maxOutputBufferBytes:
             configuration.maxOutputBufferBytes = try Self.number(value, in: 4_096...1_073_741_824)
+        case .requestTimeoutSeconds:
+            configuration.requestTimeoutSeconds = try Self.number(value, in: 1...3_600)
         case .maxFileBytes:
             configuration.maxFileBytes = try Self.number(value, in: 4_096...4_294_967_296)
         case .socketGroup:

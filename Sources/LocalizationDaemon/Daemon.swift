@@ -153,7 +153,8 @@ public final class Daemon: Sendable {
             maxMessageBytes: configuration.maxMessageBytes,
             maxConnections: configuration.maxConnections,
             idleTimeout: configuration.idleTimeoutSeconds == 0 ? .infinity : Double(configuration.idleTimeoutSeconds),
-            maxOutputBufferBytes: configuration.maxOutputBufferBytes)
+            maxOutputBufferBytes: configuration.maxOutputBufferBytes,
+            requestTimeout: Double(configuration.requestTimeoutSeconds))
     }
 
     /// The socket systemd passed us, or a new one at the configured path.
@@ -274,7 +275,9 @@ public final class Daemon: Sendable {
         notify { try notifier.status(statusLine()) }
     }
 
-    /// SIGHUP reloads; SIGTERM and SIGINT drain and stop.
+    /// SIGHUP reloads; SIGTERM and SIGINT drain and stop; SIGPIPE is ignored (the
+    /// executable ignores it first thing too), so a vanished reader of stderr or of a socket
+    /// is an `EPIPE` for that one write, never the end of the daemon.
     private func installSignalHandlers(onStop: @escaping @Sendable (Int32) -> Void) {
         var sources: [any DispatchSourceSignal] = []
         signal(SIGPIPE, SIG_IGN)
@@ -377,12 +380,14 @@ public final class Daemon: Sendable {
                 "connections_refused": .integer(Int64(statistics.connectionsRefused)),
                 "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
                 "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
+                "requests_timed_out": .integer(Int64(statistics.requestsTimedOut)),
                 "accept_pauses": .integer(Int64(statistics.acceptPauses)),
                 "requests": .integer(Int64(statistics.requests)),
                 "errors": .integer(Int64(statistics.errors)),
                 "subscribers": .integer(Int64(statistics.subscribers)),
             ])
         }
+        fields["log"] = .object(["lines_dropped": .integer(Int64(logger.droppedLines))])
         return fields
     }
 

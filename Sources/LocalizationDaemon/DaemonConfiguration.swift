@@ -34,8 +34,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var maxConnections = ServerLimits().maxConnections
     /// `idle_timeout_seconds`: idle clients are closed after this long; 0 never.
     public var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
-    /// `max_output_buffer_bytes`: replies queued for a slow client before it is disconnected.
+    /// `max_output_buffer_bytes`: unsent replies past which a client's next requests wait
+    /// until it reads (and unread events past which a subscriber is disconnected).
     public var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
+    /// `request_timeout_seconds`: how long a request may take to arrive, from its first byte
+    /// to its last, before its connection is closed.
+    public var requestTimeoutSeconds = Int(ServerLimits().requestTimeout)
     /// `max_file_bytes`: the largest resource file parsed; a larger one is an error in
     /// `status` and keeps its last good table.
     public var maxFileBytes = ResourceFileReader.defaultMaximumBytes

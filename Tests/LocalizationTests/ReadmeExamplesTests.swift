@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 import TestSupport
 import Testing
@@ -19,5 +20,7 @@ import Testing
         #expect(1234567.de.localized == "1.234.567")
         #expect("多言語化".language("en-XA").localized.hasPrefix("[Ḿûļţîļîñĝûåļîžåţîöñ"))
         #expect("保存".language("de-DE,de;q=0.9,en;q=0.8").localized == "Sichern")
+        #expect(
+            String(localized: "\(21) photos", table: "Plurals", locale: Locale(identifier: "ru")) == "21 фотография")
     }
 }

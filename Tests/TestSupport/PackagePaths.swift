@@ -18,6 +18,11 @@ public enum PackagePaths {
     /// translation whose format does not fit its arguments), in tables of their own.
     public static var sharedLocalizerRoots: [String] { [exampleResources, root + "/Tests/Fixtures/Resources"] }
 
+    /// `Tests/Fixtures/StringCatalog`: a String Catalog keyed the way Xcode keys
+    /// `String(localized:)` interpolations (`%lld items`), laid out as SwiftPM copies a
+    /// target's resources (catalog and `.lproj` side by side), for the `String(localized:)` tests.
+    public static var stringCatalog: String { root + "/Tests/Fixtures/StringCatalog" }
+
     /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent
     /// (a user's own clone has no `../shared`): tests that need it skip.
     public static var corpus: String? {

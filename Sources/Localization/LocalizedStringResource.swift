@@ -1,0 +1,93 @@
+#if !canImport(Darwin)
+    public import Foundation
+
+    /// A localizable string to be resolved later, as Apple's Foundation declares it (iOS 16):
+    /// the key, the value in the development language, the table, locale and bundle.
+    ///
+    /// `String(localized:)` resolves it exactly as ``Swift/String/init(localized:table:bundle:locale:comment:)``
+    /// resolves its arguments.
+    ///
+    /// ```swift
+    /// let title: LocalizedStringResource = "\(3) items"
+    /// String(localized: title)   // in the user's language
+    /// let german = LocalizedStringResource("\(3) items", locale: Locale(identifier: "de"), bundle: .atURL(url))
+    /// ```
+    public struct LocalizedStringResource: Sendable, ExpressibleByStringInterpolation {
+        /// Where the resource's strings are: Apple's cases.
+        public enum BundleDescription: @unchecked Sendable {  // A class object is immutable.
+            /// The program's own localizations (``Localizer/shared``).
+            case main
+            /// The bundle that holds `aClass` (on Linux, usually the main one).
+            case forClass(AnyClass)
+            /// The bundle at `url` (a SwiftPM `Bundle.module`'s `bundleURL`).
+            case atURL(URL)
+
+            /// The `bundle:` argument this stands for (`nil` for the main bundle).
+            var bundle: Bundle? {
+                switch self {
+                case .main: nil
+                case .forClass(let aClass): Bundle(for: aClass)
+                case .atURL(let url): Bundle(url: url)
+                }
+            }
+        }
+
+        /// The key looked up.
+        public let key: String
+        /// The development language's value: the key and interpolated arguments.
+        public var defaultValue: String.LocalizationValue
+        /// The table (`nil` means `Localizable`).
+        public var table: String?
+        /// The language to resolve in; `.current` means the user's languages.
+        public var locale: Locale
+        /// Where the strings are.
+        public var bundle: BundleDescription
+
+        /// A resource keyed by `keyAndValue`'s key (`"\(n) items"` is `%lld items`).
+        public init(
+            _ keyAndValue: String.LocalizationValue, table: String? = nil, locale: Locale = .current,
+            bundle: BundleDescription = .main, comment: StaticString? = nil
+        ) {
+            self.init(key: keyAndValue.key, defaultValue: keyAndValue, table: table, locale: locale, bundle: bundle)
+        }
+
+        /// A resource keyed by `key`, whose development-language value is `defaultValue`.
+        public init(
+            _ key: StaticString, defaultValue: String.LocalizationValue, table: String? = nil,
+            locale: Locale = .current,
+            bundle: BundleDescription = .main, comment: StaticString? = nil
+        ) {
+            self.init(key: key.description, defaultValue: defaultValue, table: table, locale: locale, bundle: bundle)
+        }
+
+        /// A resource from a literal without interpolations.
+        public init(stringLiteral value: String) {
+            self.init(String.LocalizationValue(value))
+        }
+
+        /// A resource from an interpolated literal.
+        public init(stringInterpolation: String.LocalizationValue.StringInterpolation) {
+            self.init(String.LocalizationValue(stringInterpolation: stringInterpolation))
+        }
+
+        private init(
+            key: String, defaultValue: String.LocalizationValue, table: String?, locale: Locale,
+            bundle: BundleDescription
+        ) {
+            self.key = key
+            self.defaultValue = defaultValue
+            self.table = table
+            self.locale = locale
+            self.bundle = bundle
+        }
+    }
+
+    extension String {
+        /// `resource` resolved in its locale, from its bundle and table.
+        public init(localized resource: LocalizedStringResource) {
+            self = BundleLocalizers.shared.localized(
+                resource.defaultValue, key: resource.key, table: resource.table, bundle: resource.bundle.bundle,
+                locale: resource.locale)
+        }
+    }
+#endif
