@@ -60,12 +60,15 @@ import Testing
         #expect((entry["message"] as? String)?.lowercased().contains("permission denied") == true)
         try Self.expectIdle(f)
         #expect(try f.value("k", "ja") == "ja", "the tables of an unlistable directory are kept")
-        #expect(try f.errors().isEmpty)
-        let problems = f.daemon.log.split(separator: "\n").filter { $0.contains(ja) && $0.contains("ermission denied") }
+        // Its file cannot be looked at either: listed, with its table kept.
+        #expect(try f.errors() == ["\(ja)/Localizable.strings: cannot be read: Permission denied"])
+        let problems = f.daemon.log.split(separator: "\n").filter {
+            $0.contains("cannot list \(ja):") || $0.contains("cannot watch \(ja):")
+        }
         #expect(problems.count == 1, "reported once: \(problems)")
 
         chmod(ja, 0o755)
-        #expect(try f.eventually { try Self.unwatched(f).isEmpty })
+        #expect(try f.eventually { try Self.unwatched(f).isEmpty && f.errors().isEmpty })
         try f.resources.write("\"k\" = \"ja again\";\n", to: "ja.lproj/Localizable.strings")
         #expect(try f.eventually { try f.value("k", "ja") == "ja again" })
         #expect(f.daemon.log.contains("\(ja) is watched again"), "\(f.daemon.log)")
