@@ -1,4 +1,3 @@
-import Foundation
 import LocalizationCore
 import Synchronization
 
@@ -9,7 +8,7 @@ extension Daemon {
     func problems() -> [String] {
         let missingRoots =
             parts.withLock { $0.watcher }?.statistics.missingRoots
-            ?? store.roots.filter { !Self.isDirectory($0) }
+            ?? ResourceRootProblem.missing(in: store.roots).map(\.path)
         var problems = missingRoots.map { "resource root \($0) does not exist (create it, or fix resources=)" }
         if store.snapshot.catalog.languages.isEmpty {
             problems.append(
@@ -17,12 +16,6 @@ extension Daemon {
             )
         }
         return problems
-    }
-
-    /// Whether `path` is a directory (through symbolic links).
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// The watcher's, the server's and the process's metric families.

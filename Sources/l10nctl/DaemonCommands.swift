@@ -37,6 +37,9 @@ enum DaemonCommands {
     static func status(_ arguments: ArraySlice<String>) throws {
         guard let status = try fieldsForText(.status, arguments) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
+        for problem in status["problems"]?.arrayValue ?? [] {
+            print("DEGRADED: \(problem.stringValue ?? problem.jsonText)")
+        }
         print(
             "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
         )
@@ -71,12 +74,13 @@ enum DaemonCommands {
 
     static func reset(_ arguments: ArraySlice<String>) throws {
         guard let reply = try fieldsForText(.reset, arguments) else { return }
-        let counters = (reply["counters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
-        print("reset; the counters held: " + counters.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " "))
         let missing = reply["missing"]?.arrayValue ?? []
         print(
-            "missing-key report held \(missing.count) key\(missing.count == 1 ? "" : "s")"
+            "emptied the missing-key report: it held \(missing.count) key\(missing.count == 1 ? "" : "s")"
                 + ", \(reply["dropped"]?.integerValue ?? 0) dropped")
+        if reply["counters_reset"] == .bool(false) {
+            print("counters are not reset: they count since l10nd started, for rates (l10nctl metrics)")
+        }
     }
 
     static func languages(_ arguments: ArraySlice<String>) throws {

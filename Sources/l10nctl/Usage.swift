@@ -14,7 +14,8 @@ enum Usage {
           reload        make l10nd re-read everything; returns once the new tables are served
           watch         print each change l10nd applies, as it happens
           missing       keys looked up but found in no language (also as a .strings skeleton)
-          reset         zero l10nd's counters and missing-key report, printing what they held
+          reset         empty l10nd's missing-key report, printing what it held (counters stay)
+          metrics       l10nd's counters and latency histograms as Prometheus text
           languages     the languages and tables l10nd serves
           help [CMD]    show this help, or a command's
 
@@ -27,12 +28,15 @@ enum Usage {
 
     static let commands: [String: String] = [
         "get": """
-        Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N]... [--resources DIR...] [--json]
+        Usage: l10nctl get KEY [--lang TAG]... [--table NAME] [--count N]... [--resources DIR...] [--json] [--strict]
 
         Prints KEY's value in the first language that has it: each --lang in turn (or
         the languages of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the
         development language. A key no language has prints as itself. With --resources
-        (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked.
+        (or L10N_RESOURCES) the files are read directly; otherwise l10nd is asked
+        (L10N_MODE=cached asks as a program in cached mode does: whole tables, misses
+        reported in batches). A --resources directory that does not exist or holds no
+        language is an error; a --lang tag that no served language matches (jp) a warning.
 
         Options:
           --lang TAG                  a preferred language (repeatable): ja, pt-BR, zh_Hant_TW…,
@@ -43,6 +47,7 @@ enum Usage {
           --resources DIR             a resource directory (repeatable; default L10N_RESOURCES)
           --development-language TAG  the last language in every chain (default en)
           --json                      print {"value":…,"found":…,"lang":…} instead
+          --strict                    exit 1 when no language has KEY (the key is still printed)
           --socket PATH               the daemon's socket (default L10N_SOCKET, then the default path)
         """,
         "status": """
@@ -73,10 +78,20 @@ enum Usage {
         "reset": """
         Usage: l10nctl reset [--json] [--socket PATH]
 
-        Zeroes l10nd's counters (lookups, misses, reloads, rescans, files parsed) and empties
-        its missing-key report in one step, and prints what they held, so a monitor that
-        reads and resets loses nothing counted in between. Only root and l10nd's own user
-        may reset; anyone else gets a 'forbidden' error.
+        Empties l10nd's missing-key report and prints what it held, in one step, so a
+        monitor that reads and resets loses nothing noted in between. The counters are not
+        reset: they count since l10nd started, so the rates a scraper computes from
+        'l10nctl metrics' stay right. Only root and l10nd's own user may reset; anyone else
+        gets a 'forbidden' error.
+        """,
+        "metrics": """
+        Usage: l10nctl metrics [--socket PATH]
+
+        Prints l10nd's metrics as Prometheus text ending in '# EOF': lookups by found,
+        requests, request and reload latency histograms, languages, keys, watches, rescans,
+        connections, dropped log lines, whether it is degraded. Counters only grow. For
+        node_exporter's textfile collector:
+          l10nctl metrics > DIR/l10nd.prom.tmp && mv DIR/l10nd.prom.tmp DIR/l10nd.prom
         """,
         "languages": """
         Usage: l10nctl languages [--json] [--socket PATH]

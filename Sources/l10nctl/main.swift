@@ -46,6 +46,7 @@ do {
     case "watch": try DaemonCommands.watch(rest)
     case "missing": try DaemonCommands.missing(rest)
     case "reset": try DaemonCommands.reset(rest)
+    case "metrics": try MetricsCommand.run(rest)
     case "languages": try DaemonCommands.languages(rest)
     default: throw UsageError("unknown command '\(command)'; see 'l10nctl help'")
     }

@@ -1,0 +1,16 @@
+import Foundation
+import LocalizationWire
+
+/// `l10nctl metrics`: l10nd's counters, gauges and latency histograms as Prometheus text
+/// (the `metrics` op), printed as the daemon wrote it, for node_exporter's textfile
+/// collector or any scraper (docs/DAEMON.md, "Metrics").
+enum MetricsCommand {
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: [])
+        let reply = try DaemonCommands.fields(.metrics, on: try DaemonCommands.connect(parsed))
+        guard let text = reply["metrics"]?.stringValue else {
+            throw CommandFailure("l10nd sent no metrics: it predates protocol 1.4 (l10nctl status shows its counters)")
+        }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
