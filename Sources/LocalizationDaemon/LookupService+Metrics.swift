@@ -51,7 +51,8 @@ extension LookupService {
             .histogram(
                 "l10nd_request_duration_seconds",
                 "Time from a request's decoding to its reply being handed to the connection, by op.",
-                series: operations.map { ([MetricFamily.Label("op", $0.name)], counters.requestDurations($0).snapshot) }),
+                series: operations.map { ([MetricFamily.Label("op", $0.name)], counters.requestDurations($0).snapshot) }
+            ),
             .histogram(
                 "l10nd_reload_duration_seconds", "Time to apply one batch of file changes or one full rescan.",
                 series: [([], counters.reloadDurations.snapshot)]),

@@ -113,7 +113,8 @@ public final class LookupService: WireRequestHandler {
                 try requireAdministrator(for: request.operation, peer)
                 reply(.fields(reset()))
             case .metrics:
-                reply(.fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
+                reply(
+                    .fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
             case .subscribe:
                 reply(.ok)  // the server answers subscribe itself; this is never reached
             }

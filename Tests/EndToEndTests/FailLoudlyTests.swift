@@ -56,7 +56,9 @@ import Testing
         for source in [["--resources", PackagePaths.exampleResources], ["--socket", daemon.socketPath]] {
             let result = try run(["get", "多言語化", "--lang", "jp"] + source)
             #expect(result.status == 0, "\(result)")
-            #expect(result.stderr.contains("l10nctl: warning: no language served matches 'jp'"), "\(source): \(result.stderr)")
+            #expect(
+                result.stderr.contains("l10nctl: warning: no language served matches 'jp'"),
+                "\(source): \(result.stderr)")
             let matched = try run(["get", "多言語化", "--lang", "ja-JP"] + source)
             #expect(matched.stderr.isEmpty, "\(source): \(matched.stderr)")
         }
@@ -70,14 +72,17 @@ import Testing
             resources: [PackagePaths.exampleResources, "/nonexistent-l10nd-root"],
             environment: ["NOTIFY_SOCKET": systemd.path])
         let ready = try systemd.waitFor("READY=1") { $0["READY"] == "1" }
-        #expect(ready["STATUS"]?.hasPrefix("Degraded: resource root /nonexistent-l10nd-root does not exist") == true, "\(ready)")
+        #expect(
+            ready["STATUS"]?.hasPrefix("Degraded: resource root /nonexistent-l10nd-root does not exist") == true,
+            "\(ready)")
         #expect(ready["STATUS"]?.contains("Serving 10 languages") == true, "\(ready)")
         let status = try daemon.request(["op": "status"])
         #expect(status["degraded"] as? Bool == true, "\(status)")
         let problems = try #require(status["problems"] as? [String])
         #expect(problems.count == 1 && problems[0].contains("/nonexistent-l10nd-root"), "\(problems)")
         let text = try run(["status", "--socket", daemon.socketPath])
-        #expect(text.stdout.hasPrefix("DEGRADED: resource root /nonexistent-l10nd-root does not exist"), "\(text.stdout)")
+        #expect(
+            text.stdout.hasPrefix("DEGRADED: resource root /nonexistent-l10nd-root does not exist"), "\(text.stdout)")
         #expect(daemon.log.contains("warning: degraded: resource root /nonexistent-l10nd-root"), "\(daemon.log)")
         let metrics = try MetricsExposition(try run(["metrics", "--socket", daemon.socketPath]).stdout)
         #expect(metrics["l10nd_degraded"] == 1 && metrics["l10nd_missing_roots"] == 1)
@@ -103,9 +108,11 @@ import Testing
     @Test func aShortLivedClientsLastMissReachesTheReport() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let cached = ["L10N_MODE": "cached"]
-        let strict = try run(["get", "gone-at-exit", "--strict", "--lang", "ja", "--socket", daemon.socketPath], environment: cached)
+        let strict = try run(
+            ["get", "gone-at-exit", "--strict", "--lang", "ja", "--socket", daemon.socketPath], environment: cached)
         #expect(strict.status == 1, "\(strict)")
-        let plain = try run(["get", "gone-on-return", "--lang", "ja", "--socket", daemon.socketPath], environment: cached)
+        let plain = try run(
+            ["get", "gone-on-return", "--lang", "ja", "--socket", daemon.socketPath], environment: cached)
         #expect(plain.status == 0, "\(plain)")
         let missing = try daemon.request(["op": "missing"])
         let keys = Set(((missing["missing"] as? [[String: Any]]) ?? []).compactMap { $0["key"] as? String })

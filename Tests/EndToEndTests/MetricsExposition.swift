@@ -38,7 +38,8 @@ struct MetricsExposition {
                     throw Malformed(description: "family declared twice: \(line)")
                 }
             } else {
-                guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...])
+                guard let space = line.lastIndex(of: " "),
+                    let value = Double(line[line.index(after: space)...])
                         ?? (line.hasSuffix(" +Inf") ? Double.infinity : nil)
                 else { throw Malformed(description: "bad sample: \(line)") }
                 let series = String(line[..<space])
@@ -46,7 +47,11 @@ struct MetricsExposition {
                 guard let family = Self.family(of: name, in: types) else {
                     throw Malformed(description: "sample of an undeclared family: \(line)")
                 }
-                if types[family] == "counter" { guard name.hasSuffix("_total") else { throw Malformed(description: "counter without _total: \(line)") } }
+                if types[family] == "counter" {
+                    guard name.hasSuffix("_total") else {
+                        throw Malformed(description: "counter without _total: \(line)")
+                    }
+                }
                 guard samples.updateValue(value, forKey: series) == nil else {
                     throw Malformed(description: "sample written twice: \(line)")
                 }

@@ -82,8 +82,9 @@ import Testing
                 WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: peer
             ) { _ in }
         }
-        service.handle(WireRequest(operation: .batch(keys: ["k", "gone"], languages: ["ja"], table: nil)), from: peer)
-        { _ in }
+        service.handle(WireRequest(operation: .batch(keys: ["k", "gone"], languages: ["ja"], table: nil)), from: peer) {
+            _ in
+        }
         service.handle(WireRequest(operation: .metrics), from: peer) { reply in replies.withLock { $0.append(reply) } }
         guard case .fields(let fields)? = replies.withLock({ $0.first }), let text = fields["metrics"]?.stringValue
         else {

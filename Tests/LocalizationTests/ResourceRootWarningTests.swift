@@ -17,7 +17,9 @@ import Testing
         let localizer = Localizer(environment: [:], log: log.handler)
         localizer.useResources(at: ["/nonexistent-l10nd-root", PackagePaths.exampleResources])
         #expect(log.all.count == 1, "\(log.all)")
-        #expect(log.all.first?.hasPrefix("l10nd-client: warning: resource directory /nonexistent-l10nd-root does not exist") == true)
+        #expect(
+            log.all.first?.hasPrefix("l10nd-client: warning: resource directory /nonexistent-l10nd-root does not exist")
+                == true)
         // The other root still answers, and nothing more is said.
         #expect(localizer.lookup("多言語化", languages: ["de"]).value == "Mehrsprachigkeit")
         #expect(log.all.count == 1, "\(log.all)")
@@ -26,9 +28,10 @@ import Testing
     @Test func aMissingRootFromTheEnvironmentIsWarned() {
         let log = Log()
         _ = Localizer(environment: ["L10N_RESOURCES": "/nonexistent-l10nd-env"], log: log.handler)
-        #expect(log.all == [
-            "l10nd-client: warning: resource directory /nonexistent-l10nd-env does not exist (give the directory that holds the xx.lproj folders)"
-        ])
+        #expect(
+            log.all == [
+                "l10nd-client: warning: resource directory /nonexistent-l10nd-env does not exist (give the directory that holds the xx.lproj folders)"
+            ])
     }
 
     @Test func aRootWithoutLanguagesIsWarnedWhenTheFilesAreRead() throws {
@@ -40,7 +43,10 @@ import Testing
         #expect(log.all.isEmpty, "the directory exists; the files are read on first use")
         #expect(localizer.lookup("k", languages: ["en"]).value == "k")
         _ = localizer.lookup("k2", languages: ["en"])
-        #expect(log.all == ["l10nd-client: warning: resource directory \(empty.path) holds no language: no xx.lproj folder or .xcstrings file under it"])
+        #expect(
+            log.all == [
+                "l10nd-client: warning: resource directory \(empty.path) holds no language: no xx.lproj folder or .xcstrings file under it"
+            ])
     }
 
     @Test func aTagNoServedLanguageMatchesIsReported() {

@@ -72,9 +72,13 @@ import Testing
         #expect(
             second[#"l10nd_request_duration_seconds_bucket{op="lookup",le="+Inf"}"#]
                 == second[#"l10nd_request_duration_seconds_count{op="lookup"}"#])
-        #expect(second[#"l10nd_lookups_total{found="false"}"#] == (first[#"l10nd_lookups_total{found="false"}"#] ?? -1) + 5)
-        #expect(second[#"l10nd_lookups_total{found="true"}"#] == (first[#"l10nd_lookups_total{found="true"}"#] ?? -1) + 20)
-        #expect(second["l10nd_reload_duration_seconds_count"] ?? 0 >= (first["l10nd_reload_duration_seconds_count"] ?? 0) + 1)
+        #expect(
+            second[#"l10nd_lookups_total{found="false"}"#] == (first[#"l10nd_lookups_total{found="false"}"#] ?? -1) + 5)
+        #expect(
+            second[#"l10nd_lookups_total{found="true"}"#] == (first[#"l10nd_lookups_total{found="true"}"#] ?? -1) + 20)
+        #expect(
+            second["l10nd_reload_duration_seconds_count"] ?? 0 >= (first["l10nd_reload_duration_seconds_count"] ?? 0)
+                + 1)
         #expect(second["l10nd_rescans_total"] ?? 0 > first["l10nd_rescans_total"] ?? 0)
         #expect(second["l10nd_requests_total"] ?? 0 >= (first["l10nd_requests_total"] ?? 0) + 25)
 
@@ -97,7 +101,10 @@ import Testing
         #expect(counts.count == 20 && zip(counts, counts.dropFirst()).allSatisfy { $0.1 <= $1.1 }, "\(counts)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: promtool), "promtool is not installed: apt-get install prometheus (or scripts/install-dependencies prometheus)"))
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: promtool),
+            "promtool is not installed: apt-get install prometheus (or scripts/install-dependencies prometheus)"))
     func promtoolAcceptsTheMetrics() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources, "/nonexistent-l10nd-root"])
         _ = try daemon.request(["op": "lookup", "key": "多言語化", "lang": "ja"])
