@@ -21,6 +21,16 @@ import Testing
         return resources
     }
 
+    /// Sends SIGTERM and measures the seconds until the process has exited (status 0).
+    func secondsToExit(afterSigtermTo daemon: DaemonProcess) throws -> TimeInterval {
+        let started = Date()
+        daemon.send(signal: SIGTERM)
+        let status = daemon.stop(timeout: 10)
+        let took = Date().timeIntervalSince(started)
+        #expect(status == 0, "\(daemon.log)")
+        return took
+    }
+
     func rescans(_ daemon: DaemonProcess) throws -> Int {
         let status = try daemon.request(["op": "status"])
         return try #require((status["watcher"] as? [String: Any])?["rescans"] as? Int, "\(status)")
@@ -72,11 +82,7 @@ import Testing
     @Test func idleDaemonExitsPromptlyOnSigterm() throws {
         let resources = try makeResources()
         let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--log-level", "info"])
-        let started = Date()
-        daemon.send(signal: SIGTERM)
-        let status = daemon.stop(timeout: 10)
-        let took = Date().timeIntervalSince(started)
-        #expect(status == 0, "\(daemon.log)")
+        let took = try secondsToExit(afterSigtermTo: daemon)
         #expect(took < 1, "an idle daemon took \(took) s to exit after SIGTERM")
     }
 
@@ -94,11 +100,7 @@ import Testing
         let requests = (0..<100).map { #"{"op":"table","lang":"xx","table":"Big","id":\#($0)}"# + "\n" }.joined()
         #expect(try greedy.send(Array(requests.utf8)) == .sent)
         #expect(try daemon.request(["op": "hello"])["ok"] as? Bool == true)
-        let started = Date()
-        daemon.send(signal: SIGTERM)
-        let status = daemon.stop(timeout: 10)
-        let took = Date().timeIntervalSince(started)
-        #expect(status == 0, "\(daemon.log)")
+        let took = try secondsToExit(afterSigtermTo: daemon)
         #expect(took < 2, "a daemon with a non-reading client took \(took) s to exit after SIGTERM")
         greedy.close()
     }
