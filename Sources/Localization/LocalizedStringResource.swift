@@ -12,7 +12,9 @@
     /// String(localized: title)   // in the user's language
     /// let german = LocalizedStringResource("\(3) items", locale: Locale(identifier: "de"), bundle: .atURL(url))
     /// ```
-    public struct LocalizedStringResource: Sendable, ExpressibleByStringInterpolation {
+    public struct LocalizedStringResource: Sendable, ExpressibleByStringInterpolation,
+        CustomLocalizedStringResourceConvertible
+    {
         /// Where the resource's strings are: Apple's cases.
         public enum BundleDescription: @unchecked Sendable {  // A class object is immutable.
             /// The program's own localizations (``Localizer/shared``).
@@ -21,6 +23,11 @@
             case forClass(AnyClass)
             /// The bundle at `url` (a SwiftPM `Bundle.module`'s `bundleURL`).
             case atURL(URL)
+
+            /// `.main` for the main bundle, else the bundle at its URL.
+            init(_ bundle: Bundle) {
+                self = bundle === Bundle.main ? .main : .atURL(bundle.bundleURL)
+            }
 
             /// The `bundle:` argument this stands for (`nil` for the main bundle).
             var bundle: Bundle? {
@@ -60,6 +67,29 @@
             self.init(key: key.description, defaultValue: defaultValue, table: table, locale: locale, bundle: bundle)
         }
 
+        /// A resource keyed by `keyAndValue`'s key, in `bundle`; Apple's `bundle: Bundle`
+        /// signature (`Bundle.main` is ``BundleDescription/main``). Disfavoured so that
+        /// `bundle: .main` keeps meaning ``BundleDescription/main``.
+        @_disfavoredOverload
+        public init(
+            _ keyAndValue: String.LocalizationValue, table: String? = nil, locale: Locale = .current, bundle: Bundle,
+            comment: StaticString? = nil
+        ) {
+            self.init(keyAndValue, table: table, locale: locale, bundle: BundleDescription(bundle), comment: comment)
+        }
+
+        /// A resource keyed by `key`, whose development-language value is `defaultValue`, in
+        /// `bundle`; Apple's `bundle: Bundle` signature.
+        @_disfavoredOverload
+        public init(
+            _ key: StaticString, defaultValue: String.LocalizationValue, table: String? = nil,
+            locale: Locale = .current, bundle: Bundle, comment: StaticString? = nil
+        ) {
+            self.init(
+                key, defaultValue: defaultValue, table: table, locale: locale, bundle: BundleDescription(bundle),
+                comment: comment)
+        }
+
         /// A resource from a literal without interpolations.
         public init(stringLiteral value: String) {
             self.init(String.LocalizationValue(value))
@@ -80,6 +110,19 @@
             self.locale = locale
             self.bundle = bundle
         }
+    }
+
+    /// A type that describes itself as a localizable string resolved later, possibly in another
+    /// locale, as Apple's Foundation declares it (iOS 16): the localizable counterpart of
+    /// `CustomStringConvertible`.
+    public protocol CustomLocalizedStringResourceConvertible {
+        /// The resource that describes this value.
+        var localizedStringResource: LocalizedStringResource { get }
+    }
+
+    extension LocalizedStringResource {
+        /// The resource itself.
+        public var localizedStringResource: LocalizedStringResource { self }
     }
 
     extension String {
