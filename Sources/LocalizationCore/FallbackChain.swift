@@ -88,7 +88,9 @@ public struct FallbackChain: Sendable, Hashable {
             result.append(language)
         } else {
             result += [language, scriptAlone]
-            if let scriptLocale, lastResorts[full] != scriptLocale { result += LikelySubtags.spellings(of: scriptLocale) }
+            if let scriptLocale, lastResorts[full] != scriptLocale {
+                result += LikelySubtags.spellings(of: scriptLocale)
+            }
         }
         return unique(result + ParentLocales.ancestors(of: language))
     }
@@ -96,7 +98,8 @@ public struct FallbackChain: Sendable, Hashable {
     /// Localizations Apple uses only when no preference matches anything else: `pt-BR` for
     /// `pt-PT` (`ualoc_localizationsToUse` sets such a match aside and returns it last).
     static let lastResorts: [LanguageTag: LanguageTag] = [
-        LanguageTag(language: "pt", script: "Latn", region: "PT"): LanguageTag(language: "pt", script: "Latn", region: "BR")
+        LanguageTag(language: "pt", script: "Latn", region: "PT"): LanguageTag(
+            language: "pt", script: "Latn", region: "BR")
     ]
 
     /// What `tag` falls to once every preference has been tried: `pt-BR` (and its spellings)

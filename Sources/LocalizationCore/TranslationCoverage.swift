@@ -59,7 +59,8 @@ public struct TranslationCoverage: Sendable, Hashable {
         let referenceLanguages = Set(references.values)
         reference =
             referenceLanguages.count == 1
-            ? referenceLanguages.first! : referenceLanguages.isEmpty ? development : referenceLanguages.sorted().joined(separator: ", ")
+            ? referenceLanguages.first!
+            : referenceLanguages.isEmpty ? development : referenceLanguages.sorted().joined(separator: ", ")
         languages = catalog.tables.keys.sorted().compactMap { identifier in
             guard identifier != LanguageTag.base.identifier, PseudoLocalization(rawValue: identifier) == nil else {
                 return nil

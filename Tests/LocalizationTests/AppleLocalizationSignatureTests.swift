@@ -12,7 +12,8 @@ import Testing
     static let de = Locale(identifier: "de")
 
     @Test func resourceTakesABundle() {
-        let items = LocalizedStringResource("\(3) items", table: nil, locale: Self.de, bundle: Self.bundle, comment: nil)
+        let items = LocalizedStringResource(
+            "\(3) items", table: nil, locale: Self.de, bundle: Self.bundle, comment: nil)
         #expect(String(localized: items) == "3 Elemente")
         let cart = LocalizedStringResource(
             "cart.count", defaultValue: "\(4) in cart", table: nil, locale: Self.de, bundle: Self.bundle, comment: nil)
