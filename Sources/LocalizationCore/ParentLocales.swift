@@ -11,14 +11,7 @@
 /// ```
 public enum ParentLocales {
     /// `child` → `parent` pairs as CLDR writes them (`zh_Hant_MO` → `zh_Hant_HK`).
-    static let table: [String: String] = {
-        var table: [String: String] = [:]
-        for line in CLDRSnapshot.parentLocales.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            table[String(line[..<colon])] = String(line[line.index(after: colon)...])
-        }
-        return table
-    }()
+    static let table = CLDRSnapshot.pairs(CLDRSnapshot.parentLocales)
 
     /// Parents followed at most: CLDR's chains are two long (`en-AU` → `en-001`, `pt-AO` →
     /// `pt-PT`); the bound keeps a bad table from looping.
