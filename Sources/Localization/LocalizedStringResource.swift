@@ -48,7 +48,13 @@
         /// The language to resolve in; `.current` means the user's languages.
         public var locale: Locale
         /// Where the strings are.
-        public var bundle: BundleDescription
+        public var bundle: BundleDescription {
+            didSet { bundleObject = nil }
+        }
+        /// The `Bundle` a resource was made with (`bundle: Bundle`), kept so each resolution
+        /// asks the same object: a `Bundle(url:)` made anew per call would be a new bundle to
+        /// ``BundleLocalizers``, whose files would be read again. Dropped when `bundle` is set.
+        private(set) var bundleObject: Bundle?
 
         /// A resource keyed by `keyAndValue`'s key (`"\(n) items"` is `%lld items`).
         public init(
@@ -76,6 +82,7 @@
             comment: StaticString? = nil
         ) {
             self.init(keyAndValue, table: table, locale: locale, bundle: BundleDescription(bundle), comment: comment)
+            bundleObject = bundle
         }
 
         /// A resource keyed by `key`, whose development-language value is `defaultValue`, in
@@ -88,6 +95,7 @@
             self.init(
                 key, defaultValue: defaultValue, table: table, locale: locale, bundle: BundleDescription(bundle),
                 comment: comment)
+            bundleObject = bundle
         }
 
         /// A resource from a literal without interpolations.
@@ -129,7 +137,8 @@
         /// `resource` resolved in its locale, from its bundle and table.
         public init(localized resource: LocalizedStringResource) {
             self = BundleLocalizers.shared.localized(
-                resource.defaultValue, key: resource.key, table: resource.table, bundle: resource.bundle.bundle,
+                resource.defaultValue, key: resource.key, table: resource.table,
+                bundle: resource.bundleObject ?? resource.bundle.bundle,
                 locale: resource.locale)
         }
     }

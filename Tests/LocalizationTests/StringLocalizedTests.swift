@@ -183,6 +183,19 @@ import Testing
         #expect(!localizer.isConfigured)
     }
 
+    /// A resource made with a `Bundle` asks that same object each time (a new `Bundle(url:)`
+    /// per call would be a new bundle to the localizers, its files read again); setting
+    /// `bundle` drops it.
+    @Test func aResourceKeepsItsBundleObject() {
+        var resource = LocalizedStringResource("\(3) items", locale: Self.de, bundle: Self.bundle)
+        #expect(resource.bundleObject === Self.bundle)
+        #expect(
+            BundleLocalizers.shared.localizer(for: resource.bundleObject)
+                === BundleLocalizers.shared.localizer(for: Self.bundle))
+        resource.bundle = .main
+        #expect(resource.bundleObject == nil)
+    }
+
     /// `nil`/`.main` is the executable's own resource bundle only: a library target's
     /// bundle beside it (`pkg_Lib.resources`) is the library's `Bundle.module`, not the main
     /// bundle (the attack's `More` executable read `Lib`'s strings).
