@@ -75,8 +75,8 @@ import Testing
         let commands = try listedCommands()
         #expect(
             commands == [
-                "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "languages",
-                "socket-path", "help",
+                "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "metrics",
+                "languages", "socket-path", "help",
             ])
         for command in commands {
             let help = try run(["help", command])
