@@ -92,7 +92,8 @@ public struct ResourceCatalog: Sendable {
     ///
     /// The first language in the chain that has the key serves it; for a table a String
     /// Catalog provides, its `sourceLanguage` is tried before the development language. When none has it, the
-    /// value is the key itself and `found` is false. With a `count`, a plural entry's value
+    /// value is the key itself and `found` is false — also when the only entry is a catalog's
+    /// key-made source entry (``TableEntry/isSourceKeyStandIn``). With a `count`, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
     /// rules (``value(of:language:count:)``); with `counts` (one per format argument, in
     /// place of `count`), each variable's form is selected by its own argument's count
@@ -111,7 +112,8 @@ public struct ResourceCatalog: Sendable {
             if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
                 entry = developmentEntries(tableName)?[key].map(pseudo.transform)
             }
-            if let entry {
+            // A catalog's key-made source entry is no text: the chain goes on, and ends in a miss.
+            if let entry, !entry.isSourceKeyStandIn {
                 let value =
                     if let counts { value(of: entry, language: language, counts: counts) } else {
                         value(of: entry, language: language, count: count)
@@ -159,6 +161,7 @@ public struct ResourceCatalog: Sendable {
                 }
             }
             tables[identifier]?[tableName]?.forEachEntry { key, entry in
+                guard !entry.isSourceKeyStandIn else { return }
                 result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
             }
         }

@@ -161,8 +161,11 @@ public enum ResourceLinter {
                             severity: .warning,
                             message: "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
                 }
-                guard let original = source[key]?.value,
-                    let problem = FormatSpecifier.signatureMismatch(original, entry.value)
+                // A key-made source entry is a reference only when the key is itself a format
+                // (`%lld items`); a name (`cart.count`) says nothing of the arguments.
+                guard let reference = source[key],
+                    !reference.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty,
+                    let problem = FormatSpecifier.signatureMismatch(reference.value, entry.value)
                 else { continue }
                 let location = locator.location(of: ["strings", key, "localizations", language])
                 findings.append(
