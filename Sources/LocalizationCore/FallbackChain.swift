@@ -22,6 +22,11 @@ public struct FallbackChain: Sendable, Hashable {
     /// Where the development language's part begins (the index after `Base`): a String
     /// Catalog's own source language is tried there (``ResourceCatalog``).
     public let developmentStart: Int
+    /// How many leading candidates spell the first preference itself (`ja-JP`, then `ja`…):
+    /// an answer from one of them is in the language asked for, any other came from a
+    /// fallback. 0 when no answer counts as a fallback: no preference, `Base` first, or
+    /// the development language first, whose users read the development strings.
+    public let askedLanguageEnd: Int
 
     /// Builds the chain for `preferred` tags (gettext's `LANGUAGE=sv:de` order).
     public init(preferred: [LanguageTag], developmentLanguage: LanguageTag) {
@@ -35,9 +40,16 @@ public struct FallbackChain: Sendable, Hashable {
         for tag in preferred where !tag.isBase {
             add(Self.cachedExpansion(of: tag))
         }
+        let askedEnd = candidates.count
         add([.base])
         developmentStart = candidates.count
-        add(Self.cachedExpansion(of: developmentLanguage))
+        let development = Self.cachedExpansion(of: developmentLanguage)
+        add(development)
+        if let asked = preferred.first, !asked.isBase, !Self.cachedExpansion(of: asked).contains(developmentLanguage) {
+            askedLanguageEnd = min(askedEnd, Self.cachedExpansion(of: asked).count)
+        } else {
+            askedLanguageEnd = 0
+        }
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
     }

@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: [(#"21"#, "21"), (#"1.5"#, "1.5"), (#""1.50""#, "1.50"), (#"-3"#, "-3"), (#""1.2c6""#, "1.2c6")])
     func countsAreIntegersOrDecimals(_ json: String, _ expected: String) throws {
         let request = try decode(#"{"op":"lookup","key":"k","count":\#(json)}"#).get()
-        guard case .lookup(_, _, _, let count?, _) = request.operation else {
+        guard case .lookup(_, _, _, let count?, _, _) = request.operation else {
             Issue.record("no count in \(request)")
             return
         }
@@ -131,7 +131,7 @@ import Testing
         let limit = WireOperation.maximumCounts
         let fits = "[" + Array(repeating: "1", count: limit).joined(separator: ",") + "]"
         let request = try decode(#"{"op":"lookup","key":"k","counts":\#(fits)}"#).get()
-        guard case .lookup(_, _, _, _, let counts?) = request.operation else {
+        guard case .lookup(_, _, _, _, let counts?, _) = request.operation else {
             Issue.record("no counts in \(request)")
             return
         }
