@@ -35,6 +35,21 @@ import Testing
         #expect(try chain(tag) == expected + englishTail)
     }
 
+    /// An answer from the first preference's own spellings is in the language asked for;
+    /// any other (a later preference, `Base`, the development language) is a fallback.
+    @Test(arguments: [
+        (["ja-JP"], "ja", nil), (["ja-JP"], "ja-JP", nil), (["ja-JP"], "Base", "ja-JP"), (["ja"], "en", "ja"),
+        (["sv", "de"], "de", "sv"), (["pt-PT"], "pt-BR", "pt-PT"),
+        // Users of the development language read its strings: never a fallback for them.
+        (["en-GB"], "Base", nil), (["en"], "Base", nil), (["Base", "ja"], "en", nil), ([], "Base", nil),
+    ] as [([String], String, String?)])
+    func untranslatedLanguageIsTheFirstPreferenceWhenAFallbackAnswered(
+        _ preferred: [String], _ served: String, _ expected: String?
+    ) throws {
+        let chain = FallbackChain(preferred: try preferred.map { try LanguageTag($0) }, developmentLanguage: english)
+        #expect(chain.untranslatedLanguage(servedBy: served) == expected)
+    }
+
     @Test func portugalNeverReachesBrazil() throws {
         #expect(try !chain("pt-PT").contains("pt-BR"))
         #expect(try !chain("en-AU", development: "fr").contains("en-US"))
