@@ -13,7 +13,7 @@ enum Usage {
           status        what l10nd serves: languages, keys, errors with file:line:column, counters
           reload        make l10nd re-read everything; returns once the new tables are served
           watch         print each change l10nd applies, as it happens
-          missing       keys looked up but found in no language (also as a .strings skeleton)
+          missing       keys each language lacked when asked (also as a .strings or .po skeleton)
           reset         zero l10nd's counters and missing-key report, printing what they held
           languages     the languages and tables l10nd serves
           help [CMD]    show this help, or a command's
@@ -65,10 +65,12 @@ enum Usage {
         generation 4: ja/Localizable, ja/Settings. --json prints the protocol's event lines.
         """,
         "missing": """
-        Usage: l10nctl missing [--format text|json|strings] [--lang TAG] [--table NAME] [--socket PATH]
+        Usage: l10nctl missing [--format text|json|strings|po] [--lang TAG] [--table NAME] [--socket PATH]
 
-        Lists the keys looked up but found in no language, with how often. --format strings
-        --lang ja prints a .strings skeleton of them for a translator to fill in.
+        Lists the keys users of each language asked for and that language lacks, with how
+        often and what they saw instead: a fallback's string (Base, the development language,
+        a later preference) or, found in no language, the key. --format strings (or po)
+        --lang ja prints a .strings (or .po) skeleton of them for a translator to fill in.
         """,
         "reset": """
         Usage: l10nctl reset [--json] [--socket PATH]
