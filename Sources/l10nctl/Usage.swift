@@ -9,6 +9,7 @@ enum Usage {
           get KEY       print KEY's value in a language (from files, or from l10nd)
           dump FILE     print a .strings, .stringsdict or .xcstrings file as JSON
           coverage DIR  per language, the share of the development language's keys translated
+          report --html FILE [DIR...]  one HTML page: coverage, plurals, lint, untranslated in use
           lint PATH...  check files and directories for errors and missing translations
           status        what l10nd serves: languages, keys, errors with file:line:column, counters
           reload        make l10nd re-read everything; returns once the new tables are served
@@ -63,6 +64,15 @@ enum Usage {
 
         Prints one line per change l10nd applies, as it happens:
         generation 4: ja/Localizable, ja/Settings. --json prints the protocol's event lines.
+        """,
+        "report": """
+        Usage: l10nctl report --html FILE [--socket PATH] [--development-language TAG] [DIR...]
+
+        Writes one self-contained HTML page (no scripts, nothing fetched): coverage per
+        language and table, plural forms missing per language's CLDR categories, lint
+        findings with file:line:column, and what users hit untranslated per language when a
+        daemon answers (--socket, L10N_SOCKET or the default socket). Without DIR, the
+        daemon's own resource directories.
         """,
         "missing": """
         Usage: l10nctl missing [--format text|json|strings|po] [--lang TAG] [--table NAME] [--socket PATH]
