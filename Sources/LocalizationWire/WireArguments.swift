@@ -7,7 +7,9 @@ enum WireArguments {
     /// ``WireOperation/maximumArguments``; `nil` for null.
     static func lookup(_ value: WireValue, name: String = "\"args\"") throws(WireError) -> [FormatValue]? {
         if value == .null { return nil }
-        guard case .array(let elements) = value else { throw badRequest("\(name) must be a list of strings and numbers") }
+        guard case .array(let elements) = value else {
+            throw badRequest("\(name) must be a list of strings and numbers")
+        }
         guard elements.count <= WireOperation.maximumArguments else {
             throw badRequest("\(name) lists \(elements.count) arguments; at most \(WireOperation.maximumArguments)")
         }

@@ -67,8 +67,10 @@ enum HTMLReport {
 
     static func plurals(_ plurals: PluralCompleteness) -> String {
         var html = "<section id=\"plurals\"><h2>Plural completeness</h2>\n"
-        html += "<p>Forms each plural entry lacks among its language's CLDR categories (<code>zero</code> is optional).</p>\n"
-        html += "<table><thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
+        html +=
+            "<p>Forms each plural entry lacks among its language's CLDR categories (<code>zero</code> is optional).</p>\n"
+        html +=
+            "<table><thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
         for language in plurals.languages {
             let categories = language.categories.map(\.rawValue).joined(separator: " ")
             html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(escape(categories))</td>"
@@ -76,7 +78,8 @@ enum HTMLReport {
             if language.gaps.isEmpty {
                 html += "<span class=\"ok\">complete</span>"
             } else {
-                html += "<ul>"
+                html +=
+                    "<ul>"
                     + language.gaps.map { gap in
                         "<li><code>\(escape(gap.table))</code> · <code>\(escape(gap.key))</code>"
                             + (gap.variable == "_" ? "" : " · <code>\(escape(gap.variable))</code>")
@@ -92,13 +95,18 @@ enum HTMLReport {
         var html = "<section id=\"untranslated\"><h2>What users hit untranslated</h2>\n"
         switch untranslated {
         case .unavailable(let reason):
-            return html + "<p class=\"note\">Not measured: \(escape(reason)). Run l10nd, or give --socket.</p></section>\n"
+            return html
+                + "<p class=\"note\">Not measured: \(escape(reason)). Run l10nd, or give --socket.</p></section>\n"
         case .entries(let entries, let dropped, let socket):
-            html += "<p>Keys users asked for in a language that lacks them, from the daemon at <code>\(escape(socket))</code>"
+            html +=
+                "<p>Keys users asked for in a language that lacks them, from the daemon at <code>\(escape(socket))</code>"
             html += dropped > 0 ? " (\(dropped) more not kept: the report was full)." : "."
             html += " Fill them in with <code>l10nctl missing --lang TAG --format strings</code>.</p>\n"
-            guard !entries.isEmpty else { return html + "<p class=\"ok\">None since the daemon started.</p></section>\n" }
-            html += "<table><thead><tr><th>Language</th><th>Table</th><th>Key</th><th>Asked</th><th>Users saw</th></tr></thead><tbody>\n"
+            guard !entries.isEmpty else {
+                return html + "<p class=\"ok\">None since the daemon started.</p></section>\n"
+            }
+            html +=
+                "<table><thead><tr><th>Language</th><th>Table</th><th>Key</th><th>Asked</th><th>Users saw</th></tr></thead><tbody>\n"
             for entry in entries {
                 let from = entry["from"]?.stringValue.map { "the \($0) string" } ?? "the key (found in no language)"
                 html += "<tr><td>\(escape(entry["lang"]?.stringValue ?? ""))</td>"
@@ -116,7 +124,8 @@ enum HTMLReport {
         html += "<table><thead><tr><th>Severity</th><th>Location</th><th>Message</th></tr></thead><tbody>\n"
         for finding in findings {
             html += "<tr class=\"\(finding.severity.rawValue)\"><td>\(finding.severity.rawValue)</td>"
-            html += "<td><code>\(escape(finding.location.description))</code></td><td>\(escape(finding.message))</td></tr>\n"
+            html +=
+                "<td><code>\(escape(finding.location.description))</code></td><td>\(escape(finding.message))</td></tr>\n"
         }
         return html + "</tbody></table></section>\n"
     }

@@ -127,7 +127,9 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let entries = try #require(object["missing"] as? [[String: Any]])
         let described = Set(
-            entries.map { "\($0["lang"] ?? "")/\($0["table"] ?? "")/\($0["key"] ?? "")/\($0["from"] ?? "-")/\($0["count"] ?? 0)" })
+            entries.map {
+                "\($0["lang"] ?? "")/\($0["table"] ?? "")/\($0["key"] ?? "")/\($0["from"] ?? "-")/\($0["count"] ?? 0)"
+            })
         #expect(
             described == [
                 "ja/Localizable/保存/Base/1", "ja-JP/Localizable/保存/fr/2", "ja/Localizable/nowhere/-/1",
@@ -136,17 +138,22 @@ import Testing
 
         let strings = try run(["missing", "--format", "strings", "--lang", "ja"], socket: daemon.socketPath)
         #expect(strings.status == 0, "\(strings.stderr)")
-        #expect(strings.stdout.contains("/* asked 3 times; users saw the Base string */\n\"保存\" = \"保存\";"), "\(strings.stdout)")
+        #expect(
+            strings.stdout.contains("/* asked 3 times; users saw the Base string */\n\"保存\" = \"保存\";"),
+            "\(strings.stdout)")
         #expect(strings.stdout.contains("/* asked 1 time; found in no language */\n\"nowhere\" = \"nowhere\";"))
         let directory = try TemporaryDirectory()
         let lint = try ProcessRunner.run(l10nctl, ["dump", try directory.write(strings.stdout, to: "ja.strings")])
         #expect(lint.status == 0, "\(lint.stderr)")
 
-        let po = try run(["missing", "--format", "po", "--lang", "ja", "--table", "Localizable"], socket: daemon.socketPath)
+        let po = try run(
+            ["missing", "--format", "po", "--lang", "ja", "--table", "Localizable"], socket: daemon.socketPath)
         #expect(po.status == 0, "\(po.stderr)")
         #expect(po.stdout.hasPrefix("# Keys looked up in ja that ja lacks."), "\(po.stdout)")
         #expect(po.stdout.contains("\"Language: ja\\n\"\n"))
-        #expect(po.stdout.contains("#. asked 3 times; users saw the Base string\nmsgctxt \"Localizable\"\nmsgid \"保存\"\nmsgstr \"\"\n"))
+        #expect(
+            po.stdout.contains(
+                "#. asked 3 times; users saw the Base string\nmsgctxt \"Localizable\"\nmsgid \"保存\"\nmsgstr \"\"\n"))
         #expect(!po.stdout.contains("Settings"))
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") {
             let check = try ProcessRunner.run(

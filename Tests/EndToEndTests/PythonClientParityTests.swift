@@ -65,8 +65,10 @@ import Testing
         let daemon = try DaemonProcess(resources: [resources])
         let input = try JSONSerialization.data(
             withJSONObject: Self.cases.map { testCase -> [String: Any] in
-                ["key": testCase.key, "lang": testCase.language, "table": testCase.table ?? NSNull(),
-                 "args": testCase.arguments.map { $0 as Any }]
+                [
+                    "key": testCase.key, "lang": testCase.language, "table": testCase.table ?? NSNull(),
+                    "args": testCase.arguments.map { $0 as Any },
+                ]
             })
         let script = """
             import json, sys

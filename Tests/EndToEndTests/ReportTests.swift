@@ -36,7 +36,8 @@ import Testing
             _ = try client.request(["op": "lookup", "key": key, "lang": language])
         }
         let page = directory.path + "/report.html"
-        let result = try ProcessRunner.run(l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
+        let result = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("8 languages, 1 lint errors"), "\(result.stdout)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -52,7 +53,8 @@ import Testing
         // Lint findings with file:line:column.
         #expect(html.contains("<code>\(resources)/de.lproj/Broken.strings:1:26</code>"), "\(html)")
         // What users hit untranslated, from the daemon, escaped.
-        #expect(html.contains("<td>ru</td><td>Localizable</td><td><code>保存</code></td><td>1</td><td>the Base string</td>"))
+        #expect(
+            html.contains("<td>ru</td><td>Localizable</td><td><code>保存</code></td><td>1</td><td>the Base string</td>"))
         #expect(html.contains("<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"))
         // Self-contained: nothing to fetch, nothing to run.
         for forbidden in ["<script", "src=", "http://", "https://", "@import", "url("] {
@@ -76,9 +78,11 @@ import Testing
     /// uncaught error as `CONSOLE` on stderr (proven on a page made to have them), and the
     /// report has none; its screenshot is kept for a person to look at.
     @Test func reportRendersInHeadlessChromiumWithoutConsoleErrors() throws {
-        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }) else {
+        guard
+            let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             print("skipped: chromium is not installed (scripts/install-dependencies installs it)")
             return
         }
@@ -87,7 +91,8 @@ import Testing
         let daemon = try DaemonProcess(resources: [resources])
         _ = try daemon.request(["op": "lookup", "key": "保存", "lang": "ja"])
         let page = directory.path + "/report.html"
-        let result = try ProcessRunner.run(l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
+        let result = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
         #expect(result.status == 0, "\(result.stderr)")
 
         func browse(_ file: String, _ extra: [String]) throws -> ProcessOutput {

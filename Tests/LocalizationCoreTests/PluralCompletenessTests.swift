@@ -16,7 +16,9 @@ import Testing
                 "ru": ["T": LocalizationTable(entries: ["k": Self.entry([.one: "a", .other: "b"])])],
                 "en": ["T": LocalizationTable(entries: ["k": Self.entry([.one: "a", .other: "b"])])],
                 "Base": ["T": LocalizationTable(entries: ["k": Self.entry([.other: "b"])])],
-                "ja": ["T": LocalizationTable(entries: ["k": Self.entry([.other: "b"]), "plain": TableEntry(value: "x")])],
+                "ja": [
+                    "T": LocalizationTable(entries: ["k": Self.entry([.other: "b"]), "plain": TableEntry(value: "x")])
+                ],
             ])
         let languages = PluralCompleteness(catalog: catalog).languages
         #expect(languages.map(\.language) == ["Base", "en", "ja", "ru"])

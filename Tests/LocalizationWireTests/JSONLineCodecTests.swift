@@ -154,7 +154,8 @@ import Testing
                     key: "k", languages: [], table: nil, count: nil,
                     arguments: [.string("Ana"), .integer(3), .double(1.5), .string("1.50")]))
         let batch = try decode(#"{"op":"batch","keys":["a","b"],"args":[null,[2]]}"#).get()
-        #expect(batch.operation == .batch(keys: ["a", "b"], languages: [], table: nil, arguments: [nil, [.integer(2)]]))
+        #expect(
+            batch.operation == .batch(keys: ["a", "b"], languages: [], table: nil, arguments: [nil, [.integer(2)]]))
     }
 
     /// Anything else in `args` is refused with the position at fault, never formatted.
@@ -163,14 +164,18 @@ import Testing
         (#"{"op":"lookup","key":"k","args":["a",{}]}"#, #""args"[1] must be a string or a finite number, not {}"#),
         (#"{"op":"lookup","key":"k","args":"Ana"}"#, #""args" must be a list of strings and numbers"#),
         (#"{"op":"batch","keys":["a"],"args":[[1],[2]]}"#, #""args" must list one argument list (or null) per key"#),
-        (#"{"op":"batch","keys":["a"],"args":[[null]]}"#, #""args"[0][0] must be a string or a finite number, not null"#),
+        (
+            #"{"op":"batch","keys":["a"],"args":[[null]]}"#,
+            #""args"[0][0] must be a string or a finite number, not null"#
+        ),
     ])
     func badArgsAreABadRequest(_ line: String, _ message: String) throws {
         #expect(try failure(line).error == WireError(code: .badRequest, message: message))
     }
 
     @Test func tooManyArgsAreABadRequest() throws {
-        let tooMany = "[" + Array(repeating: "1", count: WireOperation.maximumArguments + 1).joined(separator: ",") + "]"
+        let tooMany =
+            "[" + Array(repeating: "1", count: WireOperation.maximumArguments + 1).joined(separator: ",") + "]"
         #expect(
             try failure(#"{"op":"lookup","key":"k","args":\#(tooMany)}"#).error
                 == WireError(code: .badRequest, message: #""args" lists 65 arguments; at most 64"#))

@@ -57,7 +57,8 @@ import Testing
         WireRequest(
             id: .number(22),
             operation: .batch(
-                keys: ["a", "%d files"], languages: ["ru"], table: nil, arguments: [nil, [.integer(21), .double(0.25)]])),
+                keys: ["a", "%d files"], languages: ["ru"], table: nil,
+                arguments: [nil, [.integer(21), .double(0.25)]])),
         WireRequest(id: .number(4), operation: .batch(keys: ["a", "b", "日本語"], languages: ["ja"], table: "Main")),
         WireRequest(id: .number(5), operation: .batch(keys: [], languages: [], table: nil)),
         WireRequest(id: .number(6), operation: .table(languages: ["zh-Hant-TW", "zh"], table: "InfoPlist")),
