@@ -37,19 +37,17 @@ public struct FallbackChain: Sendable, Hashable {
                 candidates.append(tag)
             }
         }
-        for tag in preferred where !tag.isBase {
-            add(Self.cachedExpansion(of: tag))
+        var asked: [LanguageTag] = []
+        for (index, tag) in preferred.enumerated() where !tag.isBase {
+            let expansion = Self.cachedExpansion(of: tag)
+            if index == 0 { asked = expansion }
+            add(expansion)
         }
-        let askedEnd = candidates.count
         add([.base])
         developmentStart = candidates.count
-        let development = Self.cachedExpansion(of: developmentLanguage)
-        add(development)
-        if let asked = preferred.first, !asked.isBase, !Self.cachedExpansion(of: asked).contains(developmentLanguage) {
-            askedLanguageEnd = min(askedEnd, Self.cachedExpansion(of: asked).count)
-        } else {
-            askedLanguageEnd = 0
-        }
+        add(Self.cachedExpansion(of: developmentLanguage))
+        // The first preference's expansion went in first, whole: its candidates lead the chain.
+        askedLanguageEnd = asked.contains(developmentLanguage) ? 0 : asked.count
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
     }

@@ -104,14 +104,15 @@ public enum BinaryFrameCodec {
                 }
                 count = try reader.readPluralCount(countFlag, "count")
             }
-            let arguments = try reader.isAtEnd ? nil : WireArguments.lookup(try reader.readValue())
+            let arguments = try reader.isAtEnd ? nil : WireArguments.lookup(try readArgumentList(&reader))
             return .lookup(
                 key: key, languages: languages, table: table, count: count, counts: counts, arguments: arguments)
         case .batch:
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
             let keys = try reader.readStrings("keys")
-            let arguments = try reader.isAtEnd ? nil : WireArguments.batch(try reader.readValue(), keys: keys.count)
+            let arguments =
+                try reader.isAtEnd ? nil : WireArguments.batch(try readArgumentList(&reader), keys: keys.count)
             return .batch(keys: keys, languages: languages, table: table, arguments: arguments)
         case .table:
             let languages = try reader.readStrings("languages")
@@ -141,7 +142,15 @@ public enum BinaryFrameCodec {
         return counts
     }
 
-    private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
+    /// Protocol 1.4's trailing `args`: an array value, nothing else (a stray byte is refused
+    /// as trailing, as before 1.4).
+    private static func readArgumentList(_ reader: inout BinaryReader) throws(WireError) -> WireValue {
+        let value = try reader.readValue()
+        guard case .array = value else { throw reader.error("trailing bytes that are not an args array") }
+        return value
+    }
+
+        private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
         let table = try reader.readString("table")
         return table.isEmpty ? nil : table
     }
