@@ -150,7 +150,7 @@ public enum BinaryFrameCodec {
         return value
     }
 
-        private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
+    private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
         let table = try reader.readString("table")
         return table.isEmpty ? nil : table
     }
