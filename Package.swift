@@ -19,17 +19,21 @@ let package = Package(
     ],
     targets: [
         .target(name: "LocalizationCore"),
+        .target(name: "CommandLineHelp"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
         .target(
             name: "LocalizationDaemon",
-            dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools"]
+            dependencies: [
+                "LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools", "CommandLineHelp",
+            ]
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
-        .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire"]),
+        .executableTarget(
+            name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "CommandLineHelp"]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
@@ -47,6 +51,7 @@ let package = Package(
         ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
+        .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),
     ]
 )
 

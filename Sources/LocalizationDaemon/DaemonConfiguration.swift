@@ -1,3 +1,4 @@
+import CommandLineHelp
 import Foundation
 import LocalizationCore
 import LocalizationSockets
@@ -91,6 +92,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
         let parsed = try DaemonArguments.parse(arguments)
         if parsed.showHelp { return .help(DaemonArguments.usage) }
         if parsed.showVersion { return .version("l10nd \(DaemonVersion.string)") }
+        if let name = parsed.manualPage, let page = DaemonHelp.manualPages[name] {
+            return .manual(page.roff(version: "l10nd \(DaemonVersion.string)"))
+        }
         let directory = currentDirectory ?? FileManager.default.currentDirectoryPath
         var configuration = DaemonConfiguration(environment: environment)
         if let file = parsed.configFile {

@@ -5,17 +5,13 @@ import LocalizationWire
 /// `l10nctl report --html FILE [DIR…]`: one self-contained page for a project lead
 /// (docs/REPORT.md). Without directories, the running daemon's resource roots.
 enum ReportCommand {
-    static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["html", "socket", "development-language"], flagOptions: [])
-        guard let output = parsed.value("html") else { throw UsageError("report needs --html FILE") }
+    static func run(_ invocation: Invocation) throws {
+        guard let output = invocation.arguments.value("html") else { throw UsageError("report needs --html FILE") }
         let development: LanguageTag
-        do { development = try LanguageTag(parsed.value("development-language") ?? "en") } catch {
-            throw UsageError("\(error)")
-        }
-        var roots = parsed.positionals
+        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
+        var roots = invocation.paths
         if roots.isEmpty {
-            let status = try DaemonCommands.fields(.status, on: try DaemonCommands.connect(parsed))
+            let status = try DaemonCommands.fields(.status, on: try DaemonCommands.connect(invocation))
             roots = status["roots"]?.arrayValue?.compactMap(\.stringValue) ?? []
             guard !roots.isEmpty else { throw UsageError("report takes resource directories, or a daemon's") }
         }
@@ -23,7 +19,7 @@ enum ReportCommand {
             throw CommandFailure("\(root): no such directory")
         }
         let report = try ResourceReport.gather(
-            roots: roots, developmentLanguage: development, socket: parsed.value("socket"))
+            roots: roots, developmentLanguage: development, socket: invocation.socket)
         do {
             try Data(HTMLReport.render(report).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {

@@ -38,11 +38,16 @@ do {
     case .version(let text):
         print(text)
         exit(0)
+    case .manual(let roff):
+        print(roff, terminator: "")
+        exit(0)
     case .run(let loaded):
         configuration = loaded
     }
 } catch {
-    StandardErrorStream.write("l10nd: error: \(error)\n")
+    // As l10nctl does: a bad command line names where the right one is described.
+    let hint = error.code == .usage ? "\n(see 'l10nd --help', or l10nd(8))" : ""
+    StandardErrorStream.write("l10nd: error: \(error)\(hint)\n")
     exit(error.exitCode)
 }
 
