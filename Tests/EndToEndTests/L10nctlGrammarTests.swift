@@ -100,7 +100,9 @@ import Testing
         #expect(help.stderr.contains("unknown command 'bogus'"), "\(help.stderr)")
         let misplaced = try run(["status", "--resources", "/tmp"])
         #expect(misplaced.status == 2)
-        #expect(misplaced.stderr.contains("status does not use --resources; the commands that do: get, coverage, report, lint"))
+        #expect(
+            misplaced.stderr.contains(
+                "status does not use --resources; the commands that do: get, coverage, report, lint"))
     }
 
     @Test func bothExecutablesPrintTheSameVersion() throws {
