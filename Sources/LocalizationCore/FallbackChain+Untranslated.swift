@@ -6,11 +6,12 @@ extension FallbackChain {
     ///
     /// ```swift
     /// let chain = catalog.chain([try LanguageTag("ja-JP")])
-    /// chain.untranslatedLanguage(servedBy: "ja")     // nil: Japanese
-    /// chain.untranslatedLanguage(servedBy: "Base")   // "ja-JP"
+    /// chain.untranslatedLanguage(servedBy: try LanguageTag("ja"))   // nil: Japanese
+    /// chain.untranslatedLanguage(servedBy: .base)                   // "ja-JP"
     /// ```
-    public func untranslatedLanguage(servedBy served: String) -> String? {
-        guard askedLanguageEnd > 0, !identifiers[..<askedLanguageEnd].contains(served) else { return nil }
+    public func untranslatedLanguage(servedBy served: LanguageTag) -> String? {
+        // By tag, not identifier: this runs for every lookup the daemon answers.
+        guard askedLanguageEnd > 0, !candidates[..<askedLanguageEnd].contains(served) else { return nil }
         return identifiers[0]
     }
 }

@@ -217,9 +217,9 @@ public final class LookupService: WireRequestHandler {
         _ result: LookupResult, key: String, chain: FallbackChain, languages: [String], table: String?
     ) {
         guard result.found else { return recordMiss(key, languages: languages, table: table) }
-        guard let served = result.language?.identifier, let asked = chain.untranslatedLanguage(servedBy: served)
-        else { return }
-        missing.record(language: asked, table: ResourceCatalog.tableName(table), key: key, servedBy: served)
+        guard let served = result.language, let asked = chain.untranslatedLanguage(servedBy: served) else { return }
+        missing.record(
+            language: asked, table: ResourceCatalog.tableName(table), key: key, servedBy: served.identifier)
     }
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
