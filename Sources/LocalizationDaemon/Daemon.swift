@@ -100,19 +100,24 @@ public final class Daemon: Sendable {
         parts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
             roots: store.roots,
-            options: ResourceWatcher.Options(
-                settle: .milliseconds(configuration.settleMilliseconds),
-                allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+            source: InotifyEventSource(watchLimitFile: Self.testWatchLimitFile),
+            options: watcherOptions,
+            log: { [logger] level, message in logger.log(level, message) }
         ) { [weak self] batch in
             guard let self else { return }
             reloads.async { self.apply(batch) }
         }
         try watcher.start()
-        if let problem = watcher.statistics.lastError { logger.warning(problem) }
+        // Unwatched directories were logged as they were found.
+        let watching = watcher.statistics
+        if let problem = watching.lastError, !watching.unwatched.contains(where: { $0.message == problem }) {
+            logger.warning(problem)
+        }
         let summary = reloads.sync { store.rescan() }
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
+        for error in summary.newRootErrors { logger.error("\(error)") }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -133,6 +138,19 @@ public final class Daemon: Sendable {
         )
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
+    }
+
+    /// For tests only: `L10ND_TEST_WATCH_LIMIT_FILE` names a file whose number stands in for
+    /// `fs.inotify.max_user_watches` (see ``InotifyEventSource/init(target:watchLimitFile:)``).
+    static var testWatchLimitFile: String? {
+        ProcessInfo.processInfo.environment["L10ND_TEST_WATCH_LIMIT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The watcher's settings, from the configuration.
+    var watcherOptions: ResourceWatcher.Options {
+        ResourceWatcher.Options(
+            settle: .milliseconds(configuration.settleMilliseconds),
+            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
     }
 
     /// The limits of the configuration, as the server takes them.
@@ -247,12 +265,28 @@ public final class Daemon: Sendable {
         return summary
     }
 
+    /// Has the watcher report `files` again once the store's grace for files found empty has
+    /// passed: a rewrite in place has then finished, or the file was emptied on purpose. The
+    /// watcher holds a file that is still being written until it is closed.
+    private func recheck(_ files: [String]) {
+        // None during start-up's first load, which knows no earlier content to hold.
+        guard !files.isEmpty, let watcher = parts.withLock({ $0.watcher }) else { return }
+        // A little beyond the grace, so the file's change time is past it when read.
+        let delay = DispatchTimeInterval.milliseconds(Int(store.holdGrace / .milliseconds(1)) + 20)
+        logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
+        reloads.asyncAfter(deadline: .now() + delay) { [weak watcher] in
+            watcher?.recheck(files: files)
+        }
+    }
+
     /// Counts, logs and broadcasts what a refresh did.
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors {
             logger.warning("\(error) (the last good version is still served)")
         }
+        for error in summary.newRootErrors { logger.error("\(error)") }
+        recheck(summary.heldFiles)
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(
@@ -341,6 +375,15 @@ public final class Daemon: Sendable {
                 "watches": .integer(Int64(statistics.watchCount)),
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
                 "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
+                "unwatched": .array(
+                    statistics.unwatched.map { directory in
+                        .object([
+                            "path": .string(directory.path), "reason": .string(directory.reason.rawValue),
+                            "message": .string(directory.message), "polled": .bool(directory.polled),
+                        ])
+                    }),
+                "unwatched_count": .integer(Int64(statistics.unwatchedCount)),
+                "polled_changes": .integer(Int64(statistics.polledChanges)),
             ])
         }
         if let listener = parts.withLock({ $0.listener }), !listener.isAdopted {

@@ -13,12 +13,19 @@ import Testing
         let watcher: ResourceWatcher
         let ja: String
 
-        init(settle: Duration = .milliseconds(20)) throws {
+        /// `failing`: directories (relative to the root) whose watch fails with that code;
+        /// `prepare` adds files before the watcher starts.
+        init(
+            settle: Duration = .milliseconds(20), failing: [String: FileSystemWatchError.Code] = [:],
+            prepare: (TemporaryDirectory) throws -> Void = { _ in }
+        ) throws {
             directory = try TemporaryDirectory()
             ja = try directory.makeDirectory("ja.lproj")
             try directory.write("ja.lproj/Localizable.strings")
             try directory.makeDirectory("en.lproj")
             try directory.write("en.lproj/Localizable.strings")
+            try prepare(directory)
+            for (relative, code) in failing { source.fail(directory.path + "/" + relative, with: code) }
             let collector = collector
             watcher = ResourceWatcher(roots: [directory.path], source: source, options: .init(settle: settle)) {
                 collector.record($0)
@@ -76,7 +83,7 @@ import Testing
     }
 
     @Test(arguments: [
-        FileSystemEvent.Mask.created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
+        FileSystemEvent.Mask.movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
     ])
     func everyKindOfChangeToAResourceCounts(mask: FileSystemEvent.Mask) throws {
         let fixture = try Fixture()
@@ -84,6 +91,44 @@ import Testing
         fixture.source.emit([try fixture.event(mask, "Localizable.stringsdict")])
         #expect(fixture.collector.wait { !$0.isEmpty })
         #expect(fixture.collector.files == [fixture.ja + "/Localizable.stringsdict"])
+    }
+
+    /// A new regular file is still being written: it is reported when closed, not created.
+    @Test func aCreatedFileIsReportedOnlyOnceClosed() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = try fixture.directory.write("ja.lproj/Menu.strings")
+        fixture.source.emit([try fixture.event(.created, "Menu.strings")])
+        fixture.source.emit([try fixture.event(.modified, "Menu.strings")])
+        Thread.sleep(forTimeInterval: 0.15)
+        #expect(fixture.collector.all.isEmpty)
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Menu.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+    }
+
+    /// A symbolic link, like a hard link, is complete when it appears: no close will follow.
+    @Test func aCreatedLinkIsReportedAtOnce() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = fixture.ja + "/Menu.strings"
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "Localizable.strings")
+        fixture.source.emit([try fixture.event(.created, "Menu.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+    }
+
+    /// A file saved, then opened for writing again before its batch settles, is held until
+    /// the second close: its content in between is not complete.
+    @Test func aFileBeingWrittenIsHeldUntilClosed() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = fixture.ja + "/Localizable.strings"
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
+        fixture.source.emit([try fixture.event(.modified, "Localizable.strings")])
+        Thread.sleep(forTimeInterval: 0.15)
+        #expect(fixture.collector.all.isEmpty)
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+        #expect(fixture.collector.all.count == 1)
     }
 
     @Test func overflowAsksForAFullRescan() throws {
