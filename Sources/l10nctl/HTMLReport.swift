@@ -52,7 +52,7 @@ enum HTMLReport {
         let tables = coverage.languages.first?.tables.map(\.name) ?? []
         var html = "<section id=\"coverage\"><h2>Coverage</h2>\n"
         html += "<p>The share of the \(escape(coverage.reference)) keys each language translates, per table.</p>\n"
-        html += "<table><thead><tr><th>Language</th><th>Overall</th>"
+        html += "<div class=\"scroll\"><table><thead><tr><th>Language</th><th>Overall</th>"
         html += tables.map { "<th>\(escape($0))</th>" }.joined() + "<th>Review</th></tr></thead><tbody>\n"
         for language in coverage.languages {
             html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(bar(language.fraction))"
@@ -62,7 +62,7 @@ enum HTMLReport {
                 .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
             html += "<td>\(escape(marks.joined(separator: ", ")))</td></tr>\n"
         }
-        return html + "</tbody></table></section>\n"
+        return html + "</tbody></table></div></section>\n"
     }
 
     static func plurals(_ plurals: PluralCompleteness) -> String {
@@ -163,7 +163,7 @@ enum HTMLReport {
         thead th{background:#f6f7fb;font-size:13px}ul{margin:0;padding-left:1.1rem}
         .cards{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.card{border:1px solid #dde;border-radius:6px;padding:.5rem .9rem;min-width:9rem}
         .card b{display:block;font-size:1.6rem}.card.bad b,.bad{color:#b42318}.card.good b,.ok{color:#18794e}
-        .bar{display:inline-block;width:6rem;height:.6rem;background:#eceef4;border-radius:3px;overflow:hidden;vertical-align:middle}
+        .scroll{overflow-x:auto}.bar{display:inline-block;width:4.5rem;height:.6rem;background:#eceef4;border-radius:3px;overflow:hidden;vertical-align:middle}
         .bar span{display:block;height:100%}.bar .full{background:#2e9e6a}.bar .high{background:#e0a31a}.bar .low{background:#d9534f}
         .pct{display:inline-block;min-width:3.2rem;text-align:right;font-variant-numeric:tabular-nums;margin-right:.3rem}
         tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#a15c00}
