@@ -36,7 +36,9 @@ let package = Package(
             name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "CommandLineHelp"]),
         .executableTarget(
             name: "l10nd-bench",
-            dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
+            dependencies: [
+                "LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets", "LocalizationDaemon",
+            ],
             path: "Benchmarks/l10nd-bench"
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),

@@ -76,6 +76,7 @@ import Testing
         #expect(
             commands == [
                 "get", "dump", "coverage", "report", "lint", "status", "reload", "watch", "missing", "reset",
+                "metrics",
                 "languages", "socket-path", "help",
             ])
         for command in commands {

@@ -87,8 +87,8 @@ import Testing
 
     @Test func completionsOfferEveryCommandAndOption() throws {
         let commands = [
-            "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "languages",
-            "socket-path", "help",
+            "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "metrics",
+            "languages", "socket-path", "help",
         ]
         var options = optionTerms(try ProcessRunner.run(l10nctl, ["--help"]).stdout)
         for command in commands {
