@@ -23,6 +23,11 @@ public struct FallbackChain: Sendable, Hashable {
     /// Where the development language's part begins (the index after `Base`): a String
     /// Catalog's own source language is tried there (``ResourceCatalog``).
     public let developmentStart: Int
+    /// How many leading candidates spell the first preference itself (`ja-JP`, then `ja`…):
+    /// an answer from one of them is in the language asked for, any other came from a
+    /// fallback. 0 when no answer counts as a fallback: no preference, `Base` first, or
+    /// the development language first, whose users read the development strings.
+    public let askedLanguageEnd: Int
 
     /// Builds the chain for `preferred` tags (gettext's `LANGUAGE=sv:de` order).
     public init(preferred: [LanguageTag], developmentLanguage: LanguageTag) {
@@ -33,8 +38,11 @@ public struct FallbackChain: Sendable, Hashable {
                 candidates.append(tag)
             }
         }
-        for tag in preferred where !tag.isBase {
-            add(Self.cachedExpansion(of: tag))
+        var asked: [LanguageTag] = []
+        for (index, tag) in preferred.enumerated() where !tag.isBase {
+            let expansion = Self.cachedExpansion(of: tag)
+            if index == 0 { asked = expansion }
+            add(expansion)
         }
         for tag in preferred {
             add(Self.lastResort(for: tag))
@@ -42,6 +50,8 @@ public struct FallbackChain: Sendable, Hashable {
         add([.base])
         developmentStart = candidates.count
         add(Self.cachedExpansion(of: developmentLanguage))
+        // The first preference's expansion went in first, whole: its candidates lead the chain.
+        askedLanguageEnd = asked.contains(developmentLanguage) ? 0 : asked.count
         self.candidates = candidates
         self.identifiers = candidates.map(\.identifier)
     }

@@ -141,7 +141,7 @@ public struct ResourceCatalog: Sendable {
 
     /// The plural rules of `language`, or of the development language for `Base`, whose
     /// text it holds.
-    private func pluralRules(for language: LanguageTag) -> PluralRules {
+    public func pluralRules(for language: LanguageTag) -> PluralRules {
         .cldr(for: language.isBase ? developmentLanguage : language)
     }
 

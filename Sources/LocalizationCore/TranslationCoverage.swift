@@ -13,6 +13,19 @@
 /// coverage.languages.first { $0.language == "ja" }?.fraction
 /// ```
 public struct TranslationCoverage: Sendable, Hashable {
+    /// One table's numbers in one language.
+    public struct Table: Sendable, Hashable {
+        /// The table name (`Localizable`).
+        public var name: String
+        /// Reference keys of this table the language has.
+        public var translated: Int
+        /// Reference keys of this table.
+        public var total: Int
+
+        /// `translated / total`, 1 when there is nothing to translate.
+        public var fraction: Double { total == 0 ? 1 : Double(translated) / Double(total) }
+    }
+
     /// One language's numbers.
     public struct Language: Sendable, Hashable {
         /// The language identifier (`ja`, `pt-BR`).
@@ -27,6 +40,8 @@ public struct TranslationCoverage: Sendable, Hashable {
         public var new: Int = 0
         /// Translated keys whose String Catalog state is `stale` (the source no longer uses them).
         public var stale: Int = 0
+        /// The same per reference table, sorted by name.
+        public var tables: [Table] = []
 
         /// `translated / total`, 1 when there is nothing to translate.
         public var fraction: Double { total == 0 ? 1 : Double(translated) / Double(total) }
@@ -69,12 +84,14 @@ public struct TranslationCoverage: Sendable, Hashable {
             guard !measured.isEmpty || !referenceLanguages.contains(identifier) else { return nil }
             let total = measured.values.reduce(0) { $0 + $1.table.count }
             var counts = Language(language: identifier, translated: 0, total: total, needsReview: 0)
-            for (name, reference) in measured {
+            for (name, reference) in measured.sorted(by: { $0.key < $1.key }) {
+                counts.tables.append(Table(name: name, translated: 0, total: reference.table.count))
                 guard let own = catalog.tables[identifier]?[name] else { continue }
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
                 reference.table.forEachEntry { key, _ in
                     guard let entry = own[key] else { return }
                     counts.translated += 1
+                    counts.tables[counts.tables.count - 1].translated += 1
                     switch entry.state {
                     case "needs_review": counts.needsReview += 1
                     case "new": counts.new += 1

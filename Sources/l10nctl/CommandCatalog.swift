@@ -49,6 +49,19 @@ enum CommandCatalog {
             ],
             globals: [.resources, .developmentLanguage]),
         CommandDescription(
+            name: "report", arguments: "[DIR...]",
+            summary: "one HTML page: coverage, plurals, lint, what users hit untranslated",
+            paragraphs: [
+                "Writes one self-contained HTML page (inline CSS, no scripts, nothing fetched) for a project "
+                    + "lead: coverage per language and table, the plural forms each language lacks among its "
+                    + "CLDR categories, lint findings with file:line:column, and, when l10nd answers (--socket, "
+                    + "L10N_SOCKET or the default socket), what users of each language hit untranslated. "
+                    + "Without resource directories (arguments, and --resources), the daemon's own. A --socket "
+                    + "that does not answer is a failure; a default socket that does not is noted in the page."
+            ],
+            options: [HelpEntry("--html FILE", "Where to write the page (required).")],
+            valueOptions: ["html"], globals: [.resources, .developmentLanguage, .socket], formats: []),
+        CommandDescription(
             name: "lint", arguments: "PATH...",
             summary: "check files and directories for errors and missing translations",
             paragraphs: [
@@ -90,17 +103,20 @@ enum CommandCatalog {
             globals: [.socket]),
         CommandDescription(
             name: "missing", arguments: "",
-            summary: "keys looked up but found in no language (also as a .strings skeleton)",
+            summary: "keys each language lacked when asked (also as a .strings or .po skeleton)",
             paragraphs: [
-                "Lists the keys looked up but found in no language, with how often: language, table, key and "
-                    + "count, tab-separated. --format strings --lang ja prints a .strings skeleton of them for a "
-                    + "translator to fill in."
+                "Lists the keys users of each language asked for and that language lacked, with how often "
+                    + "and what they saw instead: language, table, key, count and the language whose string "
+                    + "answered (a fallback: Base, the development language, a later preference), or - when no "
+                    + "language had the key, tab-separated. --format strings (or po) --lang ja prints a .strings "
+                    + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
+                    + "lookups asked in ja-JP too."
             ],
             options: [
                 HelpEntry("--lang TAG", "Only this language's keys."),
                 HelpEntry("--table NAME", "Only this table's keys."),
             ],
-            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings"]),
+            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings", "po"]),
         CommandDescription(
             name: "reset", arguments: "",
             summary: "empty l10nd's missing-key report, printing what it held (counters stay)",

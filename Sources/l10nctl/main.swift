@@ -43,6 +43,7 @@ do {
     case "dump": try DumpCommand.run(invocation)
     case "lint": exit(try LintCommand.run(invocation))
     case "coverage": try CoverageCommand.run(invocation)
+    case "report": try ReportCommand.run(invocation)
     case "status": try DaemonCommands.status(invocation)
     case "reload": try DaemonCommands.reload(invocation)
     case "watch": try WatchCommand.run(invocation)

@@ -75,7 +75,8 @@ import Testing
         let commands = try listedCommands()
         #expect(
             commands == [
-                "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "metrics",
+                "get", "dump", "coverage", "report", "lint", "status", "reload", "watch", "missing", "reset",
+                "metrics",
                 "languages", "socket-path", "help",
             ])
         for command in commands {
@@ -100,7 +101,9 @@ import Testing
         #expect(help.stderr.contains("unknown command 'bogus'"), "\(help.stderr)")
         let misplaced = try run(["status", "--resources", "/tmp"])
         #expect(misplaced.status == 2)
-        #expect(misplaced.stderr.contains("status does not use --resources; the commands that do: get, coverage, lint"))
+        #expect(
+            misplaced.stderr.contains(
+                "status does not use --resources; the commands that do: get, coverage, report, lint"))
     }
 
     @Test func bothExecutablesPrintTheSameVersion() throws {

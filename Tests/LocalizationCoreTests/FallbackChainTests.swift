@@ -39,6 +39,23 @@ import Testing
         #expect(try chain(tag) == expected + englishTail)
     }
 
+    /// An answer from the first preference's own spellings is in the language asked for;
+    /// any other (a later preference, `Base`, the development language) is a fallback.
+    @Test(
+        arguments: [
+            (["ja-JP"], "ja", nil), (["ja-JP"], "ja-JP", nil), (["ja-JP"], "Base", "ja-JP"), (["ja"], "en", "ja"),
+            (["sv", "de"], "de", "sv"), (["pt-PT"], "pt-BR", "pt-PT"),
+            // Users of the development language read its strings: never a fallback for them.
+            (["en-GB"], "Base", nil), (["en"], "Base", nil), (["Base", "ja"], "en", nil), ([], "Base", nil),
+        ] as [([String], String, String?)])
+    func untranslatedLanguageIsTheFirstPreferenceWhenAFallbackAnswered(
+        _ preferred: [String], _ served: String, _ expected: String?
+    ) throws {
+        let chain = FallbackChain(preferred: try preferred.map { try LanguageTag($0) }, developmentLanguage: english)
+        let tag = served == "Base" ? LanguageTag.base : try LanguageTag(served)
+        #expect(chain.untranslatedLanguage(servedBy: tag) == expected)
+    }
+
     /// Apple's `ualoc_localizationsToUse` sets `pt-BR` aside for a `pt-PT` preference and
     /// uses it only when no preference matches anything else: after every preferred tag.
     @Test func portugalReachesBrazilOnlyAsALastResort() throws {
