@@ -5,6 +5,9 @@
 /// A key counts as translated exactly when a lookup in the language serves its own text:
 /// every state is served (as Xcode compiles every string unit that has a value), so every
 /// state counts; the marked ones are counted beside it, as `l10nctl lint` warns of them.
+/// An empty value (`"Save" = "";`) is not a translation, unless the reference's value is
+/// empty too; keys a String Catalog marks `shouldTranslate: false` are not counted at all
+/// (neither translated nor in the total). `l10nctl lint` reports by the same rules.
 ///
 /// ```swift
 /// let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: ["Examples/Resources"]).catalog)
@@ -42,7 +45,11 @@ public struct TranslationCoverage: Sendable, Hashable {
         let referenceName = catalog.tables[development] != nil ? development : LanguageTag.base.identifier
         let referenceTables = catalog.tables[referenceName] ?? [:]
         reference = referenceName
-        let total = referenceTables.values.reduce(0) { $0 + $1.count }
+        var total = 0
+        for (name, table) in referenceTables {
+            let untranslatable = catalog.untranslatableKeys[name] ?? []
+            table.forEachEntry { key, _ in if !untranslatable.contains(key) { total += 1 } }
+        }
         languages = catalog.tables.keys.sorted().compactMap { identifier in
             guard identifier != referenceName, identifier != LanguageTag.base.identifier,
                 identifier != development
@@ -50,9 +57,12 @@ public struct TranslationCoverage: Sendable, Hashable {
             var counts = Language(language: identifier, translated: 0, total: total, needsReview: 0)
             for (name, table) in referenceTables {
                 guard let own = catalog.tables[identifier]?[name] else { continue }
+                let untranslatable = catalog.untranslatableKeys[name] ?? []
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
-                table.forEachEntry { key, _ in
-                    guard let entry = own[key] else { return }
+                table.forEachEntry { key, original in
+                    guard let entry = own[key], !untranslatable.contains(key),
+                        Self.isTranslation(entry, of: original)
+                    else { return }
                     counts.translated += 1
                     switch entry.state {
                     case "needs_review": counts.needsReview += 1
@@ -64,5 +74,10 @@ public struct TranslationCoverage: Sendable, Hashable {
             }
             return counts
         }
+    }
+
+    /// Whether `entry` translates `original`: it has text, or the original has none either.
+    public static func isTranslation(_ entry: TableEntry, of original: TableEntry) -> Bool {
+        !entry.value.isEmpty || entry.plural != nil || (original.value.isEmpty && original.plural == nil)
     }
 }
