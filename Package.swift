@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "LocalizationCore", targets: ["LocalizationCore"]),
+        .library(name: "LocalizationInterchange", targets: ["LocalizationInterchange"]),
         .executable(name: "l10nd", targets: ["l10nd"]),
         .executable(name: "l10nctl", targets: ["l10nctl"]),
         .executable(name: "l10nd-bench", targets: ["l10nd-bench"]),
@@ -20,6 +21,7 @@ let package = Package(
     targets: [
         .target(name: "LocalizationCore"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
+        .target(name: "LocalizationInterchange", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
@@ -29,14 +31,16 @@ let package = Package(
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
-        .executableTarget(name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire"]),
+        .executableTarget(
+            name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange"]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
             path: "Benchmarks/l10nd-bench"
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
-        .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "TestSupport"]),
+        .testTarget(
+            name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "LocalizationInterchange", "TestSupport"]),
         .testTarget(
             name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(

@@ -34,21 +34,25 @@ extension PluralRule {
     /// The condition as a C expression over gettext's integer `n`.
     var gettextCondition: String {
         guard !alternatives.isEmpty else { return "1" }
-        return alternatives.map { conjunction in
-            conjunction.map { relation -> String in
-                var operand: String
-                switch relation.operand {
-                case .n, .i: operand = "n"
-                default: operand = "0"
+        // Fraction operands are 0 for gettext's integer `n`: their relations are constants,
+        // folded away.
+        let alternatives = alternatives.compactMap { conjunction -> String? in
+            var terms: [String] = []
+            for relation in conjunction {
+                guard relation.operand == .n || relation.operand == .i else {
+                    if relation.ranges.contains(where: { $0.contains(0) }) == relation.negated { return nil }
+                    continue
                 }
-                if let modulus = relation.modulus { operand = "\(operand) % \(modulus)" }
+                let operand = relation.modulus.map { "n % \($0)" } ?? "n"
                 let ranges = relation.ranges.map { range in
                     range.lowerBound == range.upperBound
                         ? "\(operand) == \(range.lowerBound)"
                         : "(\(operand) >= \(range.lowerBound) && \(operand) <= \(range.upperBound))"
                 }.joined(separator: " || ")
-                return relation.negated ? "!(\(ranges))" : "(\(ranges))"
-            }.joined(separator: " && ")
-        }.map { "(\($0))" }.joined(separator: " || ")
+                terms.append(relation.negated ? "!(\(ranges))" : "(\(ranges))")
+            }
+            return terms.isEmpty ? "1" : terms.joined(separator: " && ")
+        }
+        return alternatives.isEmpty ? "0" : alternatives.map { "(\($0))" }.joined(separator: " || ")
     }
 }

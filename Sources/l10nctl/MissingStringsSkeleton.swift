@@ -1,3 +1,4 @@
+import LocalizationCore
 import LocalizationWire
 
 /// The missing-key report as a `.strings` file a translator fills in: one entry per key,
@@ -16,19 +17,5 @@ enum MissingStringsSkeleton {
         return output
     }
 
-    /// A `.strings` quoted string: the escapes the parser reads back to the same text.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { StringsText.quoted(text) }
 }

@@ -41,6 +41,8 @@ do {
     case "dump": try DumpCommand.run(rest)
     case "lint": exit(try LintCommand.run(rest))
     case "coverage": try CoverageCommand.run(rest)
+    case "export": try ExportCommand.run(rest)
+    case "import": exit(try ImportCommand.run(rest))
     case "status": try DaemonCommands.status(rest)
     case "reload": try DaemonCommands.reload(rest)
     case "watch": try DaemonCommands.watch(rest)
