@@ -54,7 +54,9 @@ public enum XLIFFDocument {
         let delegate = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
-        guard parser.parse() else {
+        // Foundation's parser on Linux may report success for a truncated document: the
+        // elements must also close.
+        guard parser.parse(), parser.parserError == nil, delegate.sawRoot, delegate.depth == 0 else {
             throw InterchangeError(
                 "not well-formed XLIFF at line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "?")")
         }
@@ -82,11 +84,15 @@ public enum XLIFFDocument {
         var original = ""
         var id: String?
         var target: String?
+        var sawRoot = false
+        var depth = 0
 
         func parser(
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            if depth == 0, name == "xliff" { sawRoot = true }
+            depth += 1
             switch name {
             case "file":
                 original = attributes["original"] ?? ""
@@ -102,6 +108,7 @@ public enum XLIFFDocument {
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            depth -= 1
             guard name == "target", let id, let text = target else { return }
             entries.append(Entry(original: original, id: id, target: text))
             target = nil
