@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
         .executableTarget(
-            name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange"]),
+            name: "l10nctl",
+            dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange"]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],

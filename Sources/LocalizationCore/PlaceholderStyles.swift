@@ -6,6 +6,7 @@
 /// `%0 files` is `%0 f` (a double with a space flag) and `%1 items` is `%1 i` (an integer),
 /// so every string would be "wrong" depending on the next word's first letter.
 public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
+    /// The styles as bits.
     public let rawValue: Int
     /// Creates a set from its raw value.
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -114,7 +115,9 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
                 continue
             }
             let digitsStart = cursor
-            while cursor < scalars.endIndex, ("0"..."9").contains(scalars[cursor]) { cursor = scalars.index(after: cursor) }
+            while cursor < scalars.endIndex, ("0"..."9").contains(scalars[cursor]) {
+                cursor = scalars.index(after: cursor)
+            }
             if cursor > digitsStart, cursor == scalars.endIndex || scalars[cursor] != "$" {
                 let next = cursor < scalars.endIndex ? scalars[cursor] : nil
                 let bare =

@@ -34,19 +34,22 @@ public enum ResourceEditor {
 
     /// Applies `edits` to `bytes` (a file of `kind`; `nil` or empty for a `.strings` file
     /// that does not exist yet).
-    public static func apply(_ edits: [ResourceEdit], to bytes: [UInt8], kind: ResourceFile.Kind, file: String) throws(
-        ResourceParseError
-    ) -> Outcome {
+    public static func apply(_ edits: [ResourceEdit], to bytes: [UInt8], kind: ResourceFile.Kind, file: String)
+        throws(ResourceParseError) -> Outcome
+    {
         var replacements: [(range: Range<Int>, text: String)] = []
         var skipped: [String] = []
         var appended = ""
         switch kind {
         case .strings:
             let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-            if bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFF, 0xFE])
-                || bytes.starts(with: [0xFE, 0xFF])
+            if bytes.count >= 2,
+                bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFF, 0xFE])
+                    || bytes.starts(with: [0xFE, 0xFF])
             {
-                return Outcome(bytes: bytes, changed: 0, skipped: ["\(file): a UTF-16 .strings file is not written; save it as UTF-8"])
+                return Outcome(
+                    bytes: bytes, changed: 0,
+                    skipped: ["\(file): a UTF-16 .strings file is not written; save it as UTF-8"])
             }
             let parsed = try StringsParser.parse(bytes, file: file)
             var last: [String: StringsEntry] = [:]
@@ -92,7 +95,8 @@ public enum ResourceEditor {
                     replacements.append(
                         (end..<end, insertion(key: path.last!, value: value, before: end, in: bytes)))
                 } else {
-                    skipped.append("\(file): \(path.dropLast().joined(separator: "/")) is not in the file; add it first")
+                    skipped.append(
+                        "\(file): \(path.dropLast().joined(separator: "/")) is not in the file; add it first")
                 }
             }
         case .stringCatalog:
@@ -107,18 +111,25 @@ public enum ResourceEditor {
                 case .catalogValue(let key, let language, let text):
                     (unit, value) = (["strings", key, "localizations", language, "stringUnit"], text)
                 case .catalogPluralForm(let key, let language, let category, let text):
-                    unit = ["strings", key, "localizations", language, "variations", "plural", category.rawValue, "stringUnit"]
+                    unit = [
+                        "strings", key, "localizations", language, "variations", "plural", category.rawValue,
+                        "stringUnit",
+                    ]
                     value = text
                 default: continue
                 }
                 guard let span = spans.strings[unit + ["value"]] else {
-                    skipped.append("\(file): \(unit.dropFirst().joined(separator: "/")) is not in the catalog; add it in Xcode first")
+                    skipped.append(
+                        "\(file): \(unit.dropFirst().joined(separator: "/")) is not in the catalog; add it in Xcode first"
+                    )
                     continue
                 }
                 guard JSONText.decode(Array(bytes[span.range])) != value else { continue }
                 replacements.append((span.range, JSONText.literal(value)))
                 // A translator's saved value is translated, as Xcode marks an imported one.
-                if let state = spans.strings[unit + ["state"]], JSONText.decode(Array(bytes[state.range])) != "translated" {
+                if let state = spans.strings[unit + ["state"]],
+                    JSONText.decode(Array(bytes[state.range])) != "translated"
+                {
                     replacements.append((state.range, "\"translated\""))
                 }
             }
@@ -138,7 +149,9 @@ public enum ResourceEditor {
     /// lines of their own, indented as the dictionary's other keys, when the file is laid
     /// out that way.
     private static func insertion(key: String, value: String, before end: Int, in bytes: [UInt8]) -> String {
-        let pair = ("<key>\(PropertyListText.escaped(key))</key>", "<string>\(PropertyListText.escaped(value))</string>")
+        let pair = (
+            "<key>\(PropertyListText.escaped(key))</key>", "<string>\(PropertyListText.escaped(value))</string>"
+        )
         var lineStart = end
         while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
         guard lineStart > 0, bytes[lineStart - 1] == 0x0A else { return pair.0 + pair.1 }

@@ -35,7 +35,8 @@ public enum ResourceLinter {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                findings.append(LintFinding(.file, at: SourceLocation(file: path, line: 1, column: 1), "no such file or directory"))
+                findings.append(
+                    LintFinding(.file, at: SourceLocation(file: path, line: 1, column: 1), "no such file or directory"))
                 continue
             }
             if isDirectory.boolValue {
@@ -197,7 +198,9 @@ public enum ResourceLinter {
 
     /// Untranslated, empty, marked and mismatched localizations inside one String Catalog,
     /// each language against its source, at the key's or localization's place in the JSON.
-    static func catalogFindings(_ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?)
+    static func catalogFindings(
+        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?
+    )
         -> [LintFinding]
     {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
@@ -233,9 +236,11 @@ public enum ResourceLinter {
                 guard let original = source[key] else { continue }
                 if !TranslationCoverage.isTranslation(entry, of: original) {
                     findings.append(
-                        LintFinding(.emptyValue, at: location, "\"\(key)\" in \(language) is empty; it counts as untranslated"))
+                        LintFinding(
+                            .emptyValue, at: location, "\"\(key)\" in \(language) is empty; it counts as untranslated"))
                 } else if let problem = styles.mismatch(original.value, entry.value) {
-                    findings.append(LintFinding(.placeholderMismatch, at: location, "\"\(key)\" in \(language): \(problem)"))
+                    findings.append(
+                        LintFinding(.placeholderMismatch, at: location, "\"\(key)\" in \(language): \(problem)"))
                 }
             }
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
@@ -271,7 +276,8 @@ public enum ResourceLinter {
             } else if let problem = styles.mismatch(original.entry.value, translated.entry.value) {
                 findings.append(
                     LintFinding(
-                        .placeholderMismatch, at: translated.location, "\"\(key)\": \(problem) (as in \(referenceName))",
+                        .placeholderMismatch, at: translated.location,
+                        "\"\(key)\": \(problem) (as in \(referenceName))",
                         related: original.location))
             }
         }

@@ -69,7 +69,9 @@ public enum PODocument {
     }
 
     private static func comments(_ unit: TranslationUnit, _ file: TranslationFile) -> String {
-        let note = unit.note.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined() }
+        let note = unit.note.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined()
+        }
         return (note ?? "") + "#: \(file.original)\n"
     }
 
@@ -143,7 +145,8 @@ public enum PODocument {
                 fields[fields.count - 1].value += value
                 continue
             }
-            guard let space = line.firstIndex(of: " "), let value = unquoted(line[space...].trimmingCharacters(in: .whitespaces))
+            guard let space = line.firstIndex(of: " "),
+                let value = unquoted(line[space...].trimmingCharacters(in: .whitespaces))
             else { throw InterchangeError("line \(number + 1): expected a keyword and a quoted string") }
             let name = String(line[..<space])
             if name == "msgctxt" || (name == "msgid" && !fields.contains { $0.name == "msgctxt" }),

@@ -30,7 +30,8 @@ public struct TranslationProject: Sendable {
             let original = relative(file.path)
             let targetPath = targetPath(for: file.path)
             let sourceBytes = try ResourceFileReader.bytes(of: file.path).get()
-            let targetBytes = FileManager.default.fileExists(atPath: targetPath)
+            let targetBytes =
+                FileManager.default.fileExists(atPath: targetPath)
                 ? try ResourceFileReader.bytes(of: targetPath).get() : nil
             let units: [TranslationUnit] =
                 file.kind == .strings
@@ -70,11 +71,13 @@ public struct TranslationProject: Sendable {
         return resources + "/" + (existing ?? language.identifier + ".lproj") + "/" + name
     }
 
-    static func stringsUnits(_ source: [UInt8], _ target: [UInt8]?, path: String, targetPath: String) throws(
-        ResourceParseError
-    ) -> [TranslationUnit] {
+    static func stringsUnits(_ source: [UInt8], _ target: [UInt8]?, path: String, targetPath: String)
+        throws(ResourceParseError) -> [TranslationUnit]
+    {
         let parsed = try StringsParser.parse(source, file: path)
-        let translated = try target.map { (bytes) throws(ResourceParseError) in try StringsParser.parse(bytes, file: targetPath).table }
+        let translated = try target.map { (bytes) throws(ResourceParseError) in
+            try StringsParser.parse(bytes, file: targetPath).table
+        }
         let text = source.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(source.dropFirst(3)) : source
         var seen: Set<String> = []
         var previousEnd = 0
@@ -122,7 +125,9 @@ public struct TranslationProject: Sendable {
         _ source: [UInt8], _ target: [UInt8]?, path: String, targetPath: String, language: LanguageTag
     ) throws(ResourceParseError) -> [TranslationUnit] {
         let entries = try StringsDictReader.parse(source, file: path)
-        let translated = try target.map { (bytes) throws(ResourceParseError) in try StringsDictReader.parse(bytes, file: targetPath) } ?? [:]
+        let translated =
+            try target.map { (bytes) throws(ResourceParseError) in try StringsDictReader.parse(bytes, file: targetPath)
+            } ?? [:]
         let order = ValueSpans.propertyList(source)?.keys[[]] ?? entries.keys.sorted()
         let categories = GettextPluralForms(language: language).categories
         var units: [TranslationUnit] = []
@@ -131,8 +136,10 @@ public struct TranslationProject: Sendable {
             let own = translated[key]?.plural
             units.append(
                 TranslationUnit(
-                    id: "/\(key):dict/NSStringLocalizedFormatKey:dict/:string", source: plural.format, target: own?.format,
-                    note: nil, pluralGroup: nil, category: nil, address: .stringsDictFormat(key: key, value: own?.format ?? "")))
+                    id: "/\(key):dict/NSStringLocalizedFormatKey:dict/:string", source: plural.format,
+                    target: own?.format,
+                    note: nil, pluralGroup: nil, category: nil,
+                    address: .stringsDictFormat(key: key, value: own?.format ?? "")))
             let variableOrder = ValueSpans.propertyList(source)?.keys[[key]] ?? plural.variables.keys.sorted()
             for variable in variableOrder {
                 guard let forms = plural.variables[variable]?.forms else { continue }
@@ -142,9 +149,11 @@ public struct TranslationProject: Sendable {
                     units.append(
                         TranslationUnit(
                             id: "\(group)/\(category.rawValue):dict/:string",
-                            source: forms[category] ?? forms[.other] ?? "", target: current, note: nil, pluralGroup: group,
+                            source: forms[category] ?? forms[.other] ?? "", target: current, note: nil,
+                            pluralGroup: group,
                             category: category,
-                            address: .stringsDictForm(key: key, variable: variable, category: category, value: current ?? "")))
+                            address: .stringsDictForm(
+                                key: key, variable: variable, category: category, value: current ?? "")))
                 }
             }
         }
@@ -173,7 +182,8 @@ public struct TranslationProject: Sendable {
                         TranslationUnit(
                             id: "\(group).\(category.rawValue)", source: forms[category] ?? forms[.other] ?? "",
                             target: current, note: note, pluralGroup: group, category: category,
-                            address: .catalogPluralForm(key: key, language: code, category: category, value: current ?? "")))
+                            address: .catalogPluralForm(
+                                key: key, language: code, category: category, value: current ?? "")))
                 }
             } else if original.plural == nil, original.deviceVariants.isEmpty {
                 let current = own[key].flatMap { $0.plural == nil ? $0.value : nil }

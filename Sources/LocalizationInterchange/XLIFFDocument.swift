@@ -1,8 +1,9 @@
 public import Foundation
+public import LocalizationCore
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-public import LocalizationCore
 
 /// XLIFF 1.2 as Xcode writes it into an `.xcloc`'s `Localized Contents/LANG.xliff`: one
 /// `<file original="en.lproj/Localizable.strings" source-language="en" target-language="de"
@@ -58,7 +59,8 @@ public enum XLIFFDocument {
         // elements must also close.
         guard parser.parse(), parser.parserError == nil, delegate.sawRoot, delegate.depth == 0 else {
             throw InterchangeError(
-                "not well-formed XLIFF at line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "?")")
+                "not well-formed XLIFF at line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "?")"
+            )
         }
         return (delegate.language, delegate.entries)
     }

@@ -10,7 +10,9 @@ enum ImportCommand {
             arguments, valueOptions: ["lang", "format", "development-language"], flagOptions: [])
         guard parsed.positionals.count == 2 else { throw UsageError("import takes a resource directory and a FILE") }
         let input = parsed.positionals[1]
-        guard let data = FileManager.default.contents(atPath: input) else { throw CommandFailure("\(input): cannot be read") }
+        guard let data = FileManager.default.contents(atPath: input) else {
+            throw CommandFailure("\(input): cannot be read")
+        }
         let format = try InterchangeArguments.format(parsed, file: input)
         var arguments = parsed
         let targets: [TranslationImport.Target]
@@ -35,7 +37,9 @@ enum ImportCommand {
         for path in outcome.changedFiles { print("updated \(path)") }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
-            Data("\(outcome.changedValues) value\(outcome.changedValues == 1 ? "" : "s") changed in \(outcome.changedFiles.count) file\(outcome.changedFiles.count == 1 ? "" : "s")\n".utf8))
+            Data(
+                "\(outcome.changedValues) value\(outcome.changedValues == 1 ? "" : "s") changed in \(outcome.changedFiles.count) file\(outcome.changedFiles.count == 1 ? "" : "s")\n"
+                    .utf8))
         return outcome.skipped.isEmpty ? 0 : 1
     }
 }

@@ -26,7 +26,8 @@ enum LintCommand {
             }
             options.placeholderStyles = styles
         }
-        let report = LintReport(findings: ResourceLinter.lint(paths: parsed.positionals, options: options), options: options)
+        let report = LintReport(
+            findings: ResourceLinter.lint(paths: parsed.positionals, options: options), options: options)
         switch format {
         case "json": print(report.json())
         case "sarif": print(report.sarif())

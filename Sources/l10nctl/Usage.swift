@@ -10,6 +10,8 @@ enum Usage {
           dump FILE     print a .strings, .stringsdict or .xcstrings file as JSON
           coverage DIR  per language, the share of the development language's keys translated
           lint PATH...  check files and directories for errors and missing translations
+          export DIR    write a language's strings as XLIFF (Xcode) or .po (Poedit, Weblate)
+          import DIR F  write a translator's XLIFF or .po back into the files
           status        what l10nd serves: languages, keys, errors with file:line:column, counters
           reload        make l10nd re-read everything; returns once the new tables are served
           watch         print each change l10nd applies, as it happens
@@ -92,17 +94,40 @@ enum Usage {
         file of at most 128 MiB is read.
         """,
         "lint": """
-        Usage: l10nctl lint PATH... [--development-language TAG]
+        Usage: l10nctl lint PATH... [--format text|json|sarif] [--severity RULE=error|warning|off]...
+                                    [--placeholders STYLES] [--development-language TAG]
 
         Checks .strings, .stringsdict and .xcstrings files (directories are searched for
-        them) and prints one line per finding: file:line:column: error|warning: message.
-        Reported: syntax errors, duplicate keys (the last one wins), keys the development
-        language has that a translation lacks, and format specifiers that differ from the
-        development language's (%@ translated as %d). Exits 1 when there are errors.
+        them) and prints one finding per line: file:line:column: error|warning: message [rule].
+        Exits 1 when there are errors. Rules (default severity):
+          file (error), bad-entry (error), incomplete-entry, duplicate-key, untranslated,
+          empty-value, obsolete-key, plural-forms, review-state (warnings),
+          placeholder-mismatch (error). See docs/TRANSLATORS.md.
 
         Options:
+          --format text|json|sarif    text lines (default), a JSON object, or a SARIF 2.1.0 log
+          --json                      the same as --format json
+          --severity RULE=LEVEL       a rule's severity: error, warning or off (repeatable)
+          --placeholders STYLES       printf,percent-number,braces (default: printf, plus %0 and
+                                      {name} styles when the development language uses them)
           --development-language TAG  the language translations are compared with (default en,
                                       else Base)
+        """,
+        "export": """
+        Usage: l10nctl export DIR --lang TAG [--format xliff|po] [--output FILE] [--development-language TAG]
+
+        Writes DIR's strings in the development language with their TAG translations, as
+        XLIFF 1.2 the way Xcode writes it (default; --output x.po picks po) or as a gettext
+        .po file with CLDR plural forms. See docs/TRANSLATORS.md.
+        """,
+        "import": """
+        Usage: l10nctl import DIR FILE [--lang TAG] [--format xliff|po] [--development-language TAG]
+
+        Writes the translations in FILE (XLIFF or .po, from export and a translator's tool)
+        into DIR's .strings, .stringsdict and .xcstrings files. Only values that differ are
+        changed, each in place; comments and order are kept; each changed file is replaced
+        in one rename, so l10nd reloads it. Prints the files changed; what cannot be written
+        is reported and makes the exit code 1. The language comes from FILE unless --lang.
         """,
         "coverage": """
         Usage: l10nctl coverage DIR... [--format text|json] [--development-language TAG]

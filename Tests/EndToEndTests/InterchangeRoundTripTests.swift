@@ -56,7 +56,8 @@ import Testing
                     #expect(exported.status == 0, "\(exported.stderr)")
                     let imported = try run("import", copy, file)
                     #expect(imported.status == 0, "\(imported.stderr)")
-                    #expect(imported.stderr.contains("0 values changed in 0 files"), "\(name) \(file): \(imported.stderr)")
+                    #expect(
+                        imported.stderr.contains("0 values changed in 0 files"), "\(name) \(file): \(imported.stderr)")
                 }
             }
             #expect(try Self.files(under: copy) == Self.files(under: original), "\(name)")
@@ -72,7 +73,9 @@ import Testing
         var text = try String(contentsOfFile: po, encoding: .utf8)
         // The first translated message of Localizable.strings.
         let context = try #require(
-            text.range(of: #"msgctxt "en.lproj/Localizable.strings\|[^"]+"\nmsgid "[^"]+"\nmsgstr "[^"]+""#, options: .regularExpression))
+            text.range(
+                of: #"msgctxt "en.lproj/Localizable.strings\|[^"]+"\nmsgid "[^"]+"\nmsgstr "[^"]+""#,
+                options: .regularExpression))
         let message = String(text[context])
         let key = String(message.split(separator: "|", maxSplits: 1)[1].split(separator: "\"")[0])
         let edited = "Bearbeitet: \"zitiert\"\nzweite Zeile"
@@ -110,7 +113,8 @@ import Testing
         // The first translated `other` form of a .stringsdict.
         let unit = try #require(
             text.range(
-                of: #"<file original="[^"]+\.stringsdict"[\s\S]*?<trans-unit id="[^"]*/other:dict/:string"[^>]*>\s*<source>[^<]*</source>\s*<target>[^<]+</target>"#,
+                of:
+                    #"<file original="[^"]+\.stringsdict"[\s\S]*?<trans-unit id="[^"]*/other:dict/:string"[^>]*>\s*<source>[^<]*</source>\s*<target>[^<]+</target>"#,
                 options: .regularExpression))
         let fileName = try #require(text[unit].firstMatch(of: #/original="([^"]+)"/#)?.1)
         let slice = String(text[unit])
@@ -150,7 +154,8 @@ import Testing
         for name in ["iina", "mastodon-ios"] {
             for language in ["ru", "de", "ar", "ja", "pt-BR"] {
                 let po = directory.path + "/\(name)-\(language).po"
-                #expect(try run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po).status == 0)
+                #expect(
+                    try run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po).status == 0)
                 let check = try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", po])
                 #expect(check.status == 0, "\(po): \(check.stderr)")
             }
@@ -237,7 +242,8 @@ import Testing
         #expect(
             try String(contentsOfFile: path, encoding: .utf8)
                 == catalog.replacing(
-                    #"{ "state" : "needs_review", "value" : "Offnen" }"#, with: #"{ "state" : "translated", "value" : "Öffnen" }"#))
+                    #"{ "state" : "needs_review", "value" : "Offnen" }"#,
+                    with: #"{ "state" : "translated", "value" : "Öffnen" }"#))
     }
 
     @Test func badInputIsAClearErrorAndChangesNothing() throws {

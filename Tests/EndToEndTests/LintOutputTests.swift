@@ -52,8 +52,9 @@ import Testing
         let run = try #require((log["runs"] as? [[String: Any]])?.first)
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == 3)
-        let region = ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
-            "region"] as? [String: Any]
+        let region =
+            ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "region"] as? [String: Any]
         #expect(region?["startLine"] as? Int == 2 && region?["startColumn"] as? Int == 1)
 
         let schema = URL(fileURLWithPath: PackagePaths.root + "/../shared/schemas/sarif-schema-2.1.0.json")

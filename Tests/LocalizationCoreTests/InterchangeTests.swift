@@ -11,7 +11,8 @@ import Testing
         // `v = 0` is folded away: gettext has no fraction digits.
         #expect(!russian.expression.contains("(0 =="))
         #expect(GettextPluralForms(language: try LanguageTag("ja")).header == "nplurals=1; plural=0;")
-        #expect(GettextPluralForms(language: try LanguageTag("en")).header == "nplurals=2; plural=(((n == 1))) ? 0 : 1;")
+        #expect(
+            GettextPluralForms(language: try LanguageTag("en")).header == "nplurals=2; plural=(((n == 1))) ? 0 : 1;")
         // French `many` is for exponents only: it keeps its slot, gettext's n never reaches it.
         #expect(GettextPluralForms(language: try LanguageTag("fr")).categories == [.one, .many, .other])
     }
@@ -66,7 +67,8 @@ import Testing
             String(decoding: result.bytes, as: UTF8.self)
                 == plist.replacing(
                     "<string>%d файла</string>\n",
-                    with: "<string>%d файла</string>\n            <key>few</key>\n            <string>%d &lt;файла&gt;</string>\n"
+                    with:
+                        "<string>%d файла</string>\n            <key>few</key>\n            <string>%d &lt;файла&gt;</string>\n"
                 ))
         let unchanged = try ResourceEditor.apply(
             [.stringsDictForm(key: "k", variable: "n", category: .other, value: "%d файла")], to: Array(plist.utf8),
