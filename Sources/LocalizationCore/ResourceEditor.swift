@@ -163,19 +163,37 @@ public enum ResourceEditor {
 
 /// `.strings` quoted strings.
 public enum StringsText {
-    /// `text` as a `.strings` quoted string: the escapes the parser reads back to the same text.
+    /// `text` as a `.strings` quoted string: the escapes the parser reads back to the same
+    /// text (other control characters as `\UXXXX`).
     public static func quoted(_ text: String) -> String {
-        var result = "\""
+        "\"" + TextEscaping.escaped(text, TextEscaping.backslashed) { String(format: "\\U%04X", $0) } + "\""
+    }
+}
+
+/// Character escaping for the formats l10nd writes, in one place.
+public enum TextEscaping {
+    /// The backslash escapes of C-like string literals (`.strings`, JSON, gettext).
+    public static let backslashed: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
+    ]
+    /// XML's escapes for text and attribute values.
+    public static let xml: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+
+    /// `text` with each scalar in `replacements` replaced, and any other control character
+    /// (below U+0020) given to `control` when there is one.
+    public static func escaped(
+        _ text: String, _ replacements: [Unicode.Scalar: String], control: ((UInt32) -> String)? = nil
+    ) -> String {
+        var result = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
+            if let replacement = replacements[scalar] {
+                result += replacement
+            } else if scalar.value < 0x20, let control {
+                result += control(scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
-        return result + "\""
+        return result
     }
 }

@@ -198,19 +198,7 @@ public enum JSONText {
     /// `text` as a JSON string literal, quotes included: `"`, `\` and control characters
     /// escaped, `/` and everything else as it is (Xcode's style).
     public static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        "\"" + TextEscaping.escaped(text, TextEscaping.backslashed) { String(format: "\\u%04x", $0) } + "\""
     }
 
     /// The text of a JSON string literal (quotes included), or `nil` when it is not one.
@@ -223,7 +211,7 @@ public enum JSONText {
 public enum PropertyListText {
     /// `text` with `&`, `<` and `>` escaped.
     public static func escaped(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
+        TextEscaping.escaped(text, TextEscaping.xml)
     }
 
     /// `text` with the five XML entities and numeric character references resolved.

@@ -89,19 +89,7 @@ public enum PODocument {
     }
 
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            case _ where scalar.value < 0x20: result += "\\" + String(scalar.value, radix: 8)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        TextEscaping.escaped(text, TextEscaping.backslashed) { "\\" + String($0, radix: 8) }
     }
 
     /// One message read back.

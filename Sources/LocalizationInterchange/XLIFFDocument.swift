@@ -65,19 +65,9 @@ public enum XLIFFDocument {
         return (delegate.language, delegate.entries)
     }
 
+    /// XML text with quotes and carriage returns escaped too, for attributes and `xml:space`.
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\r": result += "&#13;"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        TextEscaping.escaped(text, TextEscaping.xml.merging(["\"": "&quot;", "\r": "&#13;"]) { $1 })
     }
 
     private final class Reader: NSObject, XMLParserDelegate {
