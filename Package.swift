@@ -20,6 +20,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "LocalizationCore"),
+        .target(name: "CommandLineHelp"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
         .target(name: "LocalizationInterchange", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
@@ -27,13 +28,17 @@ let package = Package(
         .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
         .target(
             name: "LocalizationDaemon",
-            dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools"]
+            dependencies: [
+                "LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools", "CommandLineHelp",
+            ]
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
         .executableTarget(
             name: "l10nctl",
-            dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange"]),
+            dependencies: [
+                "Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange", "CommandLineHelp",
+            ]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
@@ -52,6 +57,7 @@ let package = Package(
         ),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
+        .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),
     ]
 )
 

@@ -11,12 +11,17 @@ import Dispatch
 /// reload after the burst is right, one per event is waste. A writer that never pauses
 /// still gets a batch every `maximumDelay`, so latency stays bounded.
 ///
-/// A file that is gone when its batch settles is held back for `vanishGrace` (250 ms by
-/// default) and reported only if it is still gone then, or back. Safe-writing editors
-/// (JetBrains, vim) rename the file away before renaming the new one in; on a loaded machine
-/// or a slow network file system the two renames can be further apart than the settle
-/// window, and reporting the gap would drop the table and serve the fallback language
-/// until the new file lands. A real deletion takes effect `vanishGrace` later instead.
+/// A file or directory that is gone when its batch settles is held back for `vanishGrace`
+/// (250 ms by default) and reported only if it is still gone then, or back. Safe-writing
+/// editors (JetBrains, vim) rename the file away before renaming the new one in, and a
+/// deployment may rename a whole `.lproj` away and back; on a loaded machine or a slow
+/// network file system the two renames can be further apart than the settle window, and
+/// reporting the gap would drop the tables and serve the fallback language until they are
+/// back. A real deletion takes effect `vanishGrace` later instead.
+///
+/// A file that someone is still writing (`isBeingWritten`: the watcher saw it created or
+/// modified and not yet closed) is held back too, without a time limit: its close-write
+/// event adds it again, and a half-written file is never handed on.
 ///
 /// Confined to `queue`: every method must be called on it, and `deliver` runs on it.
 final class ChangeDebouncer: @unchecked Sendable {
@@ -26,9 +31,10 @@ final class ChangeDebouncer: @unchecked Sendable {
     private let maximumDelay: DispatchTimeInterval
     private let vanishGrace: DispatchTimeInterval
     private let fileExists: (String) -> Bool
+    private let isBeingWritten: (String) -> Bool
     private let deliver: (ChangeBatch) -> Void
     private var files: Set<String> = []
-    /// Pending files that were gone when their batch settled, with when their grace ends.
+    /// Pending paths that were gone when their batch settled, with when their grace ends.
     private var vanished: [String: DispatchTime] = [:]
     private var directories: Set<String> = []
     private var fullRescan = false
@@ -38,9 +44,11 @@ final class ChangeDebouncer: @unchecked Sendable {
 
     /// - Parameters:
     ///   - fileExists: Whether a path names something now; `lstat` unless a test decides.
+    ///   - isBeingWritten: Whether a file is open for writing, as far as events tell.
     init(
         queue: DispatchQueue, settle: Duration, maximumDelay: Duration, vanishGrace: Duration = .milliseconds(250),
         fileExists: @escaping (String) -> Bool = ChangeDebouncer.exists,
+        isBeingWritten: @escaping (String) -> Bool = { _ in false },
         deliver: @escaping (ChangeBatch) -> Void
     ) {
         self.queue = queue
@@ -48,6 +56,7 @@ final class ChangeDebouncer: @unchecked Sendable {
         self.maximumDelay = Self.interval(max(maximumDelay, settle))
         self.vanishGrace = Self.interval(vanishGrace)
         self.fileExists = fileExists
+        self.isBeingWritten = isBeingWritten
         self.deliver = deliver
     }
 
@@ -82,30 +91,39 @@ final class ChangeDebouncer: @unchecked Sendable {
         if !batch.isEmpty { deliver(batch) }
     }
 
-    /// The window settled: delivers everything but the files that have just vanished,
-    /// which wait for their grace to end.
+    /// The window settled: delivers everything but the paths that have just vanished, which
+    /// wait for their grace to end, and the files still being written, which wait for their
+    /// close.
     private func settled() {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = DispatchTime.now()
-        var held: Set<String> = []
-        // A full rescan reads the whole disk as it is, so holding a file back would not help.
+        var heldFiles: Set<String> = []
+        var heldDirectories: Set<String> = []
+        var stillVanished: [String: DispatchTime] = [:]
+        // A full rescan reads the whole disk as it is, so holding a path back would not help.
         if !fullRescan {
-            for file in files where !fileExists(file) {
-                let graceEnds = vanished[file] ?? now + vanishGrace
-                if graceEnds > now {
-                    vanished[file] = graceEnds
-                    held.insert(file)
-                }
-            }
+            heldFiles = files.filter { isBeingWritten($0) || holdVanished($0, now: now, into: &stillVanished) }
+            heldDirectories = directories.filter { holdVanished($0, now: now, into: &stillVanished) }
         }
-        let stillVanished = vanished.filter { held.contains($0.key) }
-        files.subtract(held)
+        files.subtract(heldFiles)
+        directories.subtract(heldDirectories)
         flush()
         // flush() forgot them: they stay pending, with their grace, and nothing else does.
-        guard let graceEnds = stillVanished.values.min() else { return }
-        files = held
+        guard !heldFiles.isEmpty || !heldDirectories.isEmpty else { return }
+        files = heldFiles
+        directories = heldDirectories
         vanished = stillVanished
-        schedule(graceEnds)
+        if let graceEnds = stillVanished.values.min() { schedule(graceEnds) }
+    }
+
+    /// Whether `path` is gone and its grace (starting now, or earlier) has not ended; a path
+    /// held is noted in `held` with the end of its grace.
+    private func holdVanished(_ path: String, now: DispatchTime, into held: inout [String: DispatchTime]) -> Bool {
+        guard !fileExists(path) else { return false }
+        let graceEnds = vanished[path] ?? now + vanishGrace
+        guard graceEnds > now else { return false }
+        held[path] = graceEnds
+        return true
     }
 
     private func schedule(_ deadline: DispatchTime) {

@@ -13,12 +13,20 @@ import LocalizationWire
 /// Ordering: each request takes a slot in ``slots`` when it arrives; a reply fills its slot;
 /// the filled slots at the head are moved to ``output`` and written. A slow `reload` thus
 /// holds back the lookups pipelined after it, as the protocol promises.
+///
+/// Flow control: a request is taken from the framer, and the socket read, only while the
+/// connection's unsent replies (in ``output`` and held in ``slots``) are under
+/// ``ServerLimits/maxOutputBufferBytes``. A client that reads is never cut off, however large
+/// or many its replies; one that stops reading stops being read, and costs at most the limit
+/// plus the one reply that crossed it. Only change events, which cannot wait, cut off a
+/// subscriber that leaves more than the limit of them unread.
 final class ClientConnection: @unchecked Sendable {
     /// A place in the reply order.
     private struct Slot {
         var bytes: [UInt8]?
         let id: WireRequestID?
         let encoding: WireEncoding
+        var isEvent = false
     }
 
     private enum State {
@@ -47,7 +55,27 @@ final class ClientConnection: @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputStart = 0
     private(set) var subscription: WireEncoding?
+    /// When a request last arrived whole or the socket last took a byte of output (uptime
+    /// nanoseconds). Bytes read do not count by themselves: a client sending blank lines, or
+    /// a byte now and then, is not kept from idling out by them.
     private(set) var lastActivity: UInt64
+    /// When the first byte of the request still incomplete in the framer was read; nil when
+    /// none is, or while the server is not reading (then the wait is ours, not the client's).
+    private var partialRequestSince: UInt64?
+    /// Bytes ever moved to `output`, and ever written from it: event ends are kept in the
+    /// first's terms to learn from the second when an event has gone out.
+    private var queuedTotal: UInt64 = 0
+    private var writtenTotal: UInt64 = 0
+    /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
+    private var unsentEvents: [(end: UInt64, size: Int)] = []
+    private var unsentEventsHead = 0
+    /// Bytes of change events not yet written, held or in `output`.
+    private var eventBytesUnsent = 0
+    /// Whether the peer has finished sending (`read` returned 0).
+    private var inputEnded = false
+    /// The sequence number of a `table` request still with the handler: no other request is
+    /// taken until it is answered, since its reply's size is unknown until then.
+    private var tableSequence: UInt64?
 
     /// Made the first time a reply cannot be written at once: most connections never need
     /// one, and registering and tearing down a source per connection is epoll churn
@@ -86,12 +114,47 @@ final class ClientConnection: @unchecked Sendable {
         return false
     }
 
-    /// Whether the idle timeout may close this connection now.
-    func isIdle(since deadline: UInt64) -> Bool {
-        guard case .open = state, subscription == nil, slots.count == slotsHead, outputStart == output.count else {
-            return false
+    /// Bytes of replies and events not yet written: in `output` and held in `slots`.
+    private var unsentBytes: Int { output.count - outputStart + heldBytes }
+
+    /// Whether another request may be taken: few enough wait for the handler, and the
+    /// replies already owed leave room under the output limit.
+    private var canDispatch: Bool {
+        slots.count - slotsHead < limits.maxPendingRequests && unsentBytes < limits.maxOutputBufferBytes
+            && tableSequence == nil
+    }
+
+    /// Closes this connection if it broke a time limit by `now` (uptime nanoseconds); the
+    /// server's sweep calls it for every connection. `stopping`: the server is draining.
+    func closeIfOverdue(now: UInt64, stopping: Bool) {
+        func older(than seconds: Double, _ time: UInt64) -> Bool {
+            seconds.isFinite && now > time && Double(now - time) > seconds * 1e9
         }
-        return lastActivity < deadline
+        switch state {
+        case .closed:
+            return
+        case .open:
+            if !readSuspended, let since = partialRequestSince, older(than: limits.requestTimeout, since) {
+                server.count { $0.requestsTimedOut += 1 }
+                close()
+                return
+            }
+        case .draining:
+            if stopping, unsentBytes > 0, older(than: limits.drainStallTimeout, lastActivity) {
+                close()
+                return
+            }
+        }
+        // Idle: no request arrived and no output went out, no subscription, no request with
+        // the handler. A client that leaves its replies unread is idle too: its socket takes
+        // nothing.
+        guard subscription == nil, slots.count == slotsHead, older(than: limits.idleTimeout, lastActivity) else {
+            return
+        }
+        server.count {
+            if unsentBytes > 0 { $0.connectionsCutOff += 1 } else { $0.connectionsTimedOut += 1 }
+        }
+        close()
     }
 
     // MARK: Reading
@@ -99,7 +162,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Reads what the client sent; called on the queue when the server's ``ReadinessLoop``
     /// reports input (possibly just after reading was suspended: then it does nothing).
     func readAvailable() {
-        guard case .open = state, !readSuspended else { return }
+        guard case .open = state, !readSuspended, !inputEnded else { return }
         // Bounded so one fast client cannot starve the others sharing the queue; input left
         // unread is reported again.
         for _ in 0..<4 {
@@ -114,11 +177,14 @@ final class ClientConnection: @unchecked Sendable {
             }
             if count == 0 {
                 // The peer finished sending (`socat` after its input ends): answer what it
-                // asked, then close.
-                beginDraining()
+                // asked — the requests flow control still holds in the framer too — then
+                // close. The descriptor is no longer watched (it would report the end again
+                // and again); the held requests are taken as room allows.
+                inputEnded = true
+                suspendReading()
+                resumeReading()
                 return
             }
-            lastActivity = DispatchTime.now().uptimeNanoseconds
             server.readBuffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             processMessages()
             // A short read emptied the socket: another would only fail with EAGAIN.
@@ -134,7 +200,18 @@ final class ClientConnection: @unchecked Sendable {
             coalescingWrites = false
             writeOutput()
         }
-        while case .open = state, let message = framer.nextMessage() {
+        var tookMessage = false
+        while case .open = state {
+            if !canDispatch {
+                // What the socket takes now makes room at once; otherwise wait for the client.
+                writeOutput()
+                guard canDispatch else {
+                    suspendReading()
+                    return
+                }
+            }
+            guard let message = framer.nextMessage() else { break }
+            tookMessage = true
             server.count { $0.requests += 1 }
             let encoding = message.encoding
             switch WireCodec.decodeRequest(message) {
@@ -150,49 +227,76 @@ final class ClientConnection: @unchecked Sendable {
             case .success(let request):
                 dispatch(request, encoding: encoding)
             }
-            if slots.count - slotsHead >= limits.maxPendingRequests {
-                suspendReading()
-                return
-            }
+        }
+        if tookMessage { lastActivity = DispatchTime.now().uptimeNanoseconds }
+        if inputEnded, case .open = state {
+            beginDraining()
+            return
+        }
+        // The framer needs more bytes: the request it holds part of is the client's to finish.
+        if framer.bufferedByteCount == 0 {
+            partialRequestSince = nil
+        } else if tookMessage || partialRequestSince == nil {
+            partialRequestSince = DispatchTime.now().uptimeNanoseconds
         }
     }
 
     private func dispatch(_ request: WireRequest, encoding: WireEncoding) {
         let sequence = firstSequence + UInt64(slots.count - slotsHead)
         slots.append(Slot(bytes: nil, id: request.id, encoding: encoding))
+        // A table may be megabytes, resolved and encoded off this queue (by the handler, and
+        // below): its size is unknown until then, so nothing more is taken meanwhile.
+        if case .table = request.operation { tableSequence = sequence }
         let queueKey = server.queueKey
         let queue = self.queue
+        let id = request.id
         // `self`, not a weak reference: one would move this object's reference counts to a
         // side table, making every retain of it slower; a late reply to a closed connection is
         // dropped by `complete`.
         server.handler.handle(request, from: peer) { [self] reply in
+            let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
+            let isError: Bool
+            if case .error = reply { isError = true } else { isError = false }
             if DispatchQueue.getSpecific(key: queueKey) != nil {
-                complete(sequence, with: reply)
+                complete(sequence, with: bytes, isError: isError)
             } else {
-                queue.async { self.complete(sequence, with: reply) }
+                // Encoded above, on the thread that answered: a large reply costs that
+                // thread, not the queue every client shares.
+                queue.async { self.complete(sequence, with: bytes, isError: isError) }
             }
         }
     }
 
-    private func complete(_ sequence: UInt64, with reply: WireReply) {
+    private func complete(_ sequence: UInt64, with bytes: [UInt8], isError: Bool) {
+        if sequence == tableSequence { tableSequence = nil }
         guard !isClosed, sequence >= firstSequence else { return }
         let index = slotsHead + Int(sequence - firstSequence)
         guard index < slots.count, slots[index].bytes == nil else { return }
-        if case .error = reply { server.count { $0.errors += 1 } }
-        let bytes = WireCodec.encode(.reply(id: slots[index].id, reply), as: slots[index].encoding)
+        if isError { server.count { $0.errors += 1 } }
         slots[index].bytes = bytes
         heldBytes += bytes.count
         flushSlots()
     }
 
     /// Queues an event for a subscriber, behind the replies already owed.
+    ///
+    /// Events are not asked for, so no flow control can hold them back: a subscriber that
+    /// leaves more than the output limit of them unread is cut off instead.
     func push(_ bytes: [UInt8]) {
         guard case .open = state else { return }
-        appendFilledSlot(bytes, id: nil, encoding: subscription ?? .jsonLines)
+        eventBytesUnsent += bytes.count
+        if eventBytesUnsent > limits.maxOutputBufferBytes {
+            server.count { $0.connectionsCutOff += 1 }
+            close()
+            return
+        }
+        appendFilledSlot(bytes, id: nil, encoding: subscription ?? .jsonLines, isEvent: true)
     }
 
-    private func appendFilledSlot(_ bytes: [UInt8], id: WireRequestID?, encoding: WireEncoding) {
-        slots.append(Slot(bytes: bytes, id: id, encoding: encoding))
+    private func appendFilledSlot(
+        _ bytes: [UInt8], id: WireRequestID?, encoding: WireEncoding, isEvent: Bool = false
+    ) {
+        slots.append(Slot(bytes: bytes, id: id, encoding: encoding, isEvent: isEvent))
         heldBytes += bytes.count
         flushSlots()
     }
@@ -201,7 +305,15 @@ final class ClientConnection: @unchecked Sendable {
     private func flushSlots() {
         while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
             heldBytes -= bytes.count
-            output.append(contentsOf: bytes)
+            // Taken whole when nothing waits before it: a reply of many megabytes is not copied.
+            if outputStart == output.count {
+                output = bytes
+                outputStart = 0
+            } else {
+                output.append(contentsOf: bytes)
+            }
+            queuedTotal += UInt64(bytes.count)
+            if slots[slotsHead].isEvent { unsentEvents.append((end: queuedTotal, size: bytes.count)) }
             slotsHead += 1
             firstSequence += 1
         }
@@ -212,10 +324,11 @@ final class ClientConnection: @unchecked Sendable {
             slots.removeSubrange(0..<slotsHead)
             slotsHead = 0
         }
-        if readSuspended, case .open = state, slots.count - slotsHead < limits.maxPendingRequests {
+        if !coalescingWrites {
+            writeOutput()
+        } else if readSuspended, case .open = state, canDispatch {
             resumeReading()
         }
-        if !coalescingWrites { writeOutput() }
     }
 
     // MARK: Writing
@@ -229,9 +342,9 @@ final class ClientConnection: @unchecked Sendable {
                     output.withUnsafeBytes { buffer in
                         // MSG_NOSIGNAL: a vanished peer is an EPIPE for this connection, not a
                         // SIGPIPE that kills the daemon.
-                        send(
-                            descriptor, buffer.baseAddress! + outputStart, buffer.count - outputStart,
-                            Int32(MSG_NOSIGNAL))
+                        guard let base = buffer.baseAddress else { return 0 }
+                        return send(
+                            descriptor, base + outputStart, buffer.count - outputStart, Int32(MSG_NOSIGNAL))
                     }
                 }
             } catch {
@@ -240,6 +353,7 @@ final class ClientConnection: @unchecked Sendable {
                 return
             }
             outputStart += written
+            noteWritten(written)
             lastActivity = DispatchTime.now().uptimeNanoseconds
         }
         let pending = output.count - outputStart
@@ -250,22 +364,34 @@ final class ClientConnection: @unchecked Sendable {
                 writeSource.suspend()
                 writeSuspended = true
             }
-            if case .draining = state, slots.count == slotsHead { close() }
-            return
+            if case .draining = state, slots.count == slotsHead {
+                close()
+                return
+            }
+        } else {
+            if outputStart >= 64 * 1024 && outputStart * 2 >= output.count {
+                output.removeSubrange(0..<outputStart)
+                outputStart = 0
+            }
+            if writeSuspended {
+                (writeSource ?? makeWriteSource()).resume()
+                writeSuspended = false
+            }
         }
-        if pending + heldBytes > limits.maxOutputBufferBytes {
-            // The client does not read its replies; keeping them would let it grow our memory.
-            server.count { $0.connectionsCutOff += 1 }
-            close()
-            return
+        // Room made by the client's reading lets its next requests in.
+        if readSuspended, case .open = state, canDispatch { resumeReading() }
+    }
+
+    /// Forgets the events that have now gone out entirely.
+    private func noteWritten(_ count: Int) {
+        writtenTotal += UInt64(count)
+        while unsentEventsHead < unsentEvents.count, unsentEvents[unsentEventsHead].end <= writtenTotal {
+            eventBytesUnsent -= unsentEvents[unsentEventsHead].size
+            unsentEventsHead += 1
         }
-        if outputStart >= 64 * 1024 && outputStart * 2 >= output.count {
-            output.removeSubrange(0..<outputStart)
-            outputStart = 0
-        }
-        if writeSuspended {
-            (writeSource ?? makeWriteSource()).resume()
-            writeSuspended = false
+        if unsentEventsHead == unsentEvents.count && unsentEventsHead > 0 {
+            unsentEvents.removeAll(keepingCapacity: true)
+            unsentEventsHead = 0
         }
     }
 
@@ -293,14 +419,16 @@ final class ClientConnection: @unchecked Sendable {
 
     private func resumeReading() {
         guard readSuspended, case .open = state, let readiness = server.readiness else { return }
-        do { try readiness.watch(descriptor, token: number) } catch {
-            close()
-            return
+        if !inputEnded {
+            do { try readiness.watch(descriptor, token: number) } catch {
+                close()
+                return
+            }
         }
         readSuspended = false
         // Requests read before the pause may wait in the framer, and no input will announce
         // them: a burst past the limit sent in one write would stall forever.
-        if framer.bufferedByteCount > 0 {
+        if framer.bufferedByteCount > 0 || inputEnded {
             queue.async { [self] in processBufferedMessages() }
         }
     }
@@ -313,6 +441,7 @@ final class ClientConnection: @unchecked Sendable {
     private func suspendReading() {
         guard !readSuspended else { return }
         readSuspended = true
+        partialRequestSince = nil
         server.readiness?.unwatch(descriptor)
     }
 

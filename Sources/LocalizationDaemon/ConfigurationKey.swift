@@ -14,6 +14,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxConnections = "max_connections"
     case idleTimeoutSeconds = "idle_timeout_seconds"
     case maxOutputBufferBytes = "max_output_buffer_bytes"
+    case requestTimeoutSeconds = "request_timeout_seconds"
     case maxFileBytes = "max_file_bytes"
     case socketGroup = "socket_group"
     case allowSymlinksOutsideRoots = "allow_symlinks_outside_roots"
@@ -59,6 +60,8 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             configuration.idleTimeoutSeconds = try Self.number(value, in: 0...86_400)
         case .maxOutputBufferBytes:
             configuration.maxOutputBufferBytes = try Self.number(value, in: 4_096...1_073_741_824)
+        case .requestTimeoutSeconds:
+            configuration.requestTimeoutSeconds = try Self.number(value, in: 1...3_600)
         case .maxFileBytes:
             configuration.maxFileBytes = try Self.number(value, in: 4_096...4_294_967_296)
         case .socketGroup:
@@ -99,26 +102,5 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             ? URL(fileURLWithPath: value)
             : URL(fileURLWithPath: value, relativeTo: URL(fileURLWithPath: base, isDirectory: true))
         return url.standardizedFileURL.path
-    }
-
-    /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-    static func closest(to word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word.lowercased(), $0)) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        return best.1 <= max(2, best.0.count / 3) ? best.0 : nil
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

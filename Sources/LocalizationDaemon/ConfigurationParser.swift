@@ -1,3 +1,4 @@
+import CommandLineHelp
 import Foundation
 
 #if canImport(Glibc)
@@ -87,7 +88,7 @@ public enum ConfigurationParser {
 
     /// `unknown key 'x' (did you mean 'y'?)`.
     static func unknownMessage(_ what: String, _ name: String, among candidates: [String]) -> String {
-        let suggestion = ConfigurationKey.closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+        let suggestion = Suggestion.closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
         return "unknown \(what) '\(name)'\(suggestion)"
     }
 

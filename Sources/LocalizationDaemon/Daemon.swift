@@ -99,10 +99,7 @@ public final class Daemon: Sendable {
         let listener = try makeListener()
         parts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
-            roots: store.roots,
-            options: ResourceWatcher.Options(
-                settle: .milliseconds(configuration.settleMilliseconds),
-                allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+            roots: store.roots, options: watcherOptions
         ) { [weak self] batch in
             guard let self else { return }
             reloads.async { self.apply(batch) }
@@ -113,6 +110,7 @@ public final class Daemon: Sendable {
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
+        for error in summary.newRootErrors { logger.error("\(error)") }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -135,13 +133,21 @@ public final class Daemon: Sendable {
         _ = notifier.startWatchdog()
     }
 
+    /// The watcher's settings, from the configuration.
+    var watcherOptions: ResourceWatcher.Options {
+        ResourceWatcher.Options(
+            settle: .milliseconds(configuration.settleMilliseconds),
+            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots)
+    }
+
     /// The limits of the configuration, as the server takes them.
     var limits: ServerLimits {
         ServerLimits(
             maxMessageBytes: configuration.maxMessageBytes,
             maxConnections: configuration.maxConnections,
             idleTimeout: configuration.idleTimeoutSeconds == 0 ? .infinity : Double(configuration.idleTimeoutSeconds),
-            maxOutputBufferBytes: configuration.maxOutputBufferBytes)
+            maxOutputBufferBytes: configuration.maxOutputBufferBytes,
+            requestTimeout: Double(configuration.requestTimeoutSeconds))
     }
 
     /// The socket systemd passed us, or a new one at the configured path.
@@ -246,12 +252,28 @@ public final class Daemon: Sendable {
         return summary
     }
 
+    /// Has the watcher report `files` again once the store's grace for files found empty has
+    /// passed: a rewrite in place has then finished, or the file was emptied on purpose. The
+    /// watcher holds a file that is still being written until it is closed.
+    private func recheck(_ files: [String]) {
+        // None during start-up's first load, which knows no earlier content to hold.
+        guard !files.isEmpty, let watcher = parts.withLock({ $0.watcher }) else { return }
+        // A little beyond the grace, so the file's change time is past it when read.
+        let delay = DispatchTimeInterval.milliseconds(Int(store.holdGrace / .milliseconds(1)) + 20)
+        logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
+        reloads.asyncAfter(deadline: .now() + delay) { [weak watcher] in
+            watcher?.recheck(files: files)
+        }
+    }
+
     /// Counts, logs and broadcasts what a refresh did.
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors {
             logger.warning("\(error) (the last good version is still served)")
         }
+        for error in summary.newRootErrors { logger.error("\(error)") }
+        recheck(summary.heldFiles)
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(
@@ -262,7 +284,9 @@ public final class Daemon: Sendable {
         notify { try notifier.status(statusLine()) }
     }
 
-    /// SIGHUP reloads; SIGTERM and SIGINT drain and stop.
+    /// SIGHUP reloads; SIGTERM and SIGINT drain and stop; SIGPIPE is ignored (the
+    /// executable ignores it first thing too), so a vanished reader of stderr or of a socket
+    /// is an `EPIPE` for that one write, never the end of the daemon.
     private func installSignalHandlers(onStop: @escaping @Sendable (Int32) -> Void) {
         var sources: [any DispatchSourceSignal] = []
         signal(SIGPIPE, SIG_IGN)
@@ -356,12 +380,14 @@ public final class Daemon: Sendable {
                 "connections_refused": .integer(Int64(statistics.connectionsRefused)),
                 "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
                 "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
+                "requests_timed_out": .integer(Int64(statistics.requestsTimedOut)),
                 "accept_pauses": .integer(Int64(statistics.acceptPauses)),
                 "requests": .integer(Int64(statistics.requests)),
                 "errors": .integer(Int64(statistics.errors)),
                 "subscribers": .integer(Int64(statistics.subscribers)),
             ])
         }
+        fields["log"] = .object(["lines_dropped": .integer(Int64(logger.droppedLines))])
         return fields
     }
 

@@ -1,3 +1,5 @@
+import CommandLineHelp
+
 /// `l10nd`'s command-line flags, parsed and checked but not yet applied.
 ///
 /// Flags take their value as the next argument or after `=` (`--settle-ms 50`,
@@ -21,27 +23,11 @@ public struct DaemonArguments: Sendable, Hashable {
     /// `--version`.
     public var showVersion = false
 
-    /// The text `--help` prints.
-    public static let usage = """
-        USAGE: l10nd [--config FILE] [--resources DIR]... [--socket PATH]
-                     [--development-language TAG] [--log-level LEVEL] [--settle-ms N]
+    /// `--man PAGE`: the manual page to print in roff (`l10nd` or `l10nd.conf`).
+    public var manualPage: String?
 
-        Serves localized strings from .lproj directories and String Catalogs over a Unix socket,
-        reloading them as files change.
-
-        OPTIONS:
-          --config FILE                 Read settings from FILE (key = value; see config/l10nd.conf).
-          --resources DIR               A resource directory; repeat for more. Replaces the file's list.
-          --socket PATH                 Listen on PATH (default $XDG_RUNTIME_DIR/l10nd/l10nd.sock,
-                                        else /tmp/l10nd-$UID/l10nd.sock).
-          --development-language TAG    The last fallback language (default en).
-          --log-level LEVEL             debug, info, notice, warning or error (default info).
-          --settle-ms N                 Quiet time before a reload, in milliseconds (default 20).
-          -h, --help                    Show this help.
-          --version                     Show the version.
-
-        Flags override the configuration file. A bad flag or a bad configuration file exits with status 2.
-        """
+    /// The text `--help` prints: `l10nd(8)` as plain text.
+    public static var usage: String { DaemonHelp.page.text }
 
     private static let flags: [String: ConfigurationKey] = [
         "--resources": .resources, "--socket": .socket, "--development-language": .developmentLanguage,
@@ -73,9 +59,9 @@ public struct DaemonArguments: Sendable, Hashable {
                 flag = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            let known = flag == "--config" || flags[flag] != nil
+            let known = flag == "--config" || flag == "--man" || flags[flag] != nil
             guard known else {
-                let candidates = ["--config", "--help", "--version"] + flags.keys.sorted()
+                let candidates = ["--config", "--help", "--version", "--man"] + flags.keys.sorted()
                 throw usage(ConfigurationParser.unknownMessage("option", flag, among: candidates))
             }
             if value == nil {
@@ -84,6 +70,14 @@ public struct DaemonArguments: Sendable, Hashable {
                 index += 1
             }
             let given = value ?? ""
+            if flag == "--man" {
+                guard DaemonHelp.manualPages[given] != nil else {
+                    let pages = DaemonHelp.manualPages.keys.sorted().joined(separator: " or ")
+                    throw usage("--man takes \(pages), not '\(given)'")
+                }
+                result.manualPage = given
+                continue
+            }
             guard let key = flags[flag] else {
                 guard !given.isEmpty else { throw usage("option '\(flag)' needs a value") }
                 result.configFile = given

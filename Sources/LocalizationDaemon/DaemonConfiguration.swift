@@ -1,3 +1,4 @@
+import CommandLineHelp
 import Foundation
 import LocalizationCore
 import LocalizationSockets
@@ -34,8 +35,12 @@ public struct DaemonConfiguration: Sendable, Hashable {
     public var maxConnections = ServerLimits().maxConnections
     /// `idle_timeout_seconds`: idle clients are closed after this long; 0 never.
     public var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
-    /// `max_output_buffer_bytes`: replies queued for a slow client before it is disconnected.
+    /// `max_output_buffer_bytes`: unsent replies past which a client's next requests wait
+    /// until it reads (and unread events past which a subscriber is disconnected).
     public var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
+    /// `request_timeout_seconds`: how long a request may take to arrive, from its first byte
+    /// to its last, before its connection is closed.
+    public var requestTimeoutSeconds = Int(ServerLimits().requestTimeout)
     /// `max_file_bytes`: the largest resource file parsed; a larger one is an error in
     /// `status` and keeps its last good table.
     public var maxFileBytes = ResourceFileReader.defaultMaximumBytes
@@ -87,6 +92,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
         let parsed = try DaemonArguments.parse(arguments)
         if parsed.showHelp { return .help(DaemonArguments.usage) }
         if parsed.showVersion { return .version("l10nd \(DaemonVersion.string)") }
+        if let name = parsed.manualPage, let page = DaemonHelp.manualPages[name] {
+            return .manual(page.roff(version: "l10nd \(DaemonVersion.string)"))
+        }
         let directory = currentDirectory ?? FileManager.default.currentDirectoryPath
         var configuration = DaemonConfiguration(environment: environment)
         if let file = parsed.configFile {

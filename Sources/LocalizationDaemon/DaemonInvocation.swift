@@ -6,4 +6,6 @@ public enum DaemonInvocation: Sendable, Hashable {
     case help(String)
     /// Print this version line to stdout and exit 0.
     case version(String)
+    /// Print this manual page (roff) to stdout and exit 0.
+    case manual(String)
 }

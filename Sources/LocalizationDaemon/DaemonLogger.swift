@@ -6,26 +6,42 @@ import Synchronization
 /// Under systemd (`JOURNAL_STREAM` set) each line starts with its syslog priority, `<4>`, so
 /// `journalctl -p warning` filters it; elsewhere lines read `l10nd: warning: …` for a person.
 /// Messages above the configured level are dropped before they are formatted.
+///
+/// Logging never stops the daemon: a line stderr refuses (its reader gone, its disk full) is
+/// dropped and counted in ``droppedLines``, which `status` shows as `log.lines_dropped`.
 public final class DaemonLogger: Sendable {
     /// The most verbose level written.
     public let level: LogLevel
     private let journal: Bool
-    private let sink: @Sendable (String) -> Void
+    private let writeLine: @Sendable (String) -> Bool
     private let lock = Mutex(())
+    private let dropped = Atomic<Int>(0)
 
     /// A logger writing to stderr, in journald form when the process has `JOURNAL_STREAM`.
     public convenience init(level: LogLevel) {
-        self.init(level: level, journal: ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) { line in
-            FileHandle.standardError.write(Data(line.utf8))
+        self.init(
+            level: level, journal: ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
+            writeLine: { StandardErrorStream.write($0) })
+    }
+
+    /// A logger writing each finished line (with its newline) to `sink`, which cannot fail.
+    public convenience init(level: LogLevel, journal: Bool, sink: @escaping @Sendable (String) -> Void) {
+        self.init(level: level, journal: journal) { line in
+            sink(line)
+            return true
         }
     }
 
-    /// A logger writing each finished line (with its newline) to `sink`.
-    public init(level: LogLevel, journal: Bool, sink: @escaping @Sendable (String) -> Void) {
+    /// A logger writing each finished line (with its newline) with `writeLine`, which
+    /// returns false when the line could not be written: it is then dropped and counted.
+    public init(level: LogLevel, journal: Bool, writeLine: @escaping @Sendable (String) -> Bool) {
         self.level = level
         self.journal = journal
-        self.sink = sink
+        self.writeLine = writeLine
     }
+
+    /// Lines dropped because the output refused them.
+    public var droppedLines: Int { dropped.load(ordering: .relaxed) }
 
     /// Writes `message` at `messageLevel`, if the configured level lets it through.
     public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
@@ -33,7 +49,8 @@ public final class DaemonLogger: Sendable {
         // One line per message: a newline inside would forge a second journal entry.
         let text = message().replacing("\n", with: " ")
         let line = journal ? "<\(messageLevel.rawValue)>\(text)\n" : "l10nd: \(messageLevel.name): \(text)\n"
-        lock.withLock { _ in sink(line) }
+        let written = lock.withLock { _ in writeLine(line) }
+        if !written { dropped.add(1, ordering: .relaxed) }
     }
 
     /// Logs at `error`.

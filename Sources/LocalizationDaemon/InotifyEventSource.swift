@@ -120,8 +120,9 @@ private final class InotifyOwnerThread: Sendable {
     static let shared = InotifyOwnerThread()
 
     /// The events every resource watch asks for. `IN_ONLYDIR`: directories only, by design.
+    /// `IN_MODIFY` tells the watcher a file is being written, so it is not read until closed.
     static let watchMask = UInt32(
-        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB
+        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_MODIFY
             | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
     )
 

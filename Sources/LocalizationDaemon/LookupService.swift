@@ -1,3 +1,4 @@
+import Dispatch
 import LocalizationCore
 public import LocalizationWire
 import Synchronization
@@ -6,7 +7,9 @@ import Synchronization
 ///
 /// Lookups read one immutable ``ResourceSnapshot`` per request, so a reply never mixes two
 /// generations. Operations that take time or change state (`reload`) are handed to the
-/// daemon through ``Actions``; the rest answer at once.
+/// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
+/// its own queue, so the server's queue — every client's lookups — never waits for one; the
+/// rest answer at once.
 public final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
     public struct Actions: Sendable {
@@ -36,6 +39,9 @@ public final class LookupService: WireRequestHandler {
     /// Everyone who can connect may look strings up.
     let administrators: Set<UInt32>
     private let chains = Mutex<[[String]: FallbackChain]>([:])
+    /// Where `table` requests are answered, one at a time: a client asking for many tables
+    /// takes one core at most.
+    private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
     /// to change the daemon, as `SO_PEERCRED` reports them.
@@ -68,7 +74,13 @@ public final class LookupService: WireRequestHandler {
             case .batch(let keys, let languages, let table):
                 reply(.batch(try batch(keys, languages: languages, table: table)))
             case .table(let languages, let table):
-                reply(.table(try resolvedTable(languages: languages, table: table)))
+                tables.async { [self] in
+                    do throws(WireError) {
+                        reply(.table(try resolvedTable(languages: languages, table: table)))
+                    } catch {
+                        reply(.error(error))
+                    }
+                }
             case .reload:
                 try requireAdministrator(for: request.operation, peer)
                 actions.reload { summary in

@@ -10,6 +10,14 @@ import Synchronization
 /// changed. A file that fails to parse keeps its last good table and its error is listed in
 /// the snapshot until the file is fixed or removed. Refreshes are serialised by the caller
 /// (the daemon's serial queue); ``snapshot`` may be read from any thread.
+///
+/// Nothing good is replaced by nothing: a file is dropped only when the system says it is
+/// gone (not when it merely cannot be looked at) and it has stayed gone for ``holdGrace``, a
+/// file found empty where it had content is held while someone writes it or it was changed
+/// within ``holdGrace``, and a root that resolves to nothing or holds
+/// no language keeps the tables last read from it, with an error. A root whose links resolve
+/// elsewhere than at its last reading (a re-pointed release link) is read whole, and swapped
+/// in one snapshot.
 public final class ResourceStore: Sendable {
     /// One known file: what it is, its bytes' fingerprint, its last good content, its error.
     struct LoadedFile {
@@ -19,12 +27,31 @@ public final class ResourceStore: Sendable {
         var error: ResourceParseError?
         /// Entries of a parsed file left out for their own faults (the rest is served).
         var lostEntries: [ResourceParseError] = []
+        /// The size of the bytes `content` was parsed from.
+        var byteCount = 0
     }
 
     struct State {
         var files: [String: LoadedFile] = [:]
         var catalog: ResourceCatalog
         var generation: UInt64 = 0
+        /// Each root with its links resolved when it was last read whole; `nil` when it
+        /// resolved to nothing (or has not been read).
+        var resolvedRoots: [String?]
+        /// Roots that resolve to nothing or hold no language, by index: their last tables are
+        /// kept, and the next refresh that touches one reads it whole.
+        var rootErrors: [Int: ResourceParseError] = [:]
+        /// Known files found gone, with when they were first found gone.
+        var vanishedSince: [String: ContinuousClock.Instant] = [:]
+    }
+
+    /// What one refresh carries from file to file.
+    struct Reading {
+        var keySharing: KeySharing
+        /// The resolved roots links must stay inside; `nil` when links may lead anywhere.
+        let confinement: [String]?
+        /// Files found empty where they had content, or gone, and kept (see ``holdGrace``).
+        var heldFiles: [String] = []
     }
 
     /// The root directories, in precedence order.
@@ -34,8 +61,16 @@ public final class ResourceStore: Sendable {
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
 
-    /// The real paths of the roots when links leading out of them are refused; `nil` when allowed.
-    let confinement: [String]?
+    /// Whether links under a root may lead outside every root.
+    let allowsSymlinksOutsideRoots: Bool
+    /// How long a file found gone must stay gone, and a file found empty where it had
+    /// content must have been left alone, before its table is dropped or emptied; until then
+    /// its last table is kept and the refresh lists it in `heldFiles`, to be refreshed again
+    /// once the time has passed. A rewrite in place truncates first and writes second, an
+    /// editor or a deployment renames a file or directory away and back: the moment between
+    /// is no table to serve. The watcher holds such paths back too, but its check and the
+    /// store's read are moments apart; this is the check at the read.
+    public let holdGrace: Duration
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
     let maximumFileBytes: Int
@@ -46,16 +81,15 @@ public final class ResourceStore: Sendable {
     /// `maximumFileBytes` is reported, not parsed.
     public init(
         roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false,
-        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes
+        maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, holdGrace: Duration = .milliseconds(250)
     ) {
+        self.holdGrace = holdGrace
         self.maximumFileBytes = maximumFileBytes
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.developmentLanguage = developmentLanguage
-        self.confinement =
-            allowSymlinksOutsideRoots
-            ? nil : self.roots.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        self.allowsSymlinksOutsideRoots = allowSymlinksOutsideRoots
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
-        state = Mutex(State(catalog: catalog))
+        state = Mutex(State(catalog: catalog, resolvedRoots: Array(repeating: nil, count: self.roots.count)))
         current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
     }
 
@@ -70,18 +104,32 @@ public final class ResourceStore: Sendable {
 
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are
     /// scanned again, picking up new files and dropping vanished ones below them.
+    ///
+    /// A file found empty where it had content, changed within ``holdGrace``, keeps its
+    /// last table and is listed in the summary's `heldFiles`: refresh those again once the
+    /// grace has passed.
     @discardableResult
     public func refresh(paths: [String]) -> ChangeSummary {
         state.withLock { state in
             var touched: [String: LoadedFile?] = [:]
             var parsed = 0
             var newErrors: [ResourceParseError] = []
-            var keySharing = KeySharing(catalog: state.catalog)
-            for path in Set(paths.map(normalised)) {
-                for (filePath, outcome) in reread(path, known: state.files, keySharing: &keySharing) {
+            let resolved = roots.map(Self.realPath)
+            var reading = Reading(
+                keySharing: KeySharing(catalog: state.catalog),
+                confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
+            let targets = self.targets(paths, resolved: resolved, state: state)
+            for path in targets {
+                for (filePath, outcome) in reread(path, known: state.files, reading: &reading) {
                     touched[filePath] = outcome
                 }
             }
+            let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
+            let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
+            for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
+            holdVanishedFiles(&touched, except: repointed, state: &state, reading: &reading)
+            let rootErrorsBefore = state.rootErrors
+            keepRootsThatWouldBeLeftEmpty(&touched, wholeRoots: wholeRoots, resolved: resolved, state: &state)
             var affected = Set<TableChange>()
             var anyFileChanged = false
             for (path, outcome) in touched {
@@ -95,7 +143,10 @@ public final class ResourceStore: Sendable {
                     parsed += 1
                     if outcome.content == nil, let error = outcome.error {
                         newErrors.append(error)
-                        outcome.content = old?.file == outcome.file ? old?.content : nil
+                        let keepsOld = old?.file == outcome.file
+                        outcome.content = keepsOld ? old?.content : nil
+                        // What the kept table was read from: an emptied file is still held.
+                        outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
                     }
                     affected.formUnion(pairs(of: outcome))
                     state.files[path] = outcome
@@ -121,7 +172,9 @@ public final class ResourceStore: Sendable {
             if !changes.isEmpty || state.generation == 0 {
                 state.generation += 1
             }
-            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation {
+            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation
+                || rootErrorsBefore != state.rootErrors
+            {
                 publish(state)  // new tables, or only new or cleared errors
             }
             if parsed > 0 {
@@ -129,13 +182,112 @@ public final class ResourceStore: Sendable {
                 HeapTrim.returnFreePages()
             }
             return ChangeSummary(
-                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors)
+                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
+                heldFiles: reading.heldFiles.sorted(),
+                newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
+                    $0.description < $1.description
+                })
         }
+    }
+
+    /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it
+    /// in `heldFiles`), and forgets when a file was found gone once it is there again. Not
+    /// in roots that were re-pointed: the old release's files go with it, in one step.
+    private func holdVanishedFiles(
+        _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
+    ) {
+        let now = ContinuousClock.now
+        for (path, outcome) in touched {
+            // Only what is not there at all: a file left out for another reason (a link now
+            // leading out of the roots) goes at once.
+            guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex),
+                !Self.exists(path)
+            else {
+                state.vanishedSince[path] = nil
+                continue
+            }
+            let since = state.vanishedSince[path] ?? now
+            if now - since >= holdGrace {
+                state.vanishedSince[path] = nil
+            } else {
+                state.vanishedSince[path] = since
+                touched[path] = nil  // untouched: the last table stays
+                reading.heldFiles.append(path)
+            }
+        }
+    }
+
+    /// The paths to read: `paths`, except that a path under a root that resolves elsewhere
+    /// than when it was last read, or whose last tables were kept, is replaced by the whole
+    /// root, so its old files are dropped and its new ones read in the same refresh.
+    private func targets(_ paths: [String], resolved: [String?], state: State) -> Set<String> {
+        Set(
+            paths.map(normalised).map { path in
+                guard let index = rootIndex(of: path),
+                    resolved[index] != state.resolvedRoots[index] || state.rootErrors[index] != nil
+                else { return path }
+                return roots[index]
+            })
+    }
+
+    /// Whether reading `path` reads all of root `index` (it is the root, or above it).
+    private func covers(_ path: String, root index: Int) -> Bool {
+        path == roots[index] || roots[index].hasPrefix(path == "/" ? "/" : path + "/")
+    }
+
+    /// Keeps the files of every root the refresh would leave with none — a root that resolves
+    /// to nothing, was emptied, or holds no language — and records why for `status`; clears
+    /// the record of every root read whole that holds files again.
+    private func keepRootsThatWouldBeLeftEmpty(
+        _ touched: inout [String: LoadedFile?], wholeRoots: Set<Int>, resolved: [String?], state: inout State
+    ) {
+        var checked = wholeRoots
+        for (path, outcome) in touched where outcome == nil {
+            if let index = state.files[path]?.file.rootIndex { checked.insert(index) }
+        }
+        guard !checked.isEmpty else { return }
+        var remaining: [Int: Int] = [:]
+        for (path, loaded) in state.files where checked.contains(loaded.file.rootIndex) && touched[path] == nil {
+            remaining[loaded.file.rootIndex, default: 0] += 1
+        }
+        var before: [Int: Int] = [:]
+        for loaded in state.files.values where checked.contains(loaded.file.rootIndex) {
+            before[loaded.file.rootIndex, default: 0] += 1
+        }
+        for case let outcome? in touched.values where checked.contains(outcome.file.rootIndex) {
+            remaining[outcome.file.rootIndex, default: 0] += 1
+        }
+        for index in checked.sorted() {
+            if remaining[index, default: 0] > 0 {
+                state.rootErrors[index] = nil
+                continue
+            }
+            let kept = before[index, default: 0] > 0
+            if kept {
+                touched = touched.filter { path, outcome in
+                    (outcome?.file ?? state.files[path]?.file)?.rootIndex != index
+                }
+            }
+            state.rootErrors[index] = rootError(index, isResolved: resolved[index] != nil, kept: kept)
+        }
+    }
+
+    /// Why root `index` serves nothing new, for `status` and the log.
+    private func rootError(_ index: Int, isResolved: Bool, kept: Bool) -> ResourceParseError {
+        var isDirectory: ObjCBool = false
+        let exists = isResolved && FileManager.default.fileExists(atPath: roots[index], isDirectory: &isDirectory)
+        var message =
+            exists && isDirectory.boolValue
+            ? "the resource directory holds no language (no .lproj directory, no String Catalog)"
+            : "the resource directory does not exist, or a link to it leads nowhere"
+        if kept { message += "; the tables last read from it are still served" }
+        return ResourceParseError(location: SourceLocation(file: roots[index], line: 1, column: 1), message: message)
     }
 
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
-        let errors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }.sorted {
+        let fileErrors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }
+        let errors = (fileErrors + state.rootErrors.values).sorted {
             $0.description < $1.description
         }
         let snapshot = ResourceSnapshot(
@@ -146,15 +298,13 @@ public final class ResourceStore: Sendable {
     /// The outcome for every file at or below `path`: a loaded file, or `nil` when gone.
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
     /// outside every root reads nothing. Each table parsed shares its keys through
-    /// `keySharing` at once, so the copies it replaces are freed before the next file is read.
-    private func reread(
-        _ path: String, known: [String: LoadedFile], keySharing: inout KeySharing
-    ) -> [String: LoadedFile?] {
+    /// `reading.keySharing` at once, so the copies it replaces are freed before the next file is read.
+    private func reread(_ path: String, known: [String: LoadedFile], reading: inout Reading) -> [String: LoadedFile?] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard let rootIndex = rootIndex(of: path) else {
             var outcomes: [String: LoadedFile?] = [:]
             for root in roots where root.hasPrefix(prefix) {
-                outcomes.merge(reread(root, known: known, keySharing: &keySharing)) { _, new in new }
+                outcomes.merge(reread(root, known: known, reading: &reading)) { _, new in new }
             }
             return outcomes
         }
@@ -162,6 +312,7 @@ public final class ResourceStore: Sendable {
         for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
             outcomes[knownPath] = .some(nil)
         }
+        let confinement = reading.confinement
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
             ResourceFile(path: path, rootIndex: rootIndex) == nil,
@@ -169,14 +320,22 @@ public final class ResourceStore: Sendable {
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
-                outcomes[file.path] = load(file, known: known[file.path], keySharing: &keySharing)
+                outcomes[file.path] = load(file, known: known[file.path], reading: &reading)
             }
         } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
             confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
         {
             // Also a directory named like a table, or a link that leads nowhere or loops: it
             // is reported by `load` rather than silently taken for a vanished file.
-            outcomes[path] = load(file, known: known[path], keySharing: &keySharing)
+            outcomes[path] = load(file, known: known[path], reading: &reading)
+        }
+        for (knownPath, outcome) in outcomes where outcome == nil {
+            guard let loaded = known[knownPath], let reason = Self.whyPresenceIsUnknown(knownPath) else { continue }
+            // Not found, but not gone either (a directory on the way may not be searched):
+            // the file keeps its last good table, with the reason listed.
+            let error = ResourceParseError.unreadable(knownPath, reason: reason)
+            outcomes[knownPath] = LoadedFile(
+                file: loaded.file, fingerprint: reason.hashValue, content: nil, error: error)
         }
         return outcomes
     }
@@ -186,8 +345,10 @@ public final class ResourceStore: Sendable {
     ///
     /// A file that is there but cannot be read (permission denied, a directory, a link
     /// loop) is an error, listed in `status` like a parse error, and keeps its last good
-    /// table: a `chmod` or a botched deployment must not silently drop a language.
-    private func load(_ file: ResourceFile, known: LoadedFile?, keySharing: inout KeySharing) -> LoadedFile? {
+    /// table: a `chmod` or a botched deployment must not silently drop a language. A file
+    /// found empty where it had content, changed within ``holdGrace``, is held: `known`
+    /// is the outcome.
+    private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let bytes: [UInt8]
         switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
         case .bytes(let read): bytes = read
@@ -196,16 +357,23 @@ public final class ResourceStore: Sendable {
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
         }
+        if bytes.isEmpty, let known, known.file == file, known.content != nil, known.byteCount > 0,
+            Self.isOpenForWriting(file.path) || Self.wasChanged(file.path, within: holdGrace)
+        {
+            reading.heldFiles.append(file.path)
+            return known
+        }
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         let fingerprint = hasher.finalize()
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let (content, problems) = try keySharing.read(bytes, kind: file.kind, file: file.path, table: file.table)
+            let (content, problems) = try reading.keySharing.read(
+                bytes, kind: file.kind, file: file.path, table: file.table)
             return LoadedFile(
                 file: file, fingerprint: fingerprint, content: content, error: nil,
-                lostEntries: problems.filter(\.isEntryLost))
+                lostEntries: problems.filter(\.isEntryLost), byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }
@@ -239,6 +407,55 @@ public final class ResourceStore: Sendable {
     private static func exists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
+    }
+
+    /// Why it cannot be told whether something is at `path` (`EACCES` on a directory on the
+    /// way); `nil` when it can: it is there, or the system says it is gone.
+    private static func whyPresenceIsUnknown(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) != 0, errno != ENOENT, errno != ENOTDIR else { return nil }
+        return String(cString: strerror(errno))
+    }
+
+    /// Whether the inode at `path` changed (written, truncated, renamed, its mode changed)
+    /// less than `interval` ago, by its `ctime`, which no one can set back.
+    private static func wasChanged(_ path: String, within interval: Duration) -> Bool {
+        var info = stat()
+        var now = timespec()
+        guard stat(path, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0 else { return false }
+        let changed = Duration.seconds(info.st_ctim.tv_sec) + .nanoseconds(info.st_ctim.tv_nsec)
+        return Duration.seconds(now.tv_sec) + .nanoseconds(now.tv_nsec) - changed < interval
+    }
+
+    /// Whether some process has the file at `path` open for writing, as far as the daemon
+    /// can tell: a read lease (`F_SETLEASE`) is refused with `EAGAIN` exactly then. Taking
+    /// one needs the file's owner or `CAP_LEASE`; without, nothing can be told (false), and
+    /// the change time alone decides. The inotify events that say so may lag behind on a
+    /// loaded machine; the kernel's answer does not.
+    ///
+    /// The lease is released at once. A writer that opens the file in that instant waits
+    /// for the release, and the kernel signals the lease holder: with `SIGURG`, ignored by
+    /// default, rather than `SIGIO`, which would end the daemon.
+    private static func isOpenForWriting(_ path: String) -> Bool {
+        // F_SETLEASE and F_SETSIG (F_LINUX_SPECIFIC_BASE and 10), which Glibc's module leaves out.
+        let setLease: Int32 = 1024
+        let setSignal: Int32 = 10
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard fcntl(descriptor, setSignal, SIGURG) == 0 else { return false }
+        if fcntl(descriptor, setLease, Int32(F_RDLCK)) == 0 {
+            _ = fcntl(descriptor, setLease, Int32(F_UNLCK))
+            return false
+        }
+        return errno == EAGAIN
+    }
+
+    /// `path` with every link resolved; `nil` when it leads nowhere.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The index of the root `path` lies under, or `nil` when it is outside every root.

@@ -110,7 +110,9 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     private let roots: [String]
-    private let realRoots: [String]
+    /// The roots with every link resolved, as of the last time a root was looked at; a root
+    /// that resolves to nothing keeps its path.
+    private var realRoots: [String]
     private let source: any FileSystemEventSource
     private let options: Options
     private let onChange: @Sendable (ChangeBatch) -> Void
@@ -126,6 +128,11 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// `rootCheck` looks for them every `missingRootCheckInterval` while there are any.
     private var missingRoots: Set<String> = []
     private var rootCheck: (any DispatchSourceTimer)?
+    /// The directories holding the roots, watched for the roots' own names only (not
+    /// scanned, not descended), so a root re-pointed, replaced or re-created is seen at once.
+    private var rootParents: [WatchDescriptor: String] = [:]
+    /// Resource files created or modified and not yet closed: someone is still writing them.
+    private var filesBeingWritten: Set<String> = []
 
     /// Creates a watcher over `roots`; nothing is watched until `start()`.
     ///
@@ -147,7 +154,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         self.options = options
         self.onChange = onChange
         self.debouncer = ChangeDebouncer(
-            queue: queue, settle: options.settle, maximumDelay: options.maximumDelay, vanishGrace: options.vanishGrace
+            queue: queue, settle: options.settle, maximumDelay: options.maximumDelay, vanishGrace: options.vanishGrace,
+            isBeingWritten: { [weak self] path in self?.filesBeingWritten.contains(path) ?? false }
         ) { [weak self] batch in
             self?.deliver(batch)
         }
@@ -175,6 +183,7 @@ public final class ResourceWatcher: @unchecked Sendable {
                 missingRoots.insert(root)
             }
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
+            watchRootParents()
             updateWatchCount()
             updateRootCheck()
         }
@@ -195,6 +204,19 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
+    /// Reports `files` again after the settle window, as if an event had named them, with
+    /// the same holds: a file still being written waits for its close.
+    ///
+    /// For a consumer that held files back and reads them again later (the store's emptied
+    /// files): going through the watcher, not around it, keeps the rule that a file someone
+    /// is writing is not read.
+    public func recheck(files: [String]) {
+        queue.async { [self] in
+            guard running else { return }
+            debouncer.add(files: files, directories: [String](), fullRescan: false, reasons: [])
+        }
+    }
+
     /// Stops watching; pending changes are dropped and `onChange` is not called again.
     public func stop() {
         queue.sync {
@@ -205,6 +227,8 @@ public final class ResourceWatcher: @unchecked Sendable {
             watchedPaths = [:]
             pathsByWatch = [:]
             retiredWatches = []
+            rootParents = [:]
+            filesBeingWritten = []
             updateWatchCount()
         }
         source.stop()
@@ -251,6 +275,11 @@ public final class ResourceWatcher: @unchecked Sendable {
             return
         }
         guard let watch = event.watch else { return }
+        if let parent = rootParents[watch] {
+            if event.mask.contains(.watchRemoved) { rootParents[watch] = nil }
+            handleRootParent(event, in: parent, into: &change)
+            if pathsByWatch[watch] == nil { return }
+        }
         if event.mask.contains(.watchRemoved) {
             retiredWatches.remove(watch)
             for path in pathsByWatch.removeValue(forKey: watch) ?? [] where watchedPaths[path]?.watch == watch {
@@ -315,14 +344,91 @@ public final class ResourceWatcher: @unchecked Sendable {
         {
             change.directories.insert(path)
             unbindSubtree(path, removeFromSource: mask.contains(.movedFrom))
+            forgetWriters(under: path)
             return
         }
-        let relevant: FileSystemEvent.Mask = [
-            .created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
-        ]
-        if EditorTempFiles.isResourceFile(name), !mask.intersection(relevant).isEmpty {
-            change.files.insert(path)
+        if EditorTempFiles.isResourceFile(name) {
+            handleFileEvent(mask, at: path, into: &change)
         }
+    }
+
+    /// What an event on a resource file means for loading it: a file is read once it is
+    /// complete — closed after writing, moved into place, or made as a link — never on a
+    /// create or modify alone (docs/DAEMON.md, "When a file is read").
+    private func handleFileEvent(_ mask: FileSystemEvent.Mask, at path: String, into change: inout PendingChange) {
+        if !mask.intersection([.closedAfterWrite, .movedTo, .deleted, .movedFrom]).isEmpty {
+            filesBeingWritten.remove(path)
+            change.files.insert(path)
+        } else if mask.contains(.created) {
+            if Self.isCompleteWhenCreated(path) {
+                change.files.insert(path)
+            } else {
+                filesBeingWritten.insert(path)
+            }
+        } else if mask.contains(.modified) {
+            filesBeingWritten.insert(path)
+        }
+        // A permission change may make the file readable again; if it is being written,
+        // the debouncer holds it until it is closed.
+        if mask.contains(.attributesChanged) { change.files.insert(path) }
+    }
+
+    /// Files under `directory` are not being written any more as far as we know: it is gone,
+    /// and with it the events that would have said when they were closed.
+    private func forgetWriters(under directory: String) {
+        let prefix = directory + "/"
+        filesBeingWritten = filesBeingWritten.filter { !$0.hasPrefix(prefix) }
+    }
+
+    // MARK: - Roots
+
+    /// Watches the directory holding each root, for the root's own name. Events there are
+    /// the only news of a root link re-pointed (`ln -sfn`, `mv -T`) or of a root directory
+    /// replaced: the root's own watch follows the old target and hears nothing of it.
+    private func watchRootParents() {
+        let parents = Array(Set(roots.map(Self.parent)))
+        var watched: [WatchDescriptor: String] = [:]
+        for (parent, result) in zip(parents, source.addWatches(parents)) {
+            // Unwatchable (no permission, no such directory): the missing-root check remains.
+            if case .success(let watch) = result { watched[watch] = parent }
+        }
+        for watch in rootParents.keys where watched[watch] == nil && pathsByWatch[watch] == nil {
+            source.removeWatch(watch)
+        }
+        rootParents = watched
+    }
+
+    private func handleRootParent(_ event: FileSystemEvent, in parent: String, into change: inout PendingChange) {
+        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom, .attributesChanged]
+        guard !event.name.isEmpty, !event.mask.intersection(relevant).isEmpty else { return }
+        for root in roots where Self.parent(root) == parent && root.hasSuffix("/" + event.name) {
+            rootChanged(root, into: &change)
+        }
+    }
+
+    /// A root's name changed hands (a link re-pointed or replaced, a directory moved away,
+    /// re-created, or its permissions changed): whatever it resolves to now is watched and
+    /// read again from scratch, and the store swaps the whole root in one step. A root that
+    /// resolves to nothing is missing; the store keeps its last tables.
+    private func rootChanged(_ root: String, into change: inout PendingChange) {
+        change.directories.insert(root)
+        forgetWriters(under: root)
+        resolveRoots()
+        if Self.isDirectory(root) {
+            missingRoots.remove(root)
+            rescanSubtree(root, depth: 0, into: &change)
+        } else {
+            // The old target's watches would report its files as the root's.
+            unbindSubtree(root, removeFromSource: true)
+            record(error: "resource directory \(root) resolves to nothing; its last tables are served until it is back")
+            missingRoots.insert(root)
+        }
+        updateRootCheck()
+    }
+
+    /// Resolves every root's links again: a re-pointed root confines links to its new target.
+    private func resolveRoots() {
+        realRoots = roots.map { Self.realPath($0) ?? $0 }
     }
 
     // MARK: - Scanning
@@ -330,6 +436,9 @@ public final class ResourceWatcher: @unchecked Sendable {
     private func performFullRescan(into change: inout PendingChange) {
         counters.withLock { $0.rescans += 1 }
         change.directories.formUnion(roots)
+        resolveRoots()
+        filesBeingWritten = []
+        watchRootParents()
         let existing = roots.filter { Self.isDirectory($0) }
         missingRoots = Set(roots).subtracting(existing)
         let seen = walk(existing.map { ($0, 0) }, into: &change)
@@ -348,7 +457,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             rescanSubtree(root, depth: 0, into: &change)
             return
         }
-        record(error: "resource directory \(root) was removed; it is served again once it is back")
+        record(error: "resource directory \(root) was removed; its last tables are served until it is back")
         missingRoots.insert(root)
         updateRootCheck()
     }
@@ -533,6 +642,21 @@ public final class ResourceWatcher: @unchecked Sendable {
 
     private static func isLproj(_ directory: String) -> Bool {
         directory.hasSuffix(".lproj")
+    }
+
+    /// Whether a file that has just appeared is complete: a new regular file is still being
+    /// written until it is closed; a symbolic link, a second hard link to existing content,
+    /// or anything else named like a table (a directory, which the store reports) is.
+    private static func isCompleteWhenCreated(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return true }  // gone again: let the store see it gone
+        return info.st_mode & S_IFMT != S_IFREG || info.st_nlink > 1
+    }
+
+    /// The directory holding `path` (`/` for a path directly under it).
+    private static func parent(_ path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "/" : parent
     }
 
     private static func isDirectory(_ path: String) -> Bool {

@@ -6,16 +6,28 @@ public struct ServerLimits: Sendable, Hashable {
     /// Connections served at once; beyond it a new connection gets an `unavailable` error
     /// line and is closed.
     public var maxConnections: Int
-    /// Seconds a connection may stay silent before it is closed. Subscribers, and
-    /// connections waiting for a reply, are never idle.
+    /// Seconds a connection may stay silent — no request arriving whole, no reply going
+    /// out — before it is closed. Subscribers, and connections waiting for the handler's
+    /// reply, are never idle; a client that leaves its replies unread is silent.
     public var idleTimeout: Double
-    /// Bytes of replies a client may leave unread; a client over it is cut off.
+    /// Bytes of replies a connection may have unsent (written to its buffer and held behind
+    /// an unanswered request) before the server stops reading and dispatching its requests
+    /// until the client reads some: flow control, not a cut-off. One reply may take a
+    /// connection past it (a table larger than the limit is streamed whole); unread change
+    /// events past it cut a subscriber off, as events cannot wait.
     public var maxOutputBufferBytes: Int
     /// Requests a connection may have waiting for the handler before the server stops
     /// reading from it until some are answered.
     public var maxPendingRequests: Int
     /// Seconds a graceful stop waits for pending replies before closing connections anyway.
     public var drainTimeout: Double
+    /// Seconds a request may take to arrive, from its first byte to its last; a connection
+    /// whose partial request is older is closed (a client trickling bytes would otherwise
+    /// hold its connection, and the idle timeout, forever).
+    public var requestTimeout: Double
+    /// Seconds a draining connection may go without its socket accepting a byte of what it
+    /// is owed before it is closed: a stop must not wait for a client that does not read.
+    public var drainStallTimeout: Double
 
     /// Creates limits; the defaults suit a host-local daemon.
     public init(
@@ -24,7 +36,9 @@ public struct ServerLimits: Sendable, Hashable {
         idleTimeout: Double = 300,
         maxOutputBufferBytes: Int = 4 << 20,
         maxPendingRequests: Int = 1024,
-        drainTimeout: Double = 5
+        drainTimeout: Double = 5,
+        requestTimeout: Double = 10,
+        drainStallTimeout: Double = 0.5
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxConnections = maxConnections
@@ -32,5 +46,7 @@ public struct ServerLimits: Sendable, Hashable {
         self.maxOutputBufferBytes = maxOutputBufferBytes
         self.maxPendingRequests = maxPendingRequests
         self.drainTimeout = drainTimeout
+        self.requestTimeout = requestTimeout
+        self.drainStallTimeout = drainStallTimeout
     }
 }

@@ -55,7 +55,8 @@ public final class SocketServer: @unchecked Sendable {
     private var state = State.idle
     private var acceptSource: (any DispatchSourceRead)?
     private var acceptSuspended = false
-    private var idleTimer: (any DispatchSourceTimer)?
+    /// Closes the connections that broke a time limit (idle, request, drain stall).
+    private var sweepTimer: (any DispatchSourceTimer)?
     private var connections: [UInt64: ClientConnection] = [:]
     private var nextConnectionNumber: UInt64 = 1
     private var stopCompletions: [@Sendable () -> Void] = []
@@ -100,11 +101,12 @@ public final class SocketServer: @unchecked Sendable {
                 }
             }
             startAccepting()
-            let checkInterval = max(0.05, min(limits.idleTimeout / 4, 5))
+            // A quarter of the shortest limit: a limit is enforced at most 25% late.
+            let checkInterval = max(0.05, min(limits.idleTimeout / 4, limits.requestTimeout / 4, 5))
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + checkInterval, repeating: checkInterval, leeway: .milliseconds(50))
-            timer.setEventHandler { [unowned self] in closeIdleConnections() }
-            idleTimer = timer
+            timer.setEventHandler { [unowned self] in closeOverdueConnections() }
+            sweepTimer = timer
             timer.resume()
         }
     }
@@ -171,7 +173,10 @@ public final class SocketServer: @unchecked Sendable {
             } else {
                 listener.close()
             }
-            idleTimer?.cancel()
+            // While draining, a client that does not read what it is owed is let go within
+            // `drainStallTimeout`, so a stop never waits on it.
+            let stallCheck = max(0.02, min(limits.drainStallTimeout / 4, 0.1))
+            sweepTimer?.schedule(deadline: .now() + stallCheck, repeating: stallCheck, leeway: .milliseconds(10))
             for connection in Array(connections.values) { connection.beginDraining() }
             queue.asyncAfter(deadline: .now() + limits.drainTimeout) { [self] in
                 for connection in Array(connections.values) { connection.close() }
@@ -264,14 +269,11 @@ public final class SocketServer: @unchecked Sendable {
         }
     }
 
-    private func closeIdleConnections() {
+    private func closeOverdueConnections() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let idleNanoseconds = UInt64(max(0, limits.idleTimeout) * 1e9)
-        guard now > idleNanoseconds else { return }
-        for connection in Array(connections.values) where connection.isIdle(since: now - idleNanoseconds) {
-            count { $0.connectionsTimedOut += 1 }
-            connection.close()
-        }
+        let stopping: Bool
+        if case .draining = state { stopping = true } else { stopping = false }
+        for connection in Array(connections.values) { connection.closeIfOverdue(now: now, stopping: stopping) }
     }
 
     func connectionClosed(_ connection: ClientConnection, wasSubscribed: Bool) {
@@ -286,6 +288,7 @@ public final class SocketServer: @unchecked Sendable {
     private func finishStopIfDrained() {
         guard case .draining = state, connections.isEmpty else { return }
         state = .stopped
+        sweepTimer?.cancel()
         readiness?.stop()
         let completions = stopCompletions
         stopCompletions = []

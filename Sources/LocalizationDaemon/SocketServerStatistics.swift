@@ -6,10 +6,13 @@ public struct SocketServerStatistics: Sendable, Hashable {
     public var connectionsCurrent = 0
     /// Connections closed at once because `maxConnections` were open.
     public var connectionsRefused = 0
-    /// Connections cut off for leaving more than `maxOutputBufferBytes` unread.
+    /// Connections closed with replies left unread: a subscriber over `maxOutputBufferBytes`
+    /// of unread events, or a client whose socket accepted nothing for `idleTimeout`.
     public var connectionsCutOff = 0
     /// Connections closed for staying idle longer than `idleTimeout`.
     public var connectionsTimedOut = 0
+    /// Connections closed because a request took longer than `requestTimeout` to arrive.
+    public var requestsTimedOut = 0
     /// Times accepting paused (for 100 ms) because the process was out of descriptors.
     public var acceptPauses = 0
     /// Requests received, well-formed or not.

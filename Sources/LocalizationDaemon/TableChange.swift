@@ -29,4 +29,10 @@ public struct ChangeSummary: Sendable, Hashable {
     public var filesParsed: Int
     /// The parse errors the refresh found (each file keeps its last good table).
     public var newErrors: [ResourceParseError]
+    /// Files found empty where they had content, whose last table is kept for now: refresh
+    /// them again once the store's `holdGrace` has passed.
+    public var heldFiles: [String] = []
+    /// Roots that newly resolve to nothing or hold no language (each keeps the tables last
+    /// read from it, if any).
+    public var newRootErrors: [ResourceParseError] = []
 }

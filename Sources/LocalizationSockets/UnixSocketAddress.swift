@@ -40,7 +40,9 @@ package struct UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: pathBytes)
         }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + pathBytes.count)
+        // `sun_path` follows the family field; the offset is known at compile time.
+        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
+        let length = socklen_t(pathOffset + pathBytes.count)
         return try withUnsafePointer(to: &address) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, length) }
         }

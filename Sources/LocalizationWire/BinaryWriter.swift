@@ -74,9 +74,9 @@ struct BinaryWriter {
         case .object(let object):
             write(0x07 as UInt8)
             write(count: object.count)
-            for key in object.keys.sorted() {
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
                 write(key)
-                write(object[key]!)
+                write(value)
             }
         }
     }

@@ -258,9 +258,10 @@ public enum JSONLineCodec {
             writer.writeMember("generation", first: &first)
             writer.write(unsigned: result.generation)
         case .fields(let fields):
-            for key in fields.keys.sorted() where !WireReply.reservedFieldNames.contains(key) {
+            for (key, value) in fields.sorted(by: { $0.key < $1.key })
+            where !WireReply.reservedFieldNames.contains(key) {
                 writer.writeMember(key, first: &first)
-                writer.write(fields[key]!)
+                writer.write(value)
             }
         }
     }
@@ -392,9 +393,9 @@ public enum JSONLineCodec {
     private static func writeStringMap(_ map: [String: String], into writer: inout JSONWriter) {
         writer.bytes.append(UInt8(ascii: "{"))
         var first = true
-        for key in map.keys.sorted() {
+        for (key, value) in map.sorted(by: { $0.key < $1.key }) {
             writer.writeMember(key, first: &first)
-            writer.write(map[key]!)
+            writer.write(value)
         }
         writer.bytes.append(UInt8(ascii: "}"))
     }

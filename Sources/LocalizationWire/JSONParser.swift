@@ -215,9 +215,10 @@ struct JSONParser {
             } else if (0xDC00..<0xE000).contains(scalar) {
                 throw error("lone low surrogate")
             }
-            // Cannot fail: surrogates were excluded above and the range is at most 0x10FFFF.
-            let unicodeScalar = Unicode.Scalar(scalar)!
-            decoded.append(contentsOf: UTF8.encode(unicodeScalar)!)
+            // Surrogates were excluded above and the range is at most 0x10FFFF, so this holds;
+            // an error rather than a trap all the same, as the bytes are a client's.
+            guard let unicodeScalar = Unicode.Scalar(scalar) else { throw error("invalid code point") }
+            decoded.append(contentsOf: String(Character(unicodeScalar)).utf8)
         default:
             position -= 1
             throw error("invalid escape")

@@ -29,9 +29,9 @@ struct JSONWriter {
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
             var first = true
-            for key in object.keys.sorted() {
+            for (key, value) in object.sorted(by: { $0.key < $1.key }) {
                 writeMember(key, first: &first)
-                write(object[key]!)
+                write(value)
             }
             bytes.append(UInt8(ascii: "}"))
         }

@@ -7,23 +7,17 @@ enum CoverageCommand {
     /// Characters of the widest bar.
     static let barWidth = 20
 
-    static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["format", "development-language"], flagOptions: [])
-        guard !parsed.positionals.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
-        let format = parsed.value("format") ?? "text"
-        guard format == "text" || format == "json" else {
-            throw UsageError("--format is text or json, not '\(format)'")
-        }
+    static func run(_ invocation: Invocation) throws {
+        let roots = invocation.paths
+        guard !roots.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
         let development: LanguageTag
-        do { development = try LanguageTag(parsed.value("development-language") ?? "en") } catch {
-            throw UsageError("\(error)")
-        }
-        for root in parsed.positionals where !FileManager.default.fileExists(atPath: root) {
+        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
+        for root in roots where !FileManager.default.fileExists(atPath: root) {
             throw CommandFailure("\(root): no such directory")
         }
         let coverage = TranslationCoverage(
-            catalog: ResourceSet.load(roots: parsed.positionals, developmentLanguage: development).catalog)
-        if format == "json" {
+            catalog: ResourceSet.load(roots: roots, developmentLanguage: development).catalog)
+        if invocation.json {
             let object: [String: Any] = [
                 "reference": coverage.reference,
                 "languages": coverage.languages.map { language in

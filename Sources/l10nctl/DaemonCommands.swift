@@ -2,40 +2,46 @@ import Foundation
 import Localization
 import LocalizationWire
 
-/// The commands that talk to a running `l10nd`: status, reload, watch, missing, reset,
-/// languages.
+/// The commands that talk to a running `l10nd`: status, reload, missing, reset, languages
+/// (watch has a file of its own), and socket-path, which names the socket they use.
 enum DaemonCommands {
     /// Connects to `--socket`, else `L10N_SOCKET`, else the default path.
-    static func connect(_ parsed: CommandArguments, timeout: Double = 10) throws -> DaemonConnection {
-        do { return try DaemonConnection(socketPath: parsed.value("socket"), timeout: timeout) } catch {
+    static func connect(_ invocation: Invocation, timeout: Double = 10) throws -> DaemonConnection {
+        do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout) } catch {
             throw CommandFailure("\(error.message) (start l10nd, or give --socket PATH or L10N_SOCKET)")
         }
+    }
+
+    /// The socket the other commands use: `--socket`, else `L10N_SOCKET`, else the default.
+    static func socketPath(_ invocation: Invocation) {
+        let path = invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
+        print(invocation.json ? WireValue.object(["socket": .string(path)]).jsonText : path)
     }
 
     /// Sends `operation` and returns the reply's fields, turning an error reply into a failure.
     static func fields(_ operation: WireOperation, on connection: DaemonConnection) throws -> [String: WireValue] {
         switch try connection.send(operation) {
         case .fields(let fields): return fields
-        case .error(let error): throw CommandFailure("the daemon refused: \(error.message) (\(error.code))")
+        case .error(let error):
+            let fix = error.code == .forbidden ? "; run it as root or as l10nd's own user" : ""
+            throw CommandFailure("the daemon refused: \(error.message) (\(error.code))\(fix)")
         default: throw CommandFailure("the daemon sent an unexpected reply")
         }
     }
 
-    /// Sends `operation` for a command whose only options are `--socket` and `--json`; with
-    /// `--json` prints the reply as it came and returns nil, else returns it for the caller
-    /// to print.
+    /// Sends `operation`; with `--format json` prints the reply as it came and returns nil,
+    /// else returns it for the caller to print as text.
     static func fieldsForText(
-        _ operation: WireOperation, _ arguments: ArraySlice<String>
+        _ operation: WireOperation, _ invocation: Invocation, timeout: Double = 10
     ) throws -> [String: WireValue]? {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
-        let reply = try fields(operation, on: try connect(parsed))
-        guard parsed.flags.contains("json") else { return reply }
+        let reply = try fields(operation, on: try connect(invocation, timeout: timeout))
+        guard invocation.json else { return reply }
         print(WireValue.object(reply).jsonText)
         return nil
     }
 
-    static func status(_ arguments: ArraySlice<String>) throws {
-        guard let status = try fieldsForText(.status, arguments) else { return }
+    static func status(_ invocation: Invocation) throws {
+        guard let status = try fieldsForText(.status, invocation) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
         print(
             "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
@@ -59,18 +65,20 @@ enum DaemonCommands {
         }
     }
 
-    static func reload(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket", "timeout"], flagOptions: [])
-        let timeout = Double(parsed.value("timeout") ?? "60") ?? 60
-        let reply = try fields(.reload, on: try connect(parsed, timeout: timeout))
+    static func reload(_ invocation: Invocation) throws {
+        let text = invocation.arguments.value("timeout") ?? "60"
+        guard let timeout = Double(text), timeout > 0 else {
+            throw UsageError("--timeout takes a number of seconds such as 60, not '\(text)'")
+        }
+        guard let reply = try fieldsForText(.reload, invocation, timeout: timeout) else { return }
         let changes = reply["changes"]?.arrayValue ?? []
         print(
             "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
         )
     }
 
-    static func reset(_ arguments: ArraySlice<String>) throws {
-        guard let reply = try fieldsForText(.reset, arguments) else { return }
+    static func reset(_ invocation: Invocation) throws {
+        guard let reply = try fieldsForText(.reset, invocation) else { return }
         let counters = (reply["counters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
         print("reset; the counters held: " + counters.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " "))
         let missing = reply["missing"]?.arrayValue ?? []
@@ -79,43 +87,18 @@ enum DaemonCommands {
                 + ", \(reply["dropped"]?.integerValue ?? 0) dropped")
     }
 
-    static func languages(_ arguments: ArraySlice<String>) throws {
-        guard let reply = try fieldsForText(.languages, arguments) else { return }
+    static func languages(_ invocation: Invocation) throws {
+        guard let reply = try fieldsForText(.languages, invocation) else { return }
         for language in reply["languages"]?.arrayValue ?? [] {
             let tables = language["tables"]?.arrayValue?.compactMap(\.stringValue) ?? []
             print("\(language["lang"]?.stringValue ?? "?")\t\(tables.joined(separator: ", "))")
         }
     }
 
-    static func watch(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: ["socket"], flagOptions: ["json"])
-        let connection = try connect(parsed, timeout: 3600)
-        _ = try fields(.subscribe, on: connection)
-        FileHandle.standardError.write(Data("watching \(connection.socketPath); Ctrl-C stops\n".utf8))
-        while true {
-            let event: WireEvent
-            do { event = try connection.nextEvent() } catch {
-                if error.code == .timeout { continue }
-                throw error
-            }
-            guard case .changed(let generation, let changes) = event else { continue }
-            // Written unbuffered: a pipe reader sees each change the moment it happens.
-            let line =
-                parsed.flags.contains("json")
-                ? String(decoding: JSONLineCodec.encode(.event(event)).dropLast(), as: UTF8.self)
-                : "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
-        }
-    }
-
-    static func missing(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["socket", "format", "lang", "table"], flagOptions: [])
-        let format = parsed.value("format") ?? "text"
-        guard ["text", "json", "strings"].contains(format) else {
-            throw UsageError("--format is text, json or strings")
-        }
-        let reply = try fields(.missing, on: try connect(parsed))
+    static func missing(_ invocation: Invocation) throws {
+        let parsed = invocation.arguments
+        let format = invocation.format
+        let reply = try fields(.missing, on: try connect(invocation))
         var entries = reply["missing"]?.arrayValue ?? []
         if let language = parsed.value("lang") {
             let wanted: String

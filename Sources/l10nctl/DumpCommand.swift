@@ -9,8 +9,8 @@ enum DumpCommand {
         var localizations: [String: [String: TableEntry]]
     }
 
-    static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(arguments, valueOptions: [], flagOptions: [])
+    static func run(_ invocation: Invocation) throws {
+        let parsed = invocation.arguments
         guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
             throw UsageError("dump takes exactly one FILE")
         }

@@ -5,11 +5,10 @@ import LocalizationInterchange
 /// `l10nctl export DIR --lang TAG [--format xliff|po] [--output FILE]`: the translatable
 /// strings of a resource directory for a translator's tool.
 enum ExportCommand {
-    static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["lang", "format", "output", "development-language"], flagOptions: [])
-        let project = try InterchangeArguments.project(parsed, command: "export")
-        let format = try InterchangeArguments.format(parsed)
+    static func run(_ invocation: Invocation) throws {
+        let parsed = invocation.arguments
+        let project = try InterchangeArguments.project(invocation, command: "export")
+        let format = InterchangeArguments.format(invocation, file: parsed.value("output"))
         let text = format == "po" ? PODocument.render(project) : XLIFFDocument.render(project)
         if let output = parsed.value("output") {
             guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
@@ -23,14 +22,20 @@ enum ExportCommand {
 
 /// What `export` and `import` share: the resource directory, the languages and the format.
 enum InterchangeArguments {
-    static func project(_ parsed: CommandArguments, command: String) throws -> TranslationProject {
-        guard let root = parsed.positionals.first else { throw UsageError("\(command) takes a resource directory") }
-        guard let lang = parsed.value("lang") else { throw UsageError("\(command) needs --lang TAG") }
+    static func project(_ invocation: Invocation, command: String, language fromFile: String? = nil) throws
+        -> TranslationProject
+    {
+        guard let root = invocation.arguments.positionals.first else {
+            throw UsageError("\(command) takes a resource directory")
+        }
+        guard let lang = invocation.arguments.value("lang") ?? fromFile else {
+            throw UsageError("\(command) needs --lang TAG")
+        }
         let language: LanguageTag
         let development: LanguageTag
         do {
             language = try LanguageTag(lang)
-            development = try LanguageTag(parsed.value("development-language") ?? "en")
+            development = try LanguageTag(invocation.developmentLanguage)
         } catch { throw UsageError("\(error)") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -41,11 +46,8 @@ enum InterchangeArguments {
         }
     }
 
-    /// `--format`, else the output or input file's extension, else XLIFF.
-    static func format(_ parsed: CommandArguments, file: String? = nil) throws -> String {
-        let named = file ?? parsed.value("output") ?? ""
-        let format = parsed.value("format") ?? (named.hasSuffix(".po") ? "po" : "xliff")
-        guard format == "xliff" || format == "po" else { throw UsageError("--format is xliff or po, not '\(format)'") }
-        return format
+    /// `--format`, else `po` for a file named `.po`, else XLIFF.
+    static func format(_ invocation: Invocation, file: String?) -> String {
+        invocation.globals.format ?? ((file ?? "").hasSuffix(".po") ? "po" : "xliff")
     }
 }

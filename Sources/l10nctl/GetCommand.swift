@@ -8,10 +8,8 @@ import Localization
 /// mode); otherwise the daemon is asked in direct mode, and an unreachable daemon is a
 /// failure rather than the key echoed back.
 enum GetCommand {
-    static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["lang", "table", "resources", "development-language", "socket", "count"],
-            flagOptions: ["json"])
+    static func run(_ invocation: Invocation) throws {
+        let parsed = invocation.arguments
         guard parsed.positionals.count == 1, let key = parsed.positionals.first else {
             throw UsageError("get takes exactly one KEY")
         }
@@ -31,17 +29,17 @@ enum GetCommand {
             }
             return (operands: operands, text: text)
         }
-        let roots = parsed.values("resources")
+        let roots = invocation.globals.values[.resources, default: []]
         let useFiles = !roots.isEmpty || !(environment["L10N_RESOURCES"] ?? "").isEmpty
         // The localizer's own choice from the environment is replaced by the one above.
         environment["L10N_MODE"] = "embedded"
         // Only the failure below is reported: the library's own notice would repeat it.
         let localizer = Localizer(environment: environment, log: { _ in })
         if !roots.isEmpty {
-            localizer.useResources(at: roots, developmentLanguage: parsed.value("development-language") ?? "en")
+            localizer.useResources(at: roots, developmentLanguage: invocation.developmentLanguage)
         }
         if !useFiles {
-            let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
+            let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
             localizer.useDaemon(socketPath: socket, mode: .direct, timeout: 10)
         }
         let table = parsed.value("table")
@@ -52,7 +50,7 @@ enum GetCommand {
             default: localizer.lookupWithSource(key, languages: languages, table: table, counts: counts.map(\.operands))
             }
         if !useFiles, source != .daemon {
-            let socket = parsed.value("socket") ?? DaemonConnection.socketPath(environment: environment)
+            let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
             throw CommandFailure(
                 "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
         }
@@ -60,7 +58,7 @@ enum GetCommand {
         let value =
             counts.isEmpty
             ? result.value : LocalizedFormatter.formatLeniently(result.value, counts.map { Self.argument($0.text) })
-        if parsed.flags.contains("json") {
+        if invocation.json {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
             ]

@@ -5,28 +5,24 @@ import LocalizationInterchange
 /// `l10nctl import DIR FILE [--lang TAG] [--format xliff|po]`: writes a translator's XLIFF
 /// or `.po` back into the resource files, changing only the values that differ.
 enum ImportCommand {
-    static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["lang", "format", "development-language"], flagOptions: [])
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let parsed = invocation.arguments
         guard parsed.positionals.count == 2 else { throw UsageError("import takes a resource directory and a FILE") }
         let input = parsed.positionals[1]
         guard let data = FileManager.default.contents(atPath: input) else {
             throw CommandFailure("\(input): cannot be read")
         }
-        let format = try InterchangeArguments.format(parsed, file: input)
-        var arguments = parsed
+        let format = InterchangeArguments.format(invocation, file: input)
         let targets: [TranslationImport.Target]
         let project: TranslationProject
         do {
             if format == "po" {
                 let (language, entries) = try PODocument.parse(String(decoding: data, as: UTF8.self))
-                if arguments.value("lang") == nil, let language { arguments.options["lang"] = [language] }
-                project = try InterchangeArguments.project(arguments, command: "import")
+                project = try InterchangeArguments.project(invocation, command: "import", language: language)
                 targets = TranslationImport.targets(from: entries, project: project)
             } else {
                 let (language, entries) = try XLIFFDocument.parse(data)
-                if arguments.value("lang") == nil, let language { arguments.options["lang"] = [language] }
-                project = try InterchangeArguments.project(arguments, command: "import")
+                project = try InterchangeArguments.project(invocation, command: "import", language: language)
                 targets = TranslationImport.targets(from: entries)
             }
         } catch let error as InterchangeError {

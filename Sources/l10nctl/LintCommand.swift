@@ -4,31 +4,22 @@ import LocalizationCore
 /// `l10nctl lint PATH...`: findings on stdout (text, JSON or SARIF), a count on stderr,
 /// exit 1 on errors.
 enum LintCommand {
-    static let formats = ["text", "json", "sarif"]
-
-    static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
-        let parsed = try CommandArguments(
-            arguments, valueOptions: ["development-language", "format", "severity", "placeholders"],
-            flagOptions: ["json"])
-        guard !parsed.positionals.isEmpty else { throw UsageError("lint needs at least one file or directory") }
-        let format = parsed.flags.contains("json") ? "json" : parsed.value("format") ?? "text"
-        guard formats.contains(format) else { throw UsageError("--format is text, json or sarif, not '\(format)'") }
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let paths = invocation.paths
+        guard !paths.isEmpty else { throw UsageError("lint needs at least one file or directory") }
         var options = LintOptions()
-        do { options.developmentLanguage = try LanguageTag(parsed.value("development-language") ?? "en") } catch {
-            throw UsageError("\(error)")
-        }
-        do { for setting in parsed.values("severity") { try options.setSeverity(setting) } } catch {
-            throw UsageError("\(error)")
-        }
-        if let names = parsed.value("placeholders") {
+        do {
+            options.developmentLanguage = try LanguageTag(invocation.developmentLanguage)
+            for setting in invocation.arguments.values("severity") { try options.setSeverity(setting) }
+        } catch { throw UsageError("\(error)") }
+        if let names = invocation.arguments.value("placeholders") {
             guard let styles = PlaceholderStyles(names: names) else {
                 throw UsageError("--placeholders takes a comma-separated list of printf, percent-number, braces")
             }
             options.placeholderStyles = styles
         }
-        let report = LintReport(
-            findings: ResourceLinter.lint(paths: parsed.positionals, options: options), options: options)
-        switch format {
+        let report = LintReport(findings: ResourceLinter.lint(paths: paths, options: options), options: options)
+        switch invocation.format {
         case "json": print(report.json())
         case "sarif": print(report.sarif())
         default: print(report.text, terminator: "")

@@ -1,3 +1,4 @@
+import CommandLineHelp
 import Foundation
 import Glibc
 
@@ -9,50 +10,53 @@ sigemptyset(&emptyMask)
 sigprocmask(SIG_SETMASK, &emptyMask, nil)
 
 /// l10nctl's entry: picks the command, maps errors to exit codes (0, 1 failure, 2 usage).
-let arguments = Array(CommandLine.arguments.dropFirst())
-let standardError = FileHandle.standardError
-
 func fail(_ message: String, code: Int32) -> Never {
-    standardError.write(Data("l10nctl: error: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("l10nctl: error: \(message)\n".utf8))
     exit(code)
 }
 
-guard let command = arguments.first else {
-    standardError.write(Data((Usage.overview + "\n").utf8))
-    exit(2)
+let globals: GlobalOptions
+do { globals = try GlobalOptions(Array(CommandLine.arguments.dropFirst())) } catch {
+    fail("\(error) (see 'l10nctl help')", code: 2)
 }
-let rest = arguments.dropFirst()
-if command == "--help" || command == "-h" || command == "help" {
-    if let topic = rest.first {
-        guard let text = Usage.commands[topic] else { fail("unknown command '\(topic)'", code: 2) }
-        print(text)
-    } else {
-        print(Usage.overview)
-    }
+if globals.version {
+    print("l10nctl \(ProductVersion.string)")
     exit(0)
 }
-if rest.contains("--help") || rest.contains("-h"), let text = Usage.commands[command] {
-    print(text)
+guard let name = globals.command else {
+    if globals.help {
+        print(L10nctlHelp.overview.text)
+        exit(0)
+    }
+    FileHandle.standardError.write(Data((L10nctlHelp.overview.text + "\n").utf8))
+    exit(2)
+}
+guard let command = CommandCatalog.command(name) else { fail("\(CommandCatalog.unknown(name))", code: 2) }
+if globals.help {
+    print(L10nctlHelp.text(of: command))
     exit(0)
 }
 do {
-    switch command {
-    case "get": try GetCommand.run(rest)
-    case "dump": try DumpCommand.run(rest)
-    case "lint": exit(try LintCommand.run(rest))
-    case "coverage": try CoverageCommand.run(rest)
-    case "export": try ExportCommand.run(rest)
-    case "import": exit(try ImportCommand.run(rest))
-    case "status": try DaemonCommands.status(rest)
-    case "reload": try DaemonCommands.reload(rest)
-    case "watch": try DaemonCommands.watch(rest)
-    case "missing": try DaemonCommands.missing(rest)
-    case "reset": try DaemonCommands.reset(rest)
-    case "languages": try DaemonCommands.languages(rest)
-    default: throw UsageError("unknown command '\(command)'; see 'l10nctl help'")
+    let invocation = try Invocation(command, globals)
+    switch command.name {
+    case "get": try GetCommand.run(invocation)
+    case "dump": try DumpCommand.run(invocation)
+    case "lint": exit(try LintCommand.run(invocation))
+    case "coverage": try CoverageCommand.run(invocation)
+    case "export": try ExportCommand.run(invocation)
+    case "import": exit(try ImportCommand.run(invocation))
+    case "status": try DaemonCommands.status(invocation)
+    case "reload": try DaemonCommands.reload(invocation)
+    case "watch": try WatchCommand.run(invocation)
+    case "missing": try DaemonCommands.missing(invocation)
+    case "reset": try DaemonCommands.reset(invocation)
+    case "languages": try DaemonCommands.languages(invocation)
+    case "socket-path": DaemonCommands.socketPath(invocation)
+    default: try HelpCommand.run(invocation)
     }
 } catch let error as UsageError {
-    fail("\(error)\n(see 'l10nctl help \(command)')", code: 2)
+    let hint = error.description.contains("'l10nctl help") ? "" : "\n(see 'l10nctl help \(command.name)')"
+    fail("\(error)\(hint)", code: 2)
 } catch {
     fail("\(error)", code: 1)
 }

@@ -5,6 +5,10 @@ import LocalizationDaemon
 // l10nd: parse the command line and configuration, start the daemon, run the main queue.
 // Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for a bad command line or config.
 
+// A reader of stderr that goes away (journald restarting) must cost a log line, not the
+// process: every write reports EPIPE instead of raising SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
+
 // Start from an empty signal mask, whatever the launcher left blocked: SIGTERM and SIGHUP
 // must reach the daemon's handlers.
 var emptyMask = sigset_t()
@@ -14,14 +18,14 @@ sigprocmask(SIG_SETMASK, &emptyMask, nil)
 // libinotifytools uses select(): its descriptor must be opened before anything else can
 // push descriptor numbers past 1024.
 do { try InotifyEventSource.prepare() } catch {
-    FileHandle.standardError.write(Data("l10nd: error: cannot start inotify: \(error)\n".utf8))
+    StandardErrorStream.write("l10nd: error: cannot start inotify: \(error)\n")
     exit(1)
 }
 
 // Every client takes a descriptor: raise the soft limit to the hard one, and refuse a limit
 // too low to run at all.
 do { try DescriptorLimit.raise() } catch {
-    FileHandle.standardError.write(Data("l10nd: error: \(error)\n".utf8))
+    StandardErrorStream.write("l10nd: error: \(error)\n")
     exit(1)
 }
 
@@ -34,11 +38,16 @@ do {
     case .version(let text):
         print(text)
         exit(0)
+    case .manual(let roff):
+        print(roff, terminator: "")
+        exit(0)
     case .run(let loaded):
         configuration = loaded
     }
 } catch {
-    FileHandle.standardError.write(Data("l10nd: error: \(error)\n".utf8))
+    // As l10nctl does: a bad command line names where the right one is described.
+    let hint = error.code == .usage ? "\n(see 'l10nd --help', or l10nd(8))" : ""
+    StandardErrorStream.write("l10nd: error: \(error)\(hint)\n")
     exit(error.exitCode)
 }
 

@@ -216,14 +216,15 @@ import Testing
         try baseline.expectSteadyAndBounded(steady, daemon)
     }
 
-    /// A client that pipelines requests and never reads the replies is disconnected once its
-    /// unread replies pass `max_output_buffer_bytes` (default 4 MiB), instead of growing the
-    /// daemon.
-    @Test func aClientThatNeverReadsIsCutOff() throws {
-        let daemon = try startDaemon()
+    /// A client that pipelines requests and never reads the replies stops being read once
+    /// its unread replies pass `max_output_buffer_bytes` (default 4 MiB): its sends stall
+    /// instead of growing the daemon, others are served, and once its socket has taken
+    /// nothing for `idle_timeout_seconds` it is disconnected and counted as cut off.
+    @Test func aClientThatNeverReadsStopsBeingReadThenIsCutOff() throws {
+        let daemon = try startDaemon(["idle_timeout_seconds = 6"])
         let baseline = try DaemonBaseline(daemon)
         let steady = try SteadyLookupClient(daemon: daemon)
-        let flooder = try RawSocketClient(path: daemon.socketPath, timeout: 5)
+        let flooder = try RawSocketClient(path: daemon.socketPath, timeout: 2)
         // One batch of 2,000 keys: about 26 KiB asked, 50 KiB answered.
         let keys = Array(repeating: "\"多言語化\"", count: 2000).joined(separator: ",")
         let request = Array(#"{"op":"batch","lang":"en","keys":[\#(keys)]}"#.utf8) + [0x0A]
@@ -234,10 +235,20 @@ import Testing
             outcome = try flooder.send(request)
             sentBytes += request.count
         }
-        #expect(outcome == .closedByPeer, "after \(sentBytes) bytes sent: \(outcome)")
-        let server = try #require(try daemon.request(["op": "status"])["server"] as? [String: Any])
-        #expect(server["connections_cut_off"] as? Int == 1, "\(server)")
+        #expect(outcome == .timedOut, "after \(sentBytes) bytes sent: \(outcome)")
+        #expect(sentBytes < 16 << 20, "the daemon read \(sentBytes) bytes of requests whose replies nobody read")
+        #expect(steady.waitForAnswers(), "the steady client stalled behind the flooder")
+        var observer: JSONLineClient? = try daemon.connect()
+        let deadline = Date().addingTimeInterval(20)
+        var server: [String: Any] = [:]
+        while server["connections_cut_off"] as? Int != 1 {
+            try #require(Date() < deadline, "the flooder was never cut off: \(server)")
+            usleep(100_000)
+            server = try observer?.request(["op": "status"])["server"] as? [String: Any] ?? [:]
+        }
+        #expect(flooder.isClosedByPeer(within: 5))
         flooder.close()
+        observer = nil
         try baseline.expectSteadyAndBounded(steady, daemon)
     }
 

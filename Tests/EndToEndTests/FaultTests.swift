@@ -47,12 +47,7 @@ import Testing
 
         /// Polls `condition` until it holds or `timeout` seconds pass; whether it held.
         func eventually(_ timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                if try condition() { return true }
-                usleep(20_000)
-            }
-            return try condition()
+            try TestSupport.eventually(timeout, condition)
         }
 
         func shell(_ script: String) throws {
@@ -101,6 +96,36 @@ import Testing
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 
+    /// #7: the root made unreadable (`chmod 000`) while a file is saved, then readable again:
+    /// the last good tables are served throughout (never the fallback, never fewer
+    /// languages), `status` lists why meanwhile, and the saved file is served once readable.
+    @Test func aRootMadeUnreadableDuringASaveLosesNothing() throws {
+        let f = try Fixture(
+            [
+                "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
+                "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja1"),
+            ], user: Self.unprivilegedUser)
+        let poller = try ConsistencyPoller(
+            daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys(), minimumLanguages: 2
+        ) { _, origin in ["ja1", "ja2"].contains(origin) ? nil : "served \(origin)" }
+        #expect(poller.waitForRounds())
+        chmod(f.resources.path, 0)
+        // Saved the safe way (a new file renamed over the old), by a user the mode does not stop.
+        try f.resources.write(ConsistencyPoller.table("ja2"), to: "ja.lproj/.Localizable.strings.new")
+        #expect(rename(f.path("ja.lproj/.Localizable.strings.new"), f.path("ja.lproj/Localizable.strings")) == 0)
+        // In `errors` for a file read, or among the watcher's unwatched directories.
+        #expect(
+            try f.eventually { "\(try f.status())".contains("Permission denied") }, "\((try? f.status()) ?? [:])")
+        #expect(poller.waitForRounds(10))
+        chmod(f.resources.path, 0o755)
+        #expect(
+            try f.eventually { try f.value("k00", "ja") == "ja2:k00" && f.errors().isEmpty },
+            "\((try? f.status()) ?? [:])")
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
+    }
+
     @Test func aDeletedRootIsServedAgainWhenItComesBack() throws {
         let other = try TemporaryDirectory(prefix: "l10nd-faults-other")
         try other.write(
@@ -111,16 +136,23 @@ import Testing
 
         try FileManager.default.removeItem(atPath: root)
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [root] })
-        #expect((try f.watcher()["last_error"] as? String)?.contains("\(root) was removed") == true)
-        // The development language, from the root left.
-        #expect(try f.eventually { try f.value("k", "ja") == "other" })
+        #expect((try f.watcher()["last_error"] as? String)?.contains(root) == true)
+        // Its tables are kept (nothing good is replaced by nothing), and `errors` says why.
+        #expect(
+            try f.eventually {
+                try f.errors().contains {
+                    $0.hasPrefix("\(root): the resource directory does not exist")
+                        && $0.hasSuffix("the tables last read from it are still served")
+                }
+            })
+        #expect(try f.value("k", "ja") == "first")
         #expect(try f.value("only", "ja") == "only in the other root")
 
         // Back, as a deployment would bring it: made elsewhere, moved in whole.
         let staging = try TemporaryDirectory(prefix: "l10nd-faults-staging")
         try staging.write("\"k\" = \"second\";\n", to: "root/ja.lproj/Localizable.strings")
         #expect(rename(staging.path + "/root", root) == 0)
-        #expect(try f.eventually { try f.value("k", "ja") == "second" })
+        #expect(try f.eventually { try f.value("k", "ja") == "second" && f.errors().isEmpty })
         // The file may be served first (its vanished-file grace ended with it back) and the
         // root's return seen at the next root check, within a second.
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [] })

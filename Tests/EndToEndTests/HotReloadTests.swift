@@ -183,4 +183,86 @@ import Testing
             #expect(reply["value"] as? String == "value \(tag)")
         }
     }
+
+    // MARK: - Never an incomplete file (docs/DAEMON.md, "When a file is read")
+
+    /// #1: a new file written in two chunks 150 ms apart, as `cp` or a slow editor writes:
+    /// no lookup ever sees the first half (a batch mixing `ko` and the `en` fallback).
+    @Test func aNewFileWrittenInTwoChunksIsNeverServedHalf() throws {
+        let f = try Fixture(files: [
+            "en.lproj/Localizable.strings": ConsistencyPoller.table("en"), "ko.lproj/.keep": "",
+        ])
+        let poller = try ConsistencyPoller(daemon: f.daemon, languages: ["ko"], keys: ConsistencyPoller.keys()) {
+            _, origin in origin == "en" || origin.hasPrefix("ko") ? nil : "served \(origin)"
+        }
+        let file = f.resources.path + "/ko.lproj/Localizable.strings"
+        for round in 1...3 {
+            SlowWriter.write(ConsistencyPoller.table("ko\(round)"), to: file, flags: O_CREAT | O_EXCL)
+            try f.awaitChange("ko")
+            #expect(try f.value("k19", "ko") == "ko\(round):k19")
+            try FileManager.default.removeItem(atPath: file)
+            try f.awaitChange("ko")
+        }
+        #expect(poller.waitForRounds())
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        print("two-chunk writes: \(report.rounds) rounds of lookups, \(report.failures.count) rejected")
+    }
+
+    /// #2: a file rewritten in place, `O_TRUNC` then write, again and again, sometimes
+    /// twice within the settle window, sometimes with the truncated file left empty for
+    /// longer than the window, and now and then by a writer that stalls longer than the
+    /// grace for emptied files: no lookup ever gets the empty table (the `en` fallback) or a mix.
+    @Test func rewritesInPlaceNeverServeAnEmptyTable() throws {
+        let f = try Fixture(files: [
+            "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
+            "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja0"),
+        ])
+        let poller = try ConsistencyPoller(daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys()) {
+            _, origin in origin.hasPrefix("ja") ? nil : "served \(origin)"
+        }
+        let file = f.ja + "/Localizable.strings"
+        let saves = 60
+        for save in 1...saves {
+            let bytes = Array(ConsistencyPoller.table("ja\(save)").utf8)
+            let descriptor = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            #expect(descriptor >= 0)
+            if save % 3 == 0 { usleep(save % 20 == 0 ? 400_000 : 30_000) }  // empty beyond the window, or the grace
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+            usleep(useconds_t([0, 5_000, 15_000, 40_000][save % 4]))
+        }
+        #expect(
+            try eventually { try f.value("k00") == "ja\(saves):k00" }, "the last save was not served")
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        print(
+            "in-place rewrites: \(saves) saves, \(report.rounds) rounds of lookups, \(report.failures.count) rejected")
+    }
+
+    /// #3: an `.lproj` renamed away and back, within 1 ms and within 100 ms: `ja` is served
+    /// throughout, never the `en` fallback.
+    @Test func anLprojRenamedAwayAndBackNeverFallsBack() throws {
+        let f = try Fixture(files: [
+            "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
+            "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja"),
+        ])
+        let poller = try ConsistencyPoller(daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys()) {
+            _, origin in origin == "ja" ? nil : "served \(origin)"
+        }
+        let away = f.resources.path + "/.ja.lproj.away"
+        for round in 0..<20 {
+            #expect(rename(f.ja, away) == 0)
+            usleep(round % 4 == 3 ? 100_000 : 500)
+            #expect(rename(away, f.ja) == 0)
+            usleep(40_000)
+        }
+        #expect(poller.waitForRounds(10))
+        // Still watched: a save is served.
+        try (ConsistencyPoller.table("ja") + "\"new\" = \"saved\";\n")
+            .write(toFile: f.ja + "/Localizable.strings", atomically: true, encoding: .utf8)
+        try f.awaitChange("ja")
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.failures)")
+    }
 }

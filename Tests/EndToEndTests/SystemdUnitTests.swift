@@ -13,7 +13,8 @@ import Testing
         for name in ["l10nd.service", "l10nd.socket"] {
             let text = try String(contentsOfFile: PackagePaths.root + "/systemd/" + name, encoding: .utf8)
             let built = URL(fileURLWithPath: PackagePaths.executable("l10nd")).deletingLastPathComponent().path
-            try directory.write(text.replacing("/usr/local/bin", with: built), to: name)
+            let local = text.replacing("/usr/sbin/l10nd", with: built + "/l10nd")
+            try directory.write(local.replacing("/usr/bin/l10nctl", with: built + "/l10nctl"), to: name)
         }
         return directory
     }
@@ -21,8 +22,10 @@ import Testing
     @Test func verifyPasses() throws {
         try #require(FileManager.default.isExecutableFile(atPath: analyze), "systemd-analyze is not installed")
         let units = try installedCopies()
+        // The manual pages the units name are installed by the package, not by a checkout:
+        // scripts/test-package verifies the installed units with them.
         let result = try ProcessRunner.run(
-            analyze, ["verify", units.path + "/l10nd.service", units.path + "/l10nd.socket"])
+            analyze, ["verify", "--man=no", units.path + "/l10nd.service", units.path + "/l10nd.socket"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
@@ -39,7 +42,7 @@ import Testing
     @Test func theServiceIsANotifyServiceReloadedThroughL10nctl() throws {
         let text = try String(contentsOfFile: PackagePaths.root + "/systemd/l10nd.service", encoding: .utf8)
         #expect(text.contains("\nType=notify\n"))
-        #expect(text.contains("\nExecReload=/usr/local/bin/l10nctl reload"))
+        #expect(text.contains("\nExecReload=/usr/bin/l10nctl reload"))
         #expect(!text.contains("RuntimeDirectory="), "the socket unit owns the socket's directory")
     }
 }

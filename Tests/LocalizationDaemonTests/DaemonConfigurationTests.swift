@@ -27,7 +27,8 @@ import Testing
 
     @Test func shippedConfigurationParses() throws {
         let configuration = try ConfigurationParser.parse(contentsOf: Self.packageRoot + "/config/l10nd.conf")
-        #expect(configuration.resources == [Self.packageRoot + "/Examples/Resources"])
+        // The installed file: the package's resource directory, not a path inside a checkout.
+        #expect(configuration.resources == ["/var/lib/l10nd/resources"])
         #expect(configuration.developmentLanguage == "en")
         #expect(configuration.logLevel == .info)
         #expect(configuration.settleMilliseconds == 20)

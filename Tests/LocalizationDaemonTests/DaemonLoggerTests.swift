@@ -1,3 +1,4 @@
+import Glibc
 import LocalizationDaemon
 import Synchronization
 import Testing
@@ -24,6 +25,35 @@ import Testing
         logger.error("two\nlines")
         logger.notice("dropped")
         #expect(lines.all == ["l10nd: error: two lines\n"])
+    }
+
+    @Test func linesTheOutputRefusesAreDroppedAndCounted() {
+        let lines = Lines()
+        let refusing = Mutex(true)
+        let logger = DaemonLogger(level: .info, journal: false) { line in
+            if refusing.withLock({ $0 }) { return false }
+            lines.append(line)
+            return true
+        }
+        logger.warning("lost")
+        logger.error("lost too")
+        refusing.withLock { $0 = false }
+        logger.notice("kept")
+        #expect(logger.droppedLines == 2)
+        #expect(lines.all == ["l10nd: notice: kept\n"])
+    }
+
+    /// The write behind the daemon's stderr, on a real pipe whose reader is gone: `EPIPE`,
+    /// reported as a refused line rather than a trap. SIGPIPE is ignored first, as l10nd's
+    /// `main` does (the test process would otherwise die of it, as the daemon once did).
+    @Test func aPipeWithoutAReaderRefusesTheLineWithoutTrapping() {
+        signal(SIGPIPE, SIG_IGN)
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        #expect(!StandardErrorStream.write("l10nd: error: nobody reads this\n", to: ends[1]))
+        #expect(errno == EPIPE)
+        close(ends[1])
     }
 
     @Test(arguments: LogLevel.allCases)

@@ -12,7 +12,8 @@ import Testing
         root = try TemporaryDirectory()
         try root.write(#""k" = "ja 1"; "same" = "s";"#, to: "ja.lproj/Localizable.strings")
         try root.write(#""k" = "en 1";"#, to: "en.lproj/Localizable.strings")
-        store = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"))
+        // No grace for vanished or emptied files: each refresh reads the disk as it is.
+        store = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"), holdGrace: .zero)
         store.rescan()
     }
 

@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test(arguments: [
-        FileSystemEvent.Mask.created, .movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
+        FileSystemEvent.Mask.movedTo, .closedAfterWrite, .deleted, .movedFrom, .attributesChanged,
     ])
     func everyKindOfChangeToAResourceCounts(mask: FileSystemEvent.Mask) throws {
         let fixture = try Fixture()
@@ -84,6 +84,44 @@ import Testing
         fixture.source.emit([try fixture.event(mask, "Localizable.stringsdict")])
         #expect(fixture.collector.wait { !$0.isEmpty })
         #expect(fixture.collector.files == [fixture.ja + "/Localizable.stringsdict"])
+    }
+
+    /// A new regular file is still being written: it is reported when closed, not created.
+    @Test func aCreatedFileIsReportedOnlyOnceClosed() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = try fixture.directory.write("ja.lproj/Menu.strings")
+        fixture.source.emit([try fixture.event(.created, "Menu.strings")])
+        fixture.source.emit([try fixture.event(.modified, "Menu.strings")])
+        Thread.sleep(forTimeInterval: 0.15)
+        #expect(fixture.collector.all.isEmpty)
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Menu.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+    }
+
+    /// A symbolic link, like a hard link, is complete when it appears: no close will follow.
+    @Test func aCreatedLinkIsReportedAtOnce() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = fixture.ja + "/Menu.strings"
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "Localizable.strings")
+        fixture.source.emit([try fixture.event(.created, "Menu.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+    }
+
+    /// A file saved, then opened for writing again before its batch settles, is held until
+    /// the second close: its content in between is not complete.
+    @Test func aFileBeingWrittenIsHeldUntilClosed() throws {
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let file = fixture.ja + "/Localizable.strings"
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
+        fixture.source.emit([try fixture.event(.modified, "Localizable.strings")])
+        Thread.sleep(forTimeInterval: 0.15)
+        #expect(fixture.collector.all.isEmpty)
+        fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
+        #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
+        #expect(fixture.collector.all.count == 1)
     }
 
     @Test func overflowAsksForAFullRescan() throws {

@@ -89,20 +89,6 @@ import Testing
         running.shutDown()
     }
 
-    @Test func clientThatNeverReadsIsCutOffWhileAnotherIsServed() throws {
-        let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 256 * 1024))
-        let hog = try running.client()
-        let polite = try running.client()
-        // 64 replies of 64 KiB: far more than the kernel's socket buffers plus the limit.
-        let requests = (0..<64).map { #"{"op":"lookup","key":"big:65536","id":\#($0)}"# + "\n" }.joined()
-        hog.send(requests)
-        #expect(running.eventually { running.server.statistics.connectionsCutOff == 1 })
-        polite.send(#"{"op":"hello","id":1}"# + "\n")
-        #expect(try polite.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
-        #expect(hog.waitForClose(timeout: 10))
-        running.shutDown()
-    }
-
     @Test func idleConnectionsAreClosedButSubscribersAreNot() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.3))
         let idle = try running.client()

@@ -17,9 +17,11 @@ public final class DaemonProcess {
     /// With `user`, the daemon runs as that user and group id (through `setpriv`, with no
     /// supplementary groups), and the socket's directory is handed to it: tests run as root,
     /// to whom file permissions do not apply, so permission faults need an ordinary user.
+    /// With `standardError`, the daemon's stderr goes there instead of ``logPath`` (a pipe, a
+    /// file on a full disk), and ``log`` stays empty.
     public init(
         resources: [String], arguments: [String] = [], environment: [String: String] = [:],
-        startTimeout: TimeInterval = 20, user: UInt32? = nil
+        startTimeout: TimeInterval = 20, user: UInt32? = nil, standardError: FileHandle? = nil
     ) throws {
         directory = try TemporaryDirectory(prefix: "l10nd-daemon")
         socketPath = directory.path + "/l10nd.sock"
@@ -43,7 +45,7 @@ public final class DaemonProcess {
         var base = ["PATH": "/usr/bin:/bin"]
         base.merge(environment) { _, new in new }
         process.environment = SanitizerEnvironment.adding(to: base)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardError = try standardError ?? FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()

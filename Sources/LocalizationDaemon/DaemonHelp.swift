@@ -1,0 +1,95 @@
+public import CommandLineHelp
+
+/// `l10nd`'s help as data: `l10nd --help` prints ``page`` as text, the package's manual
+/// pages `l10nd(8)` and `l10nd.conf(5)` are ``page`` and ``configurationPage`` in roff
+/// (`l10nd --man l10nd`, `l10nd --man l10nd.conf`).
+public enum DaemonHelp {
+    /// The paths the package installs, named in both pages.
+    static let files = HelpSection(
+        "FILES",
+        entries: [
+            HelpEntry("/etc/l10nd/l10nd.conf", "The configuration the systemd unit passes with --config."),
+            HelpEntry(
+                "/var/lib/l10nd/resources",
+                "The resource directory the package's configuration names; put xx.lproj directories and "
+                    + ".xcstrings files here. Examples: /usr/share/doc/l10nd/examples/Resources."),
+            HelpEntry(
+                "/run/l10nd/l10nd.sock",
+                "The socket of the systemd units: mode 0660, group l10n (the package creates the group; add "
+                    + "users with 'adduser USER l10n')."),
+            HelpEntry("/usr/share/doc/l10nd", "README.md, INSTALL.md, DAEMON.md, PROTOCOL.md and the other guides."),
+        ])
+
+    /// `l10nd(8)`: what `l10nd --help` prints.
+    public static let page = HelpPage(
+        name: "l10nd", section: 8, summary: "serve localized strings over a Unix socket and hot-reload them",
+        synopsis: [
+            "l10nd [--config FILE] [--resources DIR]... [--socket PATH]",
+            "      [--development-language TAG] [--log-level LEVEL] [--settle-ms N]",
+            "l10nd --help | --version | --man l10nd|l10nd.conf",
+        ],
+        sections: [
+            HelpSection(
+                "DESCRIPTION",
+                paragraphs: [
+                    "Serves localized strings from .lproj directories and String Catalogs over a Unix socket, "
+                        + "reloading them as files change. Clients are the Localization library and l10nctl(1).",
+                    "Flags override the configuration file (l10nd.conf(5)); --resources given at least once "
+                        + "replaces the file's list. No file is read unless --config names one.",
+                ]),
+            HelpSection(
+                "OPTIONS",
+                entries: [
+                    HelpEntry("--config FILE", "Read settings from FILE (key = value; see l10nd.conf(5))."),
+                    HelpEntry("--resources DIR", "A resource directory; repeat for more. Replaces the file's list."),
+                    HelpEntry(
+                        "--socket PATH",
+                        "Listen on PATH (default $XDG_RUNTIME_DIR/l10nd/l10nd.sock, else /tmp/l10nd-$UID/l10nd.sock)."),
+                    HelpEntry("--development-language TAG", "The last fallback language (default en)."),
+                    HelpEntry("--log-level LEVEL", "debug, info, notice, warning or error (default info)."),
+                    HelpEntry("--settle-ms N", "Quiet time before a reload, in milliseconds (default 20)."),
+                    HelpEntry("-h, --help", "Show this help."),
+                    HelpEntry("--version", "Show the version."),
+                    HelpEntry("--man PAGE", "Print the manual page l10nd or l10nd.conf in roff."),
+                ]),
+            HelpSection(
+                "SIGNALS",
+                entries: [
+                    HelpEntry("SIGHUP", "Rescan every resource directory (as 'l10nctl reload')."),
+                    HelpEntry(
+                        "SIGTERM, SIGINT",
+                        "Stop accepting, answer what is owed (at most 5 s), remove the socket file, exit 0."),
+                ]),
+            HelpSection(
+                "EXIT STATUS",
+                entries: [
+                    HelpEntry("0", "A clean stop."),
+                    HelpEntry("1", "Start-up failed (the socket is taken, inotify is unavailable)."),
+                    HelpEntry("2", "A bad flag or a bad configuration file."),
+                ]),
+            files,
+            HelpSection("SEE ALSO", paragraphs: ["l10nctl(1), l10nd.conf(5), systemd.socket(5)"]),
+        ])
+
+    /// `l10nd.conf(5)`: one entry per configuration key.
+    public static let configurationPage = HelpPage(
+        name: "l10nd.conf", section: 5, summary: "l10nd configuration file",
+        synopsis: ["/etc/l10nd/l10nd.conf"],
+        sections: [
+            HelpSection(
+                "DESCRIPTION",
+                paragraphs: [
+                    "One key = value per line. A line starting with # is a comment; a # later in a line is "
+                        + "part of the value. A value may be wrapped in double quotes to keep leading or trailing "
+                        + "blanks. resources may repeat; every other key may appear once. Relative paths are taken "
+                        + "from the file's directory. Command-line flags (l10nd(8)) override these values. A "
+                        + "mistake stops l10nd with file:line: message and exit status 2."
+                ]),
+            HelpSection("KEYS", entries: ConfigurationKey.allCases.map { HelpEntry($0.helpTerm, $0.helpText) }),
+            files,
+            HelpSection("SEE ALSO", paragraphs: ["l10nd(8), l10nctl(1)"]),
+        ])
+
+    /// The pages `--man` prints, by name.
+    public static let manualPages: [String: HelpPage] = ["l10nd": page, "l10nd.conf": configurationPage]
+}

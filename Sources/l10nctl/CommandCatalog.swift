@@ -1,0 +1,175 @@
+import CommandLineHelp
+
+/// Every `l10nctl` command, in the order the help lists them.
+enum CommandCatalog {
+    static let all: [CommandDescription] = [
+        CommandDescription(
+            name: "get", arguments: "KEY", summary: "print KEY's value in a language (from files, or from l10nd)",
+            paragraphs: [
+                "Prints KEY's value in the first language that has it: each --lang in turn (or the languages "
+                    + "of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the development language. A key no "
+                    + "language has prints as itself. With --resources (or L10N_RESOURCES) the files are read "
+                    + "directly; otherwise l10nd is asked, and an l10nd that does not answer is a failure. "
+                    + "--format json prints {\"value\":…,\"found\":…,\"lang\":…}."
+            ],
+            options: [
+                HelpEntry(
+                    "--lang TAG",
+                    "A preferred language (repeatable): ja, pt-BR, zh_Hant_TW, or an Accept-Language list: "
+                        + "\"de-DE,de;q=0.9,en;q=0.8\"."),
+                HelpEntry("--table NAME", "The table (default Localizable)."),
+                HelpEntry(
+                    "--count N",
+                    "Pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in; repeat it for one "
+                        + "count per format argument (--count 3 --count 1)."),
+            ],
+            valueOptions: ["lang", "table", "count"], globals: [.resources, .developmentLanguage, .socket]),
+        CommandDescription(
+            name: "dump", arguments: "FILE", summary: "print a .strings, .stringsdict or .xcstrings file as JSON",
+            paragraphs: [
+                "Prints FILE as JSON on stdout. A .strings file prints as one object {key: value}; a "
+                    + ".stringsdict as {key: entry} with its plural variants; an .xcstrings as its source "
+                    + "language and its entries per language. As in the daemon, only a regular file of at most "
+                    + "128 MiB is read."
+            ],
+            formats: ["json"]),
+        CommandDescription(
+            name: "coverage", arguments: "DIR...",
+            summary: "per language, the share of the development language's keys translated",
+            paragraphs: [
+                "For each language under the resource directories (arguments, and --resources), how many of "
+                    + "the development language's keys (every table) it translates, and how many of those a "
+                    + "String Catalog marks needs_review. Text output is a table with a bar per language."
+            ],
+            globals: [.resources, .developmentLanguage]),
+        CommandDescription(
+            name: "lint", arguments: "PATH...",
+            summary: "check files and directories for errors and missing translations",
+            paragraphs: [
+                "Checks .strings, .stringsdict and .xcstrings files (directories, arguments and --resources, are "
+                    + "searched for them) and prints one line per finding: file:line:column: error|warning: "
+                    + "message [rule]; --format json prints {findings: [{file, line, column, severity, rule, "
+                    + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
+                    + "there are errors.",
+                "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
+                    + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
+                    + "categories), review-state (catalog new/needs_review/stale) (warnings). Placeholders are "
+                    + "compared as printf, plus the %0 and {name} styles when the development language uses "
+                    + "them. See docs/TRANSLATORS.md.",
+            ],
+            options: [
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning or off (repeatable)."),
+                HelpEntry(
+                    "--placeholders STYLES",
+                    "The placeholder styles to compare, instead of detecting them: any of printf, "
+                        + "percent-number, braces, comma-separated."),
+            ],
+            valueOptions: ["severity", "placeholders"], globals: [.resources, .developmentLanguage],
+            formats: ["text", "json", "sarif"]),
+        CommandDescription(
+            name: "export", arguments: "DIR", summary: "write a language's strings as XLIFF (Xcode) or .po (Poedit)",
+            paragraphs: [
+                "Writes DIR's strings in the development language with their --lang translations: as XLIFF 1.2 "
+                    + "the way Xcode writes an .xcloc's (default, or an --output ending in .xliff), or as a gettext "
+                    + ".po file with the language's CLDR plural forms (--format po, or an --output ending in .po). "
+                    + "See docs/TRANSLATORS.md."
+            ],
+            options: [
+                HelpEntry("--lang TAG", "The language of the translations."),
+                HelpEntry("--output FILE", "Write to FILE instead of stdout."),
+            ],
+            valueOptions: ["lang", "output"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
+        CommandDescription(
+            name: "import", arguments: "DIR FILE", summary: "write a translator's XLIFF or .po back into the files",
+            paragraphs: [
+                "Writes the translations in FILE (XLIFF or .po, from export and a translator's tool; --format, "
+                    + "else FILE's extension) into DIR's .strings, .stringsdict and .xcstrings files. Only values "
+                    + "that differ change, each in place; comments and order are kept; each changed file is "
+                    + "replaced in one rename, so l10nd reloads it. Prints the files changed; what cannot be "
+                    + "written is reported and makes the exit code 1. The language is FILE's unless --lang."
+            ],
+            options: [HelpEntry("--lang TAG", "The language of the translations (default: FILE's).")],
+            valueOptions: ["lang"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
+        CommandDescription(
+            name: "status", arguments: "",
+            summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",
+            paragraphs: [
+                "Shows what l10nd serves: generation, languages, tables, keys and files; every file that "
+                    + "fails to parse, as file:line:column: message (it keeps its last good table); and the "
+                    + "counters of lookups, misses, reloads, rescans, the watcher and the server."
+            ],
+            globals: [.socket]),
+        CommandDescription(
+            name: "reload", arguments: "", summary: "make l10nd re-read everything; returns once it is served",
+            paragraphs: [
+                "Makes l10nd rescan every resource directory and returns once the new tables are served "
+                    + "(systemd's ExecReload uses it). Prints the new generation. Only root and l10nd's own user "
+                    + "may reload."
+            ],
+            options: [HelpEntry("--timeout SECONDS", "How long to wait for the rescan (default 60).")],
+            valueOptions: ["timeout"], globals: [.socket]),
+        CommandDescription(
+            name: "watch", arguments: "", summary: "print each change l10nd applies, as it happens",
+            paragraphs: [
+                "Prints one line per change l10nd applies, as it happens: generation 4: ja/Localizable, "
+                    + "ja/Settings (--format json: the protocol's event lines). When l10nd goes away (a restart, "
+                    + "a crash) watch says so on stderr and reconnects, waiting 0.1 s, then twice as long each "
+                    + "time up to 5 s, and says when it is back: changes made in between are not replayed. "
+                    + "SIGINT (Ctrl-C) and SIGTERM end it."
+            ],
+            globals: [.socket]),
+        CommandDescription(
+            name: "missing", arguments: "",
+            summary: "keys looked up but found in no language (also as a .strings skeleton)",
+            paragraphs: [
+                "Lists the keys looked up but found in no language, with how often: language, table, key and "
+                    + "count, tab-separated. --format strings --lang ja prints a .strings skeleton of them for a "
+                    + "translator to fill in."
+            ],
+            options: [
+                HelpEntry("--lang TAG", "Only this language's keys."),
+                HelpEntry("--table NAME", "Only this table's keys."),
+            ],
+            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings"]),
+        CommandDescription(
+            name: "reset", arguments: "",
+            summary: "zero l10nd's counters and missing-key report, printing what they held",
+            paragraphs: [
+                "Zeroes l10nd's counters (lookups, misses, reloads, rescans, files parsed) and empties its "
+                    + "missing-key report in one step, and prints what they held, so a monitor that reads and "
+                    + "resets loses nothing counted in between. Only root and l10nd's own user may reset; anyone "
+                    + "else gets a 'forbidden' error."
+            ],
+            globals: [.socket]),
+        CommandDescription(
+            name: "languages", arguments: "", summary: "the languages and tables l10nd serves",
+            paragraphs: ["Lists the languages l10nd serves, each with its tables."], globals: [.socket]),
+        CommandDescription(
+            name: "socket-path", arguments: "", summary: "print the socket path the other commands use",
+            paragraphs: [
+                "Prints the socket the commands that talk to l10nd would use: --socket, else L10N_SOCKET, else "
+                    + "$XDG_RUNTIME_DIR/l10nd/l10nd.sock, else /tmp/l10nd-$UID/l10nd.sock (the daemon's own "
+                    + "default). For scripts: socat - UNIX-CONNECT:\"$(l10nctl socket-path)\"."
+            ],
+            globals: [.socket]),
+        CommandDescription(
+            name: "help", arguments: "[COMMAND]", summary: "show this help, or a command's",
+            paragraphs: [
+                "Shows the overview, or COMMAND's help. --format man prints l10nctl(1), the manual page made "
+                    + "from the same text."
+            ],
+            formats: ["text", "man"]),
+    ]
+
+    /// The command named `name`, if there is one.
+    static func command(_ name: String) -> CommandDescription? { all.first { $0.name == name } }
+
+    /// Why `name` is not a command, and what to type instead.
+    static func unknown(_ name: String) -> UsageError {
+        let names = all.map(\.name)
+        let guess = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
+        return UsageError(
+            "unknown command '\(name)'\(guess); the commands are \(names.joined(separator: ", ")) "
+                + "(see 'l10nctl help')")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Localization
+import LocalizationWire
+
+/// `l10nctl watch`: one line per change l10nd applies, across daemon restarts.
+///
+/// The first connection must succeed (no daemon is a failure, as for every command); after
+/// that a lost connection is retried with a doubling delay, capped, until l10nd is back or
+/// a signal ends the process. Each loss and each return is said on stderr, so a pipe reading
+/// stdout sees only changes.
+enum WatchCommand {
+    /// The wait before the first reconnection attempt, in seconds.
+    static let firstRetryDelay = 0.1
+    /// The longest wait between attempts, in seconds.
+    static let maxRetryDelay = 5.0
+
+    static func run(_ invocation: Invocation) throws {
+        guard invocation.arguments.positionals.isEmpty else { throw UsageError("watch takes no arguments") }
+        var connection = try DaemonCommands.connect(invocation, timeout: 3600)
+        _ = try DaemonCommands.fields(.subscribe, on: connection)
+        let path = connection.socketPath
+        say("watching \(path); Ctrl-C stops")
+        while true {
+            let event: WireEvent
+            do { event = try connection.nextEvent() } catch {
+                if error.code == .timeout { continue }
+                say("l10nd on \(path) went away (\(error.message)); reconnecting")
+                connection = reconnect(to: path)
+                continue
+            }
+            guard case .changed(let generation, let changes) = event else { continue }
+            // Written unbuffered: a pipe reader sees each change the moment it happens.
+            let line =
+                invocation.json
+                ? String(decoding: JSONLineCodec.encode(.event(event)).dropLast(), as: UTF8.self)
+                : "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+
+    /// A new subscribed connection to `path`, trying until one answers.
+    static func reconnect(to path: String) -> DaemonConnection {
+        var delay = firstRetryDelay
+        while true {
+            usleep(useconds_t(delay * 1_000_000))
+            delay = min(delay * 2, maxRetryDelay)
+            guard let connection = try? DaemonConnection(socketPath: path, timeout: 3600),
+                let status = try? DaemonCommands.fields(.status, on: connection),
+                (try? DaemonCommands.fields(.subscribe, on: connection)) != nil
+            else { continue }
+            let generation = status["generation"]?.integerValue.map { " at generation \($0)" } ?? ""
+            say("reconnected to l10nd on \(path)\(generation); changes made while it was away are not shown")
+            return connection
+        }
+    }
+
+    /// A note for the person watching, on stderr.
+    static func say(_ message: String) {
+        FileHandle.standardError.write(Data("l10nctl: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the Debian package ships, checked cheaply: the manual pages the executables print
+/// render without a warning and say what `--help` says, the completions offer every command
+/// and option, and (once `scripts/package` has run, as `scripts/test` does first) the `.deb`
+/// itself. Installing it into a clean Debian root is `scripts/test-package`.
+@Suite struct PackagingTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+    let l10nd = PackagePaths.executable("l10nd")
+
+    /// The manual pages, as the package makes them: (name, program, arguments).
+    static let pages = [
+        ("l10nctl.1", "l10nctl", ["help", "--format", "man"]), ("l10nd.8", "l10nd", ["--man", "l10nd"]),
+        ("l10nd.conf.5", "l10nd", ["--man", "l10nd.conf"]),
+    ]
+
+    /// `page` formatted by man-db as a reader sees it, 80 columns wide; fails on any warning.
+    func rendered(_ roff: String, name: String) throws -> String {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(roff, to: name)
+        let result = try ProcessRunner.run(
+            "/usr/bin/man", ["--warnings", "-E", "UTF-8", "-l", file],
+            environment: ["PATH": "/usr/bin:/bin", "MANWIDTH": "80", "MAN_KEEP_FORMATTING": "0", "LANG": "C.UTF-8"])
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(name) warns: \(result.stderr)")
+        // Words as a reader sees them, whatever the line breaks, and without the overstrikes
+        // (`N\bN`) man writes for bold.
+        var plain: [Character] = []
+        for character in result.stdout {
+            if character == "\u{8}" { _ = plain.popLast() } else { plain.append(character) }
+        }
+        return String(plain).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The `--name` options a help text lists: the first word of each entry line (two
+    /// spaces in, an option name and nothing glued to it).
+    func optionTerms(_ help: String) -> Set<String> {
+        Set(
+            help.split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("  --"), let word = line.dropFirst(2).split(separator: " ").first else {
+                    return nil
+                }
+                let name = word.dropFirst(2)
+                return name.allSatisfy({ $0.isLowercase || $0 == "-" }) && !name.isEmpty ? String(word) : nil
+            })
+    }
+
+    @Test(arguments: pages)
+    func manualPagesRenderWithoutWarnings(name: String, program: String, arguments: [String]) throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man-db is not installed")
+        let roff = try ProcessRunner.run(PackagePaths.executable(program), arguments)
+        #expect(roff.status == 0, "\(roff.stderr)")
+        let text = try rendered(roff.stdout, name: name)
+        for heading in ["NAME", "SYNOPSIS", "DESCRIPTION"] where name != "l10nctl.1" || heading != "DESCRIPTION" {
+            #expect(text.contains(" \(heading) "), "\(name) lacks \(heading)")
+        }
+    }
+
+    @Test func theManualPagesSayWhatTheHelpSays() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man-db is not installed")
+        let daemonHelp = try ProcessRunner.run(l10nd, ["--help"]).stdout
+        let daemonPage = try rendered(try ProcessRunner.run(l10nd, ["--man", "l10nd"]).stdout, name: "l10nd.8")
+        #expect(optionTerms(daemonHelp).count == 8, "\(optionTerms(daemonHelp))")
+        for option in optionTerms(daemonHelp) { #expect(daemonPage.contains(option), "l10nd(8) lacks \(option)") }
+        let clientPage = try rendered(
+            try ProcessRunner.run(l10nctl, ["help", "--format", "man"]).stdout, name: "l10nctl.1")
+        for command in [
+            "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
+        ] {
+            let help = try ProcessRunner.run(l10nctl, ["help", command]).stdout
+            for option in optionTerms(help) { #expect(clientPage.contains(option), "l10nctl(1) lacks \(option)") }
+            // The first sentence of the command's help, as the page wraps it.
+            let sentence = help.split(separator: "\n")[1].split(separator: " ").prefix(6).joined(separator: " ")
+            #expect(clientPage.contains(sentence), "l10nctl(1) lacks \(command)'s '\(sentence)'")
+        }
+        let configurationPage = try rendered(
+            try ProcessRunner.run(l10nd, ["--man", "l10nd.conf"]).stdout, name: "l10nd.conf.5")
+        let shipped = try String(contentsOfFile: PackagePaths.root + "/config/l10nd.conf", encoding: .utf8)
+        for line in shipped.split(separator: "\n") where line.hasPrefix("# ") && line.contains(":") {
+            let key = line.dropFirst(2).prefix { $0 != ":" }
+            // A key is a documented word the file also sets, or shows set in a comment.
+            let lines = shipped.split(separator: "\n")
+            guard lines.contains(where: { $0.hasPrefix("\(key) = ") || $0.hasPrefix("# \(key) = ") }) else { continue }
+            #expect(configurationPage.contains("\(key) = "), "l10nd.conf(5) lacks \(key)")
+        }
+    }
+
+    @Test func completionsOfferEveryCommandAndOption() throws {
+        let commands = [
+            "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
+            "languages",
+            "socket-path", "help",
+        ]
+        var options = optionTerms(try ProcessRunner.run(l10nctl, ["--help"]).stdout)
+        for command in commands {
+            options.formUnion(optionTerms(try ProcessRunner.run(l10nctl, ["help", command]).stdout))
+        }
+        for file in ["l10nctl.bash", "_l10nctl"] {
+            let text = try String(contentsOfFile: PackagePaths.root + "/completions/" + file, encoding: .utf8)
+            for command in commands { #expect(text.contains(command), "\(file) lacks \(command)") }
+            for option in options { #expect(text.contains(option), "\(file) lacks \(option)") }
+        }
+        let daemonOptions = optionTerms(try ProcessRunner.run(l10nd, ["--help"]).stdout)
+        for file in ["l10nd.bash", "_l10nd"] {
+            let text = try String(contentsOfFile: PackagePaths.root + "/completions/" + file, encoding: .utf8)
+            for option in daemonOptions { #expect(text.contains(option), "\(file) lacks \(option)") }
+        }
+    }
+
+    /// The package `scripts/package` left in `.build/debian`, if any.
+    static var builtPackage: String? {
+        let directory = PackagePaths.root + "/.build/debian"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasPrefix("l10nd_") && $0.hasSuffix(".deb") }.sorted().last.map {
+            directory + "/" + $0
+        }
+    }
+
+    @Test(
+        .enabled(
+            if: builtPackage != nil, "no .build/debian/l10nd_*.deb: scripts/package makes it, scripts/test runs it"))
+    func thePackageHoldsWhatItPromises() throws {
+        let deb = try #require(Self.builtPackage)
+        let info = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb])
+        let version = try ProcessRunner.run(l10nd, ["--version"]).stdout.split(separator: " ").last ?? ""
+        #expect(info.stdout.contains("Package: l10nd\n"))
+        #expect(info.stdout.contains("Version: \(version)"), "\(info.stdout)")
+        let depends = try #require(info.stdout.split(separator: "\n").first { $0.hasPrefix("Depends: ") })
+        for library in ["libc6", "libinotifytools0", "libstdc++6", "libgcc-s1"] {
+            #expect(depends.contains(library), "\(depends)")
+        }
+        #expect(!depends.contains("swift") && !depends.contains("libicu"), "\(depends)")
+        let contents = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
+        for path in [
+            "./usr/sbin/l10nd", "./usr/bin/l10nctl", "./lib/systemd/system/l10nd.service",
+            "./lib/systemd/system/l10nd.socket", "./etc/l10nd/l10nd.conf", "./var/lib/l10nd/resources/",
+            "./usr/share/man/man8/l10nd.8.gz", "./usr/share/man/man1/l10nctl.1.gz",
+            "./usr/share/man/man5/l10nd.conf.5.gz", "./usr/share/bash-completion/completions/l10nctl",
+            "./usr/share/zsh/vendor-completions/_l10nctl", "./usr/share/doc/l10nd/copyright",
+            "./usr/share/doc/l10nd/DAEMON.md", "./usr/share/doc/l10nd/INSTALL.md",
+        ] {
+            #expect(contents.contains(" \(path)\n"), "the package lacks \(path)")
+        }
+        let unpacked = try TemporaryDirectory()
+        let extract = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--raw-extract", deb, unpacked.path])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        let conffiles = try String(contentsOfFile: unpacked.path + "/DEBIAN/conffiles", encoding: .utf8)
+        #expect(conffiles == "/etc/l10nd/l10nd.conf\n")
+        for binary in ["/usr/sbin/l10nd", "/usr/bin/l10nctl"] {
+            let dynamic = try ProcessRunner.run("/usr/bin/readelf", ["-d", unpacked.path + binary]).stdout
+            #expect(!dynamic.contains("/opt/swift") && !dynamic.contains("libswift"), "\(binary): \(dynamic)")
+            #expect(!dynamic.contains("libFoundation") && !dynamic.contains("libdispatch"), "\(binary): \(dynamic)")
+        }
+        let service = try String(contentsOfFile: unpacked.path + "/lib/systemd/system/l10nd.service", encoding: .utf8)
+        #expect(service.contains("Documentation=man:l10nd(8)"))
+        #expect(service.contains("ExecStart=/usr/sbin/l10nd --config /etc/l10nd/l10nd.conf"))
+    }
+}
