@@ -64,8 +64,8 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
         if contains(.printf) {
             // The app's own `%N` are not printf: taken out before printf reads the rest.
             let strip = contains(.percentNumber)
-            let left = strip ? Self.removingNumberedPercents(original) : original
-            let right = strip ? Self.removingNumberedPercents(translation) : translation
+            let left = Self.removingProsePercents(strip ? Self.removingNumberedPercents(original) : original)
+            let right = Self.removingProsePercents(strip ? Self.removingNumberedPercents(translation) : translation)
             if let problem = FormatSpecifier.signatureMismatch(left, right) { problems.append(problem) }
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
@@ -89,6 +89,32 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
             copied = token.range.upperBound
         }
         result += text.unicodeScalars[copied...]
+        return String(result)
+    }
+
+    /// `text` without the `%` of a percent sign written in prose: `%`, optional digits, spaces,
+    /// then a word (two letters). printf would read `% of screen` as `% o` (octal with a space
+    /// flag) and `50 % done` as `% d`; no format string is written that way.
+    static func removingProsePercents(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if scalars[index] == "%" {
+                var cursor = index + 1
+                while cursor < scalars.count, ("0"..."9").contains(scalars[cursor]) { cursor += 1 }
+                let spaces = cursor
+                while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
+                if cursor > spaces, cursor + 1 < scalars.count, scalars[cursor].properties.isAlphabetic,
+                    scalars[cursor + 1].properties.isAlphabetic
+                {
+                    index += 1
+                    continue
+                }
+            }
+            result.append(scalars[index])
+            index += 1
+        }
         return String(result)
     }
 
