@@ -128,19 +128,8 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
     private static func numberedPercentRanges(in text: String) -> [(range: Range<String.Index>, bare: Bool)] {
         let scalars = text.unicodeScalars
         var result: [(Range<String.Index>, Bool)] = []
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            guard scalars[index] == "%" else {
-                index = scalars.index(after: index)
-                continue
-            }
-            let start = index
-            var cursor = scalars.index(after: index)
-            if cursor < scalars.endIndex, scalars[cursor] == "%" {
-                index = scalars.index(after: cursor)
-                continue
-            }
-            let digitsStart = cursor
+        FormatPlaceholders.forEachPercent(in: scalars) { start, digitsStart in
+            var cursor = digitsStart
             while cursor < scalars.endIndex, ("0"..."9").contains(scalars[cursor]) {
                 cursor = scalars.index(after: cursor)
             }
@@ -153,7 +142,7 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
                     } ?? true
                 result.append((start..<cursor, bare))
             }
-            index = cursor == digitsStart ? scalars.index(after: start) : cursor
+            return cursor == digitsStart ? digitsStart : cursor
         }
         return result
     }
