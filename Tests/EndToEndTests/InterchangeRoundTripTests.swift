@@ -246,6 +246,25 @@ import Testing
                     with: #"{ "state" : "translated", "value" : "Öffnen" }"#))
     }
 
+    /// What a translator saves in Poedit reaches a running l10nd: import replaces the file
+    /// in one rename, the daemon reloads it and serves the new value.
+    @Test func theDaemonServesWhatAnImportWrote() throws {
+        let fixture = try HotReloadTests.Fixture(files: [
+            "en.lproj/Localizable.strings": "/* Greeting */\n\"k\" = \"Hello\";\n",
+            "ja.lproj/Localizable.strings": "\"k\" = \"original\";\n",
+        ])
+        let po = fixture.resources.path + "/../" + UUID().uuidString + ".po"
+        defer { try? FileManager.default.removeItem(atPath: po) }
+        #expect(try run("export", fixture.resources.path, "--lang", "ja", "--output", po).status == 0)
+        let text = try String(contentsOfFile: po, encoding: .utf8)
+        #expect(text.contains("#. Greeting\n"))
+        try text.replacing("msgstr \"original\"", with: "msgstr \"こんにちは\"").write(
+            toFile: po, atomically: true, encoding: .utf8)
+        #expect(try run("import", fixture.resources.path, po).status == 0)
+        try fixture.awaitChange("ja")
+        #expect(try fixture.value() == "こんにちは")
+    }
+
     @Test func badInputIsAClearErrorAndChangesNothing() throws {
         let directory = try TemporaryDirectory()
         try directory.write("\"a\" = \"A\";\n", to: "res/en.lproj/Localizable.strings")
