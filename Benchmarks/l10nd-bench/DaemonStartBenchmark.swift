@@ -122,7 +122,7 @@ private func residentMemory(of pid: Int32) -> Int {
 }
 
 /// A datagram socket standing in for systemd's notify socket.
-private final class NotifyReceiver {
+final class NotifyReceiver {
     let path: String
     private let descriptor: Int32
 

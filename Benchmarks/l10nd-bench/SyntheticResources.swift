@@ -18,10 +18,15 @@ struct SyntheticResources {
         var tags: [String] = ["en", "ja"]
         let letters = Array("abcdefghijklmnopqrstuvwxyz")
         var index = 0
+        // Two letters while they last (676), then three: thousands of distinct languages.
+        var taken = Set(tags)
         while tags.count < count {
-            let tag = "\(letters[index / 26 % 26])\(letters[index % 26])"
+            let tag =
+                index < 676
+                ? "\(letters[index / 26])\(letters[index % 26])"
+                : "\(letters[(index - 676) / 676 % 26])\(letters[(index - 676) / 26 % 26])\(letters[(index - 676) % 26])"
             index += 1
-            if !tags.contains(tag) { tags.append(tag) }
+            if taken.insert(tag).inserted { tags.append(tag) }
         }
         languages = Array(tags.prefix(count))
         var raw = 0

@@ -1,15 +1,34 @@
 import Foundation
 
-/// Finds resource files under root directories: every `*.lproj` at any depth and every
-/// `*.xcstrings`.
+/// Finds resource files under root directories: every `*.lproj` at most
+/// ``maximumDepth`` directories below a root, and every `*.xcstrings` in the directories
+/// on the way there.
 ///
-/// Hidden entries (a leading `.`) are skipped: editors' swap files, and Kubernetes'
-/// `..data` and `..2026_…` directories, whose content is reached once through the visible
+/// Hidden entries (a leading `.`) are skipped: editors' swap files, and Kubernetes' `..data`
+/// and `..2026_…` directories, whose content is reached once through the visible
 /// `ja.lproj -> ..data/ja.lproj` links rather than twice. Symbolic links are followed, but a
-/// directory already visited (a link loop) is not entered again, and depth is bounded.
+/// directory already visited (a link loop) is not entered again. Which directories are
+/// entered is decided by ``entersSubdirectories(of:atDepth:)``, the one rule the daemon's
+/// watcher follows too, so what is read is what is watched.
 public enum ResourceScanner {
-    /// Directories deeper than this below a root are not entered.
+    /// Directories deeper than this below a root are neither read nor watched.
+    ///
+    /// A root is at depth 0, its subdirectories at depth 1. An `.lproj` at depth 32 is read;
+    /// a directory at depth 33 is not entered, and the daemon lists it in `status`.
     public static let maximumDepth = 32
+
+    /// Whether the subdirectories of `directory`, which lies `depth` levels below its root,
+    /// are entered: not below an `.lproj` (Apple's bundles never look deeper) and not
+    /// beyond ``maximumDepth``.
+    public static func entersSubdirectories(of directory: String, atDepth depth: Int) -> Bool {
+        !directory.hasSuffix(".lproj") && depth < maximumDepth
+    }
+
+    /// The depth of `path` below `root` (0 for the root itself), counting path components.
+    public static func depth(of path: String, below root: String) -> Int {
+        guard path.count > root.count else { return 0 }
+        return path.dropFirst(root.count).split(separator: "/").count
+    }
 
     /// Every resource file under `roots`, each tagged with the index of its root.
     ///
@@ -22,11 +41,23 @@ public enum ResourceScanner {
     /// Every resource file under `directory`, tagged with `rootIndex`, optionally confined
     /// as ``scan(roots:confinedTo:)`` describes.
     public static func scan(directory: String, rootIndex: Int, confinedTo allowed: [String]? = nil) -> [ResourceFile] {
+        survey(directory: directory, rootIndex: rootIndex, confinedTo: allowed).files
+    }
+
+    /// What a scan of `directory` (itself `depth` levels below its root) found: the
+    /// resource files, and the directories that exist but could not be listed.
+    ///
+    /// A directory that cannot be listed (permission denied, out of descriptors) is not an
+    /// empty one: whoever keeps tables from it must keep them until it can be listed again.
+    public static func survey(
+        directory: String, depth: Int = 0, rootIndex: Int, confinedTo allowed: [String]? = nil
+    ) -> ResourceSurvey {
         var visited = Set<String>()
-        var found: [ResourceFile] = []
+        var survey = ResourceSurvey()
         let confinement = allowed.map { $0.map(realPath) }
-        walk(directory, depth: 0, rootIndex: rootIndex, confinement: confinement, visited: &visited, found: &found)
-        return found.sorted { $0.path < $1.path }
+        walk(directory, depth: depth, rootIndex: rootIndex, confinement: confinement, visited: &visited, into: &survey)
+        survey.files.sort { $0.path < $1.path }
+        return survey
     }
 
     /// Whether `path`, with every link resolved, lies inside one of `roots` (already real paths).
@@ -60,12 +91,18 @@ public enum ResourceScanner {
 
     private static func walk(
         _ directory: String, depth: Int, rootIndex: Int, confinement: [String]?,
-        visited: inout Set<String>, found: inout [ResourceFile]
+        visited: inout Set<String>, into survey: inout ResourceSurvey
     ) {
-        guard depth <= maximumDepth,
-            visited.insert(realPath(directory)).inserted,
-            let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
-        else { return }
+        guard depth <= maximumDepth, visited.insert(realPath(directory)).inserted else { return }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            // Gone meanwhile is empty; there but unlistable is unknown, not empty.
+            if FileManager.default.fileExists(atPath: directory) { survey.unlistable.append(directory) }
+            return
+        }
+        let descend = entersSubdirectories(of: directory, atDepth: depth)
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
@@ -77,11 +114,11 @@ public enum ResourceScanner {
                 // Named like a table, it is one even when it is no readable file (a directory,
                 // a link to nowhere or in a loop): loading it reports why, where skipping it
                 // would drop the table without a word.
-                found.append(file)
-            } else if isDirectory.boolValue {
+                survey.files.append(file)
+            } else if isDirectory.boolValue && descend {
                 walk(
                     path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited,
-                    found: &found)
+                    into: &survey)
             }
         }
     }

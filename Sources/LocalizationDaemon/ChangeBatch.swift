@@ -4,8 +4,9 @@
 /// and without duplicates. A file listed may have been created, rewritten or deleted: read it
 /// again, and treat "no such file" as a deletion. A directory listed appeared, vanished or
 /// now points elsewhere: re-read everything under it. `fullRescan` means events may have
-/// been lost (queue overflow, unknown watch descriptor, a watch that could not be added, an
-/// explicit reload): re-read everything.
+/// been lost (queue overflow, unknown watch descriptor, an explicit reload): re-read
+/// everything. (A watch that could not be added is retried and polled by the watcher, and
+/// reported as the directories it finds changed.)
 public struct ChangeBatch: Sendable, Hashable, CustomStringConvertible {
     /// Resource files that may have changed.
     public var files: [String]

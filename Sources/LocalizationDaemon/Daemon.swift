@@ -99,13 +99,20 @@ public final class Daemon: Sendable {
         let listener = try makeListener()
         parts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
-            roots: store.roots, options: watcherOptions
+            roots: store.roots,
+            source: InotifyEventSource(watchLimitFile: Self.testWatchLimitFile),
+            options: watcherOptions,
+            log: { [logger] level, message in logger.log(level, message) }
         ) { [weak self] batch in
             guard let self else { return }
             reloads.async { self.apply(batch) }
         }
         try watcher.start()
-        if let problem = watcher.statistics.lastError { logger.warning(problem) }
+        // Unwatched directories were logged as they were found.
+        let watching = watcher.statistics
+        if let problem = watching.lastError, !watching.unwatched.contains(where: { $0.message == problem }) {
+            logger.warning(problem)
+        }
         let summary = reloads.sync { store.rescan() }
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
@@ -131,6 +138,12 @@ public final class Daemon: Sendable {
         )
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
+    }
+
+    /// For tests only: `L10ND_TEST_WATCH_LIMIT_FILE` names a file whose number stands in for
+    /// `fs.inotify.max_user_watches` (see ``InotifyEventSource/init(target:watchLimitFile:)``).
+    static var testWatchLimitFile: String? {
+        ProcessInfo.processInfo.environment["L10ND_TEST_WATCH_LIMIT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The watcher's settings, from the configuration.
@@ -362,6 +375,15 @@ public final class Daemon: Sendable {
                 "watches": .integer(Int64(statistics.watchCount)),
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
                 "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
+                "unwatched": .array(
+                    statistics.unwatched.map { directory in
+                        .object([
+                            "path": .string(directory.path), "reason": .string(directory.reason.rawValue),
+                            "message": .string(directory.message), "polled": .bool(directory.polled),
+                        ])
+                    }),
+                "unwatched_count": .integer(Int64(statistics.unwatchedCount)),
+                "polled_changes": .integer(Int64(statistics.polledChanges)),
             ])
         }
         if let listener = parts.withLock({ $0.listener }), !listener.isAdopted {

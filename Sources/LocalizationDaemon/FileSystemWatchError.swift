@@ -13,6 +13,8 @@ public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConve
         case permissionDenied = "permission_denied"
         /// The per-user inotify watch limit is reached (`ENOSPC`): `fs.inotify.max_user_watches`.
         case watchLimitReached = "watch_limit_reached"
+        /// The process is out of file descriptors (`EMFILE`, `ENFILE`).
+        case tooManyOpenFiles = "too_many_open_files"
         /// The inotify instance could not be created or used at all.
         case unavailable = "unavailable"
         /// The event source is not running.
@@ -35,11 +37,12 @@ public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConve
         self.message = message
     }
 
-    /// Whether the watcher lost track of something and must rescan to be sure nothing was missed.
+    /// Whether the directory is there but not watched, so it must be retried (and polled).
     ///
     /// A directory that vanished before it could be watched is not such a case: its parent's
-    /// delete event already tells the story.
-    public var requiresRescan: Bool {
+    /// delete event already tells the story. A failed watch never asks for a full rescan:
+    /// the rescan would fail the same way and ask for another.
+    public var leavesDirectoryUnwatched: Bool {
         switch code {
         case .notFound, .notDirectory: false
         default: true

@@ -36,11 +36,20 @@ public final class InotifyEventSource: FileSystemEventSource {
     private let subscriberID: Int
     private let deliveryQueue: DispatchQueue
     private let started = Mutex(false)
+    private let watchLimitFile: String?
 
     /// Creates a source whose handler runs on its own serial queue, targeting `target` if given.
-    public init(target: DispatchQueue? = nil) {
+    ///
+    /// - Parameter watchLimitFile: For tests only: a file holding a number that stands in
+    ///   for `/proc/sys/fs/inotify/max_user_watches`, read at each `addWatches`. Once this
+    ///   source holds that many watches, a new one fails as the kernel fails it, with
+    ///   `ENOSPC`. The real limit is one value for every user of the machine, so a test
+    ///   lowering it would break every other inotify user there; this is the one thing the
+    ///   tests cannot do for real.
+    public init(target: DispatchQueue? = nil, watchLimitFile: String? = nil) {
         subscriberID = InotifyOwnerThread.shared.makeSubscriberID()
         deliveryQueue = DispatchQueue(label: "l10nd.inotify.delivery", target: target)
+        self.watchLimitFile = watchLimitFile
     }
 
     deinit {
@@ -78,7 +87,9 @@ public final class InotifyEventSource: FileSystemEventSource {
             }
         }
         if directories.isEmpty { return [] }
-        return InotifyOwnerThread.shared.addWatches(directories, for: subscriberID)
+        let limit = watchLimitFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        return InotifyOwnerThread.shared.addWatches(directories, for: subscriberID, testLimit: limit)
     }
 
     /// Stops watching the directory behind `watch`, unless another source still watches it.
@@ -127,7 +138,8 @@ private final class InotifyOwnerThread: Sendable {
     )
 
     private enum Request: Sendable {
-        case add([String], subscriber: Int, reply: Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>)
+        case add(
+            [String], subscriber: Int, testLimit: Int?, reply: Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>)
         case remove(Int32, subscriber: Int)
         case unsubscribe(Int, reply: Handoff<Bool>)
     }
@@ -200,9 +212,11 @@ private final class InotifyOwnerThread: Sendable {
         shared.withLock { $0.subscribers[id] = Subscriber(queue: queue, handler: handler) }
     }
 
-    func addWatches(_ paths: [String], for subscriber: Int) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+    func addWatches(
+        _ paths: [String], for subscriber: Int, testLimit: Int?
+    ) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         let reply = Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>()
-        submit(.add(paths, subscriber: subscriber, reply: reply))
+        submit(.add(paths, subscriber: subscriber, testLimit: testLimit, reply: reply))
         return reply.wait()
     }
 
@@ -304,8 +318,25 @@ private final class InotifyOwnerThread: Sendable {
         }
         for request in requests {
             switch request {
-            case .add(let paths, let subscriber, let reply):
-                reply.fulfil(paths.map { add($0, for: subscriber) })
+            case .add(let paths, let subscriber, let testLimit, let reply):
+                guard let testLimit else {
+                    reply.fulfil(paths.map { add($0, for: subscriber) })
+                    break
+                }
+                // As in the kernel, watching a directory again takes no new watch.
+                var (held, watched) = tables.withLock { tables in
+                    let mine = tables.subscribersByWatch.filter { $0.value.contains(subscriber) }.map(\.key)
+                    return (mine.count, Set(mine.compactMap { tables.pathByWatch[$0] }))
+                }
+                reply.fulfil(
+                    paths.map { path in
+                        guard held < testLimit || watched.contains(path) else {
+                            return .failure(watchFailure(code: ENOSPC, path: path, limit: Int32(testLimit)))
+                        }
+                        let result = add(path, for: subscriber)
+                        if case .success = result, watched.insert(path).inserted { held += 1 }
+                        return result
+                    })
             case .remove(let watch, let subscriber):
                 release(watch, from: subscriber)
             case .unsubscribe(let subscriber, let reply):
@@ -333,12 +364,12 @@ private final class InotifyOwnerThread: Sendable {
         }
         let watch: Int32
         if let failure {
-            return .failure(watchFailure(code: failure, path: path, subscriber: subscriber))
+            return .failure(watchFailure(code: failure, path: path))
         } else {
             let descriptor = tables.withLock { $0.inotifyDescriptor }
             watch = inotify_add_watch(descriptor, path, mask)
             if watch < 0 {
-                return .failure(watchFailure(code: errno, path: path, subscriber: subscriber))
+                return .failure(watchFailure(code: errno, path: path))
             }
         }
         tables.withLock { tables in
@@ -348,29 +379,31 @@ private final class InotifyOwnerThread: Sendable {
         return .success(WatchDescriptor(rawValue: watch))
     }
 
-    private func watchFailure(code: Int32, path: String, subscriber: Int) -> FileSystemWatchError {
-        let error: FileSystemWatchError
+    /// The error for a failed `inotify_add_watch`. It is only returned: the watcher keeps
+    /// the directory on its list of unwatched ones, retries and polls it. (Asking for a full
+    /// rescan here made every failure repeat itself, without end.)
+    private func watchFailure(code: Int32, path: String, limit: Int32? = nil) -> FileSystemWatchError {
         switch code {
         case ENOENT:
-            error = .init(code: .notFound, path: path, message: "cannot watch \(path): it does not exist")
+            return .init(code: .notFound, path: path, message: "cannot watch \(path): it does not exist")
         case ENOTDIR:
-            error = .init(code: .notDirectory, path: path, message: "cannot watch \(path): not a directory")
+            return .init(code: .notDirectory, path: path, message: "cannot watch \(path): not a directory")
         case EACCES:
-            error = .init(code: .permissionDenied, path: path, message: "cannot watch \(path): permission denied")
+            return .init(code: .permissionDenied, path: path, message: "cannot watch \(path): permission denied")
         case ENOSPC:
-            let limit = inotifytools_get_max_user_watches()
-            error = .init(
+            let limit = limit ?? inotifytools_get_max_user_watches()
+            return .init(
                 code: .watchLimitReached, path: path,
                 message:
-                    "cannot watch \(path): this user's inotify watch limit is reached (fs.inotify.max_user_watches = \(limit)); raise it, e.g. `sysctl -w fs.inotify.max_user_watches=\(max(Int(limit) * 2, 524_288))`, then reload"
+                    "cannot watch \(path): this user's inotify watch limit is reached (fs.inotify.max_user_watches = \(limit)); raise it, e.g. `sysctl -w fs.inotify.max_user_watches=\(max(Int(limit) * 2, 524_288))`"
             )
+        case EMFILE, ENFILE:
+            return .init(
+                code: .tooManyOpenFiles, path: path,
+                message: "cannot watch \(path): \(String(cString: strerror(code))) (raise LimitNOFILE or ulimit -n)")
         default:
-            error = .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")
+            return .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")
         }
-        if error.requiresRescan {
-            deliver(.needsRescan(error.message), to: [subscriber])
-        }
-        return error
     }
 
     /// Drops `subscriber`'s interest in `watch`; the kernel watch goes when nobody is left.

@@ -33,6 +33,8 @@ public final class ResourceStore: Sendable {
 
     struct State {
         var files: [String: LoadedFile] = [:]
+        /// The paths of `files`, to find those under a directory without looking at all of them.
+        var paths = PathTree()
         var catalog: ResourceCatalog
         var generation: UInt64 = 0
         /// Each root with its links resolved when it was last read whole; `nil` when it
@@ -120,7 +122,7 @@ public final class ResourceStore: Sendable {
                 confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
             let targets = self.targets(paths, resolved: resolved, state: state)
             for path in targets {
-                for (filePath, outcome) in reread(path, known: state.files, reading: &reading) {
+                for (filePath, outcome) in reread(path, in: state, reading: &reading) {
                     touched[filePath] = outcome
                 }
             }
@@ -150,22 +152,29 @@ public final class ResourceStore: Sendable {
                     }
                     affected.formUnion(pairs(of: outcome))
                     state.files[path] = outcome
+                    state.paths.insert(path)
                 } else {
                     state.files[path] = nil
+                    state.paths.remove(path)
                 }
             }
             var changes: [TableChange] = []
+            let contributors = TableContributors(state.files.values, for: affected)
             for pair in affected {
                 let before = state.catalog.tables[pair.language]?[pair.table]
-                let after = assemble(pair, from: state.files)
+                let after = contributors.table(for: pair)
                 if before != after {
                     state.catalog.setTable(after, language: pair.language, name: pair.table)
                     changes.append(pair)
                 }
             }
             // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+            // Only the String Catalogs: sorting every file per refresh would cost all files.
             let sources = ResourceCatalog.sourceLanguages(
-                of: state.files.values.compactMap { loaded in loaded.content.map { (loaded.file, $0) } })
+                of: state.files.values.compactMap { loaded in
+                    guard case .catalog = loaded.content else { return nil }
+                    return loaded.content.map { (loaded.file, $0) }
+                })
             if sources != state.catalog.sourceLanguages {
                 state.catalog.setSourceLanguages(sources)
             }
@@ -299,32 +308,40 @@ public final class ResourceStore: Sendable {
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
     /// outside every root reads nothing. Each table parsed shares its keys through
     /// `reading.keySharing` at once, so the copies it replaces are freed before the next file is read.
-    private func reread(_ path: String, known: [String: LoadedFile], reading: inout Reading) -> [String: LoadedFile?] {
+    ///
+    /// What cannot be looked at is not taken for gone: the files known in a directory that
+    /// cannot be listed keep their tables, and a file whose directory may not be searched
+    /// keeps its table with the reason listed. Costs the files at or below `path`, not every
+    /// file known.
+    private func reread(_ path: String, in state: State, reading: inout Reading) -> [String: LoadedFile?] {
         let prefix = path.hasSuffix("/") ? path : path + "/"
         guard let rootIndex = rootIndex(of: path) else {
             var outcomes: [String: LoadedFile?] = [:]
             for root in roots where root.hasPrefix(prefix) {
-                outcomes.merge(reread(root, known: known, reading: &reading)) { _, new in new }
+                outcomes.merge(reread(root, in: state, reading: &reading)) { _, new in new }
             }
             return outcomes
         }
+        let known = state.files
         var outcomes: [String: LoadedFile?] = [:]
-        for knownPath in known.keys where knownPath == path || knownPath.hasPrefix(prefix) {
+        for knownPath in state.paths.paths(atOrBelow: path) {
             outcomes[knownPath] = .some(nil)
         }
         let confinement = reading.confinement
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-            ResourceFile(path: path, rootIndex: rootIndex) == nil,
-            // A link out of the roots is not scanned; within them, the scanner cuts loops.
-            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
-        {
-            for file in ResourceScanner.scan(directory: path, rootIndex: rootIndex, confinedTo: confinement) {
+        // A link out of the roots is not read; within them, the scanner cuts loops.
+        let confined = confinement.map { ResourceScanner.isInside(path, realRoots: $0) } ?? true
+        let presence = Self.presence(of: path)
+        let file = ResourceFile(path: path, rootIndex: rootIndex)
+        var unlistable: [String] = []
+        if presence == .directory, file == nil, confined {
+            let survey = ResourceScanner.survey(
+                directory: path, depth: ResourceScanner.depth(of: path, below: roots[rootIndex]),
+                rootIndex: rootIndex, confinedTo: confinement)
+            unlistable = survey.unlistable
+            for file in survey.files {
                 outcomes[file.path] = load(file, known: known[file.path], reading: &reading)
             }
-        } else if let file = ResourceFile(path: path, rootIndex: rootIndex), Self.exists(path),
-            confinement.map({ ResourceScanner.isInside(path, realRoots: $0) }) ?? true
-        {
+        } else if let file, presence != .absent, confined {
             // Also a directory named like a table, or a link that leads nowhere or loops: it
             // is reported by `load` rather than silently taken for a vanished file.
             outcomes[path] = load(file, known: known[path], reading: &reading)
@@ -336,6 +353,12 @@ public final class ResourceStore: Sendable {
             let error = ResourceParseError.unreadable(knownPath, reason: reason)
             outcomes[knownPath] = LoadedFile(
                 file: loaded.file, fingerprint: reason.hashValue, content: nil, error: error)
+        }
+        // A directory that cannot be listed is not an empty one: what was read from it stays.
+        for directory in unlistable {
+            for kept in state.paths.paths(atOrBelow: directory) {
+                if case .some(.none) = outcomes[kept] { outcomes[kept] = nil }
+            }
         }
         return outcomes
     }
@@ -391,16 +414,25 @@ public final class ResourceStore: Sendable {
             })
     }
 
-    /// One table assembled from every file that contributes to it, in precedence order.
-    private func assemble(_ pair: TableChange, from files: [String: LoadedFile]) -> LocalizationTable? {
-        let contributors: [(file: ResourceFile, content: ParsedResource)] = files.values.compactMap { loaded in
-            guard loaded.file.table == pair.table, let content = loaded.content,
-                loaded.file.language == nil || loaded.file.language?.identifier == pair.language
-            else { return nil }
-            return (loaded.file, content)
+    /// What is at a path, as far as the daemon may look.
+    enum Presence {
+        /// Nothing (`ENOENT`, `ENOTDIR`).
+        case absent
+        /// A directory, or a link to one.
+        case directory
+        /// Anything else: a file, a link to nowhere or in a loop.
+        case other
+        /// Cannot tell: a directory on the way may not be searched (`EACCES`).
+        case unknown
+    }
+
+    /// What is at `path`; a link that leads nowhere counts as there.
+    static func presence(of path: String) -> Presence {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? .absent : .unknown
         }
-        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage, resources: contributors)
-        return catalog.tables[pair.language]?[pair.table]
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR ? .directory : .other
     }
 
     /// Whether anything is at `path`, a link that leads nowhere included.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocalizationCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,13 +11,19 @@ import Synchronization
 /// resource files and directories may have changed.
 ///
 /// Under each root it watches the root itself, every directory on the way down, and every
-/// `*.lproj` directory (not below one: Apple's bundles never look deeper), so a new `.lproj`
-/// or `.xcstrings` anywhere is noticed. Hidden names are neither watched nor reported
-/// (Kubernetes' `..2026_…` data directories, `.git`, rsync's `.~tmp~`), but a change of a
-/// directory's `..data` link re-resolves everything reached through that directory. Symlinks
-/// are followed, within `maximumDepth`, with cycles cut, and — unless allowed — only when
-/// they stay inside a root. A new directory is watched first and scanned second, so files
-/// that land in it before the watch exists are still reported.
+/// `*.lproj` directory — exactly the directories the store reads, by the one rule of
+/// ``LocalizationCore/ResourceScanner/entersSubdirectories(of:atDepth:)`` (not below an
+/// `.lproj`, at most 32 levels deep) — so a new `.lproj` or `.xcstrings` anywhere is
+/// noticed. A directory it cannot watch (too deep, permission denied, the watch limit) is
+/// listed in ``Statistics/unwatched`` with the reason, retried with backoff and, when it can
+/// be listed, polled (see ``UnwatchedDirectories``); it never causes a full rescan.
+///
+/// Hidden names are neither watched nor reported (Kubernetes' `..2026_…` data directories,
+/// `.git`, rsync's `.~tmp~`), but a change of a directory's `..data` link re-resolves
+/// everything reached through that directory. Symlinks are followed, within the depth rule,
+/// with cycles cut, and — unless allowed — only when they stay inside a root. A new
+/// directory is watched first and scanned second, so files that land in it before the
+/// watch exists are still reported.
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
@@ -36,8 +43,6 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var settle: Duration
         /// The longest a change waits for the directories to become quiet.
         public var maximumDelay: Duration
-        /// How many directories deep below a root the watcher descends.
-        public var maximumDepth: Int
         /// Whether a symlinked directory may lead outside every root.
         public var allowSymlinksOutsideRoots: Bool
         /// How often a missing root is looked for again, while one is missing.
@@ -46,19 +51,17 @@ public final class ResourceWatcher: @unchecked Sendable {
         /// editor's second rename is late (see ``ChangeDebouncer``).
         public var vanishGrace: Duration
 
-        /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, depth 16,
-        /// a 250 ms grace for a vanished file.
+        /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, a
+        /// 250 ms grace for a vanished file.
         public init(
             settle: Duration = .milliseconds(20),
             maximumDelay: Duration = .seconds(1),
-            maximumDepth: Int = 16,
             allowSymlinksOutsideRoots: Bool = false,
             missingRootCheckInterval: Duration = .seconds(1),
             vanishGrace: Duration = .milliseconds(250)
         ) {
             self.settle = settle
             self.maximumDelay = maximumDelay
-            self.maximumDepth = maximumDepth
             self.allowSymlinksOutsideRoots = allowSymlinksOutsideRoots
             self.missingRootCheckInterval = missingRootCheckInterval
             self.vanishGrace = vanishGrace
@@ -71,7 +74,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var events = 0
         /// Batches delivered to `onChange`.
         public var batches = 0
-        /// Full rescans performed (overflow, unknown watch, failed watch, explicit).
+        /// Full rescans performed (overflow, unknown watch, explicit); a failed watch is
+        /// retried on its own instead.
         public var rescans = 0
         /// Kernel queue overflows seen.
         public var overflows = 0
@@ -81,6 +85,13 @@ public final class ResourceWatcher: @unchecked Sendable {
         public var lastError: String?
         /// Roots that do not exist now (deleted, moved away, never created), sorted.
         public var missingRoots: [String] = []
+        /// Directories read but not watched, with the reason, sorted by path: at most
+        /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.
+        public var unwatched: [UnwatchedDirectory] = []
+        /// How many directories are not watched.
+        public var unwatchedCount = 0
+        /// Polls of unwatched directories that found a change.
+        public var polledChanges = 0
 
         /// Creates zeroed counters.
         public init() {}
@@ -109,6 +120,9 @@ public final class ResourceWatcher: @unchecked Sendable {
         var inode: UInt64
     }
 
+    /// At most this many unwatched directories are listed in ``Statistics/unwatched``.
+    public static let maximumListedUnwatched = 100
+
     private let roots: [String]
     /// The roots with every link resolved, as of the last time a root was looked at; a root
     /// that resolves to nothing keeps its path.
@@ -116,11 +130,17 @@ public final class ResourceWatcher: @unchecked Sendable {
     private let source: any FileSystemEventSource
     private let options: Options
     private let onChange: @Sendable (ChangeBatch) -> Void
+    private let log: @Sendable (LogLevel, String) -> Void
     private let queue = DispatchQueue(label: "l10nd.resource-watcher")
     private let counters = Mutex(Statistics())
     private var debouncer: ChangeDebouncer!
     private var watchedPaths: [String: WatchedPath] = [:]
+    /// The keys of `watchedPaths`, to find those under a directory without looking at all.
+    private var watchedTree = PathTree()
     private var pathsByWatch: [WatchDescriptor: Set<String>] = [:]
+    private var unwatched = UnwatchedDirectories()
+    private var retryTimer: (any DispatchSourceTimer)?
+    private var pollTimer: (any DispatchSourceTimer)?
     /// Watches given up on, whose `.watchRemoved` has not arrived yet: their late events are expected.
     private var retiredWatches: Set<WatchDescriptor> = []
     private var running = false
@@ -140,11 +160,13 @@ public final class ResourceWatcher: @unchecked Sendable {
     ///   - roots: Resource directories; relative paths are taken from the current directory.
     ///   - source: Where events come from; the real inotify backend unless a test passes a fake.
     ///   - options: Settle window and limits.
+    ///   - log: Told once when a directory stops being watched and once when it is again.
     ///   - onChange: Called on the watcher's queue with each settled batch.
     public init(
         roots: [String],
         source: any FileSystemEventSource = InotifyEventSource(),
         options: Options = Options(),
+        log: @escaping @Sendable (LogLevel, String) -> Void = { _, _ in },
         onChange: @escaping @Sendable (ChangeBatch) -> Void
     ) {
         let standardized = roots.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
@@ -152,6 +174,7 @@ public final class ResourceWatcher: @unchecked Sendable {
         self.realRoots = standardized.map { Self.realPath($0) ?? $0 }
         self.source = source
         self.options = options
+        self.log = log
         self.onChange = onChange
         self.debouncer = ChangeDebouncer(
             queue: queue, settle: options.settle, maximumDelay: options.maximumDelay, vanishGrace: options.vanishGrace,
@@ -186,6 +209,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             watchRootParents()
             updateWatchCount()
             updateRootCheck()
+            updateUnwatched()
         }
     }
 
@@ -199,6 +223,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             var change = PendingChange()
             change.requestFullRescan(reason)
             performFullRescan(into: &change)
+            updateUnwatched()
             submit(change)
             debouncer.flush()
         }
@@ -224,7 +249,12 @@ public final class ResourceWatcher: @unchecked Sendable {
             debouncer.cancel()
             rootCheck?.cancel()
             rootCheck = nil
+            retryTimer?.cancel()
+            retryTimer = nil
+            pollTimer?.cancel()
+            pollTimer = nil
             watchedPaths = [:]
+            watchedTree = PathTree()
             pathsByWatch = [:]
             retiredWatches = []
             rootParents = [:]
@@ -259,6 +289,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             performFullRescan(into: &change)
         }
         updateWatchCount()
+        updateUnwatched()
         submit(change)
     }
 
@@ -284,6 +315,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             retiredWatches.remove(watch)
             for path in pathsByWatch.removeValue(forKey: watch) ?? [] where watchedPaths[path]?.watch == watch {
                 watchedPaths[path] = nil
+                watchedTree.remove(path)
                 change.directories.insert(path)
             }
             return
@@ -301,7 +333,7 @@ public final class ResourceWatcher: @unchecked Sendable {
                     change.directories.insert(path)
                     // A deleted directory's watch is already gone in the kernel; only a moved
                     // one must be removed by hand.
-                    unbindSubtree(path, removeFromSource: !event.mask.contains(.deletedSelf))
+                    forgetSubtree(path, removeFromSource: !event.mask.contains(.deletedSelf))
                     if roots.contains(path) { rootVanished(path, into: &change) }
                 }
             }
@@ -333,17 +365,19 @@ public final class ResourceWatcher: @unchecked Sendable {
             guard isInsideRoots(path), !leadsBack(path, from: directory) else { return }
             // New directory (or a symlink to one): watch first, then scan.
             change.directories.insert(path)
-            let depth = (watchedPaths[directory]?.depth ?? 0) + 1
-            if depth <= options.maximumDepth {
-                rescanSubtree(path, depth: depth, into: &change)
+            let parentDepth = watchedPaths[directory]?.depth ?? 0
+            if ResourceScanner.entersSubdirectories(of: directory, atDepth: parentDepth) {
+                rescanSubtree(path, depth: parentDepth + 1, into: &change)
+            } else {
+                recordTooDeep(path, depth: parentDepth + 1)
             }
             return
         }
         if !mask.intersection([.deleted, .movedFrom]).isEmpty,
-            watchedPaths.keys.contains(where: { $0 == path || $0.hasPrefix(path + "/") })
+            watchedTree.holdsAny(atOrBelow: path) || unwatched.contains(path)
         {
             change.directories.insert(path)
-            unbindSubtree(path, removeFromSource: mask.contains(.movedFrom))
+            forgetSubtree(path, removeFromSource: mask.contains(.movedFrom))
             forgetWriters(under: path)
             return
         }
@@ -419,7 +453,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             rescanSubtree(root, depth: 0, into: &change)
         } else {
             // The old target's watches would report its files as the root's.
-            unbindSubtree(root, removeFromSource: true)
+            forgetSubtree(root, removeFromSource: true)
             record(error: "resource directory \(root) resolves to nothing; its last tables are served until it is back")
             missingRoots.insert(root)
         }
@@ -445,6 +479,7 @@ public final class ResourceWatcher: @unchecked Sendable {
         for path in watchedPaths.keys where !seen.contains(path) {
             unbindSubtree(path, removeFromSource: true)
         }
+        unwatched.clearVanished()
         updateRootCheck()
     }
 
@@ -491,22 +526,32 @@ public final class ResourceWatcher: @unchecked Sendable {
         guard !change.directories.isEmpty else { return }
         updateWatchCount()
         updateRootCheck()
+        updateUnwatched()
         submit(change)
     }
 
     /// Walks `directory` again from scratch and forgets watched paths below it that are gone.
     private func rescanSubtree(_ directory: String, depth: Int? = nil, into change: inout PendingChange) {
-        let depth = depth ?? watchedPaths[directory]?.depth ?? 0
-        let seen = walk([(directory, depth)], into: &change)
-        let prefix = directory + "/"
-        for path in watchedPaths.keys where (path == directory || path.hasPrefix(prefix)) && !seen.contains(path) {
-            unbindSubtree(path, removeFromSource: true)
+        rescanSubtrees([(directory, depth ?? watchedPaths[directory]?.depth ?? 0)], into: &change)
+    }
+
+    /// ``rescanSubtree(_:depth:into:)`` for several directories in one walk: one request for
+    /// the watches of each level, however many directories (thousands, when the watch limit
+    /// is lifted).
+    private func rescanSubtrees(_ directories: [(path: String, depth: Int)], into change: inout PendingChange) {
+        let seen = walk(directories, into: &change)
+        for directory in directories {
+            for path in watchedTree.paths(atOrBelow: directory.path) where !seen.contains(path) {
+                unbindSubtree(path, removeFromSource: true)
+            }
         }
     }
 
     /// Watches then lists directories breadth first, one batch of watches per level.
     ///
-    /// Reports every resource file found; returns every directory path now watched.
+    /// Reports every resource file found; returns every directory path now watched. A
+    /// directory that cannot be watched or listed is recorded in `unwatched` (and still
+    /// listed if it can be); one that can be both is cleared from it.
     @discardableResult
     private func walk(_ start: [(path: String, depth: Int)], into change: inout PendingChange) -> Set<String> {
         var seen: Set<String> = []
@@ -516,41 +561,50 @@ public final class ResourceWatcher: @unchecked Sendable {
             let results = source.addWatches(level.map(\.path))
             var next: [(path: String, depth: Int)] = []
             for (entry, result) in zip(level, results) {
+                var problem: UnwatchedDirectory?
                 switch result {
                 case .success(let watch):
                     bind(entry.path, to: watch, depth: entry.depth)
                     seen.insert(entry.path)
                 case .failure(let error):
-                    if !error.requiresRescan { continue }
-                    // Keep scanning: the consumer re-reads everything, and the files exist.
-                    record(error: error.message)
-                    change.fullRescan = true
-                    change.reasons.append(error.message)
+                    guard error.leavesDirectoryUnwatched else {
+                        unwatched.clear(atOrBelow: entry.path)
+                        continue
+                    }
+                    // Still listed below: its files are read now, and polled from now on.
+                    problem = Self.unwatched(entry.path, error)
                 }
                 guard let identity = Self.inode(entry.path), visited.insert(identity).inserted else { continue }
-                scan(entry.path, depth: entry.depth, subdirectories: &next, into: &change)
+                if let unlistable = scan(entry.path, depth: entry.depth, subdirectories: &next, into: &change) {
+                    problem = unlistable
+                }
+                if let problem {
+                    record(error: problem.message)
+                    unwatched.record(problem, depth: entry.depth, now: .now)
+                } else {
+                    unwatched.clear(entry.path)
+                }
             }
             level = next
         }
         return seen
     }
 
+    /// Lists `directory`: reports its resource files, queues its subdirectories. Returns
+    /// why it cannot be listed, if it cannot (a directory that vanished meanwhile is no
+    /// problem: its deletion event follows).
     private func scan(
         _ directory: String, depth: Int, subdirectories: inout [(path: String, depth: Int)],
         into change: inout PendingChange
-    ) {
+    ) -> UnwatchedDirectory? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            // Unlistable (EACCES): its files cannot be found, so the operator must hear of it.
-            // A directory that vanished meanwhile is no problem: its deletion event follows.
             if let listing = opendir(directory) {
                 closedir(listing)
-            } else if errno != ENOENT {
-                record(
-                    error: "cannot list \(directory): \(String(cString: strerror(errno))); its tables are not served")
+                return nil
             }
-            return
+            return errno == ENOENT || errno == ENOTDIR ? nil : Self.unlistable(directory, errno: errno)
         }
-        let descend = !Self.isLproj(directory) && depth < options.maximumDepth
+        let descend = ResourceScanner.entersSubdirectories(of: directory, atDepth: depth)
         for name in names.sorted() where !EditorTempFiles.isTemporary(name) {
             let path = directory + "/" + name
             var info = stat()
@@ -559,13 +613,17 @@ public final class ResourceWatcher: @unchecked Sendable {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                if descend && isInsideRoots(path) && !leadsBack(path, from: directory) {
+                guard !Self.isLproj(directory), isInsideRoots(path), !leadsBack(path, from: directory) else { continue }
+                if descend {
                     subdirectories.append((path, depth + 1))
+                } else {
+                    recordTooDeep(path, depth: depth + 1)
                 }
             } else if info.st_mode & S_IFMT == S_IFREG && EditorTempFiles.isResourceFile(name) {
                 change.files.insert(path)
             }
         }
+        return nil
     }
 
     /// Whether a symlinked `path` is allowed: inside a root unless links outside are allowed.
@@ -589,6 +647,163 @@ public final class ResourceWatcher: @unchecked Sendable {
         return true
     }
 
+    // MARK: - Unwatched directories
+
+    /// Records that `path`, `depth` levels below its root, is past the depth rule: neither
+    /// read (the store follows the same rule) nor watched.
+    private func recordTooDeep(_ path: String, depth: Int) {
+        let message =
+            "\(path) is more than \(ResourceScanner.maximumDepth) directories below its root: it is neither read nor watched"
+        unwatched.record(
+            UnwatchedDirectory(path: path, reason: .tooDeep, message: message, polled: false), depth: depth, now: .now)
+    }
+
+    private static func unwatched(_ path: String, _ error: FileSystemWatchError) -> UnwatchedDirectory {
+        let reason: UnwatchedDirectory.Reason =
+            switch error.code {
+            case .permissionDenied: .permissionDenied
+            case .watchLimitReached: .watchLimitReached
+            case .tooManyOpenFiles: .descriptorsExhausted
+            default: .other
+            }
+        return UnwatchedDirectory(path: path, reason: reason, message: error.message, polled: true)
+    }
+
+    private static func unlistable(_ directory: String, errno code: Int32) -> UnwatchedDirectory {
+        let reason: UnwatchedDirectory.Reason =
+            switch code {
+            case EACCES, EPERM: .permissionDenied
+            case EMFILE, ENFILE: .descriptorsExhausted
+            default: .other
+            }
+        return UnwatchedDirectory(
+            path: directory, reason: reason,
+            message:
+                "cannot list \(directory): \(String(cString: strerror(code))); the tables read from it before are kept",
+            polled: false)
+    }
+
+    /// After each pass: logs what started or cleared, publishes the list, and (re)arms the
+    /// retry and poll timers as the list now needs.
+    private func updateUnwatched() {
+        guard unwatched.changed else { return }
+        let (started, cleared) = unwatched.takeTransitions()
+        logTransitions(started: started, cleared: cleared)
+        let listed = Array(unwatched.sorted.prefix(Self.maximumListedUnwatched))
+        let count = unwatched.count
+        counters.withLock {
+            $0.unwatched = listed
+            $0.unwatchedCount = count
+        }
+        scheduleRetry()
+        schedulePolling()
+    }
+
+    /// One line per directory, or one line per reason when more than a few share it (the
+    /// watch limit can leave thousands unwatched at once).
+    private func logTransitions(started: [UnwatchedDirectory], cleared: [UnwatchedDirectory]) {
+        let pollNote = "; polled every \(Self.seconds(UnwatchedDirectories.pollInterval)) s and retried with backoff"
+        for (reason, group) in Dictionary(grouping: started, by: \.reason).sorted(by: {
+            $0.key.rawValue < $1.key.rawValue
+        }) {
+            let level: LogLevel = reason == .tooDeep ? .warning : .error
+            let note = group.first?.polled == true ? pollNote : ""
+            if group.count <= 3 {
+                for directory in group { log(level, directory.message + note) }
+            } else {
+                log(
+                    level,
+                    "\(group.count) directories are not watched: \(group[0].message) (and \(group.count - 1) more)\(note)"
+                )
+            }
+        }
+        if cleared.count > 3 {
+            log(.notice, "\(cleared.count) directories are watched again or gone, among them \(cleared[0].path)")
+        } else {
+            for directory in cleared {
+                log(.notice, "\(directory.path) is watched again or gone (was: \(directory.reason.rawValue))")
+            }
+        }
+    }
+
+    private func scheduleRetry() {
+        guard let next = unwatched.nextRetry else {
+            retryTimer?.cancel()
+            retryTimer = nil
+            return
+        }
+        let timer = retryTimer ?? makeTimer { [weak self] in self?.retryUnwatched() }
+        retryTimer = timer
+        timer.schedule(deadline: .now() + Self.interval(max(next - .now, .zero)), leeway: .milliseconds(100))
+    }
+
+    private func schedulePolling() {
+        guard unwatched.hasPolled else {
+            pollTimer?.cancel()
+            pollTimer = nil
+            return
+        }
+        guard pollTimer == nil else { return }
+        let timer = makeTimer { [weak self] in self?.pollUnwatched() }
+        let interval = Self.interval(UnwatchedDirectories.pollInterval)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        pollTimer = timer
+    }
+
+    private func makeTimer(_ handler: @escaping () -> Void) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler(handler: handler)
+        timer.resume()
+        return timer
+    }
+
+    /// Tries again to watch (and list) each directory whose retry is due; a directory that
+    /// now works is re-read whole, since edits in it may have gone unseen.
+    private func retryUnwatched() {
+        guard running else { return }
+        let now = ContinuousClock.now
+        var reread = PendingChange()
+        let due = unwatched.due(at: now)
+        var discarded = PendingChange()
+        rescanSubtrees(due.map { ($0.directory.path, $0.depth) }, into: &discarded)
+        for entry in due {
+            if unwatched.contains(entry.directory.path) {
+                unwatched.retryFailed(entry.directory.path, now: now)
+            } else {
+                reread.directories.insert(entry.directory.path)
+            }
+        }
+        updateWatchCount()
+        // The timer is one-shot per schedule: arm it again even when nothing was cleared.
+        scheduleRetry()
+        updateUnwatched()
+        submit(reread)
+    }
+
+    /// Compares each polled directory with the last poll; one that changed is re-read, and
+    /// walked again so that a new subdirectory in it is watched (or listed in turn).
+    private func pollUnwatched() {
+        guard running else { return }
+        let polled = unwatched.poll()
+        guard !polled.isEmpty else { return }
+        var changed = PendingChange()
+        changed.directories.formUnion(polled.map(\.directory.path))
+        var discarded = PendingChange()
+        rescanSubtrees(polled.map { ($0.directory.path, $0.depth) }, into: &discarded)
+        counters.withLock { $0.polledChanges += changed.directories.count }
+        updateWatchCount()
+        updateUnwatched()
+        submit(changed)
+    }
+
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        .milliseconds(Int(duration / .milliseconds(1)))
+    }
+
+    private static func seconds(_ duration: Duration) -> Int {
+        Int(duration / .seconds(1))
+    }
+
     // MARK: - Bookkeeping
 
     private func bind(_ path: String, to watch: WatchDescriptor, depth: Int) {
@@ -596,17 +811,24 @@ public final class ResourceWatcher: @unchecked Sendable {
             forget(path, from: old.watch, removeFromSource: true)
         }
         watchedPaths[path] = WatchedPath(watch: watch, depth: depth)
+        watchedTree.insert(path)
         pathsByWatch[watch, default: []].insert(path)
         retiredWatches.remove(watch)
     }
 
     /// Forgets `path` and every watched path below it.
     private func unbindSubtree(_ path: String, removeFromSource: Bool) {
-        let prefix = path + "/"
-        for (candidate, watched) in watchedPaths where candidate == path || candidate.hasPrefix(prefix) {
-            watchedPaths[candidate] = nil
+        for candidate in watchedTree.paths(atOrBelow: path) {
+            guard let watched = watchedPaths.removeValue(forKey: candidate) else { continue }
+            watchedTree.remove(candidate)
             forget(candidate, from: watched.watch, removeFromSource: removeFromSource)
         }
+    }
+
+    /// Forgets `path` and everything below it, watched or not: it was deleted or moved away.
+    private func forgetSubtree(_ path: String, removeFromSource: Bool) {
+        unbindSubtree(path, removeFromSource: removeFromSource)
+        unwatched.clear(atOrBelow: path)
     }
 
     private func forget(_ path: String, from watch: WatchDescriptor, removeFromSource: Bool) {

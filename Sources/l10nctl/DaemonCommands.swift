@@ -57,12 +57,28 @@ enum DaemonCommands {
                 "  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(error["message"]?.stringValue ?? "")"
             )
         }
+        printUnwatched(status["watcher"]?.objectValue ?? [:])
         for group in ["counters", "watcher", "server", "socket"] {
             guard let members = status[group]?.objectValue else { continue }
-            let text = members.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.jsonText)" }.joined(
-                separator: " ")
+            let text = members.filter { $0.key != "unwatched" }.sorted { $0.key < $1.key }
+                .map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " ")
             print("\(group): \(text)")
         }
+    }
+
+    /// The directories the daemon reads but does not watch, one a line with the reason.
+    private static func printUnwatched(_ watcher: [String: WireValue]) {
+        let listed = watcher["unwatched"]?.arrayValue ?? []
+        guard !listed.isEmpty else { return }
+        let total = watcher["unwatched_count"]?.integerValue ?? Int64(listed.count)
+        print("unwatched directories (\(total)):")
+        for directory in listed {
+            let polled = directory["polled"]?.boolValue == true ? " [polled]" : ""
+            print(
+                "  \(directory["path"]?.stringValue ?? "?"): \(directory["reason"]?.stringValue ?? "?")\(polled): \(directory["message"]?.stringValue ?? "")"
+            )
+        }
+        if total > listed.count { print("  … and \(total - Int64(listed.count)) more") }
     }
 
     static func reload(_ invocation: Invocation) throws {

@@ -22,12 +22,13 @@ import Testing
 
         init(
             _ files: [String: String], extraRoots: [String] = [], user: UInt32? = nil,
-            prepare: (TemporaryDirectory) throws -> Void = { _ in }
+            environment: [String: String] = [:], prepare: (TemporaryDirectory) throws -> Void = { _ in }
         ) throws {
             resources = try TemporaryDirectory(prefix: "l10nd-faults")
             for (path, text) in files { try resources.write(text, to: path) }
             try prepare(resources)
-            daemon = try DaemonProcess(resources: [resources.path] + extraRoots, user: user)
+            daemon = try DaemonProcess(
+                resources: [resources.path] + extraRoots, environment: environment, user: user)
         }
 
         func path(_ relative: String) -> String { resources.path + "/" + relative }

@@ -75,6 +75,36 @@ import Testing
         }
     }
 
+    /// The watch limit reached (through the test-only limit file: lowering the real
+    /// `fs.inotify.max_user_watches` would break every other inotify user of the machine):
+    /// the watch fails with a message naming the sysctl, and no event asks for a rescan —
+    /// the caller retries, a rescan would only fail the same way again.
+    @Test func theWatchLimitFailsTheWatchAndAsksForNoRescan() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let limit = try directory.write("1\n", to: "max_user_watches")
+        let first = try directory.makeDirectory("a")
+        let second = try directory.makeDirectory("b")
+        let log = EventLog()
+        let source = InotifyEventSource(watchLimitFile: limit)
+        defer { source.stop() }
+        try source.start { log.record($0) }
+        let results = source.addWatches([first, second, first])
+        #expect((try? results[0].get()) != nil)
+        #expect((try? results[2].get()) == (try? results[0].get()), "watching a directory again takes no new watch")
+        guard case .failure(let error) = results[1] else {
+            Issue.record("the second watch was added past the limit")
+            return
+        }
+        #expect(error.code == .watchLimitReached && error.leavesDirectoryUnwatched)
+        #expect(error.message.contains("fs.inotify.max_user_watches = 1"))
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!log.all.contains { $0.mask.contains(.needsRescan) })
+
+        try directory.write("2\n", to: "max_user_watches")
+        #expect((try? source.addWatches([second]).first?.get()) != nil, "the limit raised")
+    }
+
     @Test func removedWatchEndsWithWatchRemoved() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

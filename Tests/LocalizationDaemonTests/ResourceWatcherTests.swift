@@ -13,12 +13,19 @@ import Testing
         let watcher: ResourceWatcher
         let ja: String
 
-        init(settle: Duration = .milliseconds(20)) throws {
+        /// `failing`: directories (relative to the root) whose watch fails with that code;
+        /// `prepare` adds files before the watcher starts.
+        init(
+            settle: Duration = .milliseconds(20), failing: [String: FileSystemWatchError.Code] = [:],
+            prepare: (TemporaryDirectory) throws -> Void = { _ in }
+        ) throws {
             directory = try TemporaryDirectory()
             ja = try directory.makeDirectory("ja.lproj")
             try directory.write("ja.lproj/Localizable.strings")
             try directory.makeDirectory("en.lproj")
             try directory.write("en.lproj/Localizable.strings")
+            try prepare(directory)
+            for (relative, code) in failing { source.fail(directory.path + "/" + relative, with: code) }
             let collector = collector
             watcher = ResourceWatcher(roots: [directory.path], source: source, options: .init(settle: settle)) {
                 collector.record($0)

@@ -18,6 +18,8 @@ final class FakeFileSystemEventSource: FileSystemEventSource {
         var watches: [String: WatchDescriptor] = [:]
         var next: Int32 = 0
         var removed: [WatchDescriptor] = []
+        var failing: [String: FileSystemWatchError.Code] = [:]
+        var attempts: [String: Int] = [:]
     }
     private let state = Mutex(State())
 
@@ -28,6 +30,11 @@ final class FakeFileSystemEventSource: FileSystemEventSource {
     func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         state.withLock { state in
             directories.map { path in
+                state.attempts[path, default: 0] += 1
+                if let code = state.failing[path] {
+                    return .failure(
+                        FileSystemWatchError(code: code, path: path, message: "cannot watch \(path): \(code)"))
+                }
                 if let existing = state.watches[path] { return .success(existing) }
                 state.next += 1
                 let watch = WatchDescriptor(rawValue: state.next)
@@ -57,6 +64,17 @@ final class FakeFileSystemEventSource: FileSystemEventSource {
     /// The descriptor handed out for `path`.
     func watch(for path: String) -> WatchDescriptor? {
         state.withLock { $0.watches[path] }
+    }
+
+    /// Makes watching `path` fail with `code` from now on (`nil`: succeed again), as the
+    /// kernel would for a `chmod 000` (`EACCES`) or the watch limit (`ENOSPC`).
+    func fail(_ path: String, with code: FileSystemWatchError.Code?) {
+        state.withLock { $0.failing[path] = code }
+    }
+
+    /// How many times the watcher asked to watch `path`.
+    func attempts(for path: String) -> Int {
+        state.withLock { $0.attempts[path] ?? 0 }
     }
 
     /// Descriptors the watcher asked to remove.

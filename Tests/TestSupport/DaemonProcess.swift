@@ -92,6 +92,17 @@ public final class DaemonProcess {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// The CPU time (user and system) the daemon has used, in seconds, from `/proc`.
+    public var cpuSeconds: Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// The number of open file descriptors, from `/proc`.
     ///
     /// Under `scripts/sanitize` the pipes are left out: a sanitizer that symbolizes a stack
