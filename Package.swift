@@ -41,7 +41,9 @@ let package = Package(
             ]),
         .executableTarget(
             name: "l10nd-bench",
-            dependencies: ["LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets"],
+            dependencies: [
+                "LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets", "LocalizationDaemon",
+            ],
             path: "Benchmarks/l10nd-bench"
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),

@@ -4,7 +4,7 @@
 _l10nctl() {
     local cur prev words cword
     _init_completion || return
-    local commands="get dump coverage lint export import status reload watch missing reset languages socket-path help"
+    local commands="get dump coverage lint export import status reload watch missing reset metrics languages socket-path help"
     local globals="--socket --resources --development-language --format --json --help --version"
     case "$prev" in
         --socket|--resources) _filedir; return ;;
@@ -22,7 +22,7 @@ _l10nctl() {
     fi
     local options=""
     case "$command" in
-        get) options="--lang --table --count" ;;
+        get) options="--lang --table --count --strict" ;;
         reload) options="--timeout" ;;
         missing) options="--lang --table" ;;
         lint) [[ $cur != -* ]] && { _filedir; return; }; options="--severity --placeholders" ;;

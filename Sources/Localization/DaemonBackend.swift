@@ -141,6 +141,13 @@ final class DaemonBackend: Sendable {
         }
     }
 
+    /// The languages the daemon serves (a `languages` request); `nil` when it failed.
+    func languages() -> [LanguageTag]? {
+        guard case .fields(let fields)? = try? client.send(.languages), let list = fields["languages"]?.arrayValue
+        else { return nil }
+        return list.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+    }
+
     /// `key` read from a resolved table.
     static func result(_ key: String, in table: ResolvedTable) -> LookupResult {
         guard let value = table.entries[key] else { return .missing(key) }

@@ -73,6 +73,7 @@ public final class Localizer: Sendable {
         if mode != .embedded {
             useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
+        warnAboutMissing(roots)
     }
 
     deinit {
@@ -83,7 +84,11 @@ public final class Localizer: Sendable {
 
     /// Reads the files under `roots` (earlier roots win) on first use: in embedded mode
     /// they answer every lookup, in a daemon mode they are the fallback.
+    ///
+    /// A root that does not exist is logged at once, one line each; one that holds no
+    /// language (no `xx.lproj`, no `.xcstrings`) when the files are first read.
     public func useResources(at roots: [String], developmentLanguage: String = "en") {
+        warnAboutMissing(roots)
         let development = (try? LanguageTag(developmentLanguage)) ?? LanguageTag(language: "en")
         state.withLock { state in
             state.roots = roots
@@ -141,6 +146,35 @@ public final class Localizer: Sendable {
 
     /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
     var isConfigured: Bool { configured.load(ordering: .acquiring) }
+
+    /// The languages the current source serves: the resource files' (embedded mode, or a
+    /// daemon mode's fallback), else the daemon's (one `languages` request), else none.
+    public var servedLanguages: [LanguageTag] {
+        switch plan() {
+        case .files(let resources): resources.catalog.languages
+        case .cached(let backend), .direct(let backend): backend.languages() ?? []
+        case .lastKnown, .keys: []
+        }
+    }
+
+    /// The tags among `languages` (tags or `Accept-Language` lists, as lookups take them)
+    /// that no served language matches, not even through the fallback rules — a misspelling
+    /// such as `jp` for `ja`, whose lookups quietly fall back to `Base` and the development
+    /// language. Empty when every tag matches or nothing is served at all.
+    ///
+    /// ```swift
+    /// localizer.unmatchedLanguages(["jp", "de"])   // ["jp"] when there is a ja.lproj and a de.lproj
+    /// ```
+    public func unmatchedLanguages(_ languages: [String]) -> [String] {
+        let served = Set(servedLanguages)
+        guard !served.isEmpty else { return [] }
+        return languages.filter { language in
+            let tags = (try? LanguageTag.preferences(language)) ?? []
+            return !tags.contains { tag in
+                tag.isBase || FallbackChain.expansion(of: tag).contains { served.contains($0) }
+            }
+        }
+    }
 
     /// The daemon link of a daemon mode, connected or not.
     var backend: DaemonBackend? { state.withLock { $0.backend } }
@@ -335,17 +369,31 @@ public final class Localizer: Sendable {
 
     /// The plan for now, loading the files when they are what answers.
     private func plan() -> LookupPlan {
-        state.withLock { state in
+        var loaded: ResourceSet?
+        let plan = state.withLock { state -> LookupPlan in
             if let backend = state.backend, backend.client.isConnected {
                 return backend.mode == .cached ? .cached(backend) : .direct(backend)
             }
             if state.resources == nil, !state.roots.isEmpty {
-                state.resources = ResourceSet.load(roots: state.roots, developmentLanguage: state.developmentLanguage)
+                loaded = ResourceSet.load(roots: state.roots, developmentLanguage: state.developmentLanguage)
+                state.resources = loaded
             }
             if let resources = state.resources { return .files(resources) }
             if let backend = state.backend { return .lastKnown(backend) }
             return .keys
         }
+        if let loaded { warnAboutEmptyRoots(of: loaded) }
+        return plan
+    }
+
+    /// Logs each root of `roots` that does not exist, one line each.
+    private func warnAboutMissing(_ roots: [String]) {
+        for problem in ResourceRootProblem.missing(in: roots) { log("l10nd-client: warning: \(problem)") }
+    }
+
+    /// Logs each root of freshly read `resources` that exists but holds no language.
+    private func warnAboutEmptyRoots(of resources: ResourceSet) {
+        for problem in ResourceRootProblem.noLanguage(in: resources) { log("l10nd-client: warning: \(problem)") }
     }
 
     /// The answer when the daemon failed this call: files, else what it said before.
@@ -367,7 +415,11 @@ public final class Localizer: Sendable {
         let roots = state.withLock { ($0.roots, $0.developmentLanguage) }
         guard !roots.0.isEmpty else { return nil }
         let loaded = ResourceSet.load(roots: roots.0, developmentLanguage: roots.1)
-        state.withLock { if $0.resources == nil { $0.resources = loaded } }
+        let kept = state.withLock { state in
+            defer { if state.resources == nil { state.resources = loaded } }
+            return state.resources == nil
+        }
+        if kept { warnAboutEmptyRoots(of: loaded) }
         return loaded
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Reports cached-mode misses to the daemon, so `l10nctl missing` knows of them although
@@ -8,7 +9,23 @@ import Synchronization
 ///
 /// A key missed many times within one interval is reported once. At most `capacity`
 /// distinct keys wait; more are dropped until the next flush, so memory stays bounded.
+///
+/// A process that exits normally (`exit`, or returning from `main`) sends what is pending
+/// first, from an `atexit` hook, waiting at most ``exitFlushLimit`` seconds: a short-lived
+/// tool's last misses reach the report, and a daemon that is gone or hung never holds up
+/// the exit.
 final class MissReporter: Sendable {
+    /// A reporter, held weakly by the exit hook's list.
+    private struct Registration: Sendable {
+        weak var reporter: MissReporter?
+    }
+
+    /// The longest the exit hook waits for the pending misses to be sent.
+    static let exitFlushLimit = 0.5
+    /// The live reporters, flushed at exit.
+    private static let live = Mutex<[ObjectIdentifier: Registration]>([:])
+    private static let exitHookInstalled = Atomic<Bool>(false)
+
     private struct State {
         var pending: [ResolvedTable.Key: Set<String>] = [:]
         var count = 0
@@ -31,7 +48,31 @@ final class MissReporter: Sendable {
         self.interval = interval
         self.capacity = capacity
         self.send = send
+        Self.live.withLock { $0[ObjectIdentifier(self)] = Registration(reporter: self) }
+        if !Self.exitHookInstalled.exchange(true, ordering: .acquiringAndReleasing) {
+            atexit { MissReporter.flushAllBeforeExit() }
+        }
     }
+
+    deinit {
+        let identifier = ObjectIdentifier(self)
+        Self.live.withLock { _ = $0.removeValue(forKey: identifier) }
+    }
+
+    /// Sends every live reporter's pending misses, waiting at most ``exitFlushLimit``.
+    static func flushAllBeforeExit() {
+        let reporters = live.withLock { $0.values.compactMap(\.reporter) }
+        guard reporters.contains(where: \.hasPending) else { return }
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for reporter in reporters { reporter.flush() }
+            sent.signal()
+        }
+        _ = sent.wait(timeout: .now() + exitFlushLimit)
+    }
+
+    /// Whether misses wait to be sent.
+    var hasPending: Bool { state.withLock { $0.count > 0 } }
 
     /// Notes that `key` was missing from the table `tableKey` names.
     func record(_ key: String, in tableKey: ResolvedTable.Key) {

@@ -36,7 +36,9 @@ public final class Daemon: Sendable {
     let notifier: SystemdNotifier
     let reloads = DispatchQueue(label: "l10nd.reloads")
     let startedAt = ContinuousClock.now
-    private let parts = Mutex<Parts>(Parts())
+    /// When the daemon started, seconds since the Unix epoch (`l10nd_start_time_seconds`).
+    let startedAtWallClock = Date().timeIntervalSince1970
+    let parts = Mutex<Parts>(Parts())
     private let phase = Mutex<Phase>(.starting)
 
     /// Signal sources, kept alive for the daemon's life. Dispatch sources are thread-safe;
@@ -60,8 +62,11 @@ public final class Daemon: Sendable {
     }
     private let socketFile = Mutex(SocketFileState())
 
+    /// What became of the socket file now.
+    var socketFileState: SocketFileState { socketFile.withLock { $0 } }
+
     /// The pieces created by ``start(onStop:)``.
-    private struct Parts {
+    struct Parts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
         var signalSources = SignalSources(sources: [])
@@ -113,7 +118,9 @@ public final class Daemon: Sendable {
         if let problem = watching.lastError, !watching.unwatched.contains(where: { $0.message == problem }) {
             logger.warning(problem)
         }
+        let loadStarted = DurationHistogram.now()
         let summary = reloads.sync { store.rescan() }
+        counters.reloadDurations.record(since: loadStarted)
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
         for error in summary.newErrors { logger.warning("\(error)") }
@@ -136,6 +143,8 @@ public final class Daemon: Sendable {
         logger.notice(
             "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")"
         )
+        // Said once at start; `status`, `STATUS=` and `l10nd_degraded` keep saying it.
+        for problem in problems() { logger.warning("degraded: \(problem)") }
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
     }
@@ -235,12 +244,14 @@ public final class Daemon: Sendable {
                         done(self.fullReload(reason: "reload requested over the socket"))
                     }
                 },
-                status: { [weak self] in self?.statusFields() ?? [:] }),
+                status: { [weak self] in self?.statusFields() ?? [:] },
+                metrics: { [weak self] in self?.metricFamilies() ?? [] }),
             administrators: [0, getuid()])
     }
 
     /// Applies one settled batch from the watcher.
     func apply(_ batch: ChangeBatch) {
+        let started = DurationHistogram.now()
         let summary: ChangeSummary
         if batch.fullRescan {
             counters.add(1, to: .rescans)
@@ -249,6 +260,7 @@ public final class Daemon: Sendable {
         } else {
             summary = store.refresh(paths: batch.files + batch.directories)
         }
+        counters.reloadDurations.record(since: started)
         publish(summary)
     }
 
@@ -257,9 +269,11 @@ public final class Daemon: Sendable {
     func fullReload(reason: String) -> ChangeSummary {
         notify { try notifier.reloading() }
         logger.info(reason)
+        let started = DurationHistogram.now()
         parts.withLock { $0.watcher }?.rescan(reason: reason)
         counters.add(1, to: .rescans)
         let summary = store.rescan()
+        counters.reloadDurations.record(since: started)
         publish(summary)
         notify { try notifier.ready(status: statusLine()) }
         return summary
@@ -348,10 +362,13 @@ public final class Daemon: Sendable {
         }
     }
 
-    /// `STATUS=` text: what systemctl status shows.
+    /// `STATUS=` text: what systemctl status shows; it starts `Degraded:` with the
+    /// problems when a root is missing or no language is served.
     func statusLine() -> String {
         let snapshot = store.snapshot
-        var line =
+        let problems = problems()
+        var line = problems.isEmpty ? "" : "Degraded: \(problems.joined(separator: "; ")). "
+        line +=
             "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
         if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) errors (files or entries left out)" }
         return line
@@ -366,6 +383,9 @@ public final class Daemon: Sendable {
             "roots": .array(store.roots.map(WireValue.string)),
             "development_language": .string(store.developmentLanguage.identifier),
         ]
+        let problems = problems()
+        fields["degraded"] = .bool(!problems.isEmpty)
+        fields["problems"] = .array(problems.map(WireValue.string))
         if let statistics = watcher?.statistics {
             fields["watcher"] = .object([
                 "events": .integer(Int64(statistics.events)),

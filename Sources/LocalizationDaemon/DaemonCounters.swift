@@ -1,13 +1,17 @@
+public import LocalizationWire
 import Synchronization
 
-/// The lookup engine's and reloader's counters, for `status` and `STATUS=` lines.
+/// The lookup engine's and reloader's counters and latency histograms, for `status`,
+/// `metrics` and `STATUS=` lines.
 ///
-/// Atomics, not a lock: lookups bump them on every request.
+/// Atomics, not a lock: lookups bump them on every request. Nothing here is ever reset:
+/// counters count since start, as a scraper computing rates needs (`reset` empties only the
+/// missing-key report).
 public final class DaemonCounters: Sendable {
     /// One counter.
     public enum Counter: Sendable, CaseIterable {
-        /// Lookups answered (each key of a batch counts).
-        case lookups
+        /// Lookups some language answered (each key of a batch counts).
+        case found
         /// Lookups whose key no language had.
         case misses
         /// Refreshes that changed at least one table.
@@ -20,7 +24,7 @@ public final class DaemonCounters: Sendable {
         /// Its name among `status`'s `counters`.
         public var statusName: String {
             switch self {
-            case .lookups: "lookups"
+            case .found: "found"
             case .misses: "misses"
             case .reloads: "reloads"
             case .rescans: "rescans"
@@ -29,19 +33,33 @@ public final class DaemonCounters: Sendable {
         }
     }
 
-    private let lookups = Atomic<Int>(0)
+    private let found = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
     private let reloads = Atomic<Int>(0)
     private let rescans = Atomic<Int>(0)
     private let filesParsed = Atomic<Int>(0)
 
-    /// Creates zeroed counters.
-    public init() {}
+    /// How long each request took, from its decoding to its reply being handed to the
+    /// connection, one histogram per operation (indexed by op code).
+    private let requestDurations: [DurationHistogram]
+    /// How long each reload took: a refresh after file events, or a full rescan.
+    public let reloadDurations = DurationHistogram(bounds: DurationHistogram.reloadBounds)
+
+    /// Creates zeroed counters and empty histograms.
+    public init() {
+        let highestCode = Int(WireOperationKind.allCases.map(\.rawValue).max() ?? 0)
+        requestDurations = (0...highestCode).map { _ in DurationHistogram(bounds: DurationHistogram.requestBounds) }
+    }
+
+    /// The request-latency histogram of `operation`.
+    public func requestDurations(_ operation: WireOperationKind) -> DurationHistogram {
+        requestDurations[Int(operation.rawValue)]
+    }
 
     /// Adds `amount` to `counter`.
     public func add(_ amount: Int, to counter: Counter) {
         switch counter {
-        case .lookups: lookups.add(amount, ordering: .relaxed)
+        case .found: found.add(amount, ordering: .relaxed)
         case .misses: misses.add(amount, ordering: .relaxed)
         case .reloads: reloads.add(amount, ordering: .relaxed)
         case .rescans: rescans.add(amount, ordering: .relaxed)
@@ -49,22 +67,14 @@ public final class DaemonCounters: Sendable {
         }
     }
 
-    /// Sets `counter` to zero and returns what it held, in one step: no increment made
-    /// meanwhile is lost or counted twice.
-    public func reset(_ counter: Counter) -> Int {
-        switch counter {
-        case .lookups: lookups.exchange(0, ordering: .relaxed)
-        case .misses: misses.exchange(0, ordering: .relaxed)
-        case .reloads: reloads.exchange(0, ordering: .relaxed)
-        case .rescans: rescans.exchange(0, ordering: .relaxed)
-        case .filesParsed: filesParsed.exchange(0, ordering: .relaxed)
-        }
-    }
+    /// Every lookup answered, found or not. Found and missed lookups are counted apart, so
+    /// that each of `l10nd_lookups_total{found=…}` only ever grows, whenever it is read.
+    public var lookups: Int { value(.found) + value(.misses) }
 
     /// The value of `counter` now.
     public func value(_ counter: Counter) -> Int {
         switch counter {
-        case .lookups: lookups.load(ordering: .relaxed)
+        case .found: found.load(ordering: .relaxed)
         case .misses: misses.load(ordering: .relaxed)
         case .reloads: reloads.load(ordering: .relaxed)
         case .rescans: rescans.load(ordering: .relaxed)

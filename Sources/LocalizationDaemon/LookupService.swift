@@ -17,14 +17,18 @@ public final class LookupService: WireRequestHandler {
         public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
         /// Extra `status` members: the watcher's and the server's counters.
         public var status: @Sendable () -> [String: WireValue]
+        /// Extra `metrics` families: the watcher's, the server's and the process's.
+        public var metrics: @Sendable () -> [MetricFamily]
 
         /// Creates the actions.
         public init(
             reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
-            status: @escaping @Sendable () -> [String: WireValue]
+            status: @escaping @Sendable () -> [String: WireValue],
+            metrics: @escaping @Sendable () -> [MetricFamily] = { [] }
         ) {
             self.reload = reload
             self.status = status
+            self.metrics = metrics
         }
     }
 
@@ -56,8 +60,13 @@ public final class LookupService: WireRequestHandler {
         self.actions = actions
     }
 
-    /// Answers one request.
+    /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
+    /// or, for `table` and `reload`, which answer later, until their reply is handed over.
     public func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
+        let started = DurationHistogram.now()
+        let durations = counters.requestDurations(request.operation.kind)
+        var answersLater = false
+        defer { if !answersLater { durations.record(since: started) } }
         do throws(WireError) {
             switch request.operation {
             case .hello:
@@ -74,7 +83,9 @@ public final class LookupService: WireRequestHandler {
             case .batch(let keys, let languages, let table):
                 reply(.batch(try batch(keys, languages: languages, table: table)))
             case .table(let languages, let table):
+                answersLater = true
                 tables.async { [self] in
+                    defer { durations.record(since: started) }
                     do throws(WireError) {
                         reply(.table(try resolvedTable(languages: languages, table: table)))
                     } catch {
@@ -83,7 +94,9 @@ public final class LookupService: WireRequestHandler {
                 }
             case .reload:
                 try requireAdministrator(for: request.operation, peer)
+                answersLater = true
                 actions.reload { summary in
+                    defer { durations.record(since: started) }
                     reply(
                         .fields([
                             "generation": .integer(Int64(summary.generation)),
@@ -99,6 +112,9 @@ public final class LookupService: WireRequestHandler {
             case .reset:
                 try requireAdministrator(for: request.operation, peer)
                 reply(.fields(reset()))
+            case .metrics:
+                reply(
+                    .fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
             case .subscribe:
                 reply(.ok)  // the server answers subscribe itself; this is never reached
             }
@@ -144,8 +160,7 @@ public final class LookupService: WireRequestHandler {
         let snapshot = store.snapshot
         let result = snapshot.catalog.lookup(
             key, in: table, chain: try chain(languages, in: snapshot.catalog), count: count, counts: counts)
-        counters.add(1, to: .lookups)
-        if !result.found { recordMiss(key, languages: languages, table: table) }
+        if result.found { counters.add(1, to: .found) } else { recordMiss(key, languages: languages, table: table) }
         return WireLookupResult(
             value: result.value, found: result.found, language: result.language?.identifier,
             generation: snapshot.generation)
@@ -158,13 +173,14 @@ public final class LookupService: WireRequestHandler {
         var found: [Bool] = []
         values.reserveCapacity(keys.count)
         found.reserveCapacity(keys.count)
+        var answered = 0
         for key in keys {
             let result = snapshot.catalog.lookup(key, in: table, chain: chain)
             values.append(result.value)
             found.append(result.found)
-            if !result.found { recordMiss(key, languages: languages, table: table) }
+            if result.found { answered += 1 } else { recordMiss(key, languages: languages, table: table) }
         }
-        counters.add(keys.count, to: .lookups)
+        counters.add(answered, to: .found)
         return WireBatchResult(values: values, found: found, generation: snapshot.generation)
     }
 
@@ -183,16 +199,15 @@ public final class LookupService: WireRequestHandler {
         missing.record(language: language, table: ResourceCatalog.tableName(table), key: key)
     }
 
-    /// Zeroes every counter and empties the missing-key report; answers with what they held,
-    /// so a monitor that reads and resets loses nothing counted in between.
+    /// Empties the missing-key report and answers with what it held, so a monitor that
+    /// reads and resets loses nothing noted in between. The counters are left alone, and the
+    /// reply says so (`cleared`, `counters_reset`): they count since start, and zeroing
+    /// them would break every rate a scraper computes from them.
     func reset() -> [String: WireValue] {
         let taken = missing.take()
         var fields = missingValue(taken.entries, dropped: taken.dropped)
-        fields["counters"] = .object(
-            Dictionary(
-                uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
-                    (counter.statusName, .integer(Int64(counters.reset(counter))))
-                }))
+        fields["cleared"] = .array([.string("missing")])
+        fields["counters_reset"] = .bool(false)
         return fields
     }
 
@@ -209,7 +224,8 @@ public final class LookupService: WireRequestHandler {
                 Dictionary(
                     uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
                         (counter.statusName, .integer(Int64(counters.value(counter))))
-                    })),
+                    }
+                ).merging(["lookups": .integer(Int64(counters.lookups))]) { old, _ in old }),
         ]
         for (name, value) in actions.status() where fields[name] == nil {
             fields[name] = value

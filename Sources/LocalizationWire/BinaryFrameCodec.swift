@@ -32,7 +32,7 @@ public enum BinaryFrameCodec {
         writer.write(request.operation.kind.rawValue)
         writer.write(request.id?.frameValue ?? 0)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
         case .lookup(let key, let languages, let table, let count, let counts):
             writer.write(key)
@@ -82,7 +82,7 @@ public enum BinaryFrameCodec {
     ) throws(WireError) -> WireOperation {
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             let key = try reader.readString("key")

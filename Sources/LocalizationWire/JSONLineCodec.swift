@@ -25,7 +25,7 @@ public enum JSONLineCodec {
         writer.writeMember("op", first: &first)
         writer.write(request.operation.name)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
         case .lookup(let key, let languages, let table, let count, let counts):
             writer.writeMember("key", first: &first)
@@ -89,7 +89,7 @@ public enum JSONLineCodec {
         }
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             guard case .string(let key)? = object["key"] else {

@@ -34,9 +34,13 @@ public enum WireOperation: Sendable, Hashable {
     case languages
     /// `missing`: the keys looked up but found nowhere.
     case missing
-    /// `reset`: zeroes the counters and empties the missing-key report, answering with
-    /// what they held (root and the daemon's own user only).
+    /// `reset`: empties the missing-key report, answering with what it held (root and the
+    /// daemon's own user only). The counters are never reset (protocol 1.4): they are totals
+    /// since start, so a scraper's rates stay right.
     case reset
+    /// `metrics` (protocol 1.4): the daemon's counters, gauges and latency histograms as
+    /// Prometheus text, in the reply's `metrics` member.
+    case metrics
 
     /// The most entries a lookup's `counts` may have: more is `bad_request`. A format with
     /// more arguments than this is not worth a longer list; its later variables take `other`.
@@ -58,6 +62,7 @@ public enum WireOperation: Sendable, Hashable {
         case .languages: .languages
         case .missing: .missing
         case .reset: .reset
+        case .metrics: .metrics
         }
     }
 }

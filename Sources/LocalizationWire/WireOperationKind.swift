@@ -21,6 +21,8 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     case missing = 0x09
     /// `reset`, op code `0x0A`.
     case reset = 0x0A
+    /// `metrics`, op code `0x0B` (protocol 1.4).
+    case metrics = 0x0B
 
     /// The operation itself when it takes no arguments (`hello`, `status`…), so both
     /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
@@ -33,6 +35,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .languages: .languages
         case .missing: .missing
         case .reset: .reset
+        case .metrics: .metrics
         case .lookup, .batch, .table: nil
         }
     }
@@ -50,6 +53,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .languages: "languages"
         case .missing: "missing"
         case .reset: "reset"
+        case .metrics: "metrics"
         }
     }
 

@@ -4,5 +4,5 @@ public enum WireProtocolVersion {
     /// The major version: bumped on any incompatible change to requests or replies.
     public static let major = 1
     /// The minor version: bumped when operations or fields are added.
-    public static let minor = 3
+    public static let minor = 4
 }

@@ -9,8 +9,12 @@ enum CommandCatalog {
                 "Prints KEY's value in the first language that has it: each --lang in turn (or the languages "
                     + "of LANGUAGE/LC_ALL/LC_MESSAGES/LANG), then Base, then the development language. A key no "
                     + "language has prints as itself. With --resources (or L10N_RESOURCES) the files are read "
-                    + "directly; otherwise l10nd is asked, and an l10nd that does not answer is a failure. "
-                    + "--format json prints {\"value\":…,\"found\":…,\"lang\":…}."
+                    + "directly; otherwise l10nd is asked, and an l10nd that does not answer is a failure "
+                    + "(L10N_MODE=cached asks as a program in cached mode does: whole tables, misses reported in "
+                    + "batches). --format json prints {\"value\":…,\"found\":…,\"lang\":…}.",
+                "Nothing fails quietly: a --resources directory that does not exist or holds no language is an "
+                    + "error (one in L10N_RESOURCES a warning), and a --lang tag that no served language matches "
+                    + "(jp for ja) is a warning on stderr.",
             ],
             options: [
                 HelpEntry(
@@ -22,8 +26,10 @@ enum CommandCatalog {
                     "--count N",
                     "Pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in; repeat it for one "
                         + "count per format argument (--count 3 --count 1)."),
+                HelpEntry("--strict", "Exit 1 when no language has KEY (the key is still printed)."),
             ],
-            valueOptions: ["lang", "table", "count"], globals: [.resources, .developmentLanguage, .socket]),
+            valueOptions: ["lang", "table", "count"], flagOptions: ["strict"],
+            globals: [.resources, .developmentLanguage, .socket]),
         CommandDescription(
             name: "dump", arguments: "FILE", summary: "print a .strings, .stringsdict or .xcstrings file as JSON",
             paragraphs: [
@@ -133,12 +139,23 @@ enum CommandCatalog {
             valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings"]),
         CommandDescription(
             name: "reset", arguments: "",
-            summary: "zero l10nd's counters and missing-key report, printing what they held",
+            summary: "empty l10nd's missing-key report, printing what it held (counters stay)",
             paragraphs: [
-                "Zeroes l10nd's counters (lookups, misses, reloads, rescans, files parsed) and empties its "
-                    + "missing-key report in one step, and prints what they held, so a monitor that reads and "
-                    + "resets loses nothing counted in between. Only root and l10nd's own user may reset; anyone "
-                    + "else gets a 'forbidden' error."
+                "Empties l10nd's missing-key report and prints what it held, in one step, so a monitor that "
+                    + "reads and resets loses nothing noted in between. The counters are not reset: they count "
+                    + "since l10nd started, so the rates a scraper computes from 'l10nctl metrics' stay right. "
+                    + "Only root and l10nd's own user may reset; anyone else gets a 'forbidden' error."
+            ],
+            globals: [.socket]),
+        CommandDescription(
+            name: "metrics", arguments: "", summary: "l10nd's counters and latency histograms as Prometheus text",
+            paragraphs: [
+                "Prints l10nd's metrics in Prometheus' text format, ending in '# EOF': lookups by found, "
+                    + "requests, request and reload latency histograms, languages, keys, watches, rescans, "
+                    + "connections, dropped log lines, and whether l10nd is degraded. Counters only grow. For "
+                    + "node_exporter's textfile collector: l10nctl metrics > DIR/l10nd.prom.tmp && mv "
+                    + "DIR/l10nd.prom.tmp DIR/l10nd.prom. --format json prints the protocol's reply: "
+                    + "{\"content_type\":…,\"metrics\":…}."
             ],
             globals: [.socket]),
         CommandDescription(

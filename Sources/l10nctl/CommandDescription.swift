@@ -15,6 +15,8 @@ struct CommandDescription: Sendable {
     var options: [HelpEntry] = []
     /// Its own options that take a value, without `--`.
     var valueOptions: Set<String> = []
+    /// The options among ``options`` that take no value (`--strict`).
+    var flagOptions: Set<String> = []
     /// The global options it uses besides `--format` and `--help`.
     var globals: Set<GlobalOptions.Name> = []
     /// What `--format` may say, the default first; empty when the command prints no data.

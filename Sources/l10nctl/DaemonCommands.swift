@@ -3,7 +3,7 @@ import Localization
 import LocalizationWire
 
 /// The commands that talk to a running `l10nd`: status, reload, missing, reset, languages
-/// (watch has a file of its own), and socket-path, which names the socket they use.
+/// (watch and metrics have files of their own), and socket-path, which names the socket they use.
 enum DaemonCommands {
     /// Connects to `--socket`, else `L10N_SOCKET`, else the default path.
     static func connect(_ invocation: Invocation, timeout: Double = 10) throws -> DaemonConnection {
@@ -43,6 +43,9 @@ enum DaemonCommands {
     static func status(_ invocation: Invocation) throws {
         guard let status = try fieldsForText(.status, invocation) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
+        for problem in status["problems"]?.arrayValue ?? [] {
+            print("DEGRADED: \(problem.stringValue ?? problem.jsonText)")
+        }
         print(
             "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
         )
@@ -95,12 +98,13 @@ enum DaemonCommands {
 
     static func reset(_ invocation: Invocation) throws {
         guard let reply = try fieldsForText(.reset, invocation) else { return }
-        let counters = (reply["counters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
-        print("reset; the counters held: " + counters.map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " "))
         let missing = reply["missing"]?.arrayValue ?? []
         print(
-            "missing-key report held \(missing.count) key\(missing.count == 1 ? "" : "s")"
+            "emptied the missing-key report: it held \(missing.count) key\(missing.count == 1 ? "" : "s")"
                 + ", \(reply["dropped"]?.integerValue ?? 0) dropped")
+        if reply["counters_reset"] == .bool(false) {
+            print("counters are not reset: they count since l10nd started, for rates (l10nctl metrics)")
+        }
     }
 
     static func languages(_ invocation: Invocation) throws {

@@ -5,8 +5,11 @@ import Localization
 /// programs see the same answers.
 ///
 /// Named files (`--resources`, else `L10N_RESOURCES`) are read in the process (embedded
-/// mode); otherwise the daemon is asked in direct mode, and an unreachable daemon is a
-/// failure rather than the key echoed back.
+/// mode); otherwise the daemon is asked in direct mode (cached mode with `L10N_MODE=cached`,
+/// as a program so configured asks), and an unreachable daemon is a failure rather than the
+/// key echoed back. Nothing fails quietly: a `--resources` directory that is missing or
+/// holds no language is an error, a language tag nothing matches (`jp`) a warning, and with
+/// `--strict` a key no language has is a failure.
 enum GetCommand {
     static func run(_ invocation: Invocation) throws {
         let parsed = invocation.arguments
@@ -31,6 +34,15 @@ enum GetCommand {
         }
         let roots = invocation.globals.values[.resources, default: []]
         let useFiles = !roots.isEmpty || !(environment["L10N_RESOURCES"] ?? "").isEmpty
+        let problems = ResourceRootProblem.check(roots)
+        if !problems.isEmpty {
+            throw CommandFailure(problems.map(\.description).joined(separator: "; "))
+        }
+        if roots.isEmpty {
+            let inherited = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
+            for problem in ResourceRootProblem.check(inherited) { warn("\(problem) (from L10N_RESOURCES)") }
+        }
+        let daemonMode: LookupMode = environment["L10N_MODE"] == "cached" ? .cached : .direct
         // The localizer's own choice from the environment is replaced by the one above.
         environment["L10N_MODE"] = "embedded"
         // Only the failure below is reported: the library's own notice would repeat it.
@@ -40,7 +52,7 @@ enum GetCommand {
         }
         if !useFiles {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
-            localizer.useDaemon(socketPath: socket, mode: .direct, timeout: 10)
+            localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: 10)
         }
         let table = parsed.value("table")
         let (result, source) =
@@ -53,6 +65,11 @@ enum GetCommand {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
             throw CommandFailure(
                 "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
+        }
+        for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
+            warn(
+                "no language served matches '\(tag)': check its spelling ('l10nctl languages' lists them); the value comes from the fallback chain"
+            )
         }
         // With counts, the plural forms are selected; fill in the numbers they show.
         let value =
@@ -68,6 +85,14 @@ enum GetCommand {
         } else {
             print(value)
         }
+        if parsed.flags.contains("strict"), !result.found {
+            throw CommandFailure("'\(key)' is in no language of the chain (--strict)")
+        }
+    }
+
+    /// Writes `l10nctl: warning: message` to standard error.
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("l10nctl: warning: \(message)\n".utf8))
     }
 
     /// The number `--count` gave, as the format's argument: an `Int` when whole, else a

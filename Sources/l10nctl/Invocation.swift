@@ -25,7 +25,8 @@ struct Invocation {
             }
         }
         format = globals.format ?? command.formats.first ?? "text"
-        arguments = try CommandArguments(globals.rest, valueOptions: command.valueOptions, flagOptions: [])
+        arguments = try CommandArguments(
+            globals.rest, valueOptions: command.valueOptions, flagOptions: command.flagOptions)
     }
 
     /// Whether the output is JSON.

@@ -50,6 +50,7 @@ do {
     case "watch": try WatchCommand.run(invocation)
     case "missing": try DaemonCommands.missing(invocation)
     case "reset": try DaemonCommands.reset(invocation)
+    case "metrics": try MetricsCommand.run(invocation)
     case "languages": try DaemonCommands.languages(invocation)
     case "socket-path": DaemonCommands.socketPath(invocation)
     default: try HelpCommand.run(invocation)

@@ -76,8 +76,8 @@ import Testing
         #expect(
             commands == [
                 "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
-                "languages",
-                "socket-path", "help",
+                "metrics",
+                "languages", "socket-path", "help",
             ])
         for command in commands {
             let help = try run(["help", command])

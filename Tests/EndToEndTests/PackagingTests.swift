@@ -90,8 +90,8 @@ import Testing
     @Test func completionsOfferEveryCommandAndOption() throws {
         let commands = [
             "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
-            "languages",
-            "socket-path", "help",
+            "metrics",
+            "languages", "socket-path", "help",
         ]
         var options = optionTerms(try ProcessRunner.run(l10nctl, ["--help"]).stdout)
         for command in commands {

@@ -53,6 +53,7 @@ import Testing
         WireRequest(id: .number(10), operation: .languages),
         WireRequest(id: .number(4_294_967_295), operation: .missing),
         WireRequest(id: .number(11), operation: .reset),
+        WireRequest(id: .number(12), operation: .metrics),
     ]
 
     static let messages: [WireServerMessage] = [

@@ -1,0 +1,31 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Localization
+
+/// The hook a process runs at exit (`atexit`): pending misses are sent, but a daemon that
+/// does not answer never holds the exit up for more than ``MissReporter/exitFlushLimit``.
+@Suite(.serialized) struct MissReporterExitTests {
+    @Test func pendingMissesAreSentBeforeExit() {
+        let sent = Mutex<[[String]]>([])
+        let reporter = MissReporter(interval: 3600) { batch in sent.withLock { $0.append(batch.keys) } }
+        reporter.record("last", in: ResolvedTable.Key(languages: ["ja"], table: "Localizable"))
+        MissReporter.flushAllBeforeExit()
+        #expect(sent.withLock { $0 } == [["last"]])
+        #expect(!reporter.hasPending)
+    }
+
+    @Test func aSendThatHangsDoesNotHoldTheExit() {
+        let release = DispatchSemaphore(value: 0)
+        let reporter = MissReporter(interval: 3600) { _ in _ = release.wait(timeout: .now() + 30) }
+        reporter.record("k", in: ResolvedTable.Key(languages: ["ja"], table: "Localizable"))
+        let started = Date()
+        MissReporter.flushAllBeforeExit()
+        let waited = Date().timeIntervalSince(started)
+        release.signal()
+        // The limit is 0.5 s; the margin is for a loaded machine, far below the hung 30 s.
+        #expect(waited >= MissReporter.exitFlushLimit * 0.9 && waited < 10, "waited \(waited) s")
+    }
+}
