@@ -65,7 +65,9 @@ import Testing
         let log = LogLines()
         let localizer = Localizer(environment: [:], log: log.handler)
         if withFiles { localizer.useResources(at: [resources.path]) }
-        let timeout = 0.5
+        // Long enough for a daemon just started on a loaded machine to answer the first,
+        // table-fetching lookup; the bound below still tells a call that waits past it.
+        let timeout = 2.0
         localizer.useDaemon(socketPath: slot.path, mode: mode, timeout: timeout)
         #expect(localizer.source == .daemon)
         // Warm: the last good values are known before the daemon dies.
