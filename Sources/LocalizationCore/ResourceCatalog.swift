@@ -19,6 +19,9 @@ public struct ResourceCatalog: Sendable {
     /// fallback of that table's keys after the requested languages and `Base`, before the
     /// development language (so a key only a `de`-sourced catalog's `de` has is found from `fr`).
     public private(set) var sourceLanguages: [String: LanguageTag] = [:]
+    /// Keys a String Catalog marks `shouldTranslate: false`, by table name: served, but
+    /// nothing a translator owes (coverage leaves them out).
+    public private(set) var untranslatableKeys: [String: Set<String>] = [:]
     /// Each source language's own fallback, computed once.
     private var sourceCandidates: [String: [LanguageTag]] = [:]
 
@@ -207,6 +210,9 @@ public struct ResourceCatalog: Sendable {
             guard let language = file.language else { return }
             overlay(table, language: language.identifier, table: file.table)
         case .catalog(let catalog):
+            if !catalog.untranslatableKeys.isEmpty {
+                untranslatableKeys[file.table, default: []].formUnion(catalog.untranslatableKeys)
+            }
             for (code, entries) in catalog.tables {
                 guard let language = try? LanguageTag(code) else { continue }
                 overlay(LocalizationTable(entries: entries), language: language.identifier, table: file.table)

@@ -7,6 +7,9 @@
 /// A key counts as translated exactly when a lookup in the language serves its own text:
 /// every state is served (as Xcode compiles every string unit that has a value), so every
 /// state counts; the marked ones are counted beside it, as `l10nctl lint` warns of them.
+/// An empty value (`"Save" = "";`) is not a translation, unless the reference's value is
+/// empty too; keys a String Catalog marks `shouldTranslate: false` are not counted at all
+/// (neither translated nor in the total). `l10nctl lint` reports by the same rules.
 ///
 /// ```swift
 /// let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: ["Examples/Resources"]).catalog)
@@ -82,14 +85,19 @@ public struct TranslationCoverage: Sendable, Hashable {
             }
             let measured = referenceTables.filter { $0.value.language != identifier }
             guard !measured.isEmpty || !referenceLanguages.contains(identifier) else { return nil }
-            let total = measured.values.reduce(0) { $0 + $1.table.count }
-            var counts = Language(language: identifier, translated: 0, total: total, needsReview: 0)
+            var counts = Language(language: identifier, translated: 0, total: 0, needsReview: 0)
             for (name, reference) in measured.sorted(by: { $0.key < $1.key }) {
-                counts.tables.append(Table(name: name, translated: 0, total: reference.table.count))
+                let untranslatable = catalog.untranslatableKeys[name] ?? []
+                var tableTotal = 0
+                reference.table.forEachEntry { key, _ in if !untranslatable.contains(key) { tableTotal += 1 } }
+                counts.total += tableTotal
+                counts.tables.append(Table(name: name, translated: 0, total: tableTotal))
                 guard let own = catalog.tables[identifier]?[name] else { continue }
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
-                reference.table.forEachEntry { key, _ in
-                    guard let entry = own[key] else { return }
+                reference.table.forEachEntry { key, original in
+                    guard let entry = own[key], !untranslatable.contains(key),
+                        Self.isTranslation(entry, of: original)
+                    else { return }
                     counts.translated += 1
                     counts.tables[counts.tables.count - 1].translated += 1
                     switch entry.state {
@@ -102,5 +110,10 @@ public struct TranslationCoverage: Sendable, Hashable {
             }
             return counts
         }
+    }
+
+    /// Whether `entry` translates `original`: it has text, or the original has none either.
+    public static func isTranslation(_ entry: TableEntry, of original: TableEntry) -> Bool {
+        !entry.value.isEmpty || entry.plural != nil || (original.value.isEmpty && original.plural == nil)
     }
 }

@@ -67,12 +67,48 @@ enum CommandCatalog {
             paragraphs: [
                 "Checks .strings, .stringsdict and .xcstrings files (directories, arguments and --resources, are "
                     + "searched for them) and prints one line per finding: file:line:column: error|warning: "
-                    + "message (--format json: an array of {file, line, column, severity, message}). Reported: "
-                    + "syntax errors, duplicate keys (the last one wins), keys the development language has that "
-                    + "a translation lacks, and format specifiers that differ from the development language's "
-                    + "(%@ translated as %d). Exits 1 when there are errors."
+                    + "message [rule]; --format json prints {findings: [{file, line, column, severity, rule, "
+                    + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
+                    + "there are errors.",
+                "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
+                    + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
+                    + "categories), review-state (catalog new/needs_review/stale) (warnings). Placeholders are "
+                    + "compared as printf, plus the %0 and {name} styles when the development language uses "
+                    + "them. See docs/TRANSLATORS.md.",
             ],
-            globals: [.resources, .developmentLanguage]),
+            options: [
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning or off (repeatable)."),
+                HelpEntry(
+                    "--placeholders STYLES",
+                    "The placeholder styles to compare, instead of detecting them: any of printf, "
+                        + "percent-number, braces, comma-separated."),
+            ],
+            valueOptions: ["severity", "placeholders"], globals: [.resources, .developmentLanguage],
+            formats: ["text", "json", "sarif"]),
+        CommandDescription(
+            name: "export", arguments: "DIR", summary: "write a language's strings as XLIFF (Xcode) or .po (Poedit)",
+            paragraphs: [
+                "Writes DIR's strings in the development language with their --lang translations: as XLIFF 1.2 "
+                    + "the way Xcode writes an .xcloc's (default, or an --output ending in .xliff), or as a gettext "
+                    + ".po file with the language's CLDR plural forms (--format po, or an --output ending in .po). "
+                    + "See docs/TRANSLATORS.md."
+            ],
+            options: [
+                HelpEntry("--lang TAG", "The language of the translations."),
+                HelpEntry("--output FILE", "Write to FILE instead of stdout."),
+            ],
+            valueOptions: ["lang", "output"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
+        CommandDescription(
+            name: "import", arguments: "DIR FILE", summary: "write a translator's XLIFF or .po back into the files",
+            paragraphs: [
+                "Writes the translations in FILE (XLIFF or .po, from export and a translator's tool; --format, "
+                    + "else FILE's extension) into DIR's .strings, .stringsdict and .xcstrings files. Only values "
+                    + "that differ change, each in place; comments and order are kept; each changed file is "
+                    + "replaced in one rename, so l10nd reloads it. Prints the files changed; what cannot be "
+                    + "written is reported and makes the exit code 1. The language is FILE's unless --lang."
+            ],
+            options: [HelpEntry("--lang TAG", "The language of the translations (default: FILE's).")],
+            valueOptions: ["lang"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
         CommandDescription(
             name: "status", arguments: "",
             summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",

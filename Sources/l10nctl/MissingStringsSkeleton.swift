@@ -1,3 +1,4 @@
+import LocalizationCore
 import LocalizationWire
 
 /// The missing-key report as a file a translator fills in, for one language: a `.strings`
@@ -78,20 +79,6 @@ enum MissingStringsSkeleton {
         return output
     }
 
-    /// A `.strings` quoted string: the escapes the parser reads back to the same text,
-    /// which are C's, as `msgfmt` reads them in a `.po` file too.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    /// A `.strings` quoted string, whose C escapes `msgfmt` reads in a `.po` file too.
+    static func quoted(_ text: String) -> String { StringsText.quoted(text) }
 }

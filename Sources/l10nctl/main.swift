@@ -44,6 +44,8 @@ do {
     case "lint": exit(try LintCommand.run(invocation))
     case "coverage": try CoverageCommand.run(invocation)
     case "report": try ReportCommand.run(invocation)
+    case "export": try ExportCommand.run(invocation)
+    case "import": exit(try ImportCommand.run(invocation))
     case "status": try DaemonCommands.status(invocation)
     case "reload": try DaemonCommands.reload(invocation)
     case "watch": try WatchCommand.run(invocation)

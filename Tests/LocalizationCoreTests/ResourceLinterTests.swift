@@ -70,7 +70,8 @@ import Testing
 
     @Test func findingsPrintLikeACompiler() {
         let finding = LintFinding(
-            location: SourceLocation(file: "a.strings", line: 3, column: 9), severity: .warning, message: "m")
-        #expect(finding.description == "a.strings:3:9: warning: m")
+            location: SourceLocation(file: "a.strings", line: 3, column: 9), severity: .warning, message: "m",
+            rule: .duplicateKey)
+        #expect(finding.description == "a.strings:3:9: warning: m [duplicate-key]")
     }
 }
