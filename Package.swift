@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Localization", targets: ["Localization"]),
         .library(name: "LocalizationCore", targets: ["LocalizationCore"]),
+        .library(name: "LocalizationInterchange", targets: ["LocalizationInterchange"]),
         .executable(name: "l10nd", targets: ["l10nd"]),
         .executable(name: "l10nctl", targets: ["l10nctl"]),
         .executable(name: "l10nd-bench", targets: ["l10nd-bench"]),
@@ -21,6 +22,7 @@ let package = Package(
         .target(name: "LocalizationCore"),
         .target(name: "CommandLineHelp"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
+        .target(name: "LocalizationInterchange", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
@@ -33,7 +35,10 @@ let package = Package(
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
         .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
         .executableTarget(
-            name: "l10nctl", dependencies: ["Localization", "LocalizationCore", "LocalizationWire", "CommandLineHelp"]),
+            name: "l10nctl",
+            dependencies: [
+                "Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange", "CommandLineHelp",
+            ]),
         .executableTarget(
             name: "l10nd-bench",
             dependencies: [
@@ -42,7 +47,8 @@ let package = Package(
             path: "Benchmarks/l10nd-bench"
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
-        .testTarget(name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "TestSupport"]),
+        .testTarget(
+            name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "LocalizationInterchange", "TestSupport"]),
         .testTarget(
             name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(

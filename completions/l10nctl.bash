@@ -4,12 +4,13 @@
 _l10nctl() {
     local cur prev words cword
     _init_completion || return
-    local commands="get dump coverage lint status reload watch missing reset metrics languages socket-path help"
+    local commands="get dump coverage lint export import status reload watch missing reset metrics languages socket-path help"
     local globals="--socket --resources --development-language --format --json --help --version"
     case "$prev" in
         --socket|--resources) _filedir; return ;;
-        --format) COMPREPLY=($(compgen -W "text json strings man" -- "$cur")); return ;;
-        --lang|--table|--count|--timeout|--development-language) return ;;
+        --format) COMPREPLY=($(compgen -W "text json sarif strings xliff po man" -- "$cur")); return ;;
+        --lang|--table|--count|--timeout|--development-language|--severity|--placeholders) return ;;
+        --output) _filedir; return ;;
     esac
     local command="" word
     for word in "${words[@]:1:cword-1}"; do
@@ -24,8 +25,11 @@ _l10nctl() {
         get) options="--lang --table --count --strict" ;;
         reload) options="--timeout" ;;
         missing) options="--lang --table" ;;
+        lint) [[ $cur != -* ]] && { _filedir; return; }; options="--severity --placeholders" ;;
+        export) [[ $cur != -* ]] && { _filedir -d; return; }; options="--lang --output" ;;
+        import) [[ $cur != -* ]] && { _filedir; return; }; options="--lang" ;;
         help) COMPREPLY=($(compgen -W "$commands --format" -- "$cur")); return ;;
-        dump|coverage|lint) [[ $cur != -* ]] && { _filedir; return; } ;;
+        dump|coverage) [[ $cur != -* ]] && { _filedir; return; } ;;
     esac
     COMPREPLY=($(compgen -W "$options $globals" -- "$cur"))
 }

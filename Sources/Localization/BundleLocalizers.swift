@@ -6,8 +6,9 @@
     ///
     /// - No bundle, or `Bundle.main`: the main localizer (``Localizer/shared``) as the
     ///   environment or the program configured it. When nothing is configured (no daemon, no
-    ///   resources), the resource bundles SwiftPM put beside the executable
-    ///   (`<package>_<target>.resources`), so a package's own String Catalog answers.
+    ///   resources), the executable target's own resource bundle SwiftPM put beside it
+    ///   (`<package>_<executable>.resources`), so its String Catalog answers — never a
+    ///   library target's bundle, whose strings its `Bundle.module` reaches.
     /// - Another bundle (a SwiftPM `Bundle.module`): the main localizer when it asks a daemon
     ///   whose roots hold the bundle's resources, else the bundle's own files (its
     ///   `.lproj` folders and `.xcstrings`, which SwiftPM copies as they are), with the
@@ -53,7 +54,8 @@
         private func mainLocalizer() -> Localizer {
             guard !main.isConfigured else { return main }
             return remembered(nil) {
-                let roots = Self.packageResourceBundles(beside: Bundle.main.bundlePath)
+                let executable = Bundle.main.executableURL?.lastPathComponent ?? ProcessInfo.processInfo.processName
+                let roots = Self.packageResourceBundles(beside: Bundle.main.bundlePath, executable: executable)
                 return roots.isEmpty ? main : Self.filesLocalizer(roots: roots, developmentLanguage: nil)
             }
         }
@@ -89,11 +91,16 @@
             return plist["CFBundleDevelopmentRegion"] as? String
         }
 
-        /// The `*.resources` directories SwiftPM writes beside an executable on Linux, one per
-        /// target with resources.
-        static func packageResourceBundles(beside directory: String) -> [String] {
+        /// The executable's own SwiftPM resource bundle among those beside it on Linux
+        /// (`<package>_<executable target>.resources`, where its target's `Bundle.module`
+        /// lives), matched by the executable's name. A library target's bundle
+        /// (`<package>_<library>.resources`) is never the main bundle's: its strings are
+        /// reached through its own `Bundle.module`, as on Apple platforms, where `nil` or
+        /// `.main` "searches its main bundle" only.
+        static func packageResourceBundles(beside directory: String, executable: String) -> [String] {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            return names.filter { $0.hasSuffix(".resources") }.sorted().map { directory + "/" + $0 }
+            let own = "_" + executable + ".resources"
+            return names.filter { $0.hasSuffix(own) && $0.count > own.count }.sorted().map { directory + "/" + $0 }
         }
     }
 #endif

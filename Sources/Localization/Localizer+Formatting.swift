@@ -32,21 +32,11 @@ extension Localizer {
     func localized(
         _ key: String, languages: [String], table: String?, arguments: [any CVarArg], defaultFormat: String? = nil
     ) -> String {
-        let counts = Self.pluralCounts(arguments)
+        let counts = LocalizedFormatter.pluralCounts(arguments)
         let result = lookup(key, languages: languages, table: table, counts: counts)
         let format = result.found ? result.value : defaultFormat ?? result.value
         return formatted(
             key, format, arguments, counts: counts, languages: languages, table: table, defaultFormat: defaultFormat)
-    }
-
-    /// Each argument's number, for plural selection (`nil` for an argument that is not a
-    /// number); `nil` when none is, so a cached-mode lookup reads its table.
-    static func pluralCounts(_ arguments: [any CVarArg]) -> [PluralOperands?]? {
-        let counts = arguments.map { argument -> PluralOperands? in
-            if let integer = LocalizedFormatter.integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
-            return LocalizedFormatter.doubleValue(argument).map(PluralOperands.init)
-        }
-        return counts.contains { $0 != nil } ? counts : nil
     }
 
     /// The looked-up format with its plural forms selected by `counts`, by the daemon in its
@@ -68,18 +58,16 @@ extension Localizer {
         _ key: String, _ format: String, _ arguments: [any CVarArg], counts: [PluralOperands?]? = nil,
         languages: [String], table: String?, defaultFormat: String? = nil
     ) -> String {
-        let identifier = languages.first ?? ""
-        let locale = Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
-        do {
-            return try LocalizedFormatter.format(format, arguments, locale: locale)
-        } catch {
-            FormatWarnings.report(key: key, languages: languages, mismatch: error)
-        }
-        // An empty preference list chains Base, then the development language.
-        let development = lookup(key, languages: [], table: table, counts: counts ?? Self.pluralCounts(arguments))
-        let fallback = development.found ? development.value : defaultFormat ?? development.value
-        if let text = try? LocalizedFormatter.format(fallback, arguments, locale: locale) { return text }
-        return LocalizedFormatter.formatLeniently(fallback, arguments, locale: locale)
+        LocalizedFormatter.finish(
+            format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
+            fallbackFormat: {
+                // An empty preference list chains Base, then the development language.
+                let development = lookup(
+                    key, languages: [], table: table,
+                    counts: counts ?? LocalizedFormatter.pluralCounts(arguments))
+                return development.found ? development.value : defaultFormat ?? development.value
+            },
+            mismatch: { FormatWarnings.report(key: key, languages: languages, mismatch: $0) })
     }
 }
 

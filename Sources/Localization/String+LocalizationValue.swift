@@ -32,6 +32,12 @@
                 arguments = []
             }
 
+            /// A value with `key` and these `arguments` (``replacing(_:)``).
+            init(key: String, arguments: [FormatArgument]) {
+                self.key = key
+                self.arguments = arguments
+            }
+
             /// A value from a literal without interpolations.
             public init(stringLiteral value: String) {
                 self.init(value)

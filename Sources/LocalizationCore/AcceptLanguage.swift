@@ -29,6 +29,17 @@ public enum AcceptLanguage {
         return weighted.map(\.tag).filter { seen.insert($0).inserted }
     }
 
+    /// Whether `header` accepts any language: it has a `*` part with a weight above 0
+    /// (`*`, `*;q=0.5`, `de;q=0, *`). Such a list is usable even when it names no language:
+    /// "anything" is what the chain's own tail (`Base`, the development language) serves.
+    public static func acceptsAnyLanguage(_ header: String) -> Bool {
+        header.split(separator: ",").prefix(maximumParts).contains { part in
+            let fields = part.split(separator: ";", omittingEmptySubsequences: false)
+            guard fields[0].trimmingSpaces == "*", let weight = weight(fields.dropFirst()) else { return false }
+            return weight > 0
+        }
+    }
+
     /// Whether `text` is a list rather than one tag: it has a `,` or a `;`, or is `*`.
     public static func isList(_ text: String) -> Bool {
         text.contains(",") || text.contains(";") || text.trimmingSpaces == "*"

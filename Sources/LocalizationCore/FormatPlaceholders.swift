@@ -20,27 +20,34 @@ enum FormatPlaceholders {
     static func variableReferences(in format: String) -> [VariableReference] {
         var references: [VariableReference] = []
         let scalars = format.unicodeScalars
+        forEachPercent(in: scalars) { start, afterPercent in
+            let cursor = skippingPosition(in: scalars, from: afterPercent)
+            guard let (name, end) = variableName(in: scalars, from: cursor) else { return afterPercent }
+            references.append(VariableReference(range: start..<end, name: name))
+            return end
+        }
+        return references
+    }
+
+    /// Calls `body` with each `%` of `scalars` that is not half of a `%%` and the index after
+    /// it; scanning goes on where `body` says.
+    static func forEachPercent(
+        in scalars: String.UnicodeScalarView,
+        _ body: (_ start: String.Index, _ afterPercent: String.Index) -> String.Index
+    ) {
         var index = scalars.startIndex
         while index < scalars.endIndex {
             guard scalars[index] == "%" else {
                 index = scalars.index(after: index)
                 continue
             }
-            let start = index
-            var cursor = scalars.index(after: index)
+            let cursor = scalars.index(after: index)
             if cursor < scalars.endIndex, scalars[cursor] == "%" {
                 index = scalars.index(after: cursor)
                 continue
             }
-            cursor = skippingPosition(in: scalars, from: cursor)
-            if let (name, end) = variableName(in: scalars, from: cursor) {
-                references.append(VariableReference(range: start..<end, name: name))
-                index = end
-            } else {
-                index = scalars.index(after: start)
-            }
+            index = body(index, cursor)
         }
-        return references
     }
 
     /// The names `format` uses, each once, in order of first appearance.

@@ -149,11 +149,12 @@ extension LanguageTag {
     /// language is accepted, a list is too.
     ///
     /// - Throws: ``LanguageTagError`` for a tag that is not one, or a list with no usable
-    ///   language (so a header never falls back to the development language in silence).
+    ///   language and no `*` (so a header never falls back to the development language in
+    ///   silence; `*` asks for exactly that fallback).
     public static func preferences(_ text: String) throws(LanguageTagError) -> [LanguageTag] {
         guard AcceptLanguage.isList(text) else { return [try LanguageTag(text)] }
         let tags = AcceptLanguage.preferences(text)
-        guard !tags.isEmpty || text.trimmingSpaces == "*" else {
+        guard !tags.isEmpty || AcceptLanguage.acceptsAnyLanguage(text) else {
             throw LanguageTagError(input: text, reason: "the Accept-Language list names no usable language")
         }
         return tags

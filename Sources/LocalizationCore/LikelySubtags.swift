@@ -9,14 +9,7 @@
 /// ```
 public enum LikelySubtags {
     /// `from` → `to` pairs as CLDR writes them (`zh_Hant` → `zh_Hant_TW`).
-    static let table: [String: String] = {
-        var table: [String: String] = [:]
-        for line in CLDRSnapshot.likelySubtags.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            table[String(line[..<colon])] = String(line[line.index(after: colon)...])
-        }
-        return table
-    }()
+    static let table = CLDRSnapshot.pairs(CLDRSnapshot.likelySubtags)
 
     /// `tag` with its script and region filled in (variants dropped), as CLDR's "add likely
     /// subtags" does; `nil` for a language CLDR has no data for, and for `Base`.

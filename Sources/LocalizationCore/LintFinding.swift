@@ -17,14 +17,29 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity
     /// What is wrong.
     public var message: String
+    /// Which rule found it.
+    public var rule: LintRule
+    /// A second place that explains the finding: the development language's entry a
+    /// translation lacks or disagrees with.
+    public var related: SourceLocation?
 
     /// Creates a finding.
-    public init(location: SourceLocation, severity: Severity, message: String) {
+    public init(
+        location: SourceLocation, severity: Severity, message: String, rule: LintRule = .file,
+        related: SourceLocation? = nil
+    ) {
         self.location = location
         self.severity = severity
         self.message = message
+        self.rule = rule
+        self.related = related
     }
 
-    /// `file:line:column: error: message`, the form compilers use and editors jump to.
-    public var description: String { "\(location): \(severity.rawValue): \(message)" }
+    /// Creates a finding with its rule's default severity.
+    public init(_ rule: LintRule, at location: SourceLocation, _ message: String, related: SourceLocation? = nil) {
+        self.init(location: location, severity: rule.defaultSeverity, message: message, rule: rule, related: related)
+    }
+
+    /// `file:line:column: error: message [rule]`, the form compilers use and editors jump to.
+    public var description: String { "\(location): \(severity.rawValue): \(message) [\(rule.rawValue)]" }
 }

@@ -22,6 +22,14 @@ public struct PluralFormat: Sendable, Hashable, Codable {
             self.argumentNumber = argumentNumber
         }
 
+        /// The category whose form stands in for a missing `other`: the most general one the
+        /// forms have (`many`, else `few`, `two`, `one`, `zero`), as Foundation serves a
+        /// variable without `other`; `nil` when there is no form at all. Both readers use it,
+        /// since Xcode compiles a catalog's plural variation into the same stringsdict form.
+        public static func otherStandIn(among forms: [PluralCategory: String]) -> PluralCategory? {
+            [PluralCategory.many, .few, .two, .one, .zero].first { forms[$0] != nil }
+        }
+
         /// The form for `category`, falling back to `other` as Foundation does.
         public func form(for category: PluralCategory) -> String? {
             forms[category] ?? forms[.other]

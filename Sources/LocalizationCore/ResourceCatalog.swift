@@ -19,6 +19,9 @@ public struct ResourceCatalog: Sendable {
     /// fallback of that table's keys after the requested languages and `Base`, before the
     /// development language (so a key only a `de`-sourced catalog's `de` has is found from `fr`).
     public private(set) var sourceLanguages: [String: LanguageTag] = [:]
+    /// Keys a String Catalog marks `shouldTranslate: false`, by table name: served, but
+    /// nothing a translator owes (coverage leaves them out).
+    public private(set) var untranslatableKeys: [String: Set<String>] = [:]
     /// Each source language's own fallback, computed once.
     private var sourceCandidates: [String: [LanguageTag]] = [:]
 
@@ -92,7 +95,8 @@ public struct ResourceCatalog: Sendable {
     ///
     /// The first language in the chain that has the key serves it; for a table a String
     /// Catalog provides, its `sourceLanguage` is tried before the development language. When none has it, the
-    /// value is the key itself and `found` is false. With a `count`, a plural entry's value
+    /// value is the key itself and `found` is false — also when the only entry is a catalog's
+    /// key-made source entry (``TableEntry/isSourceKeyStandIn``). With a `count`, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
     /// rules (``value(of:language:count:)``); with `counts` (one per format argument, in
     /// place of `count`), each variable's form is selected by its own argument's count
@@ -111,7 +115,8 @@ public struct ResourceCatalog: Sendable {
             if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
                 entry = developmentEntries(tableName)?[key].map(pseudo.transform)
             }
-            if let entry {
+            // A catalog's key-made source entry is no text: the chain goes on, and ends in a miss.
+            if let entry, !entry.isSourceKeyStandIn {
                 let value =
                     if let counts { value(of: entry, language: language, counts: counts) } else {
                         value(of: entry, language: language, count: count)
@@ -139,7 +144,7 @@ public struct ResourceCatalog: Sendable {
 
     /// The plural rules of `language`, or of the development language for `Base`, whose
     /// text it holds.
-    private func pluralRules(for language: LanguageTag) -> PluralRules {
+    public func pluralRules(for language: LanguageTag) -> PluralRules {
         .cldr(for: language.isBase ? developmentLanguage : language)
     }
 
@@ -159,6 +164,7 @@ public struct ResourceCatalog: Sendable {
                 }
             }
             tables[identifier]?[tableName]?.forEachEntry { key, entry in
+                guard !entry.isSourceKeyStandIn else { return }
                 result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
             }
         }
@@ -204,6 +210,9 @@ public struct ResourceCatalog: Sendable {
             guard let language = file.language else { return }
             overlay(table, language: language.identifier, table: file.table)
         case .catalog(let catalog):
+            if !catalog.untranslatableKeys.isEmpty {
+                untranslatableKeys[file.table, default: []].formUnion(catalog.untranslatableKeys)
+            }
             for (code, entries) in catalog.tables {
                 guard let language = try? LanguageTag(code) else { continue }
                 overlay(LocalizationTable(entries: entries), language: language.identifier, table: file.table)

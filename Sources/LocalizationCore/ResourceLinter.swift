@@ -1,32 +1,42 @@
 import Foundation
 
-/// Checks resource files the way a translator's reviewer would: syntax errors, duplicate
-/// keys, keys the development language has but a translation lacks, and format specifiers
-/// that differ from the development language's (`%@` translated as `%d`).
+/// Checks resource files the way a translator's reviewer would; each finding names its
+/// ``LintRule`` and is located at its line and column.
 ///
 /// Translations are compared with the development language's table of the same name in
 /// the same resource directory (`en.lproj` next to `ja.lproj`), else with `Base.lproj`. A
-/// reference file that was not itself named for linting is read for comparison only.
+/// reference file that was not itself named for linting is read for comparison only. A
+/// String Catalog is checked on its own: each language against its `sourceLanguage`.
+///
+/// The rules agree with lookup and ``TranslationCoverage``: every catalog state is served
+/// (and counted), so a marked state is a warning, not "untranslated"; an empty value is
+/// not a translation; `shouldTranslate: false` keys are never untranslated.
 public enum ResourceLinter {
     /// One file's entries with their locations, as lint needs them.
     struct Entries {
-        var values: [String: (value: String, location: SourceLocation)] = [:]
+        var values: [String: (entry: TableEntry, location: SourceLocation)] = [:]
         var order: [String] = []
+        /// Where each plural variable of an entry is written, by key then variable.
+        var variableLocations: [String: [String: SourceLocation]] = [:]
     }
 
     /// Every finding for the files and directories in `paths`, sorted by file and line.
     public static func lint(paths: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en"))
         -> [LintFinding]
     {
+        lint(paths: paths, options: LintOptions(developmentLanguage: developmentLanguage))
+    }
+
+    /// Every finding for the files and directories in `paths` under `options` (rules turned
+    /// off are left out, the others carry their configured severity), sorted by file and line.
+    public static func lint(paths: [String], options: LintOptions) -> [LintFinding] {
         var findings: [LintFinding] = []
         var files: [ResourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 findings.append(
-                    LintFinding(
-                        location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
-                        message: "no such file or directory"))
+                    LintFinding(.file, at: SourceLocation(file: path, line: 1, column: 1), "no such file or directory"))
                 continue
             }
             if isDirectory.boolValue {
@@ -36,31 +46,41 @@ public enum ResourceLinter {
             } else {
                 findings.append(
                     LintFinding(
-                        location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
-                        message: "not a .strings, .stringsdict or .xcstrings file"))
+                        .file, at: SourceLocation(file: path, line: 1, column: 1),
+                        "not a .strings, .stringsdict or .xcstrings file"))
             }
         }
         var parsed: [String: Entries] = [:]
         for file in files {
-            switch entries(of: file) {
+            switch entries(of: file, options: options) {
             case .success(let result):
                 parsed[file.path] = result.entries
                 findings += result.findings
             case .failure(let error):
-                findings.append(LintFinding(location: error.location, severity: .error, message: error.message))
+                findings.append(LintFinding(.file, at: error.location, error.message))
             }
         }
+        let development = options.developmentLanguage
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
-                !language.isBase, language != developmentLanguage,
-                let reference = referenceFile(for: file, developmentLanguage: developmentLanguage),
-                let referenceEntries = parsed[reference.path] ?? (try? Self.entries(of: reference).get().entries)
+                !language.isBase, language != development,
+                let reference = referenceFile(for: file, developmentLanguage: development),
+                let referenceEntries = parsed[reference.path]
+                    ?? (try? Self.entries(of: reference, options: options).get().entries)
             else { continue }
-            findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path)
+            let styles =
+                options.placeholderStyles
+                ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
+            findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles)
         }
-        return findings.sorted {
-            ($0.location.file ?? "", $0.location.line, $0.location.column) < (
-                $1.location.file ?? "", $1.location.line, $1.location.column
+        return findings.compactMap { finding in
+            guard let severity = options.severity(of: finding.rule) else { return nil }
+            var configured = finding
+            configured.severity = severity
+            return configured
+        }.sorted {
+            ($0.location.file ?? "", $0.location.line, $0.location.column, $0.rule) < (
+                $1.location.file ?? "", $1.location.line, $1.location.column, $1.rule
             )
         }
     }
@@ -83,8 +103,9 @@ public enum ResourceLinter {
         return nil
     }
 
-    /// The entries of one file, with their own findings (duplicates, catalog mismatches).
-    static func entries(of file: ResourceFile) -> Result<
+    /// The entries of one file, with their own findings (duplicates, bad entries, plural
+    /// forms, and everything about a String Catalog).
+    static func entries(of file: ResourceFile, options: LintOptions) -> Result<
         (entries: Entries, findings: [LintFinding]), ResourceParseError
     > {
         let bytes: [UInt8]
@@ -104,15 +125,14 @@ public enum ResourceLinter {
                     if let earlier = first[entry.key] {
                         findings.append(
                             LintFinding(
-                                location: entry.location, severity: .warning,
-                                message:
-                                    "duplicate key \"\(entry.key)\" (first at \(earlier.line):\(earlier.column)); the last one wins"
-                            ))
+                                .duplicateKey, at: entry.location,
+                                "duplicate key \"\(entry.key)\" (first at \(earlier.line):\(earlier.column)); the last one wins",
+                                related: earlier))
                     } else {
                         first[entry.key] = entry.location
                         entries.order.append(entry.key)
                     }
-                    entries.values[entry.key] = (entry.value, entry.location)
+                    entries.values[entry.key] = (TableEntry(value: entry.value), entry.location)
                 }
             case .stringsDict:
                 let (read, problems) = try StringsDictReader.read(bytes, file: file.path)
@@ -121,14 +141,22 @@ public enum ResourceLinter {
                 let isBinary = bytes.starts(with: BinaryPropertyListReader.magic)
                 let locator = KeyPathLocator(bytes: bytes, syntax: .xmlPropertyList, file: file.path)
                 for (key, entry) in read.sorted(by: { $0.key < $1.key }) {
-                    entries.values[key] = (entry.value, isBinary ? start : locator.location(of: [key]))
+                    entries.values[key] = (entry, isBinary ? start : locator.location(of: [key]))
                     entries.order.append(key)
+                    for name in (entry.plural?.variables.keys).map(Array.init) ?? [] {
+                        entries.variableLocations[key, default: [:]][name] =
+                            isBinary ? start : locator.location(of: [key, name])
+                    }
+                }
+                if let language = file.language {
+                    findings += pluralFindings(entries, language: language)
                 }
             case .stringCatalog:
                 let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
                 findings += catalogFindings(
-                    catalog, locator: KeyPathLocator(bytes: bytes, syntax: .json, file: file.path))
+                    catalog, locator: KeyPathLocator(bytes: bytes, syntax: .json, file: file.path),
+                    styles: options.placeholderStyles)
             }
         } catch {
             return .failure(error)
@@ -142,57 +170,127 @@ public enum ResourceLinter {
     /// A reader's problem with one entry: an error when the entry is left out, a warning
     /// when it is served with a stand-in.
     static func finding(_ problem: ResourceParseError) -> LintFinding {
-        LintFinding(
-            location: problem.location, severity: problem.isEntryLost ? .error : .warning, message: problem.message)
+        LintFinding(problem.isEntryLost ? .badEntry : .incompleteEntry, at: problem.location, problem.message)
     }
 
-    /// Format mismatches inside one String Catalog, each language against its source, at
-    /// the localization's place in the JSON.
-    static func catalogFindings(_ catalog: StringCatalog, locator: KeyPathLocator) -> [LintFinding] {
-        guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
+    /// Plural variables of `entries` (a file in `language`) without a form for one of the
+    /// language's CLDR categories. A missing `other` is the reader's warning already.
+    static func pluralFindings(_ entries: Entries, language: LanguageTag) -> [LintFinding] {
+        guard !language.isBase else { return [] }
+        let required = PluralRules.cldr(for: language).categories.filter { $0 != .other }
         var findings: [LintFinding] = []
-        for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
-        {
-            for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
-                if let state = entry.state, Self.markedStates.contains(state) {
-                    findings.append(
-                        LintFinding(
-                            location: locator.location(of: ["strings", key, "localizations", language]),
-                            severity: .warning,
-                            message: "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
-                }
-                guard let original = source[key]?.value,
-                    let problem = FormatSpecifier.signatureMismatch(original, entry.value)
-                else { continue }
-                let location = locator.location(of: ["strings", key, "localizations", language])
+        for key in entries.order {
+            guard let (entry, location) = entries.values[key], let plural = entry.plural else { continue }
+            for (name, variable) in plural.variables.sorted(by: { $0.key < $1.key }) {
+                let missing = required.filter { variable.forms[$0] == nil }
+                guard !missing.isEmpty else { continue }
                 findings.append(
-                    LintFinding(location: location, severity: .error, message: "\"\(key)\" in \(language): \(problem)"))
+                    LintFinding(
+                        .pluralForms, at: entries.variableLocations[key]?[name] ?? location,
+                        "\"\(key)\": plural variable \"\(name)\" has no "
+                            + missing.map(\.rawValue).joined(separator: ", ")
+                            + " form (\(language.identifier) needs "
+                            + PluralRules.cldr(for: language).categories.map(\.rawValue).joined(separator: ", ") + ")"))
             }
         }
         return findings
     }
 
-    /// Missing keys and format mismatches of a translation against its reference.
-    static func compare(_ translation: Entries, of path: String, with reference: Entries, of referencePath: String)
+    /// Untranslated, empty, marked and mismatched localizations inside one String Catalog,
+    /// each language against its source, at the key's or localization's place in the JSON.
+    static func catalogFindings(
+        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?
+    )
         -> [LintFinding]
     {
+        guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
+        let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
+        var findings: [LintFinding] = []
+        for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
+        {
+            for (key, original) in source.sorted(by: { $0.key < $1.key })
+            where table[key] == nil && !catalog.untranslatableKeys.contains(key) {
+                findings.append(
+                    LintFinding(
+                        .untranslated, at: locator.location(of: ["strings", key]),
+                        "\"\(key)\" has no \(language) localization",
+                        related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage])))
+            }
+            var translation = Entries()
+            for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
+                let path = ["strings", key, "localizations", language]
+                let location = locator.location(of: path)
+                translation.values[key] = (entry, location)
+                translation.order.append(key)
+                for name in entry.plural?.variables.keys.sorted() ?? [] {
+                    translation.variableLocations[key, default: [:]][name] = locator.location(
+                        of: name == "_" ? path + ["variations", "plural"] : path + ["substitutions", name])
+                }
+                guard !catalog.untranslatableKeys.contains(key) else { continue }
+                if let state = entry.state, Self.markedStates.contains(state) {
+                    findings.append(
+                        LintFinding(
+                            .reviewState, at: location,
+                            "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
+                }
+                guard let original = source[key] else { continue }
+                if !TranslationCoverage.isTranslation(entry, of: original) {
+                    findings.append(
+                        LintFinding(
+                            .emptyValue, at: location, "\"\(key)\" in \(language) is empty; it counts as untranslated"))
+                } else if !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty,
+                    // A key-made source entry is a reference only when the key is itself a
+                    // format (`%lld items`); a name (`cart.count`) says nothing of the arguments.
+                    let problem = styles.mismatch(original.value, entry.value)
+                {
+                    findings.append(
+                        LintFinding(.placeholderMismatch, at: location, "\"\(key)\" in \(language): \(problem)"))
+                }
+            }
+            if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
+        }
+        return findings
+    }
+
+    /// Missing, obsolete and empty keys and placeholder mismatches of a translation against
+    /// its reference.
+    static func compare(
+        _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
+        styles: PlaceholderStyles
+    ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
+                // A key that is not there has no line of its own: the file's start, and the
+                // reference's entry as the related place.
                 findings.append(
                     LintFinding(
-                        location: SourceLocation(file: path, line: 1, column: 1), severity: .warning,
-                        message: "missing key \"\(key)\" (\(referenceName):\(original.location.line) has it)"))
+                        .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
+                        "missing key \"\(key)\" (\(referenceName):\(original.location.line) has it)",
+                        related: original.location))
                 continue
             }
-            if let problem = FormatSpecifier.signatureMismatch(original.value, translated.value) {
+            if !TranslationCoverage.isTranslation(translated.entry, of: original.entry) {
                 findings.append(
                     LintFinding(
-                        location: translated.location, severity: .error,
-                        message: "\"\(key)\": \(problem) (as in \(referenceName))"))
+                        .emptyValue, at: translated.location, "\"\(key)\" is empty; it counts as untranslated",
+                        related: original.location))
+            } else if let problem = styles.mismatch(original.entry.value, translated.entry.value) {
+                findings.append(
+                    LintFinding(
+                        .placeholderMismatch, at: translated.location,
+                        "\"\(key)\": \(problem) (as in \(referenceName))",
+                        related: original.location))
             }
+        }
+        for key in translation.order where reference.values[key] == nil {
+            guard let translated = translation.values[key] else { continue }
+            findings.append(
+                LintFinding(
+                    .obsoleteKey, at: translated.location,
+                    "obsolete key \"\(key)\": \(referenceName) no longer has it"))
         }
         return findings
     }

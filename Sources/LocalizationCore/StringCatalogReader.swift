@@ -22,7 +22,8 @@ import Foundation
 /// ``TableEntry/state`` is the least finished state among its string units (`new`, then
 /// `needs_review`, `stale`, any other, `translated`), so one form needing review marks the
 /// whole entry. A key without a source-language localization is given the key itself as its
-/// source-language value with no state, as Xcode does when it compiles the catalog; this
+/// source-language value with no state, as Xcode does when it compiles the catalog, marked
+/// ``TableEntry/isSourceKeyStandIn`` (lookups pass over it, lint compares nothing with it); this
 /// holds for `shouldTranslate: false` keys too, which are also listed in
 /// ``StringCatalog/untranslatableKeys``.
 ///
@@ -65,10 +66,21 @@ private struct ResolvedText {
     var states: [String] = []
 }
 
+/// Problems that cost nothing (a stand-in was used), collected while a key is read.
+private final class Warnings {
+    var list: [ResourceParseError] = []
+}
+
 /// The state of one reading: the bytes (to locate errors) and the JSON walk.
 private struct CatalogReader {
     let bytes: [UInt8]
     let file: String?
+    private let warnings = Warnings()
+
+    init(bytes: [UInt8], file: String?) {
+        self.bytes = bytes
+        self.file = file
+    }
 
     /// The variable a top-level plural variation is stored under (see ``StringCatalogReader``).
     static let pluralVariableName = "_"
@@ -113,6 +125,8 @@ private struct CatalogReader {
             } catch {
                 problems.append(error)
             }
+            problems += warnings.list
+            warnings.list.removeAll()
         }
         return (catalog, problems)
     }
@@ -152,7 +166,9 @@ private struct CatalogReader {
             }
         }
         if catalog.tables[catalog.sourceLanguage]?[key] == nil {
-            catalog.tables[catalog.sourceLanguage, default: [:]][key] = TableEntry(value: key)
+            var standIn = TableEntry(value: key)
+            standIn.isSourceKeyStandIn = true
+            catalog.tables[catalog.sourceLanguage, default: [:]][key] = standIn
         }
     }
 
@@ -212,7 +228,8 @@ private struct CatalogReader {
             let (forms, states) = try pluralForms(plural, key: key, path: pluralPath)
             let variable = PluralFormat.Variable(
                 valueType: FormatPlaceholders.firstNumericValueType(in: forms[.other]!),
-                forms: forms)
+                forms: forms,
+                argumentNumber: Self.countArgument(key: key, otherForm: forms[.other]!))
             var resolved = try substituted(
                 format: "%#@\(Self.pluralVariableName)@", key: key, path: pluralPath,
                 substitutions: substitutions, extraVariables: [Self.pluralVariableName: variable])
@@ -273,6 +290,17 @@ private struct CatalogReader {
             plural: PluralFormat(format: format, variables: variables))
     }
 
+    /// The argument a top-level plural variation selects by when it is not the first: the
+    /// first numeric argument of the key's format (`%@ has %lld items` → 2), else, for a key
+    /// that is no format (`cart.count`), of the `other` form. A string argument is never a
+    /// count; `nil` means argument 1, as for a one-argument string.
+    static func countArgument(key: String, otherForm: String) -> Int? {
+        let keyKinds = FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(key))
+        let kinds = keyKinds.isEmpty ? FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(otherForm)) : keyKinds
+        let numeric = kinds.filter { $0.value == .integer || $0.value == .double }.keys.min()
+        return numeric == 1 ? nil : numeric
+    }
+
     private func substitution(
         _ written: Any?,
         key: String,
@@ -319,7 +347,9 @@ private struct CatalogReader {
         return (variable, states)
     }
 
-    /// A `plural` object's forms, each a `stringUnit`; `other` is required.
+    /// A `plural` object's forms, each a `stringUnit`. Without `other`, the most general form
+    /// stands in for it and a warning says so: Xcode compiles the variation into a
+    /// `.stringsdict` variable, which Foundation serves the same way (``StringsDictReader``).
     private func pluralForms(
         _ written: Any,
         key: String,
@@ -347,8 +377,16 @@ private struct CatalogReader {
             forms[category] = value
             if let state { states.append(state) }
         }
-        guard forms[.other] != nil else {
-            throw failure("\(context(key, path)): the plural variation has no \"other\" form", at: path)
+        if forms[.other] == nil {
+            guard let standIn = PluralFormat.Variable.otherStandIn(among: forms) else {
+                throw failure("\(context(key, path)): the plural variation has no form at all", at: path)
+            }
+            forms[.other] = forms[standIn]
+            var warning = failure(
+                "\(context(key, path)): the plural variation has no \"other\" form; served from its forms, with \"\(standIn.rawValue)\" for other",
+                at: path)
+            warning.isEntryLost = false
+            warnings.list.append(warning)
         }
         return (forms, states)
     }

@@ -215,8 +215,7 @@ private final class EntryReader {
         }
         if forms[.other] == nil {
             // Foundation still serves the forms there are; the most general one stands in.
-            let standIn = [PluralCategory.many, .few, .two, .one, .zero].first { forms[$0] != nil }
-            guard let standIn else {
+            guard let standIn = PluralFormat.Variable.otherStandIn(among: forms) else {
                 throw failure("\(quoted(key)): variable \(quoted(name)) has no plural form at all", at: variablePath)
             }
             forms[.other] = forms[standIn]

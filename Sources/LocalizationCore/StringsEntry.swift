@@ -9,11 +9,22 @@ public struct StringsEntry: Sendable, Hashable {
     public var value: String
     /// Where the key starts (its opening quote, or its first character when unquoted).
     public var location: SourceLocation
+    /// The byte offset of the key in the UTF-8 text (after any byte order mark; UTF-16
+    /// files count in their UTF-8 transcoding); `nil` for property list files.
+    public var keyOffset: Int?
+    /// The bytes of the value as written, quotes included, in the same text; an empty range
+    /// just after the key for the `"key";` shorthand. `nil` for property list files. Lets an
+    /// import replace one value and keep every other byte.
+    public var valueRange: Range<Int>?
 
     /// Creates an entry.
-    public init(key: String, value: String, location: SourceLocation) {
+    public init(
+        key: String, value: String, location: SourceLocation, keyOffset: Int? = nil, valueRange: Range<Int>? = nil
+    ) {
         self.key = key
         self.value = value
         self.location = location
+        self.keyOffset = keyOffset
+        self.valueRange = valueRange
     }
 }

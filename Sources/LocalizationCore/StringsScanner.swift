@@ -37,12 +37,15 @@ struct StringsScanner {
         while try skipWhitespace() {
             let byte = text[position]
             if Self.startsString(byte) {
-                let (key, value, location) = try parseEntry()
+                let keyStart = position
+                let (key, value, location, valueRange) = try parseEntry()
                 // The strings move into the entry; only the table takes a reference.
                 if table.updateValue(value, forKey: key) != nil {
                     duplicates.append(StringsEntry(key: key, value: value, location: location))
                 }
-                entries.append(StringsEntry(key: key, value: value, location: location))
+                entries.append(
+                    StringsEntry(
+                        key: key, value: value, location: location, keyOffset: keyStart, valueRange: valueRange))
                 continue
             }
             if byte == Byte.closeBrace, openingBrace != nil {
@@ -60,12 +63,14 @@ struct StringsScanner {
         return ParsedStrings(entries: entries, table: table, duplicates: duplicates)
     }
 
-    /// Parses `key = value;` or `key;`, starting at the key.
-    private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation) {
+    /// Parses `key = value;` or `key;`, starting at the key; the value's byte range is
+    /// its token, quotes included (empty, just after the key, for `key;`).
+    private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation, Range<Int>) {
         let keyStart = position
         // Located before the key is read: a line break inside the key moves the current line.
         let keyLocation = currentLineLocation(of: keyStart)
         let key = try parseString()
+        let keyEnd = position
         guard try skipWhitespace() else {
             throw error(
                 at: position,
@@ -74,7 +79,7 @@ struct StringsScanner {
         switch text[position] {
         case Byte.semicolon:
             position += 1
-            return (key, key, keyLocation)
+            return (key, key, keyLocation, keyEnd..<keyEnd)
         case Byte.equals:
             let equals = position
             position += 1
@@ -89,7 +94,7 @@ struct StringsScanner {
                 throw error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))")
             }
             position += 1
-            return (key, value, keyLocation)
+            return (key, value, keyLocation, valueStart..<valueEnd)
         default:
             throw error(
                 at: position,

@@ -8,6 +8,17 @@ public struct TableEntry: Sendable, Hashable, Codable {
     public var deviceVariants: [String: String]
     /// `.xcstrings` `stringUnit.state` (`translated`, `needs_review`, `new`, `stale`).
     public var state: String?
+    /// Whether this is a String Catalog's source-language entry made from the key because the
+    /// catalog has no source-language unit for it (``StringCatalogReader``). It makes the key
+    /// part of the catalog (coverage, lint) but is no text anyone wrote, so a lookup passes
+    /// over it — a `String(localized:defaultValue:)` then shows its default value, and
+    /// otherwise the key is the answer, not found — and lint compares nothing against it.
+    public var isSourceKeyStandIn = false
+
+    // The stand-in mark is the reader's, recomputed on every read: it is not written out.
+    private enum CodingKeys: String, CodingKey {
+        case value, plural, deviceVariants, state
+    }
 
     /// Creates an entry.
     public init(

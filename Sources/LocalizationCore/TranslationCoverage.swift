@@ -1,16 +1,34 @@
-/// How much of the development language each language translates: per language, the
-/// share of the development language's keys (over every table) it has itself, and how many
-/// of those a String Catalog marks `needs_review`, `new` or `stale`.
+/// How much of its reference text each language translates: per language, the share of the
+/// reference keys (over every table) it has itself, and how many of those a String Catalog
+/// marks `needs_review`, `new` or `stale`. A table's reference is its String Catalog's
+/// `sourceLanguage` when a catalog provides it — the fallback lookup uses, and what lint
+/// compares with — else the development language, else `Base`.
 ///
 /// A key counts as translated exactly when a lookup in the language serves its own text:
 /// every state is served (as Xcode compiles every string unit that has a value), so every
 /// state counts; the marked ones are counted beside it, as `l10nctl lint` warns of them.
+/// An empty value (`"Save" = "";`) is not a translation, unless the reference's value is
+/// empty too; keys a String Catalog marks `shouldTranslate: false` are not counted at all
+/// (neither translated nor in the total). `l10nctl lint` reports by the same rules.
 ///
 /// ```swift
 /// let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: ["Examples/Resources"]).catalog)
 /// coverage.languages.first { $0.language == "ja" }?.fraction
 /// ```
 public struct TranslationCoverage: Sendable, Hashable {
+    /// One table's numbers in one language.
+    public struct Table: Sendable, Hashable {
+        /// The table name (`Localizable`).
+        public var name: String
+        /// Reference keys of this table the language has.
+        public var translated: Int
+        /// Reference keys of this table.
+        public var total: Int
+
+        /// `translated / total`, 1 when there is nothing to translate.
+        public var fraction: Double { total == 0 ? 1 : Double(translated) / Double(total) }
+    }
+
     /// One language's numbers.
     public struct Language: Sendable, Hashable {
         /// The language identifier (`ja`, `pt-BR`).
@@ -25,35 +43,63 @@ public struct TranslationCoverage: Sendable, Hashable {
         public var new: Int = 0
         /// Translated keys whose String Catalog state is `stale` (the source no longer uses them).
         public var stale: Int = 0
+        /// The same per reference table, sorted by name.
+        public var tables: [Table] = []
 
         /// `translated / total`, 1 when there is nothing to translate.
         public var fraction: Double { total == 0 ? 1 : Double(translated) / Double(total) }
     }
 
-    /// The language translations are measured against (the development language, else `Base`).
+    /// The language translations are measured against: each table's reference
+    /// (``references``) when they all agree, else the references joined (`de, en`).
     public var reference: String
+    /// Each table's reference language: a String Catalog's `sourceLanguage` for the table it
+    /// provides (its keys' reference text, as for lookup and lint), else the development
+    /// language, else `Base`.
+    public var references: [String: String]
     /// Every other language, sorted by identifier (`Base` and pseudo-languages excluded).
     public var languages: [Language]
 
-    /// Measures `catalog` against its development language's tables, or `Base`'s when the
-    /// development language has none.
+    /// Measures `catalog`: each table against its reference language's keys (``references``).
+    /// A language is measured over the tables it is not the reference of, and left out when
+    /// it is the reference of every table.
     public init(catalog: ResourceCatalog) {
         let development = catalog.developmentLanguage.identifier
-        let referenceName = catalog.tables[development] != nil ? development : LanguageTag.base.identifier
-        let referenceTables = catalog.tables[referenceName] ?? [:]
-        reference = referenceName
-        let total = referenceTables.values.reduce(0) { $0 + $1.count }
+        var referenceTables: [String: (language: String, table: LocalizationTable)] = [:]
+        let names = Set(catalog.tables.values.flatMap(\.keys))
+        for name in names {
+            let candidates = [catalog.sourceLanguages[name]?.identifier, development, LanguageTag.base.identifier]
+            guard let language = candidates.compactMap({ $0 }).first(where: { catalog.tables[$0]?[name] != nil })
+            else { continue }
+            referenceTables[name] = (language, catalog.tables[language]![name]!)
+        }
+        references = referenceTables.mapValues(\.language)
+        let referenceLanguages = Set(references.values)
+        reference =
+            referenceLanguages.count == 1
+            ? referenceLanguages.first!
+            : referenceLanguages.isEmpty ? development : referenceLanguages.sorted().joined(separator: ", ")
         languages = catalog.tables.keys.sorted().compactMap { identifier in
-            guard identifier != referenceName, identifier != LanguageTag.base.identifier,
-                identifier != development
-            else { return nil }
-            var counts = Language(language: identifier, translated: 0, total: total, needsReview: 0)
-            for (name, table) in referenceTables {
+            guard identifier != LanguageTag.base.identifier, PseudoLocalization(rawValue: identifier) == nil else {
+                return nil
+            }
+            let measured = referenceTables.filter { $0.value.language != identifier }
+            guard !measured.isEmpty || !referenceLanguages.contains(identifier) else { return nil }
+            var counts = Language(language: identifier, translated: 0, total: 0, needsReview: 0)
+            for (name, reference) in measured.sorted(by: { $0.key < $1.key }) {
+                let untranslatable = catalog.untranslatableKeys[name] ?? []
+                var tableTotal = 0
+                reference.table.forEachEntry { key, _ in if !untranslatable.contains(key) { tableTotal += 1 } }
+                counts.total += tableTotal
+                counts.tables.append(Table(name: name, translated: 0, total: tableTotal))
                 guard let own = catalog.tables[identifier]?[name] else { continue }
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
-                table.forEachEntry { key, _ in
-                    guard let entry = own[key] else { return }
+                reference.table.forEachEntry { key, original in
+                    guard let entry = own[key], !untranslatable.contains(key),
+                        Self.isTranslation(entry, of: original)
+                    else { return }
                     counts.translated += 1
+                    counts.tables[counts.tables.count - 1].translated += 1
                     switch entry.state {
                     case "needs_review": counts.needsReview += 1
                     case "new": counts.new += 1
@@ -64,5 +110,10 @@ public struct TranslationCoverage: Sendable, Hashable {
             }
             return counts
         }
+    }
+
+    /// Whether `entry` translates `original`: it has text, or the original has none either.
+    public static func isTranslation(_ entry: TableEntry, of original: TableEntry) -> Bool {
+        !entry.value.isEmpty || entry.plural != nil || (original.value.isEmpty && original.plural == nil)
     }
 }

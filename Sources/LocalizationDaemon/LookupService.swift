@@ -78,10 +78,14 @@ public final class LookupService: WireRequestHandler {
                             "minor": .integer(Int64(WireProtocolVersion.minor)),
                         ]),
                     ]))
-            case .lookup(let key, let languages, let table, let count, let counts):
-                reply(.lookup(try lookup(key, languages: languages, table: table, count: count, counts: counts)))
-            case .batch(let keys, let languages, let table):
-                reply(.batch(try batch(keys, languages: languages, table: table)))
+            case .lookup(let key, let languages, let table, let count, let counts, let arguments):
+                reply(
+                    .lookup(
+                        try lookup(
+                            key, languages: languages, table: table, count: count, counts: counts,
+                            arguments: arguments)))
+            case .batch(let keys, let languages, let table, let arguments):
+                reply(.batch(try batch(keys, languages: languages, table: table, arguments: arguments)))
             case .table(let languages, let table):
                 answersLater = true
                 tables.async { [self] in
@@ -152,36 +156,88 @@ public final class LookupService: WireRequestHandler {
     }
 
     /// One key; with a `count` the daemon selects the plural form, with `counts` each
-    /// variable's form by its own argument's count (docs/PLURALS.md says why).
+    /// variable's form by its own argument's count (docs/PLURALS.md says why); with
+    /// `arguments`, also the finished string, its forms selected by the arguments' numbers
+    /// unless `count` or `counts` say otherwise.
     func lookup(
         _ key: String, languages: [String], table: String?, count: PluralOperands? = nil,
-        counts: [PluralOperands?]? = nil
+        counts: [PluralOperands?]? = nil, arguments: [FormatValue]? = nil
     ) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
-        let result = snapshot.catalog.lookup(
-            key, in: table, chain: try chain(languages, in: snapshot.catalog), count: count, counts: counts)
-        if result.found { counters.add(1, to: .found) } else { recordMiss(key, languages: languages, table: table) }
+        let chain = try chain(languages, in: snapshot.catalog)
+        let values = arguments?.map(\.argument)
+        let selection = count == nil && counts == nil ? values.flatMap(LocalizedFormatter.pluralCounts) : counts
+        let result = snapshot.catalog.lookup(key, in: table, chain: chain, count: count, counts: selection)
+        if result.found { counters.add(1, to: .found) }
+        noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         return WireLookupResult(
             value: result.value, found: result.found, language: result.language?.identifier,
-            generation: snapshot.generation)
+            generation: snapshot.generation,
+            formatted: values.map { values in
+                finished(
+                    key, result.value, values, languages: languages, table: table, catalog: snapshot.catalog,
+                    count: count, counts: selection)
+            })
     }
 
-    func batch(_ keys: [String], languages: [String], table: String?) throws(WireError) -> WireBatchResult {
+    func batch(
+        _ keys: [String], languages: [String], table: String?, arguments: [[FormatValue]?]? = nil
+    ) throws(WireError) -> WireBatchResult {
         let snapshot = store.snapshot
         let chain = try chain(languages, in: snapshot.catalog)
         var values: [String] = []
         var found: [Bool] = []
+        var formatted: [String?] = []
         values.reserveCapacity(keys.count)
         found.reserveCapacity(keys.count)
         var answered = 0
-        for key in keys {
-            let result = snapshot.catalog.lookup(key, in: table, chain: chain)
+        for (index, key) in keys.enumerated() {
+            let keyArguments = arguments?[index]?.map(\.argument)
+            let counts = keyArguments.flatMap(LocalizedFormatter.pluralCounts)
+            let result = snapshot.catalog.lookup(key, in: table, chain: chain, counts: counts)
             values.append(result.value)
             found.append(result.found)
-            if result.found { answered += 1 } else { recordMiss(key, languages: languages, table: table) }
+            if arguments != nil {
+                formatted.append(
+                    keyArguments.map { keyArguments in
+                        finished(
+                            key, result.value, keyArguments, languages: languages, table: table,
+                            catalog: snapshot.catalog, count: nil, counts: counts)
+                    })
+            }
+            if result.found { answered += 1 }
+            noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         }
         counters.add(answered, to: .found)
-        return WireBatchResult(values: values, found: found, generation: snapshot.generation)
+        return WireBatchResult(
+            values: values, found: found, generation: snapshot.generation,
+            formatted: arguments == nil ? nil : formatted)
+    }
+
+    /// `format` filled with `arguments` as the Swift library fills it
+    /// (`Localizer.localized(_:arguments:)`): when the translation does not fit them, the
+    /// development language's string, and as a last resort whatever can be filled.
+    private func finished(
+        _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
+        catalog: ResourceCatalog, count: PluralOperands?, counts: [PluralOperands?]?
+    ) -> String {
+        LocalizedFormatter.finish(
+            format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
+            fallbackFormat: {
+                // An empty preference list chains Base, then the development language.
+                catalog.lookup(key, in: table, chain: catalog.chain([]), count: count, counts: counts).value
+            })
+    }
+
+    /// Reports a key the language asked for lacked: found nowhere (a miss), or answered by
+    /// a fallback (what that language's users saw untranslated).
+    private func noteAnswer(
+        _ result: LookupResult, key: String, chain: FallbackChain, languages: [String], table: String?
+    ) {
+        guard result.found else { return recordMiss(key, languages: languages, table: table) }
+        guard let served = result.language, let asked = chain.untranslatedLanguage(servedBy: served) else { return }
+        missing.record(
+            language: asked, table: ResourceCatalog.tableName(table), key: key, servedBy: served.identifier)
     }
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
@@ -248,10 +304,11 @@ public final class LookupService: WireRequestHandler {
         [
             "missing": .array(
                 entries.map { entry in
-                    .object([
-                        "lang": .string(entry.language), "table": .string(entry.table),
-                        "key": .string(entry.key), "count": .integer(Int64(entry.count)),
-                    ])
+                    .object(
+                        [
+                            "lang": .string(entry.language), "table": .string(entry.table),
+                            "key": .string(entry.key), "count": .integer(Int64(entry.count)),
+                        ].merging(entry.servedBy.map { ["from": .string($0)] } ?? [:]) { first, _ in first })
                 }),
             "dropped": .integer(Int64(dropped)),
         ]

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Counts lookups that no language could answer, per (language, table, key), for
-/// `l10nctl missing`.
+/// Counts lookups that the language asked for could not answer, per (language, table,
+/// key), for `l10nctl missing`: keys no language had, and keys a fallback answered
+/// (``Entry/servedBy``) — what users of that language saw untranslated.
 ///
 /// Memory is bounded: past ``capacity`` distinct entries, new ones are only counted in
 /// ``droppedEntries`` (a flood of random keys from a client cannot grow the daemon).
@@ -12,10 +13,13 @@ public final class MissingKeyReport: Sendable {
         public var language: String
         /// The table.
         public var table: String
-        /// The key no language had.
+        /// The key the language asked for lacked.
         public var key: String
         /// How many lookups missed it.
         public var count: Int
+        /// The language that answered instead (`Base`, the development language, a later
+        /// preference), or `nil` when no language had the key. The latest lookup's.
+        public var servedBy: String?
 
         /// Orders by language, table, key.
         public static func < (lhs: Entry, rhs: Entry) -> Bool {
@@ -29,8 +33,13 @@ public final class MissingKeyReport: Sendable {
         var key: String
     }
 
+    private struct Tally {
+        var count: Int
+        var servedBy: String?
+    }
+
     private struct State {
-        var counts: [Key: Int] = [:]
+        var counts: [Key: Tally] = [:]
         var dropped = 0
     }
 
@@ -45,14 +54,14 @@ public final class MissingKeyReport: Sendable {
         self.capacity = capacity
     }
 
-    /// Counts one miss.
-    public func record(language: String, table: String, key: String) {
+    /// Counts one miss: `key` not found in `language`, answered by `servedBy` or by none.
+    public func record(language: String, table: String, key: String, servedBy: String? = nil) {
         let entry = Key(language: language, table: table, key: String(key.prefix(Self.maximumKeyLength)))
         state.withLock { state in
-            if let count = state.counts[entry] {
-                state.counts[entry] = count + 1
+            if let tally = state.counts[entry] {
+                state.counts[entry] = Tally(count: tally.count + 1, servedBy: servedBy)
             } else if state.counts.count < capacity {
-                state.counts[entry] = 1
+                state.counts[entry] = Tally(count: 1, servedBy: servedBy)
             } else {
                 state.dropped += 1
             }
@@ -74,7 +83,11 @@ public final class MissingKeyReport: Sendable {
     }
 
     private static func entries(of state: State) -> [Entry] {
-        state.counts.map { Entry(language: $0.key.language, table: $0.key.table, key: $0.key.key, count: $0.value) }
+        state.counts.map {
+            Entry(
+                language: $0.key.language, table: $0.key.table, key: $0.key.key, count: $0.value.count,
+                servedBy: $0.value.servedBy)
+        }
     }
 
     /// Misses not kept because the report was full.

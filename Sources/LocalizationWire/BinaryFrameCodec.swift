@@ -34,7 +34,7 @@ public enum BinaryFrameCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
-        case .lookup(let key, let languages, let table, let count, let counts):
+        case .lookup(let key, let languages, let table, let count, let counts, let arguments):
             writer.write(key)
             writer.write(languages)
             writer.write(table ?? "")
@@ -46,10 +46,15 @@ public enum BinaryFrameCodec {
             } else {
                 writer.writePluralCount(count)
             }
-        case .batch(let keys, let languages, let table):
+            // Protocol 1.4: the arguments as a trailing value, absent when there are none.
+            if let arguments { writer.write(WireValue.array(arguments.map(WireValue.init))) }
+        case .batch(let keys, let languages, let table, let arguments):
             writer.write(languages)
             writer.write(table ?? "")
             writer.write(keys)
+            if let arguments {
+                writer.write(WireValue.array(arguments.map { $0.map { .array($0.map(WireValue.init)) } ?? .null }))
+            }
         case .table(let languages, let table):
             writer.write(languages)
             writer.write(table ?? "")
@@ -89,19 +94,26 @@ public enum BinaryFrameCodec {
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
             let flag = try reader.readByte("count flag")
+            var count: PluralOperands?
+            var counts: [PluralOperands?]?
             if flag == countsListFlag {
-                let counts = try readCounts(&reader)
-                return .lookup(key: key, languages: languages, table: table, count: nil, counts: counts)
+                counts = try readCounts(&reader)
+            } else {
+                guard let countFlag = BinaryCountFlag(rawValue: flag) else {
+                    throw WireError(code: .badRequest, message: "count flag must be 0, 1, 2 or 3")
+                }
+                count = try reader.readPluralCount(countFlag, "count")
             }
-            guard let countFlag = BinaryCountFlag(rawValue: flag) else {
-                throw WireError(code: .badRequest, message: "count flag must be 0, 1, 2 or 3")
-            }
-            let count = try reader.readPluralCount(countFlag, "count")
-            return .lookup(key: key, languages: languages, table: table, count: count)
+            let arguments = try reader.isAtEnd ? nil : WireArguments.lookup(try readArgumentList(&reader))
+            return .lookup(
+                key: key, languages: languages, table: table, count: count, counts: counts, arguments: arguments)
         case .batch:
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
-            return .batch(keys: try reader.readStrings("keys"), languages: languages, table: table)
+            let keys = try reader.readStrings("keys")
+            let arguments =
+                try reader.isAtEnd ? nil : WireArguments.batch(try readArgumentList(&reader), keys: keys.count)
+            return .batch(keys: keys, languages: languages, table: table, arguments: arguments)
         case .table:
             let languages = try reader.readStrings("languages")
             return .table(languages: languages, table: try readTable(&reader))
@@ -130,6 +142,14 @@ public enum BinaryFrameCodec {
         return counts
     }
 
+    /// Protocol 1.4's trailing `args`: an array value, nothing else (a stray byte is refused
+    /// as trailing, as before 1.4).
+    private static func readArgumentList(_ reader: inout BinaryReader) throws(WireError) -> WireValue {
+        let value = try reader.readValue()
+        guard case .array = value else { throw reader.error("trailing bytes that are not an args array") }
+        return value
+    }
+
     private static func readTable(_ reader: inout BinaryReader) throws(WireError) -> String? {
         let table = try reader.readString("table")
         return table.isEmpty ? nil : table
@@ -156,10 +176,13 @@ public enum BinaryFrameCodec {
             case .lookup(let result):
                 writer.write(ReplyKind.lookup.rawValue)
                 writer.write(frameID)
-                writer.write((result.found ? 1 : 0) | (result.language != nil ? 2 : 0) as UInt8)
+                let flags: UInt8 =
+                    (result.found ? 1 : 0) | (result.language != nil ? 2 : 0) | (result.formatted != nil ? 4 : 0)
+                writer.write(flags)
                 writer.write(result.value)
                 if let language = result.language { writer.write(language) }
                 writer.write(result.generation)
+                if let formatted = result.formatted { writer.write(formatted) }
             case .batch(let result):
                 writer.write(ReplyKind.batch.rawValue)
                 writer.write(frameID)
@@ -169,6 +192,10 @@ public enum BinaryFrameCodec {
                 for (index, value) in result.values.enumerated() {
                     writer.write(index < result.found.count && result.found[index])
                     writer.write(value)
+                }
+                // Protocol 1.4: the finished strings as a trailing list, absent without `args`.
+                if let formatted = result.formatted {
+                    writer.write(WireValue.array(formatted.map { $0.map(WireValue.string) ?? .null }))
                 }
             case .table(let result):
                 writer.write(ReplyKind.table.rawValue)
@@ -227,9 +254,10 @@ public enum BinaryFrameCodec {
                 let flags = try reader.readByte("lookup flags")
                 let value = try reader.readString("value")
                 let language = flags & 2 != 0 ? try reader.readString("language") : nil
+                let generation = try reader.readUInt64("generation")
                 let result = WireLookupResult(
-                    value: value, found: flags & 1 != 0, language: language,
-                    generation: try reader.readUInt64("generation"))
+                    value: value, found: flags & 1 != 0, language: language, generation: generation,
+                    formatted: flags & 4 != 0 ? try reader.readString("formatted") : nil)
                 message = .reply(id: id, .lookup(result))
             case .batch:
                 let generation = try reader.readUInt64("generation")
@@ -242,7 +270,10 @@ public enum BinaryFrameCodec {
                     found.append(try reader.readBool("found flag"))
                     values.append(try reader.readString("value"))
                 }
-                message = .reply(id: id, .batch(WireBatchResult(values: values, found: found, generation: generation)))
+                let formatted = try reader.isAtEnd ? nil : WireArguments.formatted(try reader.readValue(), count: count)
+                message = .reply(
+                    id: id,
+                    .batch(WireBatchResult(values: values, found: found, generation: generation, formatted: formatted)))
             case .table:
                 let generation = try reader.readUInt64("generation")
                 let count = try reader.readCount("entries", minimumItemSize: 12)

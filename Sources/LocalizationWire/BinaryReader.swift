@@ -110,6 +110,9 @@ struct BinaryReader {
         }
     }
 
+    /// Whether every byte was read: an optional trailing field is absent.
+    var isAtEnd: Bool { remaining == 0 }
+
     func expectEnd() throws(WireError) {
         guard remaining == 0 else { throw error("\(remaining) unexpected trailing bytes") }
     }

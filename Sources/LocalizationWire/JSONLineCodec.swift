@@ -27,7 +27,7 @@ public enum JSONLineCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
-        case .lookup(let key, let languages, let table, let count, let counts):
+        case .lookup(let key, let languages, let table, let count, let counts, let arguments):
             writer.writeMember("key", first: &first)
             writer.write(key)
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
@@ -43,10 +43,18 @@ public enum JSONLineCodec {
                 writer.writeMember("count", first: &first)
                 writer.writePluralCount(count)
             }
-        case .batch(let keys, let languages, let table):
+            if let arguments {
+                writer.writeMember("args", first: &first)
+                writer.write(WireValue.array(arguments.map(WireValue.init)))
+            }
+        case .batch(let keys, let languages, let table, let arguments):
             writer.writeMember("keys", first: &first)
             writeStrings(keys, into: &writer)
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
+            if let arguments {
+                writer.writeMember("args", first: &first)
+                writer.write(WireValue.array(arguments.map { $0.map { .array($0.map(WireValue.init)) } ?? .null }))
+            }
         case .table(let languages, let table):
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
         }
@@ -105,11 +113,16 @@ public enum JSONLineCodec {
             let counts = try counts(object)
             if count != nil, counts != nil { throw badRequest("give \"count\" or \"counts\", not both") }
             return .lookup(
-                key: key, languages: try languages(object), table: try table(object), count: count, counts: counts)
+                key: key, languages: try languages(object), table: try table(object), count: count, counts: counts,
+                arguments: try object["args"].flatMap { value throws(WireError) in try WireArguments.lookup(value) })
         case .batch:
             guard let keysValue = object["keys"] else { throw badRequest("missing \"keys\"") }
             guard let keys = strings(keysValue) else { throw badRequest("\"keys\" must be a list of strings") }
-            return .batch(keys: keys, languages: try languages(object), table: try table(object))
+            return .batch(
+                keys: keys, languages: try languages(object), table: try table(object),
+                arguments: try object["args"].flatMap { value throws(WireError) in
+                    try WireArguments.batch(value, keys: keys.count)
+                })
         case .table:
             return .table(languages: try languages(object), table: try table(object))
         }
@@ -236,6 +249,10 @@ public enum JSONLineCodec {
             }
             writer.writeMember("generation", first: &first)
             writer.write(unsigned: result.generation)
+            if let formatted = result.formatted {
+                writer.writeMember("formatted", first: &first)
+                writer.write(formatted)
+            }
         case .batch(let result):
             writer.writeMember("values", first: &first)
             writeStrings(result.values, into: &writer)
@@ -248,6 +265,10 @@ public enum JSONLineCodec {
             writer.bytes.append(UInt8(ascii: "]"))
             writer.writeMember("generation", first: &first)
             writer.write(unsigned: result.generation)
+            if let formatted = result.formatted {
+                writer.writeMember("formatted", first: &first)
+                writer.write(WireValue.array(formatted.map { $0.map(WireValue.string) ?? .null }))
+            }
         case .table(let result):
             writer.writeMember("entries", first: &first)
             writeStringMap(result.entries, into: &writer)
@@ -323,8 +344,14 @@ public enum JSONLineCodec {
             guard found.count == foundValues.count, found.count == values.count else {
                 throw badRequest("\"found\" must list one Boolean per value")
             }
+            let formatted = try object["formatted"].flatMap { value throws(WireError) in
+                try WireArguments.formatted(value, count: values.count)
+            }
             return .reply(
-                id: id, .batch(WireBatchResult(values: values, found: found, generation: try generation(object))))
+                id: id,
+                .batch(
+                    WireBatchResult(
+                        values: values, found: found, generation: try generation(object), formatted: formatted)))
         }
         if let value = object["value"] {
             guard case .string(let string) = value, case .bool(let found)? = object["found"] else {
@@ -332,7 +359,8 @@ public enum JSONLineCodec {
             }
             let language = object["lang"]?.stringValue
             let result = WireLookupResult(
-                value: string, found: found, language: language, generation: try generation(object))
+                value: string, found: found, language: language, generation: try generation(object),
+                formatted: object["formatted"]?.stringValue)
             return .reply(id: id, .lookup(result))
         }
         return .reply(id: id, .fields(object))

@@ -6,11 +6,15 @@ public struct WireBatchResult: Sendable, Hashable {
     public var found: [Bool]
     /// The generation of the table snapshot that answered.
     public var generation: UInt64
+    /// Each value formatted with its key's `args` (protocol 1.4), `nil` for a key given
+    /// none; `nil` altogether when the request had no `args`.
+    public var formatted: [String?]?
 
     /// Creates a batch result.
-    public init(values: [String], found: [Bool], generation: UInt64) {
+    public init(values: [String], found: [Bool], generation: UInt64, formatted: [String?]? = nil) {
         self.values = values
         self.found = found
         self.generation = generation
+        self.formatted = formatted
     }
 }

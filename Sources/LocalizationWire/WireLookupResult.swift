@@ -11,12 +11,15 @@ public struct WireLookupResult: Sendable, Hashable {
     public var language: String?
     /// The generation of the table snapshot that answered.
     public var generation: UInt64
+    /// The value formatted with the request's `args` (protocol 1.4); `nil` when it gave none.
+    public var formatted: String?
 
     /// Creates a lookup result.
-    public init(value: String, found: Bool, language: String?, generation: UInt64) {
+    public init(value: String, found: Bool, language: String?, generation: UInt64, formatted: String? = nil) {
         self.value = value
         self.found = found
         self.language = language
         self.generation = generation
+        self.formatted = formatted
     }
 }

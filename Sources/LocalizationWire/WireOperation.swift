@@ -17,11 +17,20 @@ public enum WireOperation: Sendable, Hashable {
     /// count (a missing or `nil` count takes `other`). At most ``maximumCounts`` entries.
     /// A request gives `count` or `counts`, not both: the decoders refuse both, and the
     /// encoders send only `counts` when both are set.
+    ///
+    /// `arguments` (protocol 1.4, `"args"`) asks for the finished string: the value
+    /// formatted with them as the Swift library formats it, plural forms selected by the
+    /// numbers among them unless `count` or `counts` say otherwise (the reply's
+    /// `formatted`). At most ``maximumArguments``.
     case lookup(
         key: String, languages: [String], table: String?, count: PluralOperands?,
-        counts: [PluralOperands?]? = nil)
+        counts: [PluralOperands?]? = nil, arguments: [FormatValue]? = nil)
     /// `batch`: several keys in one round trip, answered in the same order.
-    case batch(keys: [String], languages: [String], table: String?)
+    ///
+    /// `arguments` (protocol 1.4, `"args"`): one entry per key, the arguments to finish that
+    /// key's string with (its plural forms selected by their numbers), or `nil` for a key
+    /// wanted as it is.
+    case batch(keys: [String], languages: [String], table: String?, arguments: [[FormatValue]?]? = nil)
     /// `table`: every key of a table, resolved through the fallback chain.
     case table(languages: [String], table: String?)
     /// `subscribe`: answer `ok`, then push a `changed` event after every reload.
@@ -45,6 +54,10 @@ public enum WireOperation: Sendable, Hashable {
     /// The most entries a lookup's `counts` may have: more is `bad_request`. A format with
     /// more arguments than this is not worth a longer list; its later variables take `other`.
     public static let maximumCounts = 64
+
+    /// The most format arguments a lookup (or one key of a batch) may give: more is
+    /// `bad_request`.
+    public static let maximumArguments = 64
 
     /// The `op` spelling on the wire.
     public var name: String { kind.name }

@@ -49,17 +49,66 @@ enum CommandCatalog {
             ],
             globals: [.resources, .developmentLanguage]),
         CommandDescription(
+            name: "report", arguments: "[DIR...]",
+            summary: "one HTML page: coverage, plurals, lint, what users hit untranslated",
+            paragraphs: [
+                "Writes one self-contained HTML page (inline CSS, no scripts, nothing fetched) for a project "
+                    + "lead: coverage per language and table, the plural forms each language lacks among its "
+                    + "CLDR categories, lint findings with file:line:column, and, when l10nd answers (--socket, "
+                    + "L10N_SOCKET or the default socket), what users of each language hit untranslated. "
+                    + "Without resource directories (arguments, and --resources), the daemon's own. A --socket "
+                    + "that does not answer is a failure; a default socket that does not is noted in the page."
+            ],
+            options: [HelpEntry("--html FILE", "Where to write the page (required).")],
+            valueOptions: ["html"], globals: [.resources, .developmentLanguage, .socket], formats: []),
+        CommandDescription(
             name: "lint", arguments: "PATH...",
             summary: "check files and directories for errors and missing translations",
             paragraphs: [
                 "Checks .strings, .stringsdict and .xcstrings files (directories, arguments and --resources, are "
                     + "searched for them) and prints one line per finding: file:line:column: error|warning: "
-                    + "message (--format json: an array of {file, line, column, severity, message}). Reported: "
-                    + "syntax errors, duplicate keys (the last one wins), keys the development language has that "
-                    + "a translation lacks, and format specifiers that differ from the development language's "
-                    + "(%@ translated as %d). Exits 1 when there are errors."
+                    + "message [rule]; --format json prints {findings: [{file, line, column, severity, rule, "
+                    + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
+                    + "there are errors.",
+                "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
+                    + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
+                    + "categories), review-state (catalog new/needs_review/stale) (warnings). Placeholders are "
+                    + "compared as printf, plus the %0 and {name} styles when the development language uses "
+                    + "them. See docs/TRANSLATORS.md.",
             ],
-            globals: [.resources, .developmentLanguage]),
+            options: [
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning or off (repeatable)."),
+                HelpEntry(
+                    "--placeholders STYLES",
+                    "The placeholder styles to compare, instead of detecting them: any of printf, "
+                        + "percent-number, braces, comma-separated."),
+            ],
+            valueOptions: ["severity", "placeholders"], globals: [.resources, .developmentLanguage],
+            formats: ["text", "json", "sarif"]),
+        CommandDescription(
+            name: "export", arguments: "DIR", summary: "write a language's strings as XLIFF (Xcode) or .po (Poedit)",
+            paragraphs: [
+                "Writes DIR's strings in the development language with their --lang translations: as XLIFF 1.2 "
+                    + "the way Xcode writes an .xcloc's (default, or an --output ending in .xliff), or as a gettext "
+                    + ".po file with the language's CLDR plural forms (--format po, or an --output ending in .po). "
+                    + "See docs/TRANSLATORS.md."
+            ],
+            options: [
+                HelpEntry("--lang TAG", "The language of the translations."),
+                HelpEntry("--output FILE", "Write to FILE instead of stdout."),
+            ],
+            valueOptions: ["lang", "output"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
+        CommandDescription(
+            name: "import", arguments: "DIR FILE", summary: "write a translator's XLIFF or .po back into the files",
+            paragraphs: [
+                "Writes the translations in FILE (XLIFF or .po, from export and a translator's tool; --format, "
+                    + "else FILE's extension) into DIR's .strings, .stringsdict and .xcstrings files. Only values "
+                    + "that differ change, each in place; comments and order are kept; each changed file is "
+                    + "replaced in one rename, so l10nd reloads it. Prints the files changed; what cannot be "
+                    + "written is reported and makes the exit code 1. The language is FILE's unless --lang."
+            ],
+            options: [HelpEntry("--lang TAG", "The language of the translations (default: FILE's).")],
+            valueOptions: ["lang"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
         CommandDescription(
             name: "status", arguments: "",
             summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",
@@ -90,17 +139,20 @@ enum CommandCatalog {
             globals: [.socket]),
         CommandDescription(
             name: "missing", arguments: "",
-            summary: "keys looked up but found in no language (also as a .strings skeleton)",
+            summary: "keys each language lacked when asked (also as a .strings or .po skeleton)",
             paragraphs: [
-                "Lists the keys looked up but found in no language, with how often: language, table, key and "
-                    + "count, tab-separated. --format strings --lang ja prints a .strings skeleton of them for a "
-                    + "translator to fill in."
+                "Lists the keys users of each language asked for and that language lacked, with how often "
+                    + "and what they saw instead: language, table, key, count and the language whose string "
+                    + "answered (a fallback: Base, the development language, a later preference), or - when no "
+                    + "language had the key, tab-separated. --format strings (or po) --lang ja prints a .strings "
+                    + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
+                    + "lookups asked in ja-JP too."
             ],
             options: [
                 HelpEntry("--lang TAG", "Only this language's keys."),
                 HelpEntry("--table NAME", "Only this table's keys."),
             ],
-            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings"]),
+            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings", "po"]),
         CommandDescription(
             name: "reset", arguments: "",
             summary: "empty l10nd's missing-key report, printing what it held (counters stay)",

@@ -1,8 +1,9 @@
 import Foundation
 import LocalizationCore
 
-/// `l10nctl coverage DIR…`: the share of the development language's keys each language
-/// translates, as a table with a bar per language or as JSON.
+/// `l10nctl coverage DIR…`: the share of its reference keys each language translates (a
+/// catalog's table against its `sourceLanguage`, others against the development language),
+/// as a table with a bar per language or as JSON.
 enum CoverageCommand {
     /// Characters of the widest bar.
     static let barWidth = 20
@@ -20,6 +21,7 @@ enum CoverageCommand {
         if invocation.json {
             let object: [String: Any] = [
                 "reference": coverage.reference,
+                "references": coverage.references,
                 "languages": coverage.languages.map { language in
                     [
                         "lang": language.language, "translated": language.translated, "total": language.total,

@@ -123,9 +123,13 @@ enum DaemonCommands {
         if let language = parsed.value("lang") {
             let wanted: String
             do { wanted = try LanguageTag(language).identifier } catch { throw UsageError("\(error)") }
-            entries = entries.filter { $0["lang"]?.stringValue == wanted }
-        } else if format == "strings" {
-            throw UsageError("--format strings needs --lang: a skeleton is for one language")
+            // `ja` takes the lookups asked in `ja-JP` too: one translator fills both.
+            entries = entries.filter { entry in
+                guard let asked = entry["lang"]?.stringValue else { return false }
+                return asked == wanted || asked.hasPrefix(wanted + "-")
+            }
+        } else if format == "strings" || format == "po" {
+            throw UsageError("--format \(format) needs --lang: a skeleton is for one language")
         }
         if let table = parsed.value("table") {
             entries = entries.filter { $0["table"]?.stringValue == table }
@@ -135,13 +139,15 @@ enum DaemonCommands {
             print(WireValue.object(["missing": .array(entries), "dropped": reply["dropped"] ?? 0]).jsonText)
         case "strings":
             print(MissingStringsSkeleton.render(entries, language: parsed.value("lang") ?? ""), terminator: "")
+        case "po":
+            print(MissingStringsSkeleton.renderPO(entries, language: parsed.value("lang") ?? ""), terminator: "")
         default:
             for entry in entries {
                 print(
                     [
                         entry["lang"]?.stringValue ?? "", entry["table"]?.stringValue ?? "",
                         entry["key"]?.stringValue ?? "",
-                        "\(entry["count"]?.integerValue ?? 0)",
+                        "\(entry["count"]?.integerValue ?? 0)", entry["from"]?.stringValue ?? "-",
                     ].joined(separator: "\t"))
             }
         }

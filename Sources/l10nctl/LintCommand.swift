@@ -1,30 +1,30 @@
 import Foundation
 import LocalizationCore
 
-/// `l10nctl lint PATH...`: findings on stdout, a count on stderr, exit 1 on errors.
+/// `l10nctl lint PATH...`: findings on stdout (text, JSON or SARIF), a count on stderr,
+/// exit 1 on errors.
 enum LintCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let paths = invocation.paths
         guard !paths.isEmpty else { throw UsageError("lint needs at least one file or directory") }
-        let development: LanguageTag
-        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
-        let findings = ResourceLinter.lint(paths: paths, developmentLanguage: development)
-        if invocation.json {
-            let objects: [[String: Any]] = findings.map { finding in
-                [
-                    "file": finding.location.file ?? NSNull(), "line": finding.location.line,
-                    "column": finding.location.column, "severity": finding.severity.rawValue,
-                    "message": finding.message,
-                ]
+        var options = LintOptions()
+        do {
+            options.developmentLanguage = try LanguageTag(invocation.developmentLanguage)
+            for setting in invocation.arguments.values("severity") { try options.setSeverity(setting) }
+        } catch { throw UsageError("\(error)") }
+        if let names = invocation.arguments.value("placeholders") {
+            guard let styles = PlaceholderStyles(names: names) else {
+                throw UsageError("--placeholders takes a comma-separated list of printf, percent-number, braces")
             }
-            let data = try JSONSerialization.data(
-                withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
-        } else {
-            for finding in findings { print(finding) }
+            options.placeholderStyles = styles
         }
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.count - errors
+        let report = LintReport(findings: ResourceLinter.lint(paths: paths, options: options), options: options)
+        switch invocation.format {
+        case "json": print(report.json())
+        case "sarif": print(report.sarif())
+        default: print(report.text, terminator: "")
+        }
+        let (errors, warnings) = (report.errorCount, report.warningCount)
         FileHandle.standardError.write(
             Data("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n".utf8))
         return errors > 0 ? 1 : 0

@@ -1,34 +1,84 @@
+import LocalizationCore
 import LocalizationWire
 
-/// The missing-key report as a `.strings` file a translator fills in: one entry per key,
-/// grouped by table, the key as its own placeholder value.
+/// The missing-key report as a file a translator fills in, for one language: a `.strings`
+/// file (each key its own placeholder value, grouped by table) or a gettext `.po` file
+/// (the table as `msgctxt`, an empty `msgstr`). Each entry says how often users asked and
+/// what they saw instead: a fallback language's string, or the key itself.
 enum MissingStringsSkeleton {
+    /// One entry of the `missing` reply.
+    struct Item {
+        var table: String
+        var key: String
+        var count: Int64
+        var servedBy: String?
+
+        init(table: String, key: String) {
+            self.table = table
+            self.key = key
+            count = 0
+        }
+
+        init(_ value: WireValue) {
+            table = value["table"]?.stringValue ?? "Localizable"
+            key = value["key"]?.stringValue ?? ""
+            count = value["count"]?.integerValue ?? 0
+            servedBy = value["from"]?.stringValue
+        }
+
+        /// Counts `other`'s lookups too; a fallback's string is what users saw if any had one.
+        mutating func add(_ other: Item) {
+            count += other.count
+            servedBy = servedBy ?? other.servedBy
+        }
+
+        /// `asked 3 times; users saw the Base string` or `…; found in no language`.
+        var note: String {
+            "asked \(count) time\(count == 1 ? "" : "s"); "
+                + (servedBy.map { "users saw the \($0) string" } ?? "found in no language")
+        }
+    }
+
+    /// The entries sorted by table, then key; one per key, its counts summed, when several
+    /// spellings of the language asked (`ja` and `ja-JP`).
+    static func items(_ entries: [WireValue]) -> [Item] {
+        var merged: [String: Item] = [:]
+        for item in entries.map(Item.init) {
+            merged["\(item.table)\u{0}\(item.key)", default: Item(table: item.table, key: item.key)].add(item)
+        }
+        return merged.values.sorted { ($0.table, $0.key) < ($1.table, $1.key) }
+    }
+
     static func render(_ entries: [WireValue], language: String) -> String {
-        var output = "/* Keys looked up in \(language) but found in no language. Translate each value. */\n"
-        let byTable = Dictionary(grouping: entries) { $0["table"]?.stringValue ?? "Localizable" }
-        for (table, items) in byTable.sorted(by: { $0.key < $1.key }) {
-            output += "\n/* Table: \(table) (\(table).strings) */\n"
-            for item in items.sorted(by: { ($0["key"]?.stringValue ?? "") < ($1["key"]?.stringValue ?? "") }) {
-                let key = quoted(item["key"]?.stringValue ?? "")
-                output += "/* asked \(item["count"]?.integerValue ?? 0) times */\n\(key) = \(key);\n"
+        var output = "/* Keys looked up in \(language) that \(language) lacks. Translate each value. */\n"
+        var table: String?
+        for item in items(entries) {
+            if item.table != table {
+                table = item.table
+                output += "\n/* Table: \(item.table) (\(item.table).strings) */\n"
             }
+            let key = quoted(item.key)
+            output += "/* \(item.note) */\n\(key) = \(key);\n"
         }
         return output
     }
 
-    /// A `.strings` quoted string: the escapes the parser reads back to the same text.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default: result.unicodeScalars.append(scalar)
-            }
+    /// The same as a gettext catalog: `msgctxt` names the table.
+    static func renderPO(_ entries: [WireValue], language: String) -> String {
+        var output = """
+            # Keys looked up in \(language) that \(language) lacks. Fill in each msgstr.
+            msgid ""
+            msgstr ""
+            "Language: \(language)\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            """
+        for item in items(entries) {
+            output += "\n#. \(item.note)\nmsgctxt \(quoted(item.table))\nmsgid \(quoted(item.key))\nmsgstr \"\"\n"
         }
-        return result + "\""
+        return output
     }
+
+    /// A `.strings` quoted string, whose C escapes `msgfmt` reads in a `.po` file too.
+    static func quoted(_ text: String) -> String { StringsText.quoted(text) }
 }

@@ -33,6 +33,27 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.contains("--count takes a number such as 21 or 1.5, not '1,5'"))
     }
 
+    /// A catalog's top-level plural of `%@ has %lld items` selects by argument 2, the first
+    /// numeric one: `--count 0 --count 1` picks German `one` by the 1 (the attack: by the 0).
+    @Test func getSelectsATopLevelPluralByTheFirstNumericArgument() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "Localizable.xcstrings",
+            """
+            { "sourceLanguage" : "en", "version" : "1.0", "strings" : {
+              "%@ has %lld items" : { "localizations" : { "de" : { "variations" : { "plural" : {
+                "one" : { "stringUnit" : { "state" : "translated", "value" : "Ein Element bei %1$@" } },
+                "other" : { "stringUnit" : { "state" : "translated", "value" : "%2$lld Elemente bei %1$@" } }
+              } } } } } } }
+            """)
+        let one = try run(
+            "get", "%@ has %lld items", "--lang", "de", "--count", "0", "--count", "1", "--resources", directory.path)
+        #expect(one.stdout.hasPrefix("Ein Element bei"), "\(one.stdout)\(one.stderr)")
+        let other = try run(
+            "get", "%@ has %lld items", "--lang", "de", "--count", "1", "--count", "3", "--resources", directory.path)
+        #expect(other.stdout.hasPrefix("3 Elemente bei"), "\(other.stdout)\(other.stderr)")
+    }
+
     @Test func getFallsBackAndSaysWhoServedInJSON() throws {
         let result = try run("get", "保存", "--lang=ja", "--resources", PackagePaths.exampleResources, "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])

@@ -93,8 +93,8 @@ import Testing
         }
         _ = try client.request(["op": "lookup", "key": "third", "lang": "de", "table": "Settings"])
         let report = try run(["missing"], socket: daemon.socketPath)
-        #expect(report.stdout.contains("ja\tLocalizable\tuntranslated \"one\"\t2\n"))
-        #expect(report.stdout.contains("de\tSettings\tthird\t1\n"))
+        #expect(report.stdout.contains("ja\tLocalizable\tuntranslated \"one\"\t2\t-\n"))
+        #expect(report.stdout.contains("de\tSettings\tthird\t1\t-\n"))
         let skeleton = try run(["missing", "--format", "strings", "--lang", "ja"], socket: daemon.socketPath)
         #expect(skeleton.status == 0)
         #expect(skeleton.stdout.contains("\"untranslated \\\"one\\\"\" = \"untranslated \\\"one\\\"\";"))
@@ -107,6 +107,61 @@ import Testing
         #expect(Set(table.keys) == ["untranslated \"one\"", "second"])
         let usage = try run(["missing", "--format", "strings"], socket: daemon.socketPath)
         #expect(usage.status == 2)
+    }
+
+    /// What users of a language saw untranslated: keys a fallback answered are reported for
+    /// the language asked first (`ja-JP` under `ja`), with the language that answered;
+    /// answers in the language asked, and requests for the development language, are not.
+    @Test func missingReportsFallbackAnswersPerLanguageAsSkeletons() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let client = try daemon.connect()
+        for (key, language) in [
+            ("保存", "ja"), ("保存", "ja-JP"), ("保存", "ja-JP,ja;q=0.9,fr;q=0.8"), ("多言語化", "ja"), ("保存", "en"),
+            ("保存", "en-GB"), ("nowhere", "ja"),
+        ] {
+            let reply = try client.request(["op": "lookup", "key": key, "lang": language])
+            #expect(reply["ok"] as? Bool == true, "\(reply)")
+        }
+        _ = try client.request(["op": "batch", "keys": ["title", "保存"], "lang": "ja", "table": "Settings"])
+        let json = try run(["missing", "--format", "json"], socket: daemon.socketPath)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entries = try #require(object["missing"] as? [[String: Any]])
+        let described = Set(
+            entries.map {
+                "\($0["lang"] ?? "")/\($0["table"] ?? "")/\($0["key"] ?? "")/\($0["from"] ?? "-")/\($0["count"] ?? 0)"
+            })
+        #expect(
+            described == [
+                "ja/Localizable/保存/Base/1", "ja-JP/Localizable/保存/fr/2", "ja/Localizable/nowhere/-/1",
+                "ja/Settings/保存/-/1",
+            ], "\(described)")
+
+        let strings = try run(["missing", "--format", "strings", "--lang", "ja"], socket: daemon.socketPath)
+        #expect(strings.status == 0, "\(strings.stderr)")
+        #expect(
+            strings.stdout.contains("/* asked 3 times; users saw the Base string */\n\"保存\" = \"保存\";"),
+            "\(strings.stdout)")
+        #expect(strings.stdout.contains("/* asked 1 time; found in no language */\n\"nowhere\" = \"nowhere\";"))
+        let directory = try TemporaryDirectory()
+        let lint = try ProcessRunner.run(l10nctl, ["dump", try directory.write(strings.stdout, to: "ja.strings")])
+        #expect(lint.status == 0, "\(lint.stderr)")
+
+        let po = try run(
+            ["missing", "--format", "po", "--lang", "ja", "--table", "Localizable"], socket: daemon.socketPath)
+        #expect(po.status == 0, "\(po.stderr)")
+        #expect(po.stdout.hasPrefix("# Keys looked up in ja that ja lacks."), "\(po.stdout)")
+        #expect(po.stdout.contains("\"Language: ja\\n\"\n"))
+        #expect(
+            po.stdout.contains(
+                "#. asked 3 times; users saw the Base string\nmsgctxt \"Localizable\"\nmsgid \"保存\"\nmsgstr \"\"\n"))
+        #expect(!po.stdout.contains("Settings"))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") {
+            let check = try ProcessRunner.run(
+                "/usr/bin/msgfmt", ["--check", "-o", "/dev/null", try directory.write(po.stdout, to: "ja.po")])
+            #expect(check.status == 0, "\(check.stderr)")
+        } else {
+            print("msgfmt is not installed: the .po skeleton's syntax is checked by its text only")
+        }
     }
 
     @Test func resetEmptiesTheMissingKeyReportAndKeepsTheCounters() throws {

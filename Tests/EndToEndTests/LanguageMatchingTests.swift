@@ -27,7 +27,11 @@ import Testing
     static let cases: [(lang: String, value: String)] = [
         ("zh-Hant-TW", "設定"), ("zh-Hant", "設定"), ("zh-TW", "設定"), ("zh_TW", "設定"),
         ("zh-Hans", "设置"), ("zh-Hans-CN", "设置"), ("zh-CN", "设置"), ("zh", "设置"),
-        ("zh-Hant-HK", "設定（香港）"), ("zh-HK", "設定（香港）"), ("zh-Hant-MO", "設定"),
+        ("zh-Hant-HK", "設定（香港）"), ("zh-HK", "設定（香港）"),
+        // CLDR parent locales (zh_Hant_MO → zh_Hant_HK), the script's own locale (zh-SG → zh-CN),
+        // and Apple's last resort (pt-PT → pt-BR, only when no preference has anything else).
+        ("zh-Hant-MO", "設定（香港）"), ("zh-MO", "設定（香港）"), ("zh-SG", "设置"), ("zh-Hans-SG", "设置"),
+        ("pt-PT", "Ajustes"), ("pt-PT, de;q=0.5", "Einstellungen"),
         ("pt-BR", "Ajustes"), ("pt", "Ajustes"), ("ja-JP", "設定（日本）"), ("sv-SE", "Inställningar"),
         ("de-DE,de;q=0.9,en;q=0.8", "Einstellungen"), ("fr, zh-Hant;q=0.5", "設定"),
     ]

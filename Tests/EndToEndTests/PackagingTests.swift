@@ -66,7 +66,9 @@ import Testing
         for option in optionTerms(daemonHelp) { #expect(daemonPage.contains(option), "l10nd(8) lacks \(option)") }
         let clientPage = try rendered(
             try ProcessRunner.run(l10nctl, ["help", "--format", "man"]).stdout, name: "l10nctl.1")
-        for command in ["get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset"] {
+        for command in [
+            "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
+        ] {
             let help = try ProcessRunner.run(l10nctl, ["help", command]).stdout
             for option in optionTerms(help) { #expect(clientPage.contains(option), "l10nctl(1) lacks \(option)") }
             // The first sentence of the command's help, as the page wraps it.
@@ -87,7 +89,8 @@ import Testing
 
     @Test func completionsOfferEveryCommandAndOption() throws {
         let commands = [
-            "get", "dump", "coverage", "lint", "status", "reload", "watch", "missing", "reset", "metrics",
+            "get", "dump", "coverage", "lint", "export", "import", "status", "reload", "watch", "missing", "reset",
+            "metrics",
             "languages", "socket-path", "help",
         ]
         var options = optionTerms(try ProcessRunner.run(l10nctl, ["--help"]).stdout)

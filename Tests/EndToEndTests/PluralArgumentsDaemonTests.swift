@@ -52,6 +52,27 @@ import Testing
         return (localizer, daemon)
     }
 
+    /// A top-level catalog plural of a key whose first argument is a string selects by the
+    /// first numeric argument, in every mode (the daemon selects by `counts` in its modes).
+    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    func aTopLevelPluralSelectsByTheNumberNotTheName(mode: LookupMode) throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(
+            "Localizable.xcstrings",
+            """
+            { "sourceLanguage" : "en", "version" : "1.0", "strings" : {
+              "%@ has %lld items" : { "localizations" : { "de" : { "variations" : { "plural" : {
+                "one" : { "stringUnit" : { "state" : "translated", "value" : "Ein Element bei %1$@" } },
+                "other" : { "stringUnit" : { "state" : "translated", "value" : "%2$lld Elemente bei %1$@" } }
+              } } } } } } }
+            """)
+        let (localizer, daemon) = try Self.localizer(mode, resources: directory.path)
+        let de = Locale(identifier: "de")
+        #expect(localizer.localized("\("Ana") has \(1) items", locale: de) == "Ein Element bei Ana")
+        #expect(localizer.localized("\("Ana") has \(4) items", locale: de) == "4 Elemente bei Ana")
+        withExtendedLifetime(daemon) {}
+    }
+
     /// Every case in one mode; embedded mode (the files, read in the process) is the
     /// reference the daemon modes must match.
     @Test(arguments: [LookupMode.embedded, .cached, .direct])

@@ -98,6 +98,31 @@ import Testing
         }
         #expect(!lint.stdout.contains(":1:1:"), "\(lint.stdout)")
     }
+
+    /// Without `--development-language`, and beside an `en.lproj` file of the same table, the
+    /// catalog's keys are still measured against its own `sourceLanguage` (the attack's case:
+    /// `reference: en` and fr 0/1).
+    @Test func coverageMeasuresACatalogAgainstItsSourceLanguage() throws {
+        let app = try app()
+        try app.write("en.lproj/Localizable.strings", "\"Hello\" = \"Hello\";\n")
+        let coverage = try ProcessRunner.run(
+            l10nctl, ["coverage", app.path, "--format", "json"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(coverage.status == 0, "\(coverage.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(coverage.stdout.utf8)) as? [String: Any])
+        #expect(object["reference"] as? String == "de")
+        #expect(object["references"] as? [String: String] == ["Localizable": "de"])
+        let languages = try #require(object["languages"] as? [[String: Any]])
+        #expect(!languages.contains { $0["lang"] as? String == "de" })
+        let french = try #require(languages.first { $0["lang"] as? String == "fr" })
+        #expect(french["translated"] as? Int == 3)
+        #expect(french["total"] as? Int == 4)
+        #expect(french["new"] as? Int == 1)
+        #expect(french["stale"] as? Int == 1)
+        #expect(french["needs_review"] as? Int == 1)
+        let english = try #require(languages.first { $0["lang"] as? String == "en" })
+        #expect(english["translated"] as? Int == 0)
+        #expect(english["total"] as? Int == 4)
+    }
 }
 
 /// The daemon serves the rest of a file with a bad entry, and lists the entry in `status`.

@@ -39,6 +39,17 @@ import Testing
         #expect(LanguageTag.preferences(["ja", "bad/", "de-DE,en;q=0.1"]).map(\.identifier) == ["ja", "de-DE", "en"])
     }
 
+    /// `*` is a usable answer ("anything": the chain's tail) wherever it is, with any weight
+    /// above 0; a list whose only parts are refusals or junk is an error, `*;q=0` included.
+    @Test func aWildcardIsUsableWhereverItStands() throws {
+        for header in ["*", " * ", "*;q=0.5", "de;q=0, *", ",,*"] {
+            #expect(try LanguageTag.preferences(header).isEmpty, "\(header)")
+        }
+        for header in ["*;q=0", "de;q=0", ",,", "*;q=abc", "de;q=0,*;q=0"] {
+            #expect(throws: LanguageTagError.self, "\(header)") { try LanguageTag.preferences(header) }
+        }
+    }
+
     /// The header, handed to a lookup from files: German, not the development language.
     @Test func aHeaderLooksUpGerman() throws {
         let directory = try TemporaryDirectory()

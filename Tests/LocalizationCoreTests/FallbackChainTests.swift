@@ -23,11 +23,15 @@ import Testing
         ("zh-Hant-HK", ["zh-Hant-HK", "zh-HK", "zh-Hant", "zh-Hant-TW", "zh-TW", "zh"]),
         ("zh-CN", ["zh-CN", "zh-Hans-CN", "zh-Hans", "zh"]),
         ("zh-Hans", ["zh-Hans", "zh-Hans-CN", "zh-CN", "zh"]),
-        ("zh-SG", ["zh-SG", "zh-Hans-SG", "zh", "zh-Hans"]),
+        ("zh-SG", ["zh-SG", "zh-Hans-SG", "zh", "zh-Hans", "zh-Hans-CN", "zh-CN"]),
+        ("zh-MO", ["zh-MO", "zh-Hant-MO", "zh-Hant-HK", "zh-HK", "zh-Hant", "zh-Hant-TW", "zh-TW", "zh"]),
+        ("zh-Hant-MO", ["zh-Hant-MO", "zh-MO", "zh-Hant-HK", "zh-HK", "zh-Hant", "zh-Hant-TW", "zh-TW", "zh"]),
+        ("es-MX", ["es-MX", "es-Latn-MX", "es-419", "es-Latn-419", "es", "es-Latn", "es-Latn-ES", "es-ES"]),
+        ("nb", ["nb", "nb-Latn-NO", "nb-NO", "nb-Latn", "no"]),
         ("zh", ["zh", "zh-Hans-CN", "zh-CN", "zh-Hans"]),
         ("sr-RS", ["sr-RS", "sr-Cyrl-RS", "sr-Cyrl", "sr"]),
         ("sr-Latn-RS", ["sr-Latn-RS", "sr-Latn", "sr"]),
-        ("pt-PT", ["pt-PT", "pt-Latn-PT", "pt", "pt-Latn"]),
+        ("pt-PT", ["pt-PT", "pt-Latn-PT", "pt", "pt-Latn", "pt-Latn-BR", "pt-BR"]),
         ("ca-ES-valencia", ["ca-ES-valencia", "ca-ES", "ca-Latn-ES", "ca-Latn", "ca"]),
         ("qaa-QM", ["qaa-QM", "qaa"]),
     ])
@@ -35,14 +39,41 @@ import Testing
         #expect(try chain(tag) == expected + englishTail)
     }
 
-    @Test func portugalNeverReachesBrazil() throws {
-        #expect(try !chain("pt-PT").contains("pt-BR"))
-        #expect(try !chain("en-AU", development: "fr").contains("en-US"))
+    /// An answer from the first preference's own spellings is in the language asked for;
+    /// any other (a later preference, `Base`, the development language) is a fallback.
+    @Test(
+        arguments: [
+            (["ja-JP"], "ja", nil), (["ja-JP"], "ja-JP", nil), (["ja-JP"], "Base", "ja-JP"), (["ja"], "en", "ja"),
+            (["sv", "de"], "de", "sv"), (["pt-PT"], "pt-BR", "pt-PT"),
+            // Users of the development language read its strings: never a fallback for them.
+            (["en-GB"], "Base", nil), (["en"], "Base", nil), (["Base", "ja"], "en", nil), ([], "Base", nil),
+        ] as [([String], String, String?)])
+    func untranslatedLanguageIsTheFirstPreferenceWhenAFallbackAnswered(
+        _ preferred: [String], _ served: String, _ expected: String?
+    ) throws {
+        let chain = FallbackChain(preferred: try preferred.map { try LanguageTag($0) }, developmentLanguage: english)
+        let tag = served == "Base" ? LanguageTag.base : try LanguageTag(served)
+        #expect(chain.untranslatedLanguage(servedBy: tag) == expected)
+    }
+
+    /// Apple's `ualoc_localizationsToUse` sets `pt-BR` aside for a `pt-PT` preference and
+    /// uses it only when no preference matches anything else: after every preferred tag.
+    @Test func portugalReachesBrazilOnlyAsALastResort() throws {
+        let tried = try chain("pt-PT", "fr")
+        #expect(tried.firstIndex(of: "pt-BR")! > tried.firstIndex(of: "fr-FR")!)
+        #expect(tried.firstIndex(of: "pt-BR")! < tried.firstIndex(of: "Base")!)
+        // Any other region reaches its language's own locale before the next preference.
+        let australian = try chain("en-AU", "fr", development: "de")
+        #expect(australian.firstIndex(of: "en-US")! < australian.firstIndex(of: "fr")!)
+        #expect(australian.prefix(4) == ["en-AU", "en-Latn-AU", "en-001", "en-Latn-001"])
     }
 
     @Test func baseAndEnglish() throws {
         #expect(try chain("Base") == englishTail)
-        #expect(try chain("en-GB") == ["en-GB", "en-Latn-GB", "en", "en-Latn", "Base", "en-Latn-US", "en-US"])
+        #expect(
+            try chain("en-GB") == [
+                "en-GB", "en-Latn-GB", "en-001", "en-Latn-001", "en", "en-Latn", "en-Latn-US", "en-US", "Base",
+            ])
     }
 
     @Test func preferenceListChainsEachBeforeBase() throws {

@@ -27,9 +27,51 @@ import Testing
         #expect(findings.allSatisfy { $0.severity == .error })
     }
 
+    /// A catalog key without a source unit is compared as a format only when the key is one:
+    /// `cart.count` names no arguments, `%lld items` does (Xcode's key for `"\(n) items"`).
+    @Test func aKeyMadeSourceEntryIsAReferenceOnlyWhenTheKeyIsAFormat() throws {
+        let root = try TemporaryDirectory()
+        let catalog = try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "cart.count" : { "localizations" : {
+                  "de" : { "stringUnit" : { "state" : "translated", "value" : "%lld Artikel" } } } },
+                "%lld items" : { "localizations" : {
+                  "de" : { "stringUnit" : { "state" : "translated", "value" : "%@ Elemente" } } } }
+              },
+              "version" : "1.0"
+            }
+            """, to: "Localizable.xcstrings")
+        let findings = ResourceLinter.lint(paths: [catalog])
+        #expect(findings.count == 1, "\(findings)")
+        #expect(findings.first?.message.contains("\"%lld items\" in de: format specifiers differ") == true)
+    }
+
+    /// A catalog plural without `other` is served, so lint warns rather than errs.
+    @Test func aCatalogPluralWithoutOtherIsAWarning() throws {
+        let root = try TemporaryDirectory()
+        let catalog = try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "%lld files" : { "localizations" : {
+                  "en" : { "variations" : { "plural" : {
+                    "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld file" } } } } } } }
+              },
+              "version" : "1.0"
+            }
+            """, to: "Localizable.xcstrings")
+        let findings = ResourceLinter.lint(paths: [catalog])
+        #expect(findings.map(\.severity) == [.warning], "\(findings)")
+    }
+
     @Test func findingsPrintLikeACompiler() {
         let finding = LintFinding(
-            location: SourceLocation(file: "a.strings", line: 3, column: 9), severity: .warning, message: "m")
-        #expect(finding.description == "a.strings:3:9: warning: m")
+            location: SourceLocation(file: "a.strings", line: 3, column: 9), severity: .warning, message: "m",
+            rule: .duplicateKey)
+        #expect(finding.description == "a.strings:3:9: warning: m [duplicate-key]")
     }
 }

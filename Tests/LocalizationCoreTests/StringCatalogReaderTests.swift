@@ -73,16 +73,52 @@ import Testing
     @Test func sourceLanguageFallsBackToTheKey() throws {
         let catalog = try Self.exampleCatalog()
         // "Help" has translations but no English: Xcode compiles the key as the English text.
-        #expect(catalog.tables["en"]?["Help"] == TableEntry(value: "Help"))
+        let help = try #require(catalog.tables["en"]?["Help"])
+        #expect(help.value == "Help" && help.isSourceKeyStandIn && help.state == nil)
         #expect(catalog.tables["de"]?["Help"]?.value == "Hilfe")
         // "Quit" is only in English.
         #expect(catalog.tables["en"]?["Quit"]?.value == "Quit l10nd")
         #expect(catalog.tables.filter { $0.value["Quit"] != nil }.map(\.key) == ["en"])
         // "l10nd" must not be translated and has no localization at all.
         #expect(catalog.untranslatableKeys == ["l10nd"])
-        #expect(catalog.tables["en"]?["l10nd"] == TableEntry(value: "l10nd"))
+        #expect(catalog.tables["en"]?["l10nd"]?.value == "l10nd")
+        #expect(catalog.tables["en"]?["Quit"]?.isSourceKeyStandIn == false)
         #expect(catalog.tables["ja"]?["l10nd"] == nil)
         #expect(catalog.tables["en"]?.count == 9)
+    }
+
+    /// A plural variation without `other` is served as Foundation serves the stringsdict
+    /// variable Xcode compiles it into: each count its own category's form, the most general
+    /// form standing in for `other`; a warning (not a lost entry) says so.
+    @Test func pluralWithoutOtherIsServedWithAStandIn() throws {
+        let json = """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "%lld files" : {
+                  "localizations" : {
+                    "ru" : { "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld файл" } },
+                      "few" : { "stringUnit" : { "state" : "translated", "value" : "%lld файла" } },
+                      "many" : { "stringUnit" : { "state" : "translated", "value" : "%lld файлов" } }
+                    } } }
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+            """
+        let (catalog, problems) = try StringCatalogReader.read(Array(json.utf8), file: "Files.xcstrings")
+        let entry = try #require(catalog.tables["ru"]?["%lld files"])
+        #expect(entry.value == "%lld файлов")
+        let rules = PluralRules.cldr(for: try LanguageTag("ru"))
+        #expect(entry.value(forCount: PluralOperands(21), rules: rules) == "%lld файл")
+        #expect(entry.value(forCount: PluralOperands(3), rules: rules) == "%lld файла")
+        #expect(entry.value(forCount: PluralOperands(1.5), rules: rules) == "%lld файлов")
+        let warning = try #require(problems.first)
+        #expect(problems.count == 1)
+        #expect(!warning.isEntryLost)
+        #expect(warning.message.contains("no \"other\" form; served from its forms, with \"many\" for other"))
     }
 
     @Test func deviceVariantMayHoldAPluralAndSubstitutions() throws {
@@ -183,16 +219,9 @@ import Testing
             json: catalog(brokenJapanese: "{\n\"variations\" : { }\n}"),
             message: "\"variations\" has no \"plural\" or \"device\"", pointsAt: "\"variations\" : { }"),
         Malformed(
-            name: "plural without other",
-            json: catalog(
-                brokenJapanese: """
-                    {
-                    "variations" : {
-                    "plural" : {
-                    "one" : { "stringUnit" : { "state" : "translated", "value" : "1" } }
-                    } } }
-                    """),
-            message: "\"broken\" (ja): the plural variation has no \"other\" form", pointsAt: "\"plural\" : {"),
+            name: "plural without forms",
+            json: catalog(brokenJapanese: "{\n\"variations\" : {\n\"plural\" : { }\n} }"),
+            message: "\"broken\" (ja): the plural variation has no form at all", pointsAt: "\"plural\" : { }"),
         Malformed(
             name: "unknown plural category",
             json: catalog(

@@ -11,6 +11,16 @@ import Testing
         #expect(report.entries.map(\.language) == ["de", "ja"])
     }
 
+    /// A key a fallback answered is kept with the language that answered it (the latest).
+    @Test func keepsWhichLanguageAnsweredInstead() {
+        let report = MissingKeyReport()
+        report.record(language: "ja", table: "Localizable", key: "a", servedBy: "Base")
+        report.record(language: "ja", table: "Localizable", key: "a", servedBy: "en")
+        report.record(language: "ja", table: "Localizable", key: "b")
+        #expect(report.entries.map(\.servedBy) == ["en", nil])
+        #expect(report.entries.map(\.count) == [2, 1])
+    }
+
     @Test func staysBoundedUnderAFlood() {
         let report = MissingKeyReport(capacity: 100)
         for index in 0..<1_000 {

@@ -138,7 +138,7 @@ struct TestHandler: WireRequestHandler {
 
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
         switch request.operation {
-        case .lookup(let key, let languages, _, _, _):
+        case .lookup(let key, let languages, _, _, _, _):
             if key.hasPrefix("big:"), let size = Int(key.dropFirst(4)) {
                 reply(
                     .lookup(
@@ -149,7 +149,7 @@ struct TestHandler: WireRequestHandler {
             reply(
                 .lookup(
                     WireLookupResult(value: "«\(key)»", found: true, language: languages.first ?? "en", generation: 1)))
-        case .batch(let keys, _, _):
+        case .batch(let keys, _, _, _):
             reply(.batch(WireBatchResult(values: keys.map { "«\($0)»" }, found: keys.map { _ in true }, generation: 1)))
         case .table:
             reply(.table(WireTableResult(entries: ["a": "A"], languages: ["a": "en"], generation: 1)))

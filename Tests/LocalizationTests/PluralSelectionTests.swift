@@ -8,10 +8,10 @@ import Testing
 /// the protocol's limit, and what an older daemon is sent instead.
 @Suite struct PluralSelectionTests {
     @Test func argumentsGiveOneCountEachAndNilForText() {
-        let counts = Localizer.pluralCounts(["a", 3, 1.5, Int64(-2), UInt(7)])
+        let counts = LocalizedFormatter.pluralCounts(["a", 3, 1.5, Int64(-2), UInt(7)])
         #expect(counts == [nil, PluralOperands(3), PluralOperands(1.5), PluralOperands(-2), PluralOperands(7)])
-        #expect(Localizer.pluralCounts(["a", "b"]) == nil)
-        #expect(Localizer.pluralCounts([]) == nil)
+        #expect(LocalizedFormatter.pluralCounts(["a", "b"]) == nil)
+        #expect(LocalizedFormatter.pluralCounts([]) == nil)
     }
 
     @Test func countsAreSentToACurrentDaemon() {
@@ -26,7 +26,7 @@ import Testing
         let counts = (1...100).map { PluralOperands($0) }
         let operation = DaemonBackend.lookupOperation(
             "k", languages: [], table: "Localizable", plural: .counts(counts), daemonMinorVersion: 3)
-        guard case .lookup(_, _, _, nil, let sent?) = operation else {
+        guard case .lookup(_, _, _, nil, let sent?, _) = operation else {
             Issue.record("no counts in \(operation)")
             return
         }

@@ -183,13 +183,31 @@ import Testing
         #expect(!localizer.isConfigured)
     }
 
-    @Test func packageResourceBundlesAreTheResourcesDirectories() throws {
+    /// A resource made with a `Bundle` asks that same object each time (a new `Bundle(url:)`
+    /// per call would be a new bundle to the localizers, its files read again); setting
+    /// `bundle` drops it.
+    @Test func aResourceKeepsItsBundleObject() {
+        var resource = LocalizedStringResource("\(3) items", locale: Self.de, bundle: Self.bundle)
+        #expect(resource.bundleObject === Self.bundle)
+        #expect(
+            BundleLocalizers.shared.localizer(for: resource.bundleObject)
+                === BundleLocalizers.shared.localizer(for: Self.bundle))
+        resource.bundle = .main
+        #expect(resource.bundleObject == nil)
+    }
+
+    /// `nil`/`.main` is the executable's own resource bundle only: a library target's
+    /// bundle beside it (`pkg_Lib.resources`) is the library's `Bundle.module`, not the main
+    /// bundle (the attack's `More` executable read `Lib`'s strings).
+    @Test func theMainBundleIsTheExecutablesOwnResourceBundleOnly() throws {
         let directory = try TemporaryDirectory(prefix: "l10nd-exe")
-        try directory.write("a_a.resources/de.lproj/Localizable.strings")
-        try directory.write("b_b.resources/Localizable.xcstrings", "{}")
+        try directory.write("pkg_App.resources/de.lproj/Localizable.strings")
+        try directory.write("pkg_Lib.resources/Localizable.xcstrings", "{}")
+        try directory.write("pkg_OtherApp.resources/Localizable.xcstrings", "{}")
         try directory.write("c.build/x.swiftmodule")
         #expect(
-            BundleLocalizers.packageResourceBundles(beside: directory.path)
-                == [directory.path + "/a_a.resources", directory.path + "/b_b.resources"])
+            BundleLocalizers.packageResourceBundles(beside: directory.path, executable: "App")
+                == [directory.path + "/pkg_App.resources"])
+        #expect(BundleLocalizers.packageResourceBundles(beside: directory.path, executable: "More").isEmpty)
     }
 }

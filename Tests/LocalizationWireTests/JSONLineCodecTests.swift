@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: [(#"21"#, "21"), (#"1.5"#, "1.5"), (#""1.50""#, "1.50"), (#"-3"#, "-3"), (#""1.2c6""#, "1.2c6")])
     func countsAreIntegersOrDecimals(_ json: String, _ expected: String) throws {
         let request = try decode(#"{"op":"lookup","key":"k","count":\#(json)}"#).get()
-        guard case .lookup(_, _, _, let count?, _) = request.operation else {
+        guard case .lookup(_, _, _, let count?, _, _) = request.operation else {
             Issue.record("no count in \(request)")
             return
         }
@@ -131,7 +131,7 @@ import Testing
         let limit = WireOperation.maximumCounts
         let fits = "[" + Array(repeating: "1", count: limit).joined(separator: ",") + "]"
         let request = try decode(#"{"op":"lookup","key":"k","counts":\#(fits)}"#).get()
-        guard case .lookup(_, _, _, _, let counts?) = request.operation else {
+        guard case .lookup(_, _, _, _, let counts?, _) = request.operation else {
             Issue.record("no counts in \(request)")
             return
         }
@@ -142,6 +142,43 @@ import Testing
             failure.error
                 == WireError(code: .badRequest, message: #""counts" lists 65 arguments; at most 64"#))
         #expect(failure.id == .number(4))
+    }
+
+    /// `args` (protocol 1.4): strings and numbers, each kept as its kind (a decimal string
+    /// is text, not a count); a batch gives one list or null per key.
+    @Test func argsAreStringsAndNumbers() throws {
+        let request = try decode(#"{"op":"lookup","key":"k","args":["Ana",3,1.5,"1.50"]}"#).get()
+        #expect(
+            request.operation
+                == .lookup(
+                    key: "k", languages: [], table: nil, count: nil,
+                    arguments: [.string("Ana"), .integer(3), .double(1.5), .string("1.50")]))
+        let batch = try decode(#"{"op":"batch","keys":["a","b"],"args":[null,[2]]}"#).get()
+        #expect(
+            batch.operation == .batch(keys: ["a", "b"], languages: [], table: nil, arguments: [nil, [.integer(2)]]))
+    }
+
+    /// Anything else in `args` is refused with the position at fault, never formatted.
+    @Test(arguments: [
+        (#"{"op":"lookup","key":"k","args":[true]}"#, #""args"[0] must be a string or a finite number, not true"#),
+        (#"{"op":"lookup","key":"k","args":["a",{}]}"#, #""args"[1] must be a string or a finite number, not {}"#),
+        (#"{"op":"lookup","key":"k","args":"Ana"}"#, #""args" must be a list of strings and numbers"#),
+        (#"{"op":"batch","keys":["a"],"args":[[1],[2]]}"#, #""args" must list one argument list (or null) per key"#),
+        (
+            #"{"op":"batch","keys":["a"],"args":[[null]]}"#,
+            #""args"[0][0] must be a string or a finite number, not null"#
+        ),
+    ])
+    func badArgsAreABadRequest(_ line: String, _ message: String) throws {
+        #expect(try failure(line).error == WireError(code: .badRequest, message: message))
+    }
+
+    @Test func tooManyArgsAreABadRequest() throws {
+        let tooMany =
+            "[" + Array(repeating: "1", count: WireOperation.maximumArguments + 1).joined(separator: ",") + "]"
+        #expect(
+            try failure(#"{"op":"lookup","key":"k","args":\#(tooMany)}"#).error
+                == WireError(code: .badRequest, message: #""args" lists 65 arguments; at most 64"#))
     }
 
     /// Invalid UTF-8 inside a `counts` string fails as malformed JSON, never as a count.

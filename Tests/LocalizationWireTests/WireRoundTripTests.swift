@@ -44,6 +44,21 @@ import Testing
             id: .number(3),
             operation: .lookup(
                 key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: PluralOperands(-1))),
+        // Protocol 1.4: format arguments for the finished string, with and without counts.
+        WireRequest(
+            id: .number(20),
+            operation: .lookup(
+                key: "%1$@ has %2$d new messages", languages: ["ja"], table: nil, count: nil,
+                arguments: [.string("Ana \"名\""), .integer(Int64.min), .double(-1.5e300)])),
+        WireRequest(
+            id: .number(21),
+            operation: .lookup(
+                key: "%d", languages: ["fr"], table: nil, count: PluralOperands(2), arguments: [])),
+        WireRequest(
+            id: .number(22),
+            operation: .batch(
+                keys: ["a", "%d files"], languages: ["ru"], table: nil,
+                arguments: [nil, [.integer(21), .double(0.25)]])),
         WireRequest(id: .number(4), operation: .batch(keys: ["a", "b", "日本語"], languages: ["ja"], table: "Main")),
         WireRequest(id: .number(5), operation: .batch(keys: [], languages: [], table: nil)),
         WireRequest(id: .number(6), operation: .table(languages: ["zh-Hant-TW", "zh"], table: "InfoPlist")),
@@ -63,6 +78,19 @@ import Testing
         .reply(
             id: .number(2), .lookup(WireLookupResult(value: "missing.key", found: false, language: nil, generation: 0))),
         .reply(id: .number(3), .batch(WireBatchResult(values: ["ア", "b"], found: [true, false], generation: 9))),
+        .reply(
+            id: .number(10),
+            .lookup(
+                WireLookupResult(
+                    value: "%1$@さん", found: true, language: "ja", generation: 3, formatted: "Anaさん"))),
+        .reply(
+            id: .number(11),
+            .lookup(WireLookupResult(value: "k %d", found: false, language: nil, generation: 1, formatted: "k 3"))),
+        .reply(
+            id: .number(12),
+            .batch(
+                WireBatchResult(
+                    values: ["a", "%d файл"], found: [true, true], generation: 9, formatted: [nil, "21 файл"]))),
         .reply(
             id: .number(4),
             .table(WireTableResult(entries: ["k": "v", "鍵": "値"], languages: ["k": "ja", "鍵": "en"], generation: 2))),

@@ -1,5 +1,4 @@
 public import Foundation
-import LocalizationCore
 
 /// Applies printf-style arguments to a localized format in Swift, checking every
 /// conversion against its argument first, so a translation that asks for the wrong
@@ -115,7 +114,7 @@ public enum LocalizedFormatter {
     }
 
     /// The argument as an integer, for every fixed-width integer type.
-    static func integerValue(_ argument: any CVarArg) -> Int64? {
+    public static func integerValue(_ argument: any CVarArg) -> Int64? {
         switch argument {
         case let value as Int: Int64(value)
         case let value as Int64: value
@@ -132,7 +131,7 @@ public enum LocalizedFormatter {
     }
 
     /// The argument as a floating-point number: a `Double`, a `Float`, or any integer.
-    static func doubleValue(_ argument: any CVarArg) -> Double? {
+    public static func doubleValue(_ argument: any CVarArg) -> Double? {
         switch argument {
         case let value as Double: value
         case let value as Float: Double(value)

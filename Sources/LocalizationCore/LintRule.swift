@@ -1,0 +1,55 @@
+/// What a ``LintFinding`` is about: each rule has an id (`empty-value`), a default severity
+/// and a one-line description, and `l10nctl lint --severity RULE=error|warning|off` changes
+/// its severity.
+public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The file is missing, unreadable or not the format at all.
+    case file
+    /// An entry breaks the format and is left out.
+    case badEntry = "bad-entry"
+    /// An entry is served with a stand-in (a plural variable without `other`).
+    case incompleteEntry = "incomplete-entry"
+    /// The same key twice in one file; the last one wins.
+    case duplicateKey = "duplicate-key"
+    /// A key the development language has and a translation lacks (or a String Catalog
+    /// key without a localization in a language the catalog has).
+    case untranslated
+    /// A translation whose value is empty where the development language's is not.
+    case emptyValue = "empty-value"
+    /// A key a translation has that the development language no longer has.
+    case obsoleteKey = "obsolete-key"
+    /// A plural variable without a form for one of its language's CLDR categories.
+    case pluralForms = "plural-forms"
+    /// A String Catalog localization marked `new`, `needs_review` or `stale` (served as it is).
+    case reviewState = "review-state"
+    /// Placeholders that differ from the development language's (type, count, position).
+    case placeholderMismatch = "placeholder-mismatch"
+
+    /// How bad a finding of this rule is unless configured otherwise.
+    public var defaultSeverity: LintFinding.Severity {
+        switch self {
+        case .file, .badEntry, .placeholderMismatch: .error
+        default: .warning
+        }
+    }
+
+    /// One line on what the rule reports, for `l10nctl help lint` and SARIF's rule list.
+    public var summary: String {
+        switch self {
+        case .file: "the file is missing, unreadable or not a .strings, .stringsdict or .xcstrings file"
+        case .badEntry: "an entry breaks the format and is left out"
+        case .incompleteEntry: "an entry is served with a stand-in (a plural variable without 'other')"
+        case .duplicateKey: "a key appears twice in one file; the last one wins"
+        case .untranslated: "a key the development language has is not translated"
+        case .emptyValue: "a translation is empty where the development language's value is not"
+        case .obsoleteKey: "a translation has a key the development language no longer has"
+        case .pluralForms: "a plural variable lacks a form for one of its language's CLDR categories"
+        case .reviewState: "a String Catalog localization is marked new, needs_review or stale"
+        case .placeholderMismatch: "placeholders differ from the development language's (type, count or position)"
+        }
+    }
+
+    /// Rules sort in declaration order.
+    public static func < (lhs: LintRule, rhs: LintRule) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

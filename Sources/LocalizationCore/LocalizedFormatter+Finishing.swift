@@ -1,0 +1,40 @@
+public import Foundation
+
+/// What turns a looked-up format into the finished string, shared by the Swift library
+/// (`"…".ja.localized("Ana", 3)`) and the daemon (`lookup` with `args`), so both give the
+/// same text for the same arguments.
+extension LocalizedFormatter {
+    /// Each argument's number, for plural selection (`nil` for an argument that is not a
+    /// number); `nil` when none is, so a plural entry's value is its `other` forms.
+    public static func pluralCounts(_ arguments: [any CVarArg]) -> [PluralOperands?]? {
+        let counts = arguments.map { argument -> PluralOperands? in
+            if let integer = integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
+            return doubleValue(argument).map(PluralOperands.init)
+        }
+        return counts.contains { $0 != nil } ? counts : nil
+    }
+
+    /// The locale floating-point conversions use for a lookup's preference list: the first
+    /// preference's (`1,5` for `fr`), POSIX when there is none.
+    public static func locale(forPreferences languages: [String]) -> Locale {
+        let identifier = languages.first ?? ""
+        return Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
+    }
+
+    /// `format` filled with `arguments`; when it does not fit them, `fallbackFormat()` (the
+    /// development language's string) after telling `mismatch`; when that does not fit
+    /// either, whatever can be filled (``formatLeniently(_:_:locale:)``).
+    public static func finish(
+        _ format: String, _ arguments: [any CVarArg], locale: Locale,
+        fallbackFormat: () -> String, mismatch: (FormatMismatch) -> Void = { _ in }
+    ) -> String {
+        do {
+            return try self.format(format, arguments, locale: locale)
+        } catch {
+            mismatch(error)
+        }
+        let fallback = fallbackFormat()
+        if let text = try? self.format(fallback, arguments, locale: locale) { return text }
+        return formatLeniently(fallback, arguments, locale: locale)
+    }
+}

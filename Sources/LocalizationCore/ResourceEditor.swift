@@ -1,0 +1,199 @@
+import Foundation
+
+/// One translated value to write into a resource file.
+public enum ResourceEdit: Sendable, Hashable {
+    /// A `.strings` entry's value (appended when the key is not there).
+    case strings(key: String, value: String)
+    /// A `.stringsdict` entry's `NSStringLocalizedFormatKey`.
+    case stringsDictFormat(key: String, value: String)
+    /// One plural form of a `.stringsdict` variable (added to the variable when missing).
+    case stringsDictForm(key: String, variable: String, category: PluralCategory, value: String)
+    /// A String Catalog localization's `stringUnit` value.
+    case catalogValue(key: String, language: String, value: String)
+    /// One form of a String Catalog localization's `variations.plural`.
+    case catalogPluralForm(key: String, language: String, category: PluralCategory, value: String)
+}
+
+/// Writes translated values into the bytes of a `.strings`, `.stringsdict` or `.xcstrings`
+/// file, replacing only each value's own bytes: comments, order, indentation, escapes of
+/// every other entry stay as they were, so an import with nothing new changes no byte.
+///
+/// What cannot be written in place is skipped and said: a `.stringsdict` entry or variable
+/// the file lacks, a catalog localization the catalog lacks (Xcode adds those), a `.strings`
+/// file that is UTF-16 or a property list.
+public enum ResourceEditor {
+    /// The result of applying edits.
+    public struct Outcome: Sendable {
+        /// The file's new bytes.
+        public var bytes: [UInt8]
+        /// How many values changed.
+        public var changed: Int
+        /// Edits not written, each with why.
+        public var skipped: [String]
+    }
+
+    /// Applies `edits` to `bytes` (a file of `kind`; `nil` or empty for a `.strings` file
+    /// that does not exist yet).
+    public static func apply(_ edits: [ResourceEdit], to bytes: [UInt8], kind: ResourceFile.Kind, file: String)
+        throws(ResourceParseError) -> Outcome
+    {
+        var replacements: [(range: Range<Int>, text: String)] = []
+        var skipped: [String] = []
+        var appended = ""
+        switch kind {
+        case .strings:
+            let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+            if bytes.count >= 2,
+                bytes[0] == 0 || bytes[1] == 0 || bytes.starts(with: [0xFF, 0xFE])
+                    || bytes.starts(with: [0xFE, 0xFF])
+            {
+                return Outcome(
+                    bytes: bytes, changed: 0,
+                    skipped: ["\(file): a UTF-16 .strings file is not written; save it as UTF-8"])
+            }
+            let parsed = try StringsParser.parse(bytes, file: file)
+            var last: [String: StringsEntry] = [:]
+            for entry in parsed.entries { last[entry.key] = entry }
+            for edit in edits {
+                guard case .strings(let key, let value) = edit else { continue }
+                if let entry = last[key] {
+                    guard entry.value != value else { continue }
+                    guard let range = entry.valueRange else {
+                        skipped.append("\(file): \"\(key)\" is in a property list .strings file, which is not written")
+                        continue
+                    }
+                    let shifted = (range.lowerBound + (hasBOM ? 3 : 0))..<(range.upperBound + (hasBOM ? 3 : 0))
+                    replacements.append(
+                        (shifted, range.isEmpty ? " = " + StringsText.quoted(value) : StringsText.quoted(value)))
+                } else {
+                    appended += "\(StringsText.quoted(key)) = \(StringsText.quoted(value));\n"
+                }
+            }
+        case .stringsDict:
+            guard let spans = ValueSpans.propertyList(bytes) else {
+                throw ResourceParseError(
+                    location: SourceLocation(file: file, line: 1, column: 1),
+                    message: "not an XML property list this can write into")
+            }
+            let current = (try? StringsDictReader.parse(bytes, file: file)) ?? [:]
+            for edit in edits {
+                let path: [String]
+                let value: String
+                switch edit {
+                case .stringsDictFormat(let key, let text):
+                    (path, value) = ([key, "NSStringLocalizedFormatKey"], text)
+                    if current[key]?.plural?.format == text { continue }
+                case .stringsDictForm(let key, let variable, let category, let text):
+                    (path, value) = ([key, variable, category.rawValue], text)
+                    if current[key]?.plural?.variables[variable]?.forms[category] == text { continue }
+                default: continue
+                }
+                if let span = spans.strings[path] {
+                    let escaped = PropertyListText.escaped(value)
+                    replacements.append((span.range, span.isEmptyElement ? "<string>\(escaped)</string>" : escaped))
+                } else if let end = spans.containerEnds[Array(path.dropLast())] {
+                    replacements.append(
+                        (end..<end, insertion(key: path.last!, value: value, before: end, in: bytes)))
+                } else {
+                    skipped.append(
+                        "\(file): \(path.dropLast().joined(separator: "/")) is not in the file; add it first")
+                }
+            }
+        case .stringCatalog:
+            guard let spans = ValueSpans.json(bytes) else {
+                throw ResourceParseError(
+                    location: SourceLocation(file: file, line: 1, column: 1), message: "not JSON this can write into")
+            }
+            for edit in edits {
+                let unit: [String]
+                let value: String
+                switch edit {
+                case .catalogValue(let key, let language, let text):
+                    (unit, value) = (["strings", key, "localizations", language, "stringUnit"], text)
+                case .catalogPluralForm(let key, let language, let category, let text):
+                    unit = [
+                        "strings", key, "localizations", language, "variations", "plural", category.rawValue,
+                        "stringUnit",
+                    ]
+                    value = text
+                default: continue
+                }
+                guard let span = spans.strings[unit + ["value"]] else {
+                    skipped.append(
+                        "\(file): \(unit.dropFirst().joined(separator: "/")) is not in the catalog; add it in Xcode first"
+                    )
+                    continue
+                }
+                guard JSONText.decode(Array(bytes[span.range])) != value else { continue }
+                replacements.append((span.range, JSONText.literal(value)))
+                // A translator's saved value is translated, as Xcode marks an imported one.
+                if let state = spans.strings[unit + ["state"]],
+                    JSONText.decode(Array(bytes[state.range])) != "translated"
+                {
+                    replacements.append((state.range, "\"translated\""))
+                }
+            }
+        }
+        var result = bytes
+        for (range, text) in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            result.replaceSubrange(range, with: Array(text.utf8))
+        }
+        if !appended.isEmpty {
+            if let last = result.last, last != 0x0A { result.append(0x0A) }
+            result += Array(appended.utf8)
+        }
+        return Outcome(bytes: result, changed: replacements.count + (appended.isEmpty ? 0 : 1), skipped: skipped)
+    }
+
+    /// `<key>KEY</key><string>VALUE</string>` to insert before a `</dict>` at `end`: on
+    /// lines of their own, indented as the dictionary's other keys, when the file is laid
+    /// out that way.
+    private static func insertion(key: String, value: String, before end: Int, in bytes: [UInt8]) -> String {
+        let pair = (
+            "<key>\(PropertyListText.escaped(key))</key>", "<string>\(PropertyListText.escaped(value))</string>"
+        )
+        var lineStart = end
+        while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
+        guard lineStart > 0, bytes[lineStart - 1] == 0x0A else { return pair.0 + pair.1 }
+        let closingIndent = String(decoding: bytes[lineStart..<end], as: UTF8.self)
+        let indent = closingIndent + (closingIndent.hasPrefix("\t") ? "\t" : "    ")
+        return "\(indent.dropFirst(closingIndent.count))\(pair.0)\n\(indent)\(pair.1)\n\(closingIndent)"
+    }
+}
+
+/// `.strings` quoted strings.
+public enum StringsText {
+    /// `text` as a `.strings` quoted string: the escapes the parser reads back to the same
+    /// text (other control characters as `\UXXXX`).
+    public static func quoted(_ text: String) -> String {
+        "\"" + TextEscaping.escaped(text, TextEscaping.backslashed) { String(format: "\\U%04X", $0) } + "\""
+    }
+}
+
+/// Character escaping for the formats l10nd writes, in one place.
+public enum TextEscaping {
+    /// The backslash escapes of C-like string literals (`.strings`, JSON, gettext).
+    public static let backslashed: [Unicode.Scalar: String] = [
+        "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
+    ]
+    /// XML's escapes for text and attribute values.
+    public static let xml: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+
+    /// `text` with each scalar in `replacements` replaced, and any other control character
+    /// (below U+0020) given to `control` when there is one.
+    public static func escaped(
+        _ text: String, _ replacements: [Unicode.Scalar: String], control: ((UInt32) -> String)? = nil
+    ) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if let replacement = replacements[scalar] {
+                result += replacement
+            } else if scalar.value < 0x20, let control {
+                result += control(scalar.value)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+public import LocalizationCore
+
+/// gettext `.po` files for Poedit, Weblate and `msgfmt`.
+///
+/// - `msgctxt` is `ORIGINAL|ID`: the development language's file (which names the table)
+///   and the unit's XLIFF id, so every message is unique even when two keys share a text.
+/// - `msgid` is the development language's text; `#.` carries the developer's comment and
+///   `#:` the file.
+/// - A plural variable is one message: `msgctxt` `ORIGINAL|GROUP` (the id its forms share),
+///   `msgid` the `one` form (else `other`), `msgid_plural` the `other` form, and
+///   `msgstr[k]` the target language's *k*-th CLDR category (``GettextPluralForms``), which
+///   the header's `Plural-Forms` numbers the same way.
+/// - Units whose source is empty are left out (gettext reserves the empty `msgid`), and an
+///   empty `msgstr` means untranslated: import never writes an empty value from a `.po`.
+public enum PODocument {
+    /// The file for `project`'s files.
+    public static func render(_ project: TranslationProject) -> String {
+        let forms = GettextPluralForms(language: project.language)
+        let header = [
+            "Project-Id-Version: l10nd\\n", "PO-Revision-Date: 1970-01-01 00:00+0000\\n",
+            "Last-Translator: l10nctl export\\n", "Language-Team: \(project.language.identifier)\\n",
+            "Language: \(project.language.identifier.replacing("-", with: "_"))\\n",
+            "MIME-Version: 1.0\\n", "Content-Type: text/plain; charset=UTF-8\\n", "Content-Transfer-Encoding: 8bit\\n",
+            "Plural-Forms: \(forms.header)\\n", "X-Source-Language: \(project.developmentLanguage.identifier)\\n",
+        ]
+        var po = "msgid \"\"\nmsgstr \"\"\n" + header.map { "\"\($0)\"\n" }.joined()
+        for file in project.files {
+            var index = 0
+            while index < file.units.count {
+                let unit = file.units[index]
+                guard let group = unit.pluralGroup else {
+                    index += 1
+                    guard !unit.source.isEmpty else { continue }
+                    po += "\n" + comments(unit, file) + fuzzy([unit.target], sources: [unit.source])
+                    po += field("msgctxt", "\(file.original)|\(unit.id)")
+                    po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
+                    continue
+                }
+                var members: [TranslationUnit] = []
+                while index < file.units.count, file.units[index].pluralGroup == group {
+                    members.append(file.units[index])
+                    index += 1
+                }
+                let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
+                let plural = members.first { $0.category == .other }?.source ?? singular
+                guard !singular.isEmpty else { continue }
+                po += "\n" + comments(unit, file) + fuzzy(members.map(\.target), sources: [singular, plural])
+                po += field("msgctxt", "\(file.original)|\(group)")
+                po += field("msgid", singular) + field("msgid_plural", plural)
+                for (number, category) in forms.categories.enumerated() {
+                    po += field("msgstr[\(number)]", members.first { $0.category == category }?.target ?? "")
+                }
+            }
+        }
+        return po
+    }
+
+    /// `#, fuzzy` when a translation starts or ends with a line break its source does not
+    /// (or the other way round): `msgfmt --check` rejects such a message, and it is a
+    /// translator's slip worth a second look. Import still writes a fuzzy message's text.
+    private static func fuzzy(_ targets: [String?], sources: [String]) -> String {
+        func edges(_ text: String) -> [Bool] { [text.hasPrefix("\n"), text.hasSuffix("\n")] }
+        let differs = targets.contains { target in
+            guard let target, !target.isEmpty else { return false }
+            return sources.contains { edges($0) != edges(target) }
+        }
+        return differs ? "#, fuzzy\n" : ""
+    }
+
+    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile) -> String {
+        let note = unit.note.map {
+            $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined()
+        }
+        return (note ?? "") + "#: \(file.original)\n"
+    }
+
+    /// `name "text"`, or `name ""` and one line per `\n` for text of several lines.
+    static func field(_ name: String, _ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > 2 || (lines.count == 2 && !lines[1].isEmpty) else {
+            return "\(name) \"\(escaped(text))\"\n"
+        }
+        var result = "\(name) \"\"\n"
+        for (number, line) in lines.enumerated() where !(number == lines.count - 1 && line.isEmpty) {
+            result += "\"\(escaped(String(line)))\(number < lines.count - 1 ? "\\n" : "")\"\n"
+        }
+        return result
+    }
+
+    static func escaped(_ text: String) -> String {
+        TextEscaping.escaped(text, TextEscaping.backslashed) { "\\" + String($0, radix: 8) }
+    }
+
+    /// One message read back.
+    public struct Entry: Sendable, Hashable {
+        /// The `msgctxt`.
+        public var context: String
+        /// `msgstr`, or `msgstr[0]`, `msgstr[1]`… in order.
+        public var translations: [String]
+        /// Whether the message has `msgid_plural`.
+        public var isPlural: Bool
+    }
+
+    /// The messages of a `.po` file (the header left out) and its `Language`.
+    /// - Throws: ``InterchangeError`` naming the line it cannot read.
+    public static func parse(_ text: String) throws(InterchangeError) -> (language: String?, entries: [Entry]) {
+        var entries: [Entry] = []
+        var language: String?
+        var fields: [(name: String, value: String)] = []
+        func finish() {
+            defer { fields = [] }
+            guard let msgid = fields.first(where: { $0.name == "msgid" }) else { return }
+            let context = fields.first { $0.name == "msgctxt" }?.value
+            let strings = fields.filter { $0.name.hasPrefix("msgstr") }.map(\.value)
+            if msgid.value.isEmpty, context == nil {
+                for line in strings.first?.split(separator: "\n") ?? [] where line.hasPrefix("Language:") {
+                    language = line.dropFirst("Language:".count).trimmingCharacters(in: .whitespaces)
+                }
+                return
+            }
+            guard let context else { return }
+            entries.append(
+                Entry(context: context, translations: strings, isPlural: fields.contains { $0.name == "msgid_plural" }))
+        }
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("\"") {
+                guard !fields.isEmpty, let value = unquoted(line) else {
+                    throw InterchangeError("line \(number + 1): a string continues no field")
+                }
+                fields[fields.count - 1].value += value
+                continue
+            }
+            guard let space = line.firstIndex(of: " "),
+                let value = unquoted(line[space...].trimmingCharacters(in: .whitespaces))
+            else { throw InterchangeError("line \(number + 1): expected a keyword and a quoted string") }
+            let name = String(line[..<space])
+            if name == "msgctxt" || (name == "msgid" && !fields.contains { $0.name == "msgctxt" }),
+                fields.contains(where: { $0.name.hasPrefix("msgstr") })
+            {
+                finish()
+            }
+            fields.append((name, value))
+        }
+        finish()
+        return (language, entries)
+    }
+
+    private static func unquoted(_ text: String) -> String? {
+        guard text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") else { return nil }
+        var result = ""
+        var iterator = text.dropFirst().dropLast().unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\" else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            switch iterator.next() {
+            case "n": result += "\n"
+            case "t": result += "\t"
+            case "r": result += "\r"
+            case "a": result += "\u{7}"
+            case "b": result += "\u{8}"
+            case "f": result += "\u{C}"
+            case "v": result += "\u{B}"
+            case let digit? where ("0"..."7").contains(digit):
+                var value = digit.value - 48
+                var lookahead = iterator
+                for _ in 0..<2 {
+                    guard let next = lookahead.next(), ("0"..."7").contains(next) else { break }
+                    value = value * 8 + next.value - 48
+                    iterator = lookahead
+                }
+                result.unicodeScalars.append(Unicode.Scalar(value) ?? "?")
+            case let other?: result.unicodeScalars.append(other)
+            case nil: return nil
+            }
+        }
+        return result
+    }
+}

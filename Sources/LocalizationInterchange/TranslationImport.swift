@@ -1,0 +1,117 @@
+import Foundation
+public import LocalizationCore
+
+/// Writes translations from XLIFF or `.po` back into a project's files: only values that
+/// differ change, each in place (``ResourceEditor``), and each changed file is replaced in
+/// one rename, so a running `l10nd` reloads it whole.
+public enum TranslationImport {
+    /// One translation to write: the file (`original`), the unit's id, the text.
+    public struct Target: Sendable, Hashable {
+        /// The development language's file as export named it.
+        public var original: String
+        /// The unit's id.
+        public var id: String
+        /// The translation.
+        public var text: String
+        /// Creates a target.
+        public init(original: String, id: String, text: String) {
+            self.original = original
+            self.id = id
+            self.text = text
+        }
+    }
+
+    /// What an import did.
+    public struct Outcome: Sendable {
+        /// Files rewritten.
+        public var changedFiles: [String] = []
+        /// Values changed.
+        public var changedValues = 0
+        /// Translations not written, each with why.
+        public var skipped: [String] = []
+    }
+
+    /// The translations of XLIFF `<trans-unit>`s with a non-empty `<target>`.
+    public static func targets(from entries: [XLIFFDocument.Entry]) -> [Target] {
+        entries.filter { !$0.target.isEmpty }.map { Target(original: $0.original, id: $0.id, text: $0.target) }
+    }
+
+    /// The translations of `.po` messages, plural ones mapped back from `msgstr[k]` to the
+    /// language's *k*-th CLDR category; empty `msgstr`s are untranslated and left out.
+    public static func targets(from entries: [PODocument.Entry], project: TranslationProject) -> [Target] {
+        let categories = GettextPluralForms(language: project.language).categories
+        var targets: [Target] = []
+        for entry in entries {
+            guard let bar = entry.context.firstIndex(of: "|") else { continue }
+            let original = String(entry.context[..<bar])
+            let id = String(entry.context[entry.context.index(after: bar)...])
+            guard entry.isPlural else {
+                if let text = entry.translations.first, !text.isEmpty {
+                    targets.append(Target(original: original, id: id, text: text))
+                }
+                continue
+            }
+            let units = project.file(original: original)?.units.filter { $0.pluralGroup == id } ?? []
+            for (number, text) in entry.translations.enumerated() where !text.isEmpty && number < categories.count {
+                guard let unit = units.first(where: { $0.category == categories[number] }) else { continue }
+                targets.append(Target(original: original, id: unit.id, text: text))
+            }
+        }
+        return targets
+    }
+
+    /// Writes `targets` into `project`'s files.
+    /// - Throws: ``InterchangeError`` when a file cannot be parsed or written.
+    public static func apply(_ targets: [Target], to project: TranslationProject) throws(InterchangeError) -> Outcome {
+        var outcome = Outcome()
+        var edits: [String: [ResourceEdit]] = [:]
+        for target in targets {
+            guard let file = project.file(original: target.original) else {
+                outcome.skipped.append("\(target.original): no such file in \(project.root)")
+                continue
+            }
+            guard let unit = file.units.first(where: { $0.id == target.id }) else {
+                outcome.skipped.append("\(target.original): no unit \"\(target.id)\"")
+                continue
+            }
+            if unit.target != target.text { edits[file.original, default: []].append(unit.edit(target.text)) }
+        }
+        for file in project.files {
+            guard let fileEdits = edits[file.original] else { continue }
+            let exists = FileManager.default.fileExists(atPath: file.targetPath)
+            do {
+                let bytes = exists ? try ResourceFileReader.bytes(of: file.targetPath).get() : []
+                let result = try ResourceEditor.apply(fileEdits, to: bytes, kind: file.kind, file: file.targetPath)
+                outcome.skipped += result.skipped
+                guard result.bytes != bytes || !exists else { continue }
+                try write(result.bytes, to: file.targetPath)
+                outcome.changedFiles.append(file.targetPath)
+                outcome.changedValues += result.changed
+            } catch let error as ResourceParseError {
+                throw InterchangeError("\(error)")
+            } catch {
+                throw InterchangeError("\(file.targetPath): cannot be written: \(error.localizedDescription)")
+            }
+        }
+        return outcome
+    }
+
+    /// Writes `bytes` beside `path` and renames it into place, keeping the file's permissions.
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let manager = FileManager.default
+        let directory = (path as NSString).deletingLastPathComponent
+        try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".l10nctl-import"
+        guard manager.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw InterchangeError("\(temporary): cannot be created")
+        }
+        if let mode = try? manager.attributesOfItem(atPath: path)[.posixPermissions] {
+            try manager.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? manager.removeItem(atPath: temporary)
+            throw InterchangeError("\(path): cannot be replaced: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public import LocalizationCore
+
+/// One string a translator translates, as XLIFF and gettext carry it, with the place in
+/// the resource files its translation is written to.
+public struct TranslationUnit: Sendable, Hashable {
+    /// The unit's id, as Xcode spells it: the key of a `.strings` entry;
+    /// `/KEY:dict/VARIABLE:dict/CATEGORY:dict/:string` for a `.stringsdict` form and
+    /// `/KEY:dict/NSStringLocalizedFormatKey:dict/:string` for its format; `KEY` or
+    /// `KEY|==|plural.CATEGORY` in a String Catalog.
+    public var id: String
+    /// The development language's text.
+    public var source: String
+    /// The translation, `nil` when there is none.
+    public var target: String?
+    /// The developer's comment.
+    public var note: String?
+    /// For a plural form: the id its forms share (a `.po` plural message).
+    public var pluralGroup: String?
+    /// For a plural form: its category.
+    public var category: PluralCategory?
+    /// Where the translation is written (its value is the current target, or empty).
+    public var address: ResourceEdit
+
+    /// The edit that writes `value` at this unit's place.
+    public func edit(_ value: String) -> ResourceEdit {
+        switch address {
+        case .strings(let key, _): .strings(key: key, value: value)
+        case .stringsDictFormat(let key, _): .stringsDictFormat(key: key, value: value)
+        case .stringsDictForm(let key, let variable, let category, _):
+            .stringsDictForm(key: key, variable: variable, category: category, value: value)
+        case .catalogValue(let key, let language, _): .catalogValue(key: key, language: language, value: value)
+        case .catalogPluralForm(let key, let language, let category, _):
+            .catalogPluralForm(key: key, language: language, category: category, value: value)
+        }
+    }
+}
+
+/// One development-language file and its translation, as one XLIFF `<file>`.
+public struct TranslationFile: Sendable, Hashable {
+    /// The development language's file, relative to its resource directory (XLIFF's
+    /// `original`, the first part of a `.po` `msgctxt`).
+    public var original: String
+    /// The file translations are written to.
+    public var targetPath: String
+    /// Its format.
+    public var kind: ResourceFile.Kind
+    /// Its units, in the development file's order.
+    public var units: [TranslationUnit]
+}

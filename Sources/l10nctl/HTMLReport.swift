@@ -1,0 +1,171 @@
+import Foundation
+import LocalizationCore
+import LocalizationWire
+
+/// ``ResourceReport`` as one self-contained HTML page: inline CSS, no scripts, no fonts,
+/// images or anything else fetched (its Content-Security-Policy forbids it), so it opens
+/// the same from a mail attachment, a CI artifact or a file share.
+enum HTMLReport {
+    static func render(_ report: ResourceReport) -> String {
+        var page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Localization report</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+            <h1>Localization report</h1>
+            <p class="meta">\(escape(report.roots.joined(separator: ", "))) · reference language <b>\(escape(report.coverage.reference))</b> · \(escape(ISO8601DateFormatter().string(from: report.generated)))</p>
+
+            """
+        page += summary(report)
+        page += coverage(report.coverage)
+        page += plurals(report.plurals)
+        page += untranslated(report.untranslated)
+        page += findings(report.findings)
+        page += "</body>\n</html>\n"
+        return page
+    }
+
+    static func summary(_ report: ResourceReport) -> String {
+        let errors = report.findings.filter { $0.severity == .error }.count
+        let gaps = report.plurals.languages.reduce(0) { $0 + $1.gaps.count }
+        var cards = [
+            ("languages", "\(report.coverage.languages.count)", ""),
+            ("lint errors", "\(errors)", errors > 0 ? "bad" : "good"),
+            ("lint warnings", "\(report.findings.count - errors)", ""),
+            ("plural forms missing", "\(gaps)", gaps > 0 ? "bad" : "good"),
+        ]
+        if case .entries(let entries, _, _) = report.untranslated {
+            cards.append(("keys users hit untranslated", "\(entries.count)", entries.isEmpty ? "good" : "bad"))
+        }
+        return "<div class=\"cards\">"
+            + cards.map { "<div class=\"card \($0.2)\"><b>\(escape($0.1))</b>\(escape($0.0))</div>" }.joined()
+            + "</div>\n"
+    }
+
+    static func coverage(_ coverage: TranslationCoverage) -> String {
+        let tables = coverage.languages.first?.tables.map(\.name) ?? []
+        var html = "<section id=\"coverage\"><h2>Coverage</h2>\n"
+        html += "<p>The share of the \(escape(coverage.reference)) keys each language translates, per table.</p>\n"
+        html += "<div class=\"scroll\"><table><thead><tr><th>Language</th><th>Overall</th>"
+        html += tables.map { "<th>\(escape($0))</th>" }.joined() + "<th>Review</th></tr></thead><tbody>\n"
+        for language in coverage.languages {
+            html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(bar(language.fraction))"
+            html += " \(language.translated)/\(language.total)</td>"
+            html += language.tables.map { "<td>\(bar($0.fraction)) \($0.translated)/\($0.total)</td>" }.joined()
+            let marks = [(language.needsReview, "needs review"), (language.new, "new"), (language.stale, "stale")]
+                .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+            html += "<td>\(escape(marks.joined(separator: ", ")))</td></tr>\n"
+        }
+        return html + "</tbody></table></div></section>\n"
+    }
+
+    static func plurals(_ plurals: PluralCompleteness) -> String {
+        var html = "<section id=\"plurals\"><h2>Plural completeness</h2>\n"
+        html +=
+            "<p>Forms each plural entry lacks among its language's CLDR categories (<code>zero</code> is optional).</p>\n"
+        html +=
+            "<table><thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
+        for language in plurals.languages {
+            let categories = language.categories.map(\.rawValue).joined(separator: " ")
+            html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(escape(categories))</td>"
+            html += "<td>\(language.entries)</td><td>"
+            if language.gaps.isEmpty {
+                html += "<span class=\"ok\">complete</span>"
+            } else {
+                html +=
+                    "<ul>"
+                    + language.gaps.map { gap in
+                        "<li><code>\(escape(gap.table))</code> · <code>\(escape(gap.key))</code>"
+                            + (gap.variable == "_" ? "" : " · <code>\(escape(gap.variable))</code>")
+                            + ": <span class=\"bad\">\(escape(gap.missing.map(\.rawValue).joined(separator: ", ")))</span></li>"
+                    }.joined() + "</ul>"
+            }
+            html += "</td></tr>\n"
+        }
+        return html + "</tbody></table></section>\n"
+    }
+
+    static func untranslated(_ untranslated: ResourceReport.Untranslated) -> String {
+        var html = "<section id=\"untranslated\"><h2>What users hit untranslated</h2>\n"
+        switch untranslated {
+        case .unavailable(let reason):
+            return html
+                + "<p class=\"note\">Not measured: \(escape(reason)). Run l10nd, or give --socket.</p></section>\n"
+        case .entries(let entries, let dropped, let socket):
+            html +=
+                "<p>Keys users asked for in a language that lacks them, from the daemon at <code>\(escape(socket))</code>"
+            html += dropped > 0 ? " (\(dropped) more not kept: the report was full)." : "."
+            html += " Fill them in with <code>l10nctl missing --lang TAG --format strings</code>.</p>\n"
+            guard !entries.isEmpty else {
+                return html + "<p class=\"ok\">None since the daemon started.</p></section>\n"
+            }
+            html +=
+                "<table><thead><tr><th>Language</th><th>Table</th><th>Key</th><th>Asked</th><th>Users saw</th></tr></thead><tbody>\n"
+            for entry in entries {
+                let from = entry["from"]?.stringValue.map { "the \($0) string" } ?? "the key (found in no language)"
+                html += "<tr><td>\(escape(entry["lang"]?.stringValue ?? ""))</td>"
+                html += "<td>\(escape(entry["table"]?.stringValue ?? ""))</td>"
+                html += "<td><code>\(escape(entry["key"]?.stringValue ?? ""))</code></td>"
+                html += "<td>\(entry["count"]?.integerValue ?? 0)</td><td>\(escape(from))</td></tr>\n"
+            }
+            return html + "</tbody></table></section>\n"
+        }
+    }
+
+    static func findings(_ findings: [LintFinding]) -> String {
+        var html = "<section id=\"lint\"><h2>Lint findings</h2>\n"
+        guard !findings.isEmpty else { return html + "<p class=\"ok\">None.</p></section>\n" }
+        html += "<table><thead><tr><th>Severity</th><th>Location</th><th>Message</th></tr></thead><tbody>\n"
+        for finding in findings {
+            html += "<tr class=\"\(finding.severity.rawValue)\"><td>\(finding.severity.rawValue)</td>"
+            html +=
+                "<td><code>\(escape(finding.location.description))</code></td><td>\(escape(finding.message))</td></tr>\n"
+        }
+        return html + "</tbody></table></section>\n"
+    }
+
+    /// A bar filled to `fraction`, with its percentage.
+    static func bar(_ fraction: Double) -> String {
+        let percent = (fraction * 1000).rounded() / 10
+        let level = fraction >= 0.999 ? "full" : fraction >= 0.8 ? "high" : "low"
+        return "<span class=\"bar\"><span class=\"\(level)\" style=\"width:\(percent)%\"></span></span>"
+            + "<span class=\"pct\">\(percent)%</span>"
+    }
+
+    /// Text made safe for HTML content and attribute values.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static let style = """
+        body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2330;background:#fff}
+        h1{margin:0 0 .25rem}h2{margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.25rem}
+        .meta,.note{color:#5a6272}code{font:13px ui-monospace,monospace;background:#f3f4f8;padding:0 .2em;border-radius:3px}
+        table{border-collapse:collapse;width:100%}td{white-space:nowrap}td:last-child{white-space:normal}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eef;vertical-align:top}
+        thead th{background:#f6f7fb;font-size:13px}ul{margin:0;padding-left:1.1rem}
+        .cards{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.card{border:1px solid #dde;border-radius:6px;padding:.5rem .9rem;min-width:9rem}
+        .card b{display:block;font-size:1.6rem}.card.bad b,.bad{color:#b42318}.card.good b,.ok{color:#18794e}
+        .scroll{overflow-x:auto}.bar{display:inline-block;width:4.5rem;height:.6rem;background:#eceef4;border-radius:3px;overflow:hidden;vertical-align:middle}
+        .bar span{display:block;height:100%}.bar .full{background:#2e9e6a}.bar .high{background:#e0a31a}.bar .low{background:#d9534f}
+        .pct{display:inline-block;min-width:3.2rem;text-align:right;font-variant-numeric:tabular-nums;margin-right:.3rem}
+        tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#a15c00}
+        """
+}

@@ -1,0 +1,33 @@
+import Foundation
+import LocalizationCore
+import LocalizationWire
+
+/// `l10nctl report --html FILE [DIR…]`: one self-contained page for a project lead
+/// (docs/REPORT.md). Without directories, the running daemon's resource roots.
+enum ReportCommand {
+    static func run(_ invocation: Invocation) throws {
+        guard let output = invocation.arguments.value("html") else { throw UsageError("report needs --html FILE") }
+        let development: LanguageTag
+        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
+        var roots = invocation.paths
+        if roots.isEmpty {
+            let status = try DaemonCommands.fields(.status, on: try DaemonCommands.connect(invocation))
+            roots = status["roots"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            guard !roots.isEmpty else { throw UsageError("report takes resource directories, or a daemon's") }
+        }
+        for root in roots where !FileManager.default.fileExists(atPath: root) {
+            throw CommandFailure("\(root): no such directory")
+        }
+        let report = try ResourceReport.gather(
+            roots: roots, developmentLanguage: development, socket: invocation.socket)
+        do {
+            try Data(HTMLReport.render(report).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw CommandFailure("\(output): \(error.localizedDescription)")
+        }
+        let errors = report.findings.filter { $0.severity == .error }.count
+        print(
+            "\(output): \(report.coverage.languages.count) languages, \(errors) lint errors, "
+                + "\(report.findings.count - errors) warnings")
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Localization
+import LocalizationCore
+import LocalizationWire
+
+/// What `l10nctl report` shows a project lead: coverage, plural completeness and lint
+/// findings read from the files, and, when a daemon runs, what users hit untranslated.
+struct ResourceReport {
+    /// What users of each language hit untranslated, from the daemon's missing-key report.
+    enum Untranslated {
+        /// The daemon's entries (`lang`, `table`, `key`, `count`, `from`) and how many it
+        /// dropped for lack of room.
+        case entries([WireValue], dropped: Int64, socket: String)
+        /// No daemon answered; why.
+        case unavailable(String)
+    }
+
+    var roots: [String]
+    var generated: Date
+    var coverage: TranslationCoverage
+    var plurals: PluralCompleteness
+    var findings: [LintFinding]
+    var untranslated: Untranslated
+
+    /// Reads `roots` and asks the daemon: `socket` (or `L10N_SOCKET`) must answer when
+    /// given; the default socket is only asked, and its absence noted in the report.
+    static func gather(roots: [String], developmentLanguage: LanguageTag, socket: String?) throws -> ResourceReport {
+        let catalog = ResourceSet.load(roots: roots, developmentLanguage: developmentLanguage).catalog
+        return ResourceReport(
+            roots: roots, generated: Date(), coverage: TranslationCoverage(catalog: catalog),
+            plurals: PluralCompleteness(catalog: catalog),
+            findings: ResourceLinter.lint(paths: roots, developmentLanguage: developmentLanguage),
+            untranslated: try untranslated(socket: socket))
+    }
+
+    static func untranslated(socket: String?) throws -> Untranslated {
+        let explicit = socket ?? ProcessInfo.processInfo.environment["L10N_SOCKET"]
+        let connection: DaemonConnection
+        do { connection = try DaemonConnection(socketPath: explicit, timeout: 5) } catch {
+            if let explicit { throw CommandFailure("\(explicit): \(error.message)") }
+            return .unavailable("no daemon answered on the default socket (\(error.message))")
+        }
+        let reply = try DaemonCommands.fields(.missing, on: connection)
+        return .entries(
+            reply["missing"]?.arrayValue ?? [], dropped: reply["dropped"]?.integerValue ?? 0,
+            socket: connection.socketPath)
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import LocalizationCore
+import TestSupport
+import Testing
+
+/// `l10nctl export` and `import` through the built executable, on copies of the real
+/// corpora: no edit changes no byte, one edit changes exactly one value, and the files
+/// pass the translators' own tools' checks (`msgfmt --check`, the XLIFF 1.2 schema).
+@Suite struct InterchangeRoundTripTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    static var shared: String {
+        URL(fileURLWithPath: PackagePaths.root + "/../shared").standardizedFileURL.path
+    }
+    static func corpus(_ name: String) -> String? {
+        let path = shared + "/corpus/" + name
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+    static var hasCorpora: Bool { corpus("iina") != nil && corpus("mastodon-ios") != nil }
+
+    func run(_ arguments: String...) throws -> ProcessOutput {
+        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+    }
+
+    /// Every regular file under `root` by relative path.
+    static func files(under root: String) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = root + "/" + relative
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        return result
+    }
+
+    /// A copy of `source` in a fresh temp directory.
+    static func copy(_ source: String) throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory()
+        let copy = directory.path + "/resources"
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        return (directory, copy)
+    }
+
+    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    func exportThenImportWithoutEditsChangesNoByte() throws {
+        for name in ["iina", "mastodon-ios"] {
+            let original = try #require(Self.corpus(name))
+            let (directory, copy) = try Self.copy(original)
+            for language in ["ru", "de", "ja"] {
+                for format in ["po", "xliff"] {
+                    let file = directory.path + "/\(language).\(format)"
+                    let exported = try run("export", copy, "--lang", language, "--output", file)
+                    #expect(exported.status == 0, "\(exported.stderr)")
+                    let imported = try run("import", copy, file)
+                    #expect(imported.status == 0, "\(imported.stderr)")
+                    #expect(
+                        imported.stderr.contains("0 values changed in 0 files"), "\(name) \(file): \(imported.stderr)")
+                }
+            }
+            #expect(try Self.files(under: copy) == Self.files(under: original), "\(name)")
+        }
+    }
+
+    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    func anEditInThePOFileChangesExactlyThatValue() throws {
+        let original = try #require(Self.corpus("iina"))
+        let (directory, copy) = try Self.copy(original)
+        let po = directory.path + "/de.po"
+        #expect(try run("export", copy, "--lang", "de", "--output", po).status == 0)
+        var text = try String(contentsOfFile: po, encoding: .utf8)
+        // The first translated message of Localizable.strings.
+        let context = try #require(
+            text.range(
+                of: #"msgctxt "en.lproj/Localizable.strings\|[^"]+"\nmsgid "[^"]+"\nmsgstr "[^"]+""#,
+                options: .regularExpression))
+        let message = String(text[context])
+        let key = String(message.split(separator: "|", maxSplits: 1)[1].split(separator: "\"")[0])
+        let edited = "Bearbeitet: \"zitiert\"\nzweite Zeile"
+        let newLine = "msgstr \"Bearbeitet: \\\"zitiert\\\"\\nzweite Zeile\""
+        let lastLine = try #require(message.range(of: "msgstr \"", options: .backwards))
+        text.replaceSubrange(context, with: message[..<lastLine.lowerBound] + newLine)
+        try text.write(toFile: po, atomically: true, encoding: .utf8)
+
+        let before = try Self.files(under: copy)
+        let imported = try run("import", copy, po)
+        #expect(imported.status == 0 && imported.stderr.contains("1 value changed in 1 file"), "\(imported.stderr)")
+        let after = try Self.files(under: copy)
+        let changed = after.keys.filter { after[$0] != before[$0] }
+        #expect(changed == ["de.lproj/Localizable.strings"])
+        // The new file is the old one with that value's token replaced, nothing else.
+        let old = try #require(before["de.lproj/Localizable.strings"])
+        let parsed = try StringsParser.parse(Array(old))
+        let entry = try #require(parsed.entries.last { $0.key == key })
+        let range = try #require(entry.valueRange)
+        var expected = Array(old)
+        let bom = old.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        expected.replaceSubrange(
+            (range.lowerBound + bom)..<(range.upperBound + bom), with: Array(StringsText.quoted(edited).utf8))
+        #expect(after["de.lproj/Localizable.strings"].map(Array.init) == expected)
+        #expect(try StringsParser.parse(expected).table[key] == edited)
+    }
+
+    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    func anEditInTheXLIFFChangesExactlyThatPluralForm() throws {
+        let original = try #require(Self.corpus("mastodon-ios"))
+        let (directory, copy) = try Self.copy(original)
+        let xliff = directory.path + "/de.xliff"
+        #expect(try run("export", copy, "--lang", "de", "--output", xliff).status == 0)
+        var text = try String(contentsOfFile: xliff, encoding: .utf8)
+        // The first translated `other` form of a .stringsdict.
+        let unit = try #require(
+            text.range(
+                of:
+                    #"<file original="[^"]+\.stringsdict"[\s\S]*?<trans-unit id="[^"]*/other:dict/:string"[^>]*>\s*<source>[^<]*</source>\s*<target>[^<]+</target>"#,
+                options: .regularExpression))
+        let fileName = try #require(text[unit].firstMatch(of: #/original="([^"]+)"/#)?.1)
+        let slice = String(text[unit])
+        let target = try #require(slice.range(of: "<target>", options: .backwards))
+        text.replaceSubrange(unit, with: slice[..<target.lowerBound] + "<target>%d Änderung &amp; mehr</target>")
+        try text.write(toFile: xliff, atomically: true, encoding: .utf8)
+
+        let before = try Self.files(under: copy)
+        let imported = try run("import", copy, xliff)
+        #expect(imported.status == 0 && imported.stderr.contains("1 value changed in 1 file"), "\(imported.stderr)")
+        let after = try Self.files(under: copy)
+        let changed = after.keys.filter { after[$0] != before[$0] }
+        #expect(changed.count == 1 && changed.first?.hasSuffix(".stringsdict") == true, "\(changed) \(fileName)")
+        let path = try #require(changed.first)
+        let old = try StringsDictReader.parse(Array(before[path]!))
+        let new = try StringsDictReader.parse(Array(after[path]!))
+        let differing = old.keys.filter { old[$0] != new[$0] }
+        #expect(differing.count == 1)
+        let forms = try #require(new[differing[0]]?.plural?.variables.values.map(\.forms))
+        #expect(forms.contains { $0[.other] == "%d Änderung & mehr" })
+        // Only the bytes of that one value differ.
+        let oldText = String(decoding: before[path]!, as: UTF8.self)
+        let newText = String(decoding: after[path]!, as: UTF8.self)
+        let oldLines = oldText.split(separator: "\n", omittingEmptySubsequences: false)
+        let newLines = newText.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(oldLines.count == newLines.count)
+        #expect(zip(oldLines, newLines).filter { $0 != $1 }.count == 1)
+    }
+
+    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    func msgfmtAcceptsTheExportedPOFiles() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") else {
+            print("skipped: msgfmt is not installed (Debian gettext; scripts/install-dependencies installs it)")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        for name in ["iina", "mastodon-ios"] {
+            for language in ["ru", "de", "ar", "ja", "pt-BR"] {
+                let po = directory.path + "/\(name)-\(language).po"
+                #expect(
+                    try run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po).status == 0)
+                let check = try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", po])
+                #expect(check.status == 0, "\(po): \(check.stderr)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    func theXLIFFValidatesAgainstTheXLIFF12Schema() throws {
+        let schemas = Self.shared + "/schemas"
+        guard FileManager.default.fileExists(atPath: schemas + "/xliff-core-1.2-transitional.xsd") else {
+            print("skipped: ../shared/schemas is absent")
+            return
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else {
+            print("skipped: xmllint is not installed (Debian libxml2-utils; scripts/install-dependencies installs it)")
+            return
+        }
+        // The schemas import xml.xsd from the network: local copies with the import rewritten.
+        // Both pass: the transitional schema, and the strict one Xcode's files name.
+        let directory = try TemporaryDirectory()
+        try FileManager.default.copyItem(atPath: schemas + "/xml.xsd", toPath: directory.path + "/xml.xsd")
+        for variant in ["transitional", "strict"] {
+            let schema = try String(contentsOfFile: schemas + "/xliff-core-1.2-\(variant).xsd", encoding: .utf8)
+                .replacing("http://www.w3.org/2001/xml.xsd", with: "xml.xsd")
+            try directory.write(schema, to: "\(variant).xsd")
+        }
+        for name in ["iina", "mastodon-ios"] {
+            let xliff = directory.path + "/\(name).xliff"
+            #expect(try run("export", try #require(Self.corpus(name)), "--lang", "ru", "--output", xliff).status == 0)
+            for variant in ["transitional", "strict"] {
+                let check = try ProcessRunner.run(
+                    "/usr/bin/xmllint", ["--nonet", "--noout", "--schema", directory.path + "/\(variant).xsd", xliff])
+                #expect(check.status == 0, "\(name), \(variant): \(check.stderr)")
+            }
+        }
+    }
+
+    /// A String Catalog: plain and plural units, an edit marks the unit translated.
+    @Test func aStringCatalogRoundTrips() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "%lld files" : {
+                  "localizations" : {
+                    "en" : {
+                      "variations" : {
+                        "plural" : {
+                          "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld file" } },
+                          "other" : { "stringUnit" : { "state" : "translated", "value" : "%lld files" } }
+                        }
+                      }
+                    },
+                    "de" : {
+                      "variations" : {
+                        "plural" : {
+                          "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld Datei" } },
+                          "other" : { "stringUnit" : { "state" : "new", "value" : "%lld Dateien" } }
+                        }
+                      }
+                    }
+                  }
+                },
+                "Open" : {
+                  "comment" : "Menu item",
+                  "localizations" : {
+                    "de" : { "stringUnit" : { "state" : "needs_review", "value" : "Offnen" } }
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+
+            """
+        let path = try directory.write(catalog, to: "res/Localizable.xcstrings")
+        let xliff = directory.path + "/de.xliff"
+        #expect(try run("export", directory.path + "/res", "--lang", "de", "--output", xliff).status == 0)
+        var text = try String(contentsOfFile: xliff, encoding: .utf8)
+        #expect(text.contains(#"<trans-unit id="%lld files|==|plural.other" xml:space="preserve">"#))
+        #expect(text.contains("<note>Menu item</note>"))
+        #expect(try run("import", directory.path + "/res", xliff).status == 0)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == catalog)
+
+        text = text.replacing("<target>Offnen</target>", with: "<target>Öffnen</target>")
+        try text.write(toFile: xliff, atomically: true, encoding: .utf8)
+        let imported = try run("import", directory.path + "/res", xliff)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == catalog.replacing(
+                    #"{ "state" : "needs_review", "value" : "Offnen" }"#,
+                    with: #"{ "state" : "translated", "value" : "Öffnen" }"#))
+    }
+
+    /// What a translator saves in Poedit reaches a running l10nd: import replaces the file
+    /// in one rename, the daemon reloads it and serves the new value.
+    @Test func theDaemonServesWhatAnImportWrote() throws {
+        let fixture = try HotReloadTests.Fixture(files: [
+            "en.lproj/Localizable.strings": "/* Greeting */\n\"k\" = \"Hello\";\n",
+            "ja.lproj/Localizable.strings": "\"k\" = \"original\";\n",
+        ])
+        let po = fixture.resources.path + "/../" + UUID().uuidString + ".po"
+        defer { try? FileManager.default.removeItem(atPath: po) }
+        #expect(try run("export", fixture.resources.path, "--lang", "ja", "--output", po).status == 0)
+        let text = try String(contentsOfFile: po, encoding: .utf8)
+        #expect(text.contains("#. Greeting\n"))
+        try text.replacing("msgstr \"original\"", with: "msgstr \"こんにちは\"").write(
+            toFile: po, atomically: true, encoding: .utf8)
+        #expect(try run("import", fixture.resources.path, po).status == 0)
+        try fixture.awaitChange("ja")
+        #expect(try fixture.value() == "こんにちは")
+    }
+
+    @Test func badInputIsAClearErrorAndChangesNothing() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("\"a\" = \"A\";\n", to: "res/en.lproj/Localizable.strings")
+        let de = try directory.write("\"a\" = \"Ä\";\n", to: "res/de.lproj/Localizable.strings")
+        let broken = try directory.write("<xliff><file original=\"x\"><trans-unit", to: "bad.xliff")
+        let result = try run("import", directory.path + "/res", broken, "--lang", "de")
+        #expect(result.status == 1 && result.stderr.contains("not well-formed XLIFF"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: de, encoding: .utf8) == "\"a\" = \"Ä\";\n")
+        #expect(try run("export", directory.path + "/res").status == 2)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `l10nctl lint --format text|json|sarif` and `--severity` through the built executable.
+@Suite struct LintOutputTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    func run(_ arguments: String...) throws -> ProcessOutput {
+        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"])
+    }
+
+    func project() throws -> TemporaryDirectory {
+        let root = try TemporaryDirectory()
+        try root.write("\"Save\" = \"Save\";\n\"Hello\" = \"Hello, %@\";\n", to: "en.lproj/Localizable.strings")
+        try root.write(
+            "\"Save\" = \"\";\n\"Hello\" = \"Hallo, %d\";\n\"Old\" = \"Alt\";\n", to: "de.lproj/Localizable.strings")
+        return root
+    }
+
+    @Test func jsonCarriesRuleSeverityAndPlace() throws {
+        let root = try project()
+        let result = try run("lint", root.path, "--format", "json")
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        let summary = findings.map { "\($0["rule"]!)@\($0["line"]!):\($0["column"]!):\($0["severity"]!)" }
+        #expect(summary == ["empty-value@1:1:warning", "placeholder-mismatch@2:1:error", "obsolete-key@3:1:warning"])
+        #expect(object["errors"] as? Int == 1 && object["warnings"] as? Int == 2)
+        #expect((findings[1]["related"] as? [String: Any])?["line"] as? Int == 2)
+        // --json is the same output.
+        #expect(try run("lint", root.path, "--json").stdout == result.stdout)
+    }
+
+    @Test func severitiesChangeTheExitCode() throws {
+        let root = try project()
+        let result = try run(
+            "lint", root.path, "--severity", "placeholder-mismatch=warning", "--severity", "obsolete-key=off")
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").count == 2)
+        #expect(result.stdout.contains("warning: \"Hello\": format specifiers differ"))
+        let bad = try run("lint", root.path, "--severity", "loud=error")
+        #expect(bad.status == 2 && bad.stderr.contains("RULE one of:"))
+        #expect(try run("lint", root.path, "--format", "xml").status == 2)
+    }
+
+    @Test func sarifValidatesAgainstTheSARIF210Schema() throws {
+        let root = try project()
+        let result = try run("lint", root.path, "--format", "sarif")
+        #expect(result.status == 1)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == 3)
+        let region =
+            ((results[1]["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "region"] as? [String: Any]
+        #expect(region?["startLine"] as? Int == 2 && region?["startColumn"] as? Int == 1)
+
+        let schema = URL(fileURLWithPath: PackagePaths.root + "/../shared/schemas/sarif-schema-2.1.0.json")
+            .standardizedFileURL.path
+        guard FileManager.default.fileExists(atPath: schema) else {
+            print("skipped the schema check: ../shared/schemas/sarif-schema-2.1.0.json is absent")
+            return
+        }
+        let probe = try ProcessRunner.run("/usr/bin/python3", ["-c", "import jsonschema"])
+        guard probe.status == 0 else {
+            print("skipped the schema check: python3 jsonschema is not installed (scripts/install-dependencies)")
+            return
+        }
+        let directory = try TemporaryDirectory()
+        let sarif = try directory.write(result.stdout, to: "lint.sarif")
+        let check = try ProcessRunner.run(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1]))); print('valid')",
+                schema, sarif,
+            ])
+        #expect(check.status == 0 && check.stdout == "valid\n", "\(check.stderr)")
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `l10nctl report --html`: the page's content from real files and a real `l10nd`, and the
+/// page itself rendered by headless Chromium (no console errors, a screenshot).
+@Suite struct ReportTests {
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    /// The examples plus a Russian plural lacking `few` and `many`, a file lint rejects, and
+    /// a looked-up key that needs escaping.
+    func resources(in directory: TemporaryDirectory) throws -> String {
+        let resources = directory.path + "/Resources"
+        try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
+        _ = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>%d apples</key><dict>
+            <key>NSStringLocalizedFormatKey</key><string>%#@apples@</string>
+            <key>apples</key><dict>
+            <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key><string>d</string>
+            <key>one</key><string>%d яблоко</string><key>other</key><string>%d яблок</string>
+            </dict></dict></dict></plist>
+            """, to: "Resources/ru.lproj/Gaps.stringsdict")
+        _ = try directory.write("\"broken\" = \"no semicolon\"\n", to: "Resources/de.lproj/Broken.strings")
+        return resources
+    }
+
+    @Test func reportShowsCoveragePluralsLintAndWhatUsersHit() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nctl-report")
+        let resources = try resources(in: directory)
+        let daemon = try DaemonProcess(resources: [resources])
+        let client = try daemon.connect()
+        for (key, language) in [("保存", "ja"), ("保存", "ru"), ("<script>alert(1)</script>", "ja")] {
+            _ = try client.request(["op": "lookup", "key": key, "lang": language])
+        }
+        let page = directory.path + "/report.html"
+        let result = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("8 languages, 1 lint errors"), "\(result.stdout)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+
+        // Coverage per language and table.
+        #expect(html.contains("<th scope=\"row\">ja</th>"))
+        #expect(html.contains("<th>Settings</th>") && html.contains("<th>Plurals</th>"))
+        // Plural completeness by the language's CLDR categories.
+        #expect(
+            html.contains(
+                "<li><code>Gaps</code> · <code>%d apples</code> · <code>apples</code>: <span class=\"bad\">few, many</span></li>"
+            ), "\(html)")
+        // Lint findings with file:line:column.
+        #expect(html.contains("<code>\(resources)/de.lproj/Broken.strings:1:26</code>"), "\(html)")
+        // What users hit untranslated, from the daemon, escaped.
+        #expect(
+            html.contains("<td>ru</td><td>Localizable</td><td><code>保存</code></td><td>1</td><td>the Base string</td>"))
+        #expect(html.contains("<code>&lt;script&gt;alert(1)&lt;/script&gt;</code>"))
+        // Self-contained: nothing to fetch, nothing to run.
+        for forbidden in ["<script", "src=", "http://", "https://", "@import", "url("] {
+            #expect(!html.contains(forbidden), "\(forbidden)")
+        }
+
+        // Without a daemon, the section says why instead of failing; with a dead --socket, a clear failure.
+        let offline = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, resources],
+            environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": directory.path + "/none"])
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("Not measured: no daemon answered"))
+        let dead = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, "--socket", directory.path + "/none.sock", resources])
+        #expect(dead.status == 1 && dead.stderr.contains("none.sock"), "\(dead.stderr)")
+        let usage = try ProcessRunner.run(l10nctl, ["report", resources])
+        #expect(usage.status == 2)
+    }
+
+    /// The page in a real browser: Chromium logs every console message, CSP violation and
+    /// uncaught error as `CONSOLE` on stderr (proven on a page made to have them), and the
+    /// report has none; its screenshot is kept for a person to look at.
+    @Test func reportRendersInHeadlessChromiumWithoutConsoleErrors() throws {
+        guard
+            let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
+            print("skipped: chromium is not installed (scripts/install-dependencies installs it)")
+            return
+        }
+        let directory = try TemporaryDirectory(prefix: "l10nctl-report-browser")
+        let resources = try resources(in: directory)
+        let daemon = try DaemonProcess(resources: [resources])
+        _ = try daemon.request(["op": "lookup", "key": "保存", "lang": "ja"])
+        let page = directory.path + "/report.html"
+        let result = try ProcessRunner.run(
+            l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        func browse(_ file: String, _ extra: [String]) throws -> ProcessOutput {
+            try ProcessRunner.run(
+                chromium,
+                ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"] + extra
+                    + ["file://" + file],
+                environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path], timeout: 120)
+        }
+        func consoleLines(_ output: ProcessOutput) -> [Substring] {
+            output.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") || $0.contains("Uncaught") }
+        }
+
+        let control = try directory.write(
+            #"<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'"><img src="http://example.invalid/x.png"><script>console.error("control")</script>"#,
+            to: "control.html")
+        let controlLines = consoleLines(try browse(control, ["--dump-dom"]))
+        #expect(controlLines.contains { $0.contains("\"control\"") }, "the console capture must see a page's errors")
+        #expect(controlLines.contains { $0.contains("Content Security Policy") })
+
+        let dom = try browse(page, ["--dump-dom"])
+        #expect(dom.status == 0, "\(dom.stderr)")
+        #expect(consoleLines(dom).isEmpty, "\(consoleLines(dom))")
+        #expect(dom.stdout.contains("<h2>Plural completeness</h2>") && dom.stdout.contains("few, many"))
+
+        let screenshot = PackagePaths.root + "/.build/l10nctl-report.png"
+        try? FileManager.default.removeItem(atPath: screenshot)
+        let shot = try browse(page, ["--screenshot=" + screenshot, "--window-size=1280,1800", "--hide-scrollbars"])
+        #expect(shot.status == 0, "\(shot.stderr)")
+        #expect(consoleLines(shot).isEmpty, "\(consoleLines(shot))")
+        let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000, "\(png.count) bytes")
+        print("report screenshot: \(screenshot)")
+    }
+}
