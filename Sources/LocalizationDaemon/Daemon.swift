@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// Every change to the tables happens on one serial queue (`reloads`): watcher batches,
 /// `reload` requests and SIGHUP are applied one after another, each publishing one new
-/// snapshot and one `changed` event.
+/// snapshot and one `changed` event. SIGHUPs and `reload` requests are coalesced
+/// (``CoalescedReload``): a storm of them costs one or two full rescans, not one each.
 ///
 /// ```swift
 /// let daemon = try Daemon(configuration: configuration, logger: DaemonLogger(level: .info))
@@ -35,6 +36,8 @@ public final class Daemon: Sendable {
     let missing = MissingKeyReport()
     let notifier: SystemdNotifier
     let reloads = DispatchQueue(label: "l10nd.reloads")
+    /// SIGHUP and `reload` requests, coalesced into as few full rescans as answer them all.
+    let fullReloads: CoalescedReload<ChangeSummary>
     let startedAt = ContinuousClock.now
     /// When the daemon started, seconds since the Unix epoch (`l10nd_start_time_seconds`).
     let startedAtWallClock = Date().timeIntervalSince1970
@@ -90,6 +93,7 @@ public final class Daemon: Sendable {
             allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots,
             maximumFileBytes: configuration.maxFileBytes)
         notifier = SystemdNotifier(environment: environment.isEmpty ? nil : environment)
+        fullReloads = CoalescedReload(queue: reloads)
     }
 
     /// Watches, loads, listens, and tells systemd it is ready. `onStop` is called with the
@@ -240,9 +244,8 @@ public final class Daemon: Sendable {
             actions: LookupService.Actions(
                 reload: { [weak self] done in
                     guard let self else { return }
-                    reloads.async {
-                        done(self.fullReload(reason: "reload requested over the socket"))
-                    }
+                    fullReloads.request(
+                        perform: { self.fullReload(reason: "reload requested over the socket") }, done: done)
                 },
                 status: { [weak self] in self?.statusFields() ?? [:] },
                 metrics: { [weak self] in self?.metricFamilies() ?? [] }),
@@ -323,7 +326,7 @@ public final class Daemon: Sendable {
             source.setEventHandler { [weak self] in
                 guard let self else { return }
                 if number == SIGHUP {
-                    reloads.async { _ = self.fullReload(reason: "SIGHUP: reloading") }
+                    fullReloads.request(perform: { self.fullReload(reason: "SIGHUP: reloading") })
                 } else {
                     stop(onStop: onStop)
                 }
@@ -350,12 +353,15 @@ public final class Daemon: Sendable {
             ($0.watcher, $0.server, $0.listener, $0.socketCheck)
         }
         socketCheck?.timer.cancel()
-        watcher?.stop()
         guard let server else {
+            watcher?.stop()
             listener?.close()  // stopped during start-up, before the server took the listener
             onStop(0)
             return
         }
+        // Beside the drain, not before it: the exit must not wait on the watcher (its queue
+        // may be in a rescan, its inotify thread in a wait), and the process ends anyway.
+        if let watcher { DispatchQueue.global().async { watcher.stop() } }
         server.stop { [weak self] in
             self?.phase.withLock { $0 = .stopped }
             onStop(0)
