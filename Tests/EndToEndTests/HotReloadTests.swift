@@ -265,4 +265,33 @@ import Testing
         let report = poller.stop()
         #expect(report.failures.isEmpty, "\(report.failures)")
     }
+    /// An `.lproj` renamed away and back a thousand times in a tight loop (0.8 ms away, 3 ms
+    /// between pairs), while it holds many tables: a directory listed just before it went and
+    /// a file looked for just after it came back must not drop the table (the store re-reads
+    /// such a file instead). `ja` is served throughout, never the `en` fallback.
+    @Test func anLprojRenamedAwayAndBackInATightLoopNeverFallsBack() throws {
+        var files = [
+            "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
+            "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja"),
+        ]
+        // More files make each read of the directory long enough to be caught mid-rename.
+        for index in 0..<40 { files["ja.lproj/Extra\(index).strings"] = ConsistencyPoller.table("extra\(index)") }
+        let f = try Fixture(files: files)
+        let poller = try ConsistencyPoller(daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys()) {
+            _, origin in origin == "ja" ? nil : "served \(origin)"
+        }
+        let away = f.resources.path + "/.ja.away"
+        for _ in 0..<1000 {
+            #expect(rename(f.ja, away) == 0)
+            usleep(800)
+            #expect(rename(away, f.ja) == 0)
+            usleep(3000)
+        }
+        #expect(poller.waitForRounds(10))
+        try (ConsistencyPoller.table("ja") + "\"new\" = \"saved\";\n")
+            .write(toFile: f.ja + "/Localizable.strings", atomically: true, encoding: .utf8)
+        try f.awaitChange("ja")
+        let report = poller.stop()
+        #expect(report.failures.isEmpty, "\(report.rounds) rounds: \(report.failures)")
+    }
 }
