@@ -294,4 +294,52 @@ import Testing
         let report = poller.stop()
         #expect(report.failures.isEmpty, "\(report.rounds) rounds: \(report.failures)")
     }
+    /// A root on a tmpfs (or a directory below the root, `sub`) that is unmounted, then
+    /// mounted again with new content: the last tables are served meanwhile, and the new
+    /// mount is found (on the missing-root timer), read and watched with no `reload`.
+    /// Skipped, with the reason printed, where a tmpfs cannot be mounted (not root, no mount
+    /// permission).
+    @Test(arguments: ["", "/sub"]) func aMountUnmountedAndMountedAgainIsReadAndWatched(below: String) throws {
+        let resources = try TemporaryDirectory(prefix: "l10nd-mounted")
+        let mountPoint = resources.path + below
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        func mount() throws -> Bool {
+            let result = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint])
+            if result.status != 0 {
+                print("skipped aMountUnmountedAndMountedAgainIsReadAndWatched: cannot mount a tmpfs: \(result.stderr)")
+            }
+            return result.status == 0
+        }
+        guard try mount() else { return }
+        defer { _ = try? ProcessRunner.run("/bin/umount", ["-l", mountPoint]) }
+        func write(_ value: String, _ language: String) throws {
+            let path = mountPoint + "/\(language).lproj"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try "\"k\" = \"\(value)\";\n".write(
+                toFile: path + "/Localizable.strings", atomically: true, encoding: .utf8)
+        }
+        try write("en", "en")
+        try write("before", "fr")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        func value() throws -> String? {
+            try daemon.request(["op": "lookup", "key": "k", "lang": "fr", "table": "Localizable"])["value"] as? String
+        }
+        #expect(try value() == "before")
+        #expect(try ProcessRunner.run("/bin/umount", [mountPoint]).status == 0)
+        // Gone with its file system, but the last tables stay (past every hold's grace).
+        let unmounted = Date()
+        while Date().timeIntervalSince(unmounted) < 1.5 {
+            let served = try value()
+            #expect(served == "before")
+            if served != "before" { break }
+            usleep(20_000)
+        }
+        guard try mount() else { return }
+        try write("en", "en")
+        try write("remounted", "fr")
+        #expect(try eventually(20) { try value() == "remounted" })
+        // Watched again: an edit on the new mount is served.
+        try write("edited", "fr")
+        #expect(try eventually(20) { try value() == "edited" })
+    }
 }
