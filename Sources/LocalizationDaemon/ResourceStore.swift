@@ -200,8 +200,10 @@ public final class ResourceStore: Sendable {
     }
 
     /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it
-    /// in `heldFiles`), and forgets when a file was found gone once it is there again. Not
-    /// in roots that were re-pointed: the old release's files go with it, in one step.
+    /// in `heldFiles`), and forgets when a file was found gone once it is there again; one
+    /// that is there again already (its directory renamed away and back while it was being
+    /// listed) is read again on its own. Not in roots that were re-pointed: the old
+    /// release's files go with it, in one step.
     private func holdVanishedFiles(
         _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
     ) {

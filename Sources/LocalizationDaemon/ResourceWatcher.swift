@@ -23,7 +23,9 @@ import Synchronization
 /// everything reached through that directory. Symlinks are followed, within the depth rule,
 /// with cycles cut, and — unless allowed — only when they stay inside a root. A new
 /// directory is watched first and scanned second, so files that land in it before the
-/// watch exists are still reported.
+/// watch exists are still reported. A directory whose file system is unmounted keeps its
+/// tables (it is not reported) and is looked for again, like a missing root, until a mount
+/// there lists something.
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
