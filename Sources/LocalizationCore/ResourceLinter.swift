@@ -208,7 +208,7 @@ public enum ResourceLinter {
         var findings: [LintFinding] = []
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
-            for (key, original) in source.sorted(by: { $0.key < $1.key })
+            for (key, _) in source.sorted(by: { $0.key < $1.key })
             where table[key] == nil && !catalog.untranslatableKeys.contains(key) {
                 findings.append(
                     LintFinding(

@@ -200,20 +200,30 @@ public final class ResourceStore: Sendable {
     }
 
     /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it
-    /// in `heldFiles`), and forgets when a file was found gone once it is there again. Not
-    /// in roots that were re-pointed: the old release's files go with it, in one step.
+    /// in `heldFiles`), and forgets when a file was found gone once it is there again; one
+    /// that is there again already (its directory renamed away and back while it was being
+    /// listed) is read again on its own. Not in roots that were re-pointed: the old
+    /// release's files go with it, in one step.
     private func holdVanishedFiles(
         _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
     ) {
         let now = ContinuousClock.now
         for (path, outcome) in touched {
-            // Only what is not there at all: a file left out for another reason (a link now
-            // leading out of the roots) goes at once.
-            guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex),
-                !Self.exists(path)
-            else {
+            guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex) else {
                 state.vanishedSince[path] = nil
                 continue
+            }
+            if Self.exists(path) {
+                // Back already: its directory was renamed away while it was listed and back
+                // before this check (a deployment's rename pair, repeated). Read the file
+                // itself again rather than drop it; only a file left out for another reason
+                // (a link now leading out of the roots) goes at once.
+                state.vanishedSince[path] = nil
+                if let again = reread(path, in: state, reading: &reading)[path], let again {
+                    touched[path] = .some(again)
+                    continue
+                }
+                guard !Self.exists(path) else { continue }
             }
             let since = state.vanishedSince[path] ?? now
             if now - since >= holdGrace {

@@ -23,7 +23,9 @@ import Synchronization
 /// everything reached through that directory. Symlinks are followed, within the depth rule,
 /// with cycles cut, and — unless allowed — only when they stay inside a root. A new
 /// directory is watched first and scanned second, so files that land in it before the
-/// watch exists are still reported.
+/// watch exists are still reported. A directory whose file system is unmounted keeps its
+/// tables (it is not reported) and is looked for again, like a missing root, until a mount
+/// there lists something.
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
@@ -147,6 +149,10 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Roots that are not there: nothing inotify watches can tell of their return, so
     /// `rootCheck` looks for them every `missingRootCheckInterval` while there are any.
     private var missingRoots: Set<String> = []
+    /// Directories whose file system was unmounted (or whose watch the kernel dropped), with
+    /// their depth: the mount point left behind is an empty directory that no watch on it
+    /// will hear remounted, so `rootCheck` looks at them too, until they hold something.
+    private var unmountedDirectories: [String: Int] = [:]
     private var rootCheck: (any DispatchSourceTimer)?
     /// The directories holding the roots, watched for the roots' own names only (not
     /// scanned, not descended), so a root re-pointed, replaced or re-created is seen at once.
@@ -258,6 +264,7 @@ public final class ResourceWatcher: @unchecked Sendable {
             pathsByWatch = [:]
             retiredWatches = []
             rootParents = [:]
+            unmountedDirectories = [:]
             filesBeingWritten = []
             updateWatchCount()
         }
@@ -314,6 +321,8 @@ public final class ResourceWatcher: @unchecked Sendable {
         if event.mask.contains(.watchRemoved) {
             retiredWatches.remove(watch)
             for path in pathsByWatch.removeValue(forKey: watch) ?? [] where watchedPaths[path]?.watch == watch {
+                // Dropped by the kernel, not by us: a root is looked for again like an unmounted one.
+                if roots.contains(path) { lostMount(path, depth: 0) }
                 watchedPaths[path] = nil
                 watchedTree.remove(path)
                 change.directories.insert(path)
@@ -327,8 +336,12 @@ public final class ResourceWatcher: @unchecked Sendable {
             return
         }
         if event.name.isEmpty {
+            if event.mask.contains(.unmounted) {
+                for path in paths { unmounted(path) }
+                return
+            }
             // About the watched directory itself: it went away or moved somewhere unknown.
-            if !event.mask.intersection([.deletedSelf, .movedSelf, .unmounted]).isEmpty {
+            if !event.mask.intersection([.deletedSelf, .movedSelf]).isEmpty {
                 for path in paths {
                     change.directories.insert(path)
                     // A deleted directory's watch is already gone in the kernel; only a moved
@@ -497,11 +510,43 @@ public final class ResourceWatcher: @unchecked Sendable {
         updateRootCheck()
     }
 
-    /// Starts the missing-root timer while a root is missing, stops it when none is.
+    /// The file system holding `directory` was unmounted: the kernel has dropped the watches
+    /// on it and below it, and the mount point left behind is another (empty) directory. Its
+    /// tables are kept — the store is not told — and it is looked for on the missing-root
+    /// timer until it holds something again, then walked and watched again.
+    private func unmounted(_ directory: String) {
+        let depth = watchedPaths[directory]?.depth ?? 0
+        forgetSubtree(directory, removeFromSource: false)
+        forgetWriters(under: directory)
+        lostMount(directory, depth: depth)
+    }
+
+    private func lostMount(_ directory: String, depth: Int) {
+        record(error: "\(directory) was unmounted; its last tables are served until it holds files again")
+        unmountedDirectories[directory] = depth
+        updateRootCheck()
+    }
+
+    /// Whether `directory` lists at least one entry: a remounted file system, not the empty
+    /// mount point under it.
+    private static func holdsEntries(_ directory: String) -> Bool {
+        guard let listing = opendir(directory) else { return false }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return true }
+        }
+        return false
+    }
+
+    /// Starts the missing-root timer while a root is missing (or a directory unmounted),
+    /// stops it when none is.
     private func updateRootCheck() {
-        let missing = missingRoots.sorted()
+        let missing = missingRoots.union(unmountedDirectories.keys.filter(roots.contains)).sorted()
         counters.withLock { $0.missingRoots = missing }
-        if missing.isEmpty {
+        if missing.isEmpty && unmountedDirectories.isEmpty {
             rootCheck?.cancel()
             rootCheck = nil
         } else if rootCheck == nil, running {
@@ -514,10 +559,17 @@ public final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
-    /// Watches and scans every missing root that is back.
+    /// Watches and scans every missing root that is back, and every unmounted directory
+    /// that holds something again (remounted).
     private func checkMissingRoots() {
         guard running else { return }
         var change = PendingChange()
+        for (directory, depth) in unmountedDirectories.sorted(by: { $0.key < $1.key })
+        where Self.holdsEntries(directory) {
+            unmountedDirectories[directory] = nil
+            change.directories.insert(directory)
+            rescanSubtree(directory, depth: depth, into: &change)
+        }
         for root in missingRoots.sorted() where Self.isDirectory(root) {
             missingRoots.remove(root)
             change.directories.insert(root)

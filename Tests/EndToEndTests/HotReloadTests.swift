@@ -243,19 +243,41 @@ import Testing
     /// #3: an `.lproj` renamed away and back, within 1 ms and within 100 ms: `ja` is served
     /// throughout, never the `en` fallback.
     @Test func anLprojRenamedAwayAndBackNeverFallsBack() throws {
-        let f = try Fixture(files: [
+        try expectRenamesNeverFallBack(rounds: 20, extraTables: 0) { round in
+            (away: round % 4 == 3 ? 100_000 : 500, between: 40_000)
+        }
+    }
+
+    /// An `.lproj` renamed away and back a thousand times in a tight loop (0.8 ms away, 3 ms
+    /// between pairs), while it holds many tables: a directory listed just before it went and
+    /// a file looked for just after it came back must not drop the table (the store re-reads
+    /// such a file instead). `ja` is served throughout, never the `en` fallback.
+    @Test func anLprojRenamedAwayAndBackInATightLoopNeverFallsBack() throws {
+        // More files make each read of the directory long enough to be caught mid-rename.
+        try expectRenamesNeverFallBack(rounds: 1000, extraTables: 40) { _ in (away: 800, between: 3000) }
+    }
+
+    /// Renames `ja.lproj` away and back `rounds` times, pausing as `pauses` says (in µs),
+    /// while a poller rejects every answer not from `ja`; then checks a save is still seen.
+    func expectRenamesNeverFallBack(
+        rounds: Int, extraTables: Int, pauses: (Int) -> (away: UInt32, between: UInt32)
+    ) throws {
+        var files = [
             "en.lproj/Localizable.strings": ConsistencyPoller.table("en"),
             "ja.lproj/Localizable.strings": ConsistencyPoller.table("ja"),
-        ])
+        ]
+        for index in 0..<extraTables { files["ja.lproj/Extra\(index).strings"] = ConsistencyPoller.table("x\(index)") }
+        let f = try Fixture(files: files)
         let poller = try ConsistencyPoller(daemon: f.daemon, languages: ["ja"], keys: ConsistencyPoller.keys()) {
             _, origin in origin == "ja" ? nil : "served \(origin)"
         }
         let away = f.resources.path + "/.ja.lproj.away"
-        for round in 0..<20 {
+        for round in 0..<rounds {
+            let pause = pauses(round)
             #expect(rename(f.ja, away) == 0)
-            usleep(round % 4 == 3 ? 100_000 : 500)
+            usleep(pause.away)
             #expect(rename(away, f.ja) == 0)
-            usleep(40_000)
+            usleep(pause.between)
         }
         #expect(poller.waitForRounds(10))
         // Still watched: a save is served.
@@ -263,6 +285,55 @@ import Testing
             .write(toFile: f.ja + "/Localizable.strings", atomically: true, encoding: .utf8)
         try f.awaitChange("ja")
         let report = poller.stop()
-        #expect(report.failures.isEmpty, "\(report.failures)")
+        #expect(report.failures.isEmpty, "\(report.rounds) rounds: \(report.failures)")
+    }
+
+    /// A root on a tmpfs (or a directory below the root, `sub`) that is unmounted, then
+    /// mounted again with new content: the last tables are served meanwhile, and the new
+    /// mount is found (on the missing-root timer), read and watched with no `reload`.
+    /// Skipped, with the reason printed, where a tmpfs cannot be mounted (not root, no mount
+    /// permission).
+    @Test(arguments: ["", "/sub"]) func aMountUnmountedAndMountedAgainIsReadAndWatched(below: String) throws {
+        let resources = try TemporaryDirectory(prefix: "l10nd-mounted")
+        let mountPoint = resources.path + below
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        func mount() throws -> Bool {
+            let result = try ProcessRunner.run("/bin/mount", ["-t", "tmpfs", "-o", "size=4m", "tmpfs", mountPoint])
+            if result.status != 0 {
+                print("skipped aMountUnmountedAndMountedAgainIsReadAndWatched: cannot mount a tmpfs: \(result.stderr)")
+            }
+            return result.status == 0
+        }
+        guard try mount() else { return }
+        defer { _ = try? ProcessRunner.run("/bin/umount", ["-l", mountPoint]) }
+        func write(_ value: String, _ language: String) throws {
+            let path = mountPoint + "/\(language).lproj"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try "\"k\" = \"\(value)\";\n".write(
+                toFile: path + "/Localizable.strings", atomically: true, encoding: .utf8)
+        }
+        try write("en", "en")
+        try write("before", "fr")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        func value() throws -> String? {
+            try daemon.request(["op": "lookup", "key": "k", "lang": "fr", "table": "Localizable"])["value"] as? String
+        }
+        #expect(try value() == "before")
+        #expect(try ProcessRunner.run("/bin/umount", [mountPoint]).status == 0)
+        // Gone with its file system, but the last tables stay (past every hold's grace).
+        let unmounted = Date()
+        while Date().timeIntervalSince(unmounted) < 1.5 {
+            let served = try value()
+            #expect(served == "before")
+            if served != "before" { break }
+            usleep(20_000)
+        }
+        guard try mount() else { return }
+        try write("en", "en")
+        try write("remounted", "fr")
+        #expect(try eventually(20) { try value() == "remounted" })
+        // Watched again: an edit on the new mount is served.
+        try write("edited", "fr")
+        #expect(try eventually(20) { try value() == "edited" })
     }
 }
