@@ -37,15 +37,7 @@ import Testing
     /// numeric one: `--count 0 --count 1` picks German `one` by the 1 (the attack: by the 0).
     @Test func getSelectsATopLevelPluralByTheFirstNumericArgument() throws {
         let directory = try TemporaryDirectory()
-        try directory.write(
-            "Localizable.xcstrings",
-            """
-            { "sourceLanguage" : "en", "version" : "1.0", "strings" : {
-              "%@ has %lld items" : { "localizations" : { "de" : { "variations" : { "plural" : {
-                "one" : { "stringUnit" : { "state" : "translated", "value" : "Ein Element bei %1$@" } },
-                "other" : { "stringUnit" : { "state" : "translated", "value" : "%2$lld Elemente bei %1$@" } }
-              } } } } } } }
-            """)
+        try directory.write("Localizable.xcstrings", PluralArgumentsDaemonTests.stringFirstPluralCatalog)
         let one = try run(
             "get", "%@ has %lld items", "--lang", "de", "--count", "0", "--count", "1", "--resources", directory.path)
         #expect(one.stdout.hasPrefix("Ein Element bei"), "\(one.stdout)\(one.stderr)")

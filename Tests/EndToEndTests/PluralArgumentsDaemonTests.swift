@@ -8,6 +8,17 @@ import Testing
 /// `"%d files in %d folders".fr.localized(3, 1)` is "3 fichiers dans 1 dossier" through a
 /// real `l10nd` in both daemon modes, as it is from the files.
 @Suite struct PluralArgumentsDaemonTests {
+    /// A catalog whose key `%@ has %lld items` has a top-level German plural: its first
+    /// argument is a string, so the form must be selected by the second (shared with
+    /// `L10nctlOfflineTests`).
+    static let stringFirstPluralCatalog = """
+        { "sourceLanguage" : "en", "version" : "1.0", "strings" : {
+          "%@ has %lld items" : { "localizations" : { "de" : { "variations" : { "plural" : {
+            "one" : { "stringUnit" : { "state" : "translated", "value" : "Ein Element bei %1$@" } },
+            "other" : { "stringUnit" : { "state" : "translated", "value" : "%2$lld Elemente bei %1$@" } }
+          } } } } } } }
+        """
+
     struct Case: Sendable, CustomStringConvertible {
         var language: String
         var table: String?
@@ -57,15 +68,7 @@ import Testing
     @Test(arguments: [LookupMode.embedded, .cached, .direct])
     func aTopLevelPluralSelectsByTheNumberNotTheName(mode: LookupMode) throws {
         let directory = try TemporaryDirectory()
-        try directory.write(
-            "Localizable.xcstrings",
-            """
-            { "sourceLanguage" : "en", "version" : "1.0", "strings" : {
-              "%@ has %lld items" : { "localizations" : { "de" : { "variations" : { "plural" : {
-                "one" : { "stringUnit" : { "state" : "translated", "value" : "Ein Element bei %1$@" } },
-                "other" : { "stringUnit" : { "state" : "translated", "value" : "%2$lld Elemente bei %1$@" } }
-              } } } } } } }
-            """)
+        try directory.write("Localizable.xcstrings", PluralArgumentsDaemonTests.stringFirstPluralCatalog)
         let (localizer, daemon) = try Self.localizer(mode, resources: directory.path)
         let de = Locale(identifier: "de")
         #expect(localizer.localized("\("Ana") has \(1) items", locale: de) == "Ein Element bei Ana")
