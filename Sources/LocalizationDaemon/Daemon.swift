@@ -188,7 +188,7 @@ public final class Daemon: Sendable {
     /// A new socket at the configured path, its directory created when missing.
     private func bindListener() throws -> SocketListener {
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
-        // Always 0660, as the issue and DESIGN.md ask: the group is the daemon's own unless
+        // Always 0660 (docs/DAEMON.md, "Who may do what"): the group is the daemon's own unless
         // `socket_group` names another; lookups are for whoever that group admits.
         let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
         if let group = configuration.socketGroup {
