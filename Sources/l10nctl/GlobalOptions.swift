@@ -56,7 +56,7 @@ struct GlobalOptions {
             switch argument {
             case .flag("help"): help = true
             case .flag("version"): version = true
-            case .flag: try setFormat("json", given: "--json")  // the grammar's third flag
+            case .flag: try setFormat("json", given: "--json")  // --json, the grammar's third flag
             case .option("format", let value): try setFormat(value, given: "--format \(value)")
             case .option(let name, let value):
                 if let global = Name(rawValue: name) { values[global, default: []].append(value) }

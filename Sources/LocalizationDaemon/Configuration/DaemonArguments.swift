@@ -60,7 +60,7 @@ public struct DaemonArguments: Sendable, Hashable {
         while let argument = try parser.next() {
             switch argument {
             case .flag("help"): result.showHelp = true
-            case .flag: result.showVersion = true  // the grammar's other flag
+            case .flag: result.showVersion = true  // --version, the grammar's other flag
             case .positional(let word): throw UsageError("unexpected argument '\(word)'")
             // l10nd takes no positionals, so `--` would end nothing.
             case .endOfOptions: throw UsageError("unexpected argument '--'")
