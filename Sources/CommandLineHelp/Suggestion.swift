@@ -7,6 +7,13 @@ public enum Suggestion {
         return best.1 <= max(2, best.0.count / 3) ? best.0 : nil
     }
 
+    /// `unknown option '--setle-ms' (did you mean '--settle-ms'?)`: `what` and `word`, and
+    /// the closest of `candidates` when one is close enough.
+    package static func unknown(_ what: String, _ word: String, among candidates: [String]) -> String {
+        let suggestion = closest(to: word, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
+        return "unknown \(what) '\(word)'\(suggestion)"
+    }
+
     private static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }

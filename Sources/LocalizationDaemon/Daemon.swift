@@ -41,7 +41,8 @@ public final class Daemon: Sendable {
     let startedAt = ContinuousClock.now
     /// When the daemon started, seconds since the Unix epoch (`l10nd_start_time_seconds`).
     let startedAtWallClock = Date().timeIntervalSince1970
-    let parts = Mutex<Parts>(Parts())
+    /// What ``start(onStop:)`` created and ``stop(onStop:)`` takes down.
+    let startedParts = Mutex(StartedParts())
     private let phase = Mutex<Phase>(.starting)
 
     /// Signal sources, kept alive for the daemon's life. Dispatch sources are thread-safe;
@@ -69,7 +70,7 @@ public final class Daemon: Sendable {
     var socketFileState: SocketFileState { socketFile.withLock { $0 } }
 
     /// The pieces created by ``start(onStop:)``.
-    struct Parts {
+    struct StartedParts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
         var signalSources = SignalSources(sources: [])
@@ -106,7 +107,7 @@ public final class Daemon: Sendable {
         DispatchDescriptors.prepare()
         installSignalHandlers(onStop: onStop)
         let listener = try makeListener()
-        parts.withLock { $0.listener = listener }
+        startedParts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
             roots: store.roots,
             source: InotifyEventSource(watchLimitFile: Self.testWatchLimitFile),
@@ -136,7 +137,7 @@ public final class Daemon: Sendable {
             listener.close()
             throw error
         }
-        parts.withLock {
+        startedParts.withLock {
             $0.watcher = watcher
             $0.server = server
         }
@@ -188,7 +189,7 @@ public final class Daemon: Sendable {
     /// A new socket at the configured path, its directory created when missing.
     private func bindListener() throws -> SocketListener {
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
-        // Always 0660, as the issue and DESIGN.md ask: the group is the daemon's own unless
+        // Always 0660 (docs/DAEMON.md, "Who may do what"): the group is the daemon's own unless
         // `socket_group` names another; lookups are for whoever that group admits.
         let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
         if let group = configuration.socketGroup {
@@ -202,25 +203,25 @@ public final class Daemon: Sendable {
     /// connected clients notice nothing, but nobody new can connect (`ENOENT`). Nothing
     /// tells a process its socket file went away, hence the timer: one `lstat` per tick.
     private func startSocketCheck() {
-        guard parts.withLock({ $0.listener })?.isAdopted == false else { return }
+        guard startedParts.withLock({ $0.listener })?.isAdopted == false else { return }
         // Its own queue: a long reload (a huge file parsing) must not delay the repair.
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.socket-check"))
         timer.schedule(
             deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200)
         )
         timer.setEventHandler { [weak self] in self?.checkSocketFile() }
-        parts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
+        startedParts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
         timer.resume()
     }
 
     /// Binds a new socket at the configured path when the file is gone (or was replaced),
     /// and hands it to the server; the failure, if any, is logged once and shown in `status`.
     func checkSocketFile() {
-        let (listener, server) = parts.withLock { ($0.listener, $0.server) }
+        let (listener, server) = startedParts.withLock { ($0.listener, $0.server) }
         guard phase.withLock({ $0 }) == .running, let listener, let server, !listener.isFileInPlace else { return }
         do {
             let replacement = try bindListener()
-            parts.withLock { $0.listener = replacement }
+            startedParts.withLock { $0.listener = replacement }
             server.replaceListener(with: replacement)
             socketFile.withLock {
                 $0.recreated += 1
@@ -273,7 +274,7 @@ public final class Daemon: Sendable {
         notify { try notifier.reloading() }
         logger.info(reason)
         let started = DurationHistogram.now()
-        parts.withLock { $0.watcher }?.rescan(reason: reason)
+        startedParts.withLock { $0.watcher }?.rescan(reason: reason)
         counters.add(1, to: .rescans)
         let summary = store.rescan()
         counters.reloadDurations.record(since: started)
@@ -287,7 +288,7 @@ public final class Daemon: Sendable {
     /// watcher holds a file that is still being written until it is closed.
     private func recheck(_ files: [String]) {
         // None during start-up's first load, which knows no earlier content to hold.
-        guard !files.isEmpty, let watcher = parts.withLock({ $0.watcher }) else { return }
+        guard !files.isEmpty, let watcher = startedParts.withLock({ $0.watcher }) else { return }
         // A little beyond the grace, so the file's change time is past it when read.
         let delay = DispatchTimeInterval.milliseconds(Int(store.holdGrace / .milliseconds(1)) + 20)
         logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
@@ -310,7 +311,7 @@ public final class Daemon: Sendable {
             "generation \(summary.generation): "
                 + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        parts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
+        startedParts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
         notify { try notifier.status(statusLine()) }
     }
 
@@ -335,7 +336,7 @@ public final class Daemon: Sendable {
             sources.append(source)
         }
         let installed = SignalSources(sources: sources)
-        parts.withLock { $0.signalSources = installed }
+        startedParts.withLock { $0.signalSources = installed }
     }
 
     /// Stops accepting, answers what is pending, closes, removes the socket file (unless
@@ -349,7 +350,7 @@ public final class Daemon: Sendable {
         logger.notice("stopping")
         notify { try notifier.stopping() }
         notifier.stopWatchdog()
-        let (watcher, server, listener, socketCheck) = parts.withLock {
+        let (watcher, server, listener, socketCheck) = startedParts.withLock {
             ($0.watcher, $0.server, $0.listener, $0.socketCheck)
         }
         socketCheck?.timer.cancel()
@@ -382,7 +383,7 @@ public final class Daemon: Sendable {
 
     /// The watcher's, server's and process's counters for `status`.
     func statusFields() -> [String: WireValue] {
-        let (watcher, server) = parts.withLock { ($0.watcher, $0.server) }
+        let (watcher, server) = startedParts.withLock { ($0.watcher, $0.server) }
         var fields: [String: WireValue] = [
             "version": .string(DaemonVersion.string),
             "uptime_seconds": .integer(Int64((ContinuousClock.now - startedAt).components.seconds)),
@@ -412,7 +413,7 @@ public final class Daemon: Sendable {
                 "polled_changes": .integer(Int64(statistics.polledChanges)),
             ])
         }
-        if let listener = parts.withLock({ $0.listener }), !listener.isAdopted {
+        if let listener = startedParts.withLock({ $0.listener }), !listener.isAdopted {
             let state = socketFile.withLock { $0 }
             fields["socket"] = .object([
                 "path": .string(configuration.socketPath),

@@ -1,7 +1,9 @@
 import Glibc
 
-/// The one place that knows the C convention "-1 means look at `errno`, and `EINTR` means
-/// try again": every system call in the socket layer goes through ``SystemCall/run(_:_:)``.
+/// The C convention "-1 means look at `errno`, and `EINTR` means try again", kept in one
+/// place: ``SystemCall/run(_:_:)`` for calls that follow it, ``SystemCall/error(_:errno:)``
+/// for the `SocketError` of a call whose failure is read another way (`epoll_wait`, where
+/// `EINTR` means "no events", or `mkdir`, where `EEXIST` is no failure).
 package enum SystemCall {
     /// Calls `body` until it is not interrupted by a signal; a result of -1 becomes a
     /// ``SocketError`` naming `name` and the C error.

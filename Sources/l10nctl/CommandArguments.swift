@@ -1,39 +1,33 @@
+import CommandLineHelp
+
 /// A command's arguments split into positionals, options with values, and flags.
 ///
-/// `--name value` and `--name=value` both work; an option may repeat (`--lang ja --lang en`);
-/// `--` ends options. Anything unknown is a ``UsageError``.
+/// Read by ``ArgumentParser`` with the command's ``grammar``: `--name value` and
+/// `--name=value` both work; an option may repeat (`--lang ja --lang en`); `--` ends options.
+/// Anything unknown is a ``UsageError``.
 struct CommandArguments {
     var positionals: [String] = []
     var options: [String: [String]] = [:]
     var flags: Set<String> = []
 
-    init(_ arguments: some Sequence<String>, valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
-        var iterator = arguments.makeIterator()
-        var onlyPositionals = false
-        while let argument = iterator.next() {
-            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
-                positionals.append(argument)
-                continue
-            }
-            if argument == "--" {
-                onlyPositionals = true
-                continue
-            }
-            var name = String(argument.dropFirst(2))
-            var inlineValue: String?
-            if let equals = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            if flagOptions.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else if valueOptions.contains(name) {
-                guard let value = inlineValue ?? iterator.next() else {
-                    throw UsageError("--\(name) needs a value")
-                }
-                options[name, default: []].append(value)
-            } else {
-                throw UsageError("unknown option '--\(name)'")
+    /// The command's own options, and the global ones: the globals are taken before the
+    /// command reads its arguments, so they are named here only for what is left of them: a
+    /// flag given a value (`--json=1`) is told so, and a misspelt one is suggested.
+    static func grammar(of command: CommandDescription) -> ArgumentGrammar {
+        ArgumentGrammar(
+            valueOptions: command.valueOptions.sorted() + GlobalOptions.grammar.valueOptions,
+            flags: command.flagOptions.sorted() + GlobalOptions.grammar.flags)
+    }
+
+    init(_ arguments: [String], of command: CommandDescription) throws(UsageError) {
+        var parser = ArgumentParser(arguments, grammar: Self.grammar(of: command))
+        while let argument = try parser.next() {
+            switch argument {
+            case .positional(let word): positionals.append(word)
+            case .option(let name, let value): options[name, default: []].append(value)
+            case .flag(let name): flags.insert(name)
+            // The grammar refuses unknown options; `--` only ends them.
+            case .unknownOption, .endOfOptions: break
             }
         }
     }

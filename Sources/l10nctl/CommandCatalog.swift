@@ -200,9 +200,8 @@ enum CommandCatalog {
     /// Why `name` is not a command, and what to type instead.
     static func unknown(_ name: String) -> UsageError {
         let names = all.map(\.name)
-        let guess = Suggestion.closest(to: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
         return UsageError(
-            "unknown command '\(name)'\(guess); the commands are \(names.joined(separator: ", ")) "
+            Suggestion.unknown("command", name, among: names) + "; the commands are \(names.joined(separator: ", ")) "
                 + "(see 'l10nctl help')")
     }
 }

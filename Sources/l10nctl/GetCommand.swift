@@ -1,3 +1,4 @@
+import CommandLineHelp
 import Foundation
 import Localization
 

@@ -1,3 +1,5 @@
+import CommandLineHelp
+
 /// The options `l10nctl` takes anywhere on the line, before or after the command, and the
 /// command they surround.
 ///
@@ -42,59 +44,34 @@ struct GlobalOptions {
     /// `--version`.
     var version = false
 
+    /// The global options: every other option is handed on to the command.
+    static let grammar = ArgumentGrammar(
+        valueOptions: Name.allCases.map(\.rawValue) + ["format"], flags: ["help", "version", "json"],
+        shortFlags: ["-h": "help"], passesUnknownOptions: true)
+
     init(_ arguments: [String]) throws(UsageError) {
-        var iterator = arguments.makeIterator()
-        var onlyPositionals = false
-        while let argument = iterator.next() {
-            if onlyPositionals {
-                rest.append(argument)
-                continue
-            }
-            if argument == "--" {
-                onlyPositionals = true
-                rest.append(argument)
-                continue
-            }
-            if argument == "-h" || argument == "--help" {
-                help = true
-                continue
-            }
-            if argument == "--version" {
-                version = true
-                continue
-            }
-            if argument == "--json" {
-                try setFormat("json", given: "--json")
-                continue
-            }
-            guard argument.hasPrefix("--") else {
-                if command == nil { command = argument } else { rest.append(argument) }
-                continue
-            }
-            let (name, inlineValue) = Self.split(argument)
-            let global = Name(rawValue: name)
-            guard global != nil || name == "format" else {
-                rest.append(argument)
-                continue
-            }
-            guard let value = inlineValue ?? iterator.next() else { throw UsageError("--\(name) needs a value") }
-            if let global {
-                values[global, default: []].append(value)
-            } else {
-                try setFormat(value, given: "--format \(value)")
+        var parser = ArgumentParser(arguments, grammar: Self.grammar)
+        var afterEndOfOptions = false
+        while let argument = try parser.next() {
+            switch argument {
+            case .flag("help"): help = true
+            case .flag("version"): version = true
+            case .flag: try setFormat("json", given: "--json")  // --json, the grammar's third flag
+            case .option("format", let value): try setFormat(value, given: "--format \(value)")
+            case .option(let name, let value):
+                if let global = Name(rawValue: name) { values[global, default: []].append(value) }
+            case .endOfOptions:
+                // The command reads `--` too: what follows is its positionals, never the command.
+                afterEndOfOptions = true
+                rest.append("--")
+            case .positional(let word) where command == nil && !afterEndOfOptions: command = word
+            case .positional(let word), .unknownOption(let word): rest.append(word)
             }
         }
     }
 
     /// The last value of `name`, if given.
     func value(_ name: Name) -> String? { values[name]?.last }
-
-    /// `--name=value` as (`name`, `value`); `--name` as (`name`, nil).
-    static func split(_ argument: String) -> (name: String, value: String?) {
-        let name = argument.dropFirst(2)
-        guard let equals = name.firstIndex(of: "=") else { return (String(name), nil) }
-        return (String(name[..<equals]), String(name[name.index(after: equals)...]))
-    }
 
     private mutating func setFormat(_ value: String, given: String) throws(UsageError) {
         if let format, format != value {

@@ -1,3 +1,5 @@
+import CommandLineHelp
+
 /// A command line taken apart: the command, its own arguments, the global options and
 /// the output format, every part checked against what the command takes.
 struct Invocation {
@@ -25,8 +27,7 @@ struct Invocation {
             }
         }
         format = globals.format ?? command.formats.first ?? "text"
-        arguments = try CommandArguments(
-            globals.rest, valueOptions: command.valueOptions, flagOptions: command.flagOptions)
+        arguments = try CommandArguments(globals.rest, of: command)
     }
 
     /// Whether the output is JSON.

@@ -105,6 +105,16 @@ import Testing
         #expect(
             misplaced.stderr.contains(
                 "status does not use --resources; the commands that do: get, coverage, report, lint"))
+        // Options are read by the parser l10nd uses: the same messages, the same suggestions.
+        let option = try run(["get", "k", "--lnag", "ja"])
+        #expect(option.status == 2)
+        #expect(option.stderr.contains("unknown option '--lnag' (did you mean '--lang'?)"), "\(option.stderr)")
+        let missing = try run(["get", "k", "--lang"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("option '--lang' needs a value"), "\(missing.stderr)")
+        let flag = try run(["get", "k", "--json=1"])
+        #expect(flag.status == 2)
+        #expect(flag.stderr.contains("option '--json' takes no value"), "\(flag.stderr)")
     }
 
     @Test func bothExecutablesPrintTheSameVersion() throws {

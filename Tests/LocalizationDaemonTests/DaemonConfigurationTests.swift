@@ -194,6 +194,8 @@ import Testing
         (["--socket"], "option '--socket' needs a value"),
         (["--config="], "option '--config' needs a value"),
         (["serve"], "unexpected argument 'serve'"),
+        (["--", "serve"], "unexpected argument '--'"),
+        (["--help=1"], "option '--help' takes no value"),
         (["--settle-ms", "soon"], "--settle-ms: expected a whole number from 0 to 10000, got 'soon'"),
         (["--log-level=loud"], "--log-level: expected one of debug, info, notice, warning, error, got 'loud'"),
         (

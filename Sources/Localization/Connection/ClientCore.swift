@@ -56,7 +56,7 @@ final class ClientCore: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     /// Signalled when the connection must be dropped (broken, failed or closed): wakes the
     /// connection thread, which otherwise sleeps while the ``ReplyReader`` reads.
-    private let trouble = DispatchSemaphore(value: 0)
+    private let connectionMustEnd = DispatchSemaphore(value: 0)
     /// Signalled once after the first connection attempt.
     private let firstAttempt = DispatchSemaphore(value: 0)
 
@@ -182,7 +182,7 @@ final class ClientCore: Sendable {
                     return (OutgoingBatch(socket: socket, frames: state.outbox.takeAll()), failed)
                 }
                 if let failure {
-                    trouble.signal()
+                    connectionMustEnd.signal()
                     for completion in failed { completion(.failure(failure)) }
                 }
                 guard let next else { return }
@@ -200,7 +200,7 @@ final class ClientCore: Sendable {
     func expire(_ id: UInt32) {
         guard let completion = take(id) else { return }
         state.withLock { $0.broken = true }
-        trouble.signal()
+        connectionMustEnd.signal()
         completion(.failure(timeoutError))
     }
 
@@ -225,7 +225,7 @@ final class ClientCore: Sendable {
             return overdue
         }
         guard !overdue.isEmpty else { return }
-        trouble.signal()
+        connectionMustEnd.signal()
         for completion in overdue { completion(.failure(timeoutError)) }
     }
 
@@ -246,7 +246,7 @@ final class ClientCore: Sendable {
         }
         connected.store(false, ordering: .releasing)
         wake.signal()
-        trouble.signal()
+        connectionMustEnd.signal()
         let error = DaemonConnectionError(code: .unreachable, message: "the client was closed")
         for completion in waiting { completion(.failure(error)) }
     }
@@ -346,7 +346,7 @@ final class ClientCore: Sendable {
                 return state.broken && state.pending.isEmpty ? timeoutError : nil
             }
             if let ended { return ended }
-            trouble.wait()
+            connectionMustEnd.wait()
         }
     }
 
@@ -360,7 +360,7 @@ final class ClientCore: Sendable {
             state.failure = failure
             return true
         }
-        if current { trouble.signal() }
+        if current { connectionMustEnd.signal() }
     }
 
     /// Hands the replies of one read to their callers, taking the lock once for all of
@@ -391,7 +391,7 @@ final class ClientCore: Sendable {
             return (answered, state.broken)
         }
         // A broken connection is dropped once nothing is in flight: this may be the last.
-        if broken { trouble.signal() }
+        if broken { connectionMustEnd.signal() }
         for (completion, reply) in answered { completion(.success(reply)) }
     }
 }

@@ -74,7 +74,7 @@ final class DaemonBackend: Sendable {
         // A reply older than an event that arrived meanwhile is used once, not kept; a
         // second fetch then sees the new generation.
         for _ in 0..<3 {
-            let incarnation = cache.incarnation
+            let connectionNumber = cache.connectionNumber
             guard case .table(let result)? = try? client.send(.table(languages: key.languages, table: key.table)) else {
                 return nil
             }
@@ -83,9 +83,9 @@ final class DaemonBackend: Sendable {
             let table = ResolvedTable(
                 key: key, entries: result.entries, servedBy: result.languages, generation: result.generation,
                 chain: chain.identifiers)
-            if cache.store(table, incarnation: incarnation) { return table }
+            if cache.store(table, fetchedOnConnection: connectionNumber) { return table }
             if let newer = cache.table(for: key) { return newer }
-            if incarnation != cache.incarnation { return table }
+            if connectionNumber != cache.connectionNumber { return table }
         }
         return nil
     }

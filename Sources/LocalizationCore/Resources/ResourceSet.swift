@@ -1,7 +1,9 @@
 /// The resources under some root directories, loaded at one moment: the catalog that
 /// answers lookups, the files it came from, and the files that failed to parse.
 ///
-/// This is the embedded mode's whole engine, and the daemon's first load.
+/// This is the engine of the client's embedded mode and of `l10nctl`'s offline commands,
+/// loaded again in full on a change; the daemon keeps its tables in a `ResourceStore`
+/// instead, which re-reads only the files that changed.
 ///
 /// ```swift
 /// let resources = ResourceSet.load(roots: ["Examples/Resources"])

@@ -52,7 +52,7 @@ public enum ConfigurationParser {
             }
             guard !name.isEmpty else { throw fail("expected a key before '='") }
             guard let key = ConfigurationKey(rawValue: name) else {
-                throw fail(unknownMessage("key", name, among: ConfigurationKey.allCases.map(\.rawValue)))
+                throw fail(Suggestion.unknown("key", name, among: ConfigurationKey.allCases.map(\.rawValue)))
             }
             if !key.isRepeatable, let first = seen[key] {
                 throw fail("'\(name)' is already set on line \(first)")
@@ -84,12 +84,6 @@ public enum ConfigurationParser {
                 code: .unreadableConfiguration, file: path, message: "the configuration file is not UTF-8")
         }
         return try parse(text: text, file: path, defaults: defaults)
-    }
-
-    /// `unknown key 'x' (did you mean 'y'?)`.
-    static func unknownMessage(_ what: String, _ name: String, among candidates: [String]) -> String {
-        let suggestion = Suggestion.closest(to: name, among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
-        return "unknown \(what) '\(name)'\(suggestion)"
     }
 
     private static func reason(_ error: any Error) -> String {

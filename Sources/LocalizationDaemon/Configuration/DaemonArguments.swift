@@ -2,8 +2,9 @@ import CommandLineHelp
 
 /// `l10nd`'s command-line flags, parsed and checked but not yet applied.
 ///
-/// Flags take their value as the next argument or after `=` (`--settle-ms 50`,
-/// `--settle-ms=50`). Values are checked with the same rules as `l10nd.conf`.
+/// Read by `ArgumentParser`, as `l10nctl`'s command line is: flags take their value as the
+/// next argument or after `=` (`--settle-ms 50`, `--settle-ms=50`). Values are checked with
+/// the same rules as `l10nd.conf`.
 public struct DaemonArguments: Sendable, Hashable {
     /// One flag that sets a configuration key, in command-line order.
     public struct Setting: Sendable, Hashable {
@@ -29,67 +30,60 @@ public struct DaemonArguments: Sendable, Hashable {
     /// The text `--help` prints: `l10nd(8)` as plain text.
     public static var usage: String { DaemonHelp.page.text }
 
-    private static let flags: [String: ConfigurationKey] = [
-        "--resources": .resources, "--socket": .socket, "--development-language": .developmentLanguage,
-        "--log-level": .logLevel, "--settle-ms": .settleMilliseconds,
+    /// The flags that set a configuration key, by name without `--`.
+    private static let settingFlags: [String: ConfigurationKey] = [
+        "resources": .resources, "socket": .socket, "development-language": .developmentLanguage,
+        "log-level": .logLevel, "settle-ms": .settleMilliseconds,
     ]
+
+    /// `l10nd`'s options, read by the parser `l10nctl` uses too.
+    private static let grammar = ArgumentGrammar(
+        valueOptions: ["config", "man"] + settingFlags.keys.sorted(), flags: ["help", "version"],
+        shortFlags: ["-h": "help"])
 
     /// Parses `arguments` (without the program name).
     ///
     /// - Throws: `ConfigurationError` with code `.usage`, e.g.
     ///   `unknown option '--setle-ms' (did you mean '--settle-ms'?)`.
     public static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
-        func usage(_ message: String) -> ConfigurationError {
-            ConfigurationError(code: .usage, message: message)
+        var parser = ArgumentParser(arguments, grammar: grammar)
+        do {
+            return try read(&parser)
+        } catch {
+            throw ConfigurationError(code: .usage, message: error.description)
         }
+    }
+
+    /// Every argument `parser` reads, checked as it comes: the first bad one is the one reported.
+    private static func read(_ parser: inout ArgumentParser) throws(UsageError) -> DaemonArguments {
         var result = DaemonArguments()
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        while let argument = try parser.next() {
             switch argument {
-            case "-h", "--help": result.showHelp = true; continue
-            case "--version": result.showVersion = true; continue
-            default: break
-            }
-            guard argument.hasPrefix("-") else { throw usage("unexpected argument '\(argument)'") }
-            var flag = argument
-            var value: String?
-            if let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            }
-            let known = flag == "--config" || flag == "--man" || flags[flag] != nil
-            guard known else {
-                let candidates = ["--config", "--help", "--version", "--man"] + flags.keys.sorted()
-                throw usage(ConfigurationParser.unknownMessage("option", flag, among: candidates))
-            }
-            if value == nil {
-                guard index < arguments.count else { throw usage("option '\(flag)' needs a value") }
-                value = arguments[index]
-                index += 1
-            }
-            let given = value ?? ""
-            if flag == "--man" {
-                guard DaemonHelp.manualPages[given] != nil else {
+            case .flag("help"): result.showHelp = true
+            case .flag: result.showVersion = true  // --version, the grammar's other flag
+            case .positional(let word): throw UsageError("unexpected argument '\(word)'")
+            // l10nd takes no positionals, so `--` would end nothing.
+            case .endOfOptions: throw UsageError("unexpected argument '--'")
+            case .unknownOption: break  // the grammar refuses unknown options
+            case .option("man", let page):
+                guard DaemonHelp.manualPages[page] != nil else {
                     let pages = DaemonHelp.manualPages.keys.sorted().joined(separator: " or ")
-                    throw usage("--man takes \(pages), not '\(given)'")
+                    throw UsageError("--man takes \(pages), not '\(page)'")
                 }
-                result.manualPage = given
-                continue
+                result.manualPage = page
+            case .option("config", let file):
+                guard !file.isEmpty else { throw UsageError("option '--config' needs a value") }
+                result.configFile = file
+            case .option(let name, let value):
+                guard let key = settingFlags[name] else { continue }
+                var scratch = DaemonConfiguration(environment: [:])
+                do {
+                    try key.apply(value, to: &scratch, base: "/")
+                } catch {
+                    throw UsageError("--\(name): \(error.message)")
+                }
+                result.settings.append(Setting(value: value, key: key))
             }
-            guard let key = flags[flag] else {
-                guard !given.isEmpty else { throw usage("option '\(flag)' needs a value") }
-                result.configFile = given
-                continue
-            }
-            var scratch = DaemonConfiguration(environment: [:])
-            do {
-                try key.apply(given, to: &scratch, base: "/")
-            } catch {
-                throw usage("\(flag): \(error.message)")
-            }
-            result.settings.append(Setting(value: given, key: key))
         }
         return result
     }

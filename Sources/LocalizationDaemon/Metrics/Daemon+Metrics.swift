@@ -3,7 +3,7 @@ import Synchronization
 extension Daemon {
     /// The watcher's, the server's and the process's metric families.
     func metricFamilies() -> [MetricFamily] {
-        let (watcher, server) = parts.withLock { ($0.watcher, $0.server) }
+        let (watcher, server) = startedParts.withLock { ($0.watcher, $0.server) }
         let problems = problems()
         var families: [MetricFamily] = [
             MetricFamily(

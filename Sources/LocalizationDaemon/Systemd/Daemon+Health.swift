@@ -7,7 +7,7 @@ extension Daemon {
     /// Empty when healthy.
     func problems() -> [String] {
         let missingRoots =
-            parts.withLock { $0.watcher }?.statistics.missingRoots
+            startedParts.withLock { $0.watcher }?.statistics.missingRoots
             ?? ResourceRootProblem.missing(in: store.roots).map(\.path)
         var problems = missingRoots.map { "resource root \($0) does not exist (create it, or fix resources=)" }
         if store.snapshot.catalog.languages.isEmpty {

@@ -19,7 +19,7 @@ import Synchronization
 /// and touching that file's timestamps produces an event, so a request waits microseconds,
 /// not the one-second timeout.
 ///
-/// This is the only file in the daemon that sees C.
+/// This is the only file that calls libinotifytools (`CInotifyTools`).
 ///
 /// ```swift
 /// try InotifyEventSource.prepare()          // early, before the process opens many files

@@ -31,7 +31,7 @@ import Synchronization
 ///
 /// ```swift
 /// let watcher = ResourceWatcher(roots: ["/srv/l10n/Resources"]) { batch in
-///     store.reload(batch)
+///     _ = batch.fullRescan ? store.rescan() : store.refresh(paths: batch.files + batch.directories)
 /// }
 /// try watcher.start()   // watches are in place when this returns: load files now
 /// ```

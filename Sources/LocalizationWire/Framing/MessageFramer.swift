@@ -5,7 +5,7 @@
 /// Feed it whatever `read` returned, in any chunk sizes, then take messages until
 /// ``nextMessage()`` returns `nil`. It never holds more than about `maxMessageBytes` plus
 /// one chunk: a line that grows past the limit, or a frame header announcing a larger
-/// payload, yields ``FramedMessage/streamError(_:)`` (`too_large`) at once — before
+/// payload, yields ``FramedMessage/streamError(_:encoding:)`` (`too_large`) at once — before
 /// anything is allocated for the payload — and the framer then refuses all further input.
 ///
 /// ```swift
