@@ -45,6 +45,7 @@ import Testing
         let root = fixture.directory.path
         #expect(fixture.watcher.watchedDirectories == [root, root + "/en.lproj", root + "/ja.lproj"])
         #expect(fixture.watcher.statistics.watchCount == 3)
+        // A window in which no batch may come (the settle is 20 ms): only time marks its end.
         Thread.sleep(forTimeInterval: 0.1)
         #expect(fixture.collector.all.isEmpty, "no batch for what is already there")
     }
@@ -54,10 +55,10 @@ import Testing
         defer { fixture.directory.remove() }
         for _ in 0..<10 {
             fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
-            Thread.sleep(forTimeInterval: 0.005)
+            Thread.sleep(forTimeInterval: 0.005)  // a burst paced inside the 50 ms settle
         }
         #expect(fixture.collector.wait { $0.count >= 1 })
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.2)  // a window in which no second batch may come
         let batches = fixture.collector.all
         #expect(batches.count == 1)
         #expect(batches.first?.files == [fixture.ja + "/Localizable.strings"])
@@ -78,7 +79,7 @@ import Testing
             try fixture.event(.created, name), try fixture.event(.closedAfterWrite, name),
             try fixture.event(.movedFrom, name), try fixture.event(.deleted, name),
         ])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
     }
 
@@ -100,7 +101,7 @@ import Testing
         let file = try fixture.directory.write("ja.lproj/Menu.strings")
         fixture.source.emit([try fixture.event(.created, "Menu.strings")])
         fixture.source.emit([try fixture.event(.modified, "Menu.strings")])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Menu.strings")])
         #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
@@ -124,7 +125,7 @@ import Testing
         let file = fixture.ja + "/Localizable.strings"
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         fixture.source.emit([try fixture.event(.modified, "Localizable.strings")])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
@@ -201,7 +202,7 @@ import Testing
         defer { fixture.directory.remove() }
         fixture.watcher.stop()
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // a window in which no batch may come
         #expect(fixture.collector.all.isEmpty)
     }
 }

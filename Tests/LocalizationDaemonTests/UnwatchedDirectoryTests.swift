@@ -32,6 +32,7 @@ import Testing
         #expect(fixture.watcher.statistics.polledChanges >= 1)
 
         // Retried with backoff (1 s, 2 s, 4 s, …): a few attempts, not a loop; no rescan.
+        // Attempts are counted over a window of time, so the wait is the measurement.
         Thread.sleep(forTimeInterval: 2.5)
         let attempts = fixture.source.attempts(for: fixture.ja)
         #expect(attempts >= 2 && attempts <= 6, "\(attempts) attempts in about 3 s")
