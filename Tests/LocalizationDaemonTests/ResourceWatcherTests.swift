@@ -33,6 +33,13 @@ import Testing
             try watcher.start()
         }
 
+        /// Stops the watcher and removes the directory: called in a `defer`, so a failing
+        /// expectation leaves no watcher running.
+        func finish() {
+            watcher.stop()
+            directory.remove()
+        }
+
         func event(_ mask: FileSystemEvent.Mask, _ name: String, in path: String? = nil) throws -> FileSystemEvent {
             let watch = try #require(source.watch(for: path ?? ja))
             return FileSystemEvent(watch: watch, mask: mask, name: name)
@@ -41,7 +48,7 @@ import Testing
 
     @Test func startWatchesRootsAndLprojDirectories() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let root = fixture.directory.path
         #expect(fixture.watcher.watchedDirectories == [root, root + "/en.lproj", root + "/ja.lproj"])
         #expect(fixture.watcher.statistics.watchCount == 3)
@@ -52,7 +59,7 @@ import Testing
 
     @Test func burstOfEventsSettlesIntoOneBatch() throws {
         let fixture = try Fixture(settle: .milliseconds(50))
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         for _ in 0..<10 {
             fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
             Thread.sleep(forTimeInterval: 0.005)  // a burst paced inside the 50 ms settle
@@ -74,7 +81,7 @@ import Testing
     ])
     func temporaryAndUnrelatedNamesAreIgnored(name: String) throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([
             try fixture.event(.created, name), try fixture.event(.closedAfterWrite, name),
             try fixture.event(.movedFrom, name), try fixture.event(.deleted, name),
@@ -88,7 +95,7 @@ import Testing
     ])
     func everyKindOfChangeToAResourceCounts(mask: FileSystemEvent.Mask) throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([try fixture.event(mask, "Localizable.stringsdict")])
         #expect(fixture.collector.wait { !$0.isEmpty })
         #expect(fixture.collector.files == [fixture.ja + "/Localizable.stringsdict"])
@@ -97,7 +104,7 @@ import Testing
     /// A new regular file is still being written: it is reported when closed, not created.
     @Test func aCreatedFileIsReportedOnlyOnceClosed() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = try fixture.directory.write("ja.lproj/Menu.strings")
         fixture.source.emit([try fixture.event(.created, "Menu.strings")])
         fixture.source.emit([try fixture.event(.modified, "Menu.strings")])
@@ -110,7 +117,7 @@ import Testing
     /// A symbolic link, like a hard link, is complete when it appears: no close will follow.
     @Test func aCreatedLinkIsReportedAtOnce() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = fixture.ja + "/Menu.strings"
         try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "Localizable.strings")
         fixture.source.emit([try fixture.event(.created, "Menu.strings")])
@@ -121,7 +128,7 @@ import Testing
     /// the second close: its content in between is not complete.
     @Test func aFileBeingWrittenIsHeldUntilClosed() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = fixture.ja + "/Localizable.strings"
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         fixture.source.emit([try fixture.event(.modified, "Localizable.strings")])
@@ -134,7 +141,7 @@ import Testing
 
     @Test func overflowAsksForAFullRescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([.queueOverflow("test overflow")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         let batch = try #require(fixture.collector.all.first)
@@ -147,7 +154,7 @@ import Testing
 
     @Test func unknownWatchDescriptorAsksForAFullRescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([FileSystemEvent(watch: WatchDescriptor(rawValue: 999), mask: .created, name: "x.strings")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         #expect(fixture.collector.all.first?.reasons == ["event for unknown wd 999"])
@@ -155,7 +162,7 @@ import Testing
 
     @Test func failedWatchIsReportedAndAsksForARescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([.needsRescan("cannot watch /x: limit reached")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         #expect(fixture.watcher.statistics.lastError == "cannot watch /x: limit reached")
@@ -163,7 +170,7 @@ import Testing
 
     @Test func removedWatchDropsItsBookkeeping() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let watch = try #require(fixture.source.watch(for: fixture.ja))
         try FileManager.default.removeItem(atPath: fixture.ja)
         fixture.source.emit([
@@ -178,7 +185,7 @@ import Testing
 
     @Test func newDirectoryIsWatchedThenScanned() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         try fixture.directory.makeDirectory("ko.lproj")
         try fixture.directory.write("ko.lproj/Localizable.strings")
         fixture.source.emit([try fixture.event([.created, .isDirectory], "ko.lproj", in: fixture.directory.path)])
@@ -190,7 +197,7 @@ import Testing
 
     @Test func explicitRescanDeliversAtOnce() throws {
         let fixture = try Fixture(settle: .seconds(5))
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.watcher.rescan(reason: "SIGHUP")
         let batch = try #require(fixture.collector.all.first, "delivered before rescan() returns")
         #expect(batch.fullRescan)
@@ -199,7 +206,7 @@ import Testing
 
     @Test func stopDeliversNothingMore() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.watcher.stop()
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         Thread.sleep(forTimeInterval: 0.1)  // a window in which no batch may come
