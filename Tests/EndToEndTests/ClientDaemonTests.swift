@@ -88,7 +88,7 @@ import Testing
         let change = try await withThrowingTaskGroup(of: LocalizationChange?.self) { group in
             group.addTask { await stream.first { _ in true } }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(10))  // the time limit: cancelled once a change comes
                 return nil
             }
             defer { group.cancelAll() }
@@ -196,7 +196,7 @@ import Testing
             }
             usleep(50_000)  // the long limit is asked first
         }
-        while outcomes.values.withLock({ $0.count }) < 2, Date().timeIntervalSince(started) < 10 { usleep(10_000) }
+        _ = eventually { outcomes.values.withLock { $0.count } >= 2 }
         let results = outcomes.values.withLock { $0 }
         let short = try #require(results[0.3], "\(results)")
         let long = try #require(results[2.0], "\(results)")

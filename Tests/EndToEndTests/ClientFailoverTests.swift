@@ -99,6 +99,8 @@ import Testing
                 }
             }.start()
         }
+        // Each phase (daemon up, killed, back) runs under the load for a while: these pauses
+        // are the load's duration, not waits for an event.
         usleep(200_000)
         slot.kill()
         #expect(Self.wait(seconds: 5) { localizer.source != .daemon })

@@ -107,7 +107,7 @@ import Testing
         var open = Set(tricklers.indices)
         let started = Date()
         for byte in line.dropFirst() where !open.isEmpty {
-            usleep(300_000)
+            usleep(300_000)  // the trickle's pace, the point of the test
             for index in open where try tricklers[index].send([byte]) == .closedByPeer { open.remove(index) }
             try #require(Date().timeIntervalSince(started) < 15, "tricklers still open after 15 s")
         }
@@ -131,7 +131,8 @@ import Testing
         let flooder = try RawSocketClient(path: daemon.socketPath, timeout: 10)
         let requests = (0..<1000).map { #"{"op":"table","lang":"xx","table":"Big","id":\#($0)}"# + "\n" }.joined()
         #expect(try flooder.send(Array(requests.utf8)) == .sent)
-        // Let the daemon do whatever it will with the flood.
+        // Let the daemon do whatever it will with the flood: a window for harm to show (memory
+        // grown, the steady client stalled), which no event ends.
         usleep(1_500_000)
         #expect(steady.waitForAnswers(20), "the steady client stalled behind the flood")
         let rss = try #require(daemon.residentKilobytes)

@@ -278,13 +278,17 @@ import Testing
             try client.send(line: #"{"op":"lookup","key":"保存","lang":"de","id":\#(index)}"#)
             clients.append(client)
         }
-        // Some of the 100 wait unaccepted now. Waiting must not cost the daemon a core.
-        usleep(300_000)
+        // Some of the 100 wait unaccepted now, once the daemon holds what its limit allows.
+        // Waiting must not cost the daemon a core.
+        func openDescriptors() -> Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd"))?.count ?? 0
+        }
+        _ = eventually { !daemon.process.isRunning || openDescriptors() >= 60 }
         try #require(daemon.process.isRunning, "l10nd died at its descriptor limit: \(daemon.log)")
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd"))?.count ?? 0
+        let descriptors = openDescriptors()
         #expect(descriptors >= 60, "the daemon has only \(descriptors) descriptors: the limit was not reached")
         let before = try #require(cpuTicks(of: daemon.pid), "\(daemon.log)")
-        usleep(1_000_000)
+        usleep(1_000_000)  // the window the CPU time is measured over
         let after = try #require(cpuTicks(of: daemon.pid), "\(daemon.log)")
         #expect(after - before < 30, "the daemon used \(after - before) of 100 ticks waiting for descriptors")
         #expect(

@@ -56,7 +56,7 @@ import Testing
                         == 0)
             }
             daemon.send(signal: SIGHUP)
-            usleep(10_000)
+            usleep(10_000)  // the storm's pace: signals 10 ms apart, the point of the test
         }
         let storm = Date().timeIntervalSince(stormStarted)
         let started = Date()

@@ -224,7 +224,7 @@ import Testing
         try f.shell(
             "mkdir ko.lproj && ln -s .. deep/back && printf '\"k\" = \"ko\";\\n' > ko.lproj/Localizable.strings")
         #expect(try f.eventually { try f.value("k", "ko") == "ko" })
-        usleep(200_000)
+        usleep(200_000)  // a window in which it may not be found again: only time marks its end
         let status = try f.status()
         #expect(status["files"] as? Int == filesBefore + 1, "\(status)")
         #expect((status["errors"] as? [Any])?.count == 1, "\(status)")

@@ -126,9 +126,9 @@ import Testing
         try "\"k\" = \"half-typed\"\n\"other\" = ".write(toFile: path, atomically: false, encoding: .utf8)
         // No table changed, so no event: poll status until the error shows.
         var errors: [[String: Any]] = []
-        for _ in 0..<200 where errors.isEmpty {
+        _ = try eventually {
             errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
-            if errors.isEmpty { usleep(10_000) }
+            return !errors.isEmpty
         }
         let error = try #require(errors.first)
         #expect(error["file"] as? String == path)
@@ -168,13 +168,10 @@ import Testing
         for tag in tags {
             try f.resources.write("\"k\" = \"value \(tag)\";\n", to: "\(tag).lproj/Localizable.strings")
         }
-        let deadline = Date().addingTimeInterval(30)
         var served = 0
-        while Date() < deadline {
-            let languages = try f.daemon.request(["op": "languages"])["languages"] as? [[String: Any]] ?? []
-            served = languages.count
-            if served >= 501 { break }
-            usleep(50_000)
+        _ = try eventually(30) {
+            served = (try f.daemon.request(["op": "languages"])["languages"] as? [[String: Any]] ?? []).count
+            return served >= 501
         }
         #expect(served == 501)
         let client = try f.daemon.connect()
@@ -230,7 +227,7 @@ import Testing
             if save % 3 == 0 { usleep(save % 20 == 0 ? 400_000 : 30_000) }  // empty beyond the window, or the grace
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             close(descriptor)
-            usleep(useconds_t([0, 5_000, 15_000, 40_000][save % 4]))
+            usleep(useconds_t([0, 5_000, 15_000, 40_000][save % 4]))  // saves paced as an editor's
         }
         #expect(
             try eventually { try f.value("k00") == "ja\(saves):k00" }, "the last save was not served")

@@ -9,14 +9,10 @@ import Testing
 @Suite struct InterchangeRoundTripTests {
     let l10nctl = PackagePaths.executable("l10nctl")
 
-    static var shared: String {
-        URL(fileURLWithPath: PackagePaths.root + "/../shared").standardizedFileURL.path
-    }
-    static func corpus(_ name: String) -> String? {
-        let path = shared + "/corpus/" + name
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
+    /// `../shared/corpus/<name>`, or `nil` where a user's own clone has no `../shared`.
+    static func corpus(_ name: String) -> String? { PackagePaths.shared("corpus/" + name) }
     static var hasCorpora: Bool { corpus("iina") != nil && corpus("mastodon-ios") != nil }
+    static var hasSchemas: Bool { PackagePaths.shared("schemas/xliff-core-1.2-transitional.xsd") != nil }
 
     func run(_ arguments: String...) throws -> ProcessOutput {
         try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
@@ -162,13 +158,11 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"))
+    @Test(
+        .enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"),
+        .enabled(if: hasSchemas, "the schemas ../shared/schemas are absent: skipped"))
     func theXLIFFValidatesAgainstTheXLIFF12Schema() throws {
-        let schemas = Self.shared + "/schemas"
-        guard FileManager.default.fileExists(atPath: schemas + "/xliff-core-1.2-transitional.xsd") else {
-            print("skipped: ../shared/schemas is absent")
-            return
-        }
+        let schemas = PackagePaths.shared + "/schemas"
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else {
             print("skipped: xmllint is not installed (Debian libxml2-utils; scripts/install-dependencies installs it)")
             return

@@ -57,9 +57,8 @@ import Testing
                 "region"] as? [String: Any]
         #expect(region?["startLine"] as? Int == 2 && region?["startColumn"] as? Int == 1)
 
-        let schema = URL(fileURLWithPath: PackagePaths.root + "/../shared/schemas/sarif-schema-2.1.0.json")
-            .standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: schema) else {
+        // The output is checked above in any clone; against the schema only where `../shared` is.
+        guard let schema = PackagePaths.shared("schemas/sarif-schema-2.1.0.json") else {
             print("skipped the schema check: ../shared/schemas/sarif-schema-2.1.0.json is absent")
             return
         }

@@ -61,7 +61,7 @@ import Testing
                 }
             }.start()
         }
-        usleep(UInt32(Self.seconds * 500_000))
+        usleep(UInt32(Self.seconds * 500_000))  // half-way through the soak: the moment to sample
         let midwayKiB = daemon.residentKilobytes ?? 0
         #expect(finished.wait(timeout: .now() + Self.seconds + 30) == .success, "the clients did not finish")
         // SIGKILL: the test runner may hand its children SIGTERM ignored, which bash cannot undo.

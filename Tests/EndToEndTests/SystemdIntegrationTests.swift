@@ -96,7 +96,8 @@ import Testing
                 Date() < deadline && activated.process.isRunning, "no socket from the activator: \(activated.log)")
             usleep(10_000)
         }
-        // Listening, but nothing has connected: still the activator, no daemon yet.
+        // Listening, but nothing has connected: still the activator, no daemon yet (a window
+        // in which no daemon may start, which no event ends).
         usleep(300_000)
         #expect(activated.currentExecutable == Self.activator)
         #expect(!activated.log.contains("serving"), "\(activated.log)")

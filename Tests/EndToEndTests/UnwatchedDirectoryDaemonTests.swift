@@ -35,7 +35,7 @@ import Testing
     /// Over three idle seconds with a directory unwatched: no rescan, little CPU, flat memory.
     static func expectIdle(_ f: Fixture, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let before = try Reading(f)
-        Thread.sleep(forTimeInterval: 3)
+        Thread.sleep(forTimeInterval: 3)  // the idle window measured, the point of the check
         let after = try Reading(f)
         #expect(after.rescans == before.rescans, "rescans", sourceLocation: sourceLocation)
         #expect(after.watcherRescans == before.watcherRescans, "watcher rescans", sourceLocation: sourceLocation)

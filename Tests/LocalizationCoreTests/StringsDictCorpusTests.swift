@@ -1,13 +1,14 @@
 import Foundation
 import LocalizationCore
+import TestSupport
 import Testing
 
 /// Mastodon for iOS's real `.stringsdict` files (159 of them, many languages), next to the
 /// package: `../shared/corpus/mastodon-ios`.
 enum StringsDictCorpus {
-    static let root: URL = Corpus.root.deletingLastPathComponent().appendingPathComponent("mastodon-ios")
+    static let root = URL(fileURLWithPath: PackagePaths.shared + "/corpus/mastodon-ios")
 
-    static var isPresent: Bool { FileManager.default.fileExists(atPath: root.path) }
+    static var isPresent: Bool { PackagePaths.shared("corpus/mastodon-ios") != nil }
 
     /// Every `.stringsdict` under the root, sorted by path.
     static func files() -> [URL] {

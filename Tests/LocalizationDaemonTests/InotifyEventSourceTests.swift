@@ -98,7 +98,7 @@ import Testing
         }
         #expect(error.code == .watchLimitReached && error.leavesDirectoryUnwatched)
         #expect(error.message.contains("fs.inotify.max_user_watches = 1"))
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.2)  // a window in which no rescan may be asked for
         #expect(!log.all.contains { $0.mask.contains(.needsRescan) })
 
         try directory.write("2\n", to: "max_user_watches")
@@ -136,6 +136,10 @@ import Testing
         defer { directory.remove() }
         let first = EventLog(), second = EventLog()
         let a = InotifyEventSource(), b = InotifyEventSource()
+        defer {
+            a.stop()
+            b.stop()
+        }
         try a.start { first.record($0) }
         try b.start { second.record($0) }
         let watchA = try a.addWatches([directory.path]).first!.get()
@@ -145,11 +149,11 @@ import Testing
         a.stop()
         try directory.write("x.strings")
         #expect(second.wait { $0.name == "x.strings" })
+        // A window in which the stopped source may deliver nothing: only time marks its end.
         Thread.sleep(forTimeInterval: 0.05)
         // Other suites run concurrently on the same (process-wide) inotify instance, so only
         // this test's own event is meaningful here.
         #expect(!first.all.contains { $0.name == "x.strings" }, "a stopped source delivers nothing")
-        b.stop()
     }
 
     @Test func notStartedSourceRefusesWatches() throws {

@@ -99,7 +99,7 @@ import Testing
         #expect(store.refresh(paths: [ja]).heldFiles.isEmpty)
         try FileManager.default.removeItem(atPath: ja)
         #expect(store.refresh(paths: [ja]).heldFiles == [ja + "/Localizable.strings"])
-        Thread.sleep(forTimeInterval: 0.35)
+        Thread.sleep(forTimeInterval: 0.35)  // the grace, which no event ends: wait it out
         let dropped = store.refresh(paths: [ja])
         #expect(dropped.heldFiles.isEmpty)
         #expect(try value(store, "ja") == "41 en")

@@ -124,11 +124,14 @@ import Testing
         let file = try directory.write(Self.table("v0"), to: "ja.lproj/Localizable.strings")
         let (watcher, recorder) = try watch(directory, file: file)
         defer { watcher.stop() }
+        let eventsBefore = watcher.statistics.events
         let descriptor = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
         #expect(descriptor >= 0)
-        usleep(100_000)  // the truncation's IN_MODIFY is handled
+        // The truncation's IN_MODIFY is handled (counted as it is handled, on the queue that
+        // `recheck` joins after it).
+        #expect(eventually(5) { watcher.statistics.events > eventsBefore })
         watcher.recheck(files: [file])
-        usleep(400_000)
+        usleep(400_000)  // a window in which no batch may come: only time marks its end
         #expect(recorder.collector.all.isEmpty, "reported while open for writing: \(recorder.collector.all)")
         let bytes = Array(Self.table("v1").utf8)
         _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

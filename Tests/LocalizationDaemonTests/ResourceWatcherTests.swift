@@ -33,6 +33,13 @@ import Testing
             try watcher.start()
         }
 
+        /// Stops the watcher and removes the directory: called in a `defer`, so a failing
+        /// expectation leaves no watcher running.
+        func finish() {
+            watcher.stop()
+            directory.remove()
+        }
+
         func event(_ mask: FileSystemEvent.Mask, _ name: String, in path: String? = nil) throws -> FileSystemEvent {
             let watch = try #require(source.watch(for: path ?? ja))
             return FileSystemEvent(watch: watch, mask: mask, name: name)
@@ -41,23 +48,24 @@ import Testing
 
     @Test func startWatchesRootsAndLprojDirectories() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let root = fixture.directory.path
         #expect(fixture.watcher.watchedDirectories == [root, root + "/en.lproj", root + "/ja.lproj"])
         #expect(fixture.watcher.statistics.watchCount == 3)
+        // A window in which no batch may come (the settle is 20 ms): only time marks its end.
         Thread.sleep(forTimeInterval: 0.1)
         #expect(fixture.collector.all.isEmpty, "no batch for what is already there")
     }
 
     @Test func burstOfEventsSettlesIntoOneBatch() throws {
         let fixture = try Fixture(settle: .milliseconds(50))
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         for _ in 0..<10 {
             fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
-            Thread.sleep(forTimeInterval: 0.005)
+            Thread.sleep(forTimeInterval: 0.005)  // a burst paced inside the 50 ms settle
         }
         #expect(fixture.collector.wait { $0.count >= 1 })
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.2)  // a window in which no second batch may come
         let batches = fixture.collector.all
         #expect(batches.count == 1)
         #expect(batches.first?.files == [fixture.ja + "/Localizable.strings"])
@@ -73,12 +81,12 @@ import Testing
     ])
     func temporaryAndUnrelatedNamesAreIgnored(name: String) throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([
             try fixture.event(.created, name), try fixture.event(.closedAfterWrite, name),
             try fixture.event(.movedFrom, name), try fixture.event(.deleted, name),
         ])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
     }
 
@@ -87,7 +95,7 @@ import Testing
     ])
     func everyKindOfChangeToAResourceCounts(mask: FileSystemEvent.Mask) throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([try fixture.event(mask, "Localizable.stringsdict")])
         #expect(fixture.collector.wait { !$0.isEmpty })
         #expect(fixture.collector.files == [fixture.ja + "/Localizable.stringsdict"])
@@ -96,11 +104,11 @@ import Testing
     /// A new regular file is still being written: it is reported when closed, not created.
     @Test func aCreatedFileIsReportedOnlyOnceClosed() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = try fixture.directory.write("ja.lproj/Menu.strings")
         fixture.source.emit([try fixture.event(.created, "Menu.strings")])
         fixture.source.emit([try fixture.event(.modified, "Menu.strings")])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Menu.strings")])
         #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
@@ -109,7 +117,7 @@ import Testing
     /// A symbolic link, like a hard link, is complete when it appears: no close will follow.
     @Test func aCreatedLinkIsReportedAtOnce() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = fixture.ja + "/Menu.strings"
         try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "Localizable.strings")
         fixture.source.emit([try fixture.event(.created, "Menu.strings")])
@@ -120,11 +128,11 @@ import Testing
     /// the second close: its content in between is not complete.
     @Test func aFileBeingWrittenIsHeldUntilClosed() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let file = fixture.ja + "/Localizable.strings"
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         fixture.source.emit([try fixture.event(.modified, "Localizable.strings")])
-        Thread.sleep(forTimeInterval: 0.15)
+        Thread.sleep(forTimeInterval: 0.15)  // a window in which no batch may come (settle: 20 ms)
         #expect(fixture.collector.all.isEmpty)
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
         #expect(fixture.collector.wait { _ in fixture.collector.files == [file] })
@@ -133,7 +141,7 @@ import Testing
 
     @Test func overflowAsksForAFullRescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([.queueOverflow("test overflow")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         let batch = try #require(fixture.collector.all.first)
@@ -146,7 +154,7 @@ import Testing
 
     @Test func unknownWatchDescriptorAsksForAFullRescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([FileSystemEvent(watch: WatchDescriptor(rawValue: 999), mask: .created, name: "x.strings")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         #expect(fixture.collector.all.first?.reasons == ["event for unknown wd 999"])
@@ -154,7 +162,7 @@ import Testing
 
     @Test func failedWatchIsReportedAndAsksForARescan() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.source.emit([.needsRescan("cannot watch /x: limit reached")])
         #expect(fixture.collector.wait { $0.contains(where: \.fullRescan) })
         #expect(fixture.watcher.statistics.lastError == "cannot watch /x: limit reached")
@@ -162,7 +170,7 @@ import Testing
 
     @Test func removedWatchDropsItsBookkeeping() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         let watch = try #require(fixture.source.watch(for: fixture.ja))
         try FileManager.default.removeItem(atPath: fixture.ja)
         fixture.source.emit([
@@ -177,7 +185,7 @@ import Testing
 
     @Test func newDirectoryIsWatchedThenScanned() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         try fixture.directory.makeDirectory("ko.lproj")
         try fixture.directory.write("ko.lproj/Localizable.strings")
         fixture.source.emit([try fixture.event([.created, .isDirectory], "ko.lproj", in: fixture.directory.path)])
@@ -189,7 +197,7 @@ import Testing
 
     @Test func explicitRescanDeliversAtOnce() throws {
         let fixture = try Fixture(settle: .seconds(5))
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.watcher.rescan(reason: "SIGHUP")
         let batch = try #require(fixture.collector.all.first, "delivered before rescan() returns")
         #expect(batch.fullRescan)
@@ -198,10 +206,10 @@ import Testing
 
     @Test func stopDeliversNothingMore() throws {
         let fixture = try Fixture()
-        defer { fixture.directory.remove() }
+        defer { fixture.finish() }
         fixture.watcher.stop()
         fixture.source.emit([try fixture.event(.closedAfterWrite, "Localizable.strings")])
-        Thread.sleep(forTimeInterval: 0.1)
+        Thread.sleep(forTimeInterval: 0.1)  // a window in which no batch may come
         #expect(fixture.collector.all.isEmpty)
     }
 }

@@ -41,7 +41,7 @@ import Testing
         let file = directory.path + "/ja.lproj/Localizable.strings"
         _ = try directory.write("\"k\" = \"idea\";\n", to: "ja.lproj/Localizable.strings___jb_tmp___")
         try FileManager.default.moveItem(atPath: file, toPath: file + "___jb_old___")
-        usleep(150_000)
+        usleep(150_000)  // the pause between the two renames, the point of the test
         try FileManager.default.moveItem(atPath: file + "___jb_tmp___", toPath: file)
         try FileManager.default.removeItem(atPath: file + "___jb_old___")
         #expect(recorder.collector.wait { batches in batches.contains { $0.files.contains(file) } })

@@ -19,6 +19,7 @@ import Testing
     @Test func aPipeliningReaderOfLargeRepliesIsNeverCutOff() throws {
         // A limit of 64 KiB against 300 replies of 25 KB: 7 MB in all, sent as fast as read.
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 64 * 1024))
+        defer { running.shutDown() }
         let client = try running.client()
         let sent = sendInBackground(bigLookups(300, size: 25_000), on: client.descriptor)
         for id in 0..<300 {
@@ -31,11 +32,11 @@ import Testing
         }
         #expect(sent.wait(timeout: .now() + 10) == .success)
         #expect(running.server.statistics.connectionsCutOff == 0)
-        running.shutDown()
     }
 
     @Test func aReplyLargerThanTheLimitReachesAReaderWhole() throws {
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 64 * 1024))
+        defer { running.shutDown() }
         let client = try running.client()
         client.send(bigLookups(1, size: 14_000_000) + #"{"op":"hello","id":"after"}"# + "\n")
         guard case .reply(_, .lookup(let result)) = try client.readServerMessage(timeout: 20) else {
@@ -45,17 +46,19 @@ import Testing
         #expect(result.value.utf8.count == 14_000_000)
         #expect(try client.readServerMessage().isReply(id: "after"))
         #expect(running.server.statistics.connectionsCutOff == 0)
-        running.shutDown()
     }
 
     @Test func aClientThatDoesNotReadIsNotReadFromAndGetsEverythingOnceItReads() throws {
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 256 * 1024))
+        defer { running.shutDown() }
         let hog = try running.client()
         let polite = try running.client()
         // 64 replies of 64 KiB: far more than the kernel's socket buffers plus the limit.
         hog.send(bigLookups(64, size: 65_536))
         // The server takes a few, up to the limit (and what the kernel buffers), then waits.
         #expect(running.eventually { running.server.statistics.requests >= 4 })
+        // A window in which nothing may happen (no event marks "stopped reading"): a server
+        // that went on dispatching for the hog would count more requests by its end.
         usleep(300_000)
         let taken = running.server.statistics.requests
         #expect(taken < 20, "the server went on dispatching for a client that does not read: \(taken)")
@@ -66,34 +69,36 @@ import Testing
             #expect(try hog.readServerMessage(timeout: 10).isReply(id: Int64(id)))
         }
         #expect(running.server.statistics.connectionsCutOff == 0)
-        running.shutDown()
     }
 
     @Test func aClientThatFinishesSendingGetsTheRepliesFlowControlHeldBack() throws {
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 64 * 1024))
+        defer { running.shutDown() }
         let client = try running.client()
         // The requests past the limit wait in the server when the end of input arrives.
         client.send(bigLookups(20, size: 65_536))
         shutdown(client.descriptor, Int32(SHUT_WR))
-        usleep(200_000)
+        // The server has begun and is held at the limit: 20 replies of 64 KiB are far more
+        // than it and the kernel's buffers take before the client reads.
+        #expect(running.eventually { running.server.statistics.requests >= 2 })
         for id in 0..<20 {
             #expect(try client.readServerMessage(timeout: 10).isReply(id: Int64(id)))
         }
         #expect(client.waitForClose())
-        running.shutDown()
     }
 
     @Test func aClientWhoseRepliesStayUnreadIsClosedAtTheIdleTimeout() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.5, maxOutputBufferBytes: 64 * 1024))
+        defer { running.shutDown() }
         let hog = try running.client()
         hog.send(bigLookups(64, size: 65_536))
         #expect(running.eventually(timeout: 10) { running.server.statistics.connectionsCutOff == 1 })
         #expect(hog.waitForClose(timeout: 10))
-        running.shutDown()
     }
 
     @Test func aTricklingClientIsClosedAtTheRequestDeadlineAndOthersGetIn() throws {
         let running = try RunningServer(limits: ServerLimits(maxConnections: 2, requestTimeout: 0.5))
+        defer { running.shutDown() }
         let tricklers = try (0..<2).map { _ in try running.client() }
         let started = Date()
         // One byte every 100 ms: the idle timeout (300 s) alone would never end them.
@@ -102,7 +107,7 @@ import Testing
         for byte in line {
             for trickler in tricklers where !trickler.send([byte]) { closed = true }
             if closed { break }
-            usleep(100_000)
+            usleep(100_000)  // the trickle's pace, the point of the test
         }
         for trickler in tricklers { #expect(trickler.waitForClose(timeout: 5)) }
         #expect(Date().timeIntervalSince(started) >= 0.45, "closed before the deadline")
@@ -111,34 +116,35 @@ import Testing
         let real = try running.client()
         real.send(#"{"op":"hello","id":2}"# + "\n")
         #expect(try real.readLine() == #"{"id":2,"ok":true,"protocol":1}"#)
-        running.shutDown()
     }
 
     @Test func blankLinesDoNotKeepAConnectionFromIdlingOut() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.5, requestTimeout: 60))
+        defer { running.shutDown() }
         let client = try running.client()
         let started = Date()
+        // Paced on purpose: a blank line every 100 ms, well inside the idle timeout.
         while client.send("\n"), Date().timeIntervalSince(started) < 10 { usleep(100_000) }
         #expect(Date().timeIntervalSince(started) < 5, "blank lines kept the connection open")
         #expect(running.server.statistics.connectionsTimedOut == 1)
-        running.shutDown()
     }
 
     @Test func aRequestArrivingInPiecesWithinTheDeadlineIsServed() throws {
         let running = try RunningServer(limits: ServerLimits(requestTimeout: 2))
+        defer { running.shutDown() }
         let client = try running.client()
         for piece in [#"{"op":"hel"#, #"lo","id""#, ":3}\n"] {
             client.send(piece)
-            usleep(100_000)
+            usleep(100_000)  // paced on purpose: the pieces arrive apart, within the deadline
         }
         #expect(try client.readLine() == #"{"id":3,"ok":true,"protocol":1}"#)
         #expect(running.server.statistics.requestsTimedOut == 0)
-        running.shutDown()
     }
 
     @Test func stoppingDoesNotWaitForAClientThatDoesNotRead() throws {
         let running = try RunningServer(
             limits: ServerLimits(maxOutputBufferBytes: 64 * 1024, drainTimeout: 30, drainStallTimeout: 0.5))
+        defer { running.shutDown() }
         let hog = try running.client()
         hog.send(bigLookups(64, size: 65_536))
         #expect(running.eventually { running.server.statistics.requests >= 2 })
@@ -150,6 +156,7 @@ import Testing
 
     @Test func aSubscriberThatLeavesEventsUnreadIsCutOff() throws {
         let running = try RunningServer(limits: ServerLimits(maxOutputBufferBytes: 4096))
+        defer { running.shutDown() }
         let subscriber = try running.client()
         subscriber.send(#"{"op":"subscribe"}"# + "\n")
         #expect(try subscriber.readLine() == #"{"ok":true}"#)
@@ -160,7 +167,6 @@ import Testing
         }
         #expect(running.eventually(timeout: 10) { running.server.statistics.connectionsCutOff == 1 })
         #expect(running.eventually { running.server.statistics.subscribers == 0 })
-        running.shutDown()
     }
 
     /// Sends `text` on `descriptor` from another thread (a pipelining client writes while it

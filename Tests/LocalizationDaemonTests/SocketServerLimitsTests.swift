@@ -8,6 +8,7 @@ import Testing
 @Suite struct SocketServerLimitsTests {
     @Test func oversizedLineClosesOnlyThatConnection() throws {
         let running = try RunningServer(limits: ServerLimits(maxMessageBytes: 1024))
+        defer { running.shutDown() }
         let bad = try running.client()
         let good = try running.client()
         bad.send(String(repeating: "x", count: 4000))
@@ -19,11 +20,11 @@ import Testing
         #expect(bad.waitForClose())
         good.send(#"{"op":"hello","id":1}"# + "\n")
         #expect(try good.readLine() == #"{"id":1,"ok":true,"protocol":1}"#)
-        running.shutDown()
     }
 
     @Test func gigabyteLengthPrefixIsRefusedInBinary() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         client.send([0xA5, 0x01, 0x40, 0x00, 0x00, 0x00, 0x02])
         let message = try #require(client.readMessage())
@@ -34,11 +35,11 @@ import Testing
         }
         #expect(error.code == .tooLarge)
         #expect(client.waitForClose())
-        running.shutDown()
     }
 
     @Test func halfAFrameThenSilenceDoesNotBlockOthers() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let stalled = try running.client()
         let frame = BinaryFrameCodec.encode(WireRequest(id: .number(1), operation: .status))
         stalled.send(Array(frame.prefix(4)))
@@ -51,11 +52,11 @@ import Testing
         }
         stalled.send(Array(frame.dropFirst(4)))
         #expect(try stalled.readServerMessage().isReply(id: 1))
-        running.shutDown()
     }
 
     @Test func threeHundredConcurrentConnectionsAreServed() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let clients = try (0..<300).map { _ in try running.client() }
         for (index, client) in clients.enumerated() {
             client.send(#"{"op":"lookup","key":"k\#(index)","id":\#(index)}"# + "\n")
@@ -69,11 +70,11 @@ import Testing
         }
         #expect(running.server.statistics.connectionsCurrent == 300)
         #expect(running.server.statistics.connectionsAccepted == 300)
-        running.shutDown()
     }
 
     @Test func connectionsOverTheLimitAreRefusedWithAnError() throws {
         let running = try RunningServer(limits: ServerLimits(maxConnections: 3))
+        defer { running.shutDown() }
         let admitted = try (0..<3).map { _ in try running.client() }
         for client in admitted {
             client.send(#"{"op":"hello"}"# + "\n")
@@ -86,11 +87,11 @@ import Testing
         #expect(running.server.statistics.connectionsRefused == 1)
         admitted[0].send(#"{"op":"hello","id":2}"# + "\n")
         #expect(try admitted[0].readServerMessage().isReply(id: 2))
-        running.shutDown()
     }
 
     @Test func idleConnectionsAreClosedButSubscribersAreNot() throws {
         let running = try RunningServer(limits: ServerLimits(idleTimeout: 0.3))
+        defer { running.shutDown() }
         let idle = try running.client()
         let subscriber = try running.client()
         subscriber.send(#"{"op":"subscribe"}"# + "\n")
@@ -99,7 +100,6 @@ import Testing
         #expect(running.server.statistics.connectionsTimedOut == 1)
         running.server.broadcast(.changed(generation: 1, changes: []))
         #expect(try subscriber.readLine() == #"{"event":"changed","generation":1,"changes":[]}"#)
-        running.shutDown()
     }
 }
 

@@ -41,10 +41,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: directory.socketPath))
         let server = SocketServer(listener: try SocketListener(path: directory.socketPath), handler: TestHandler())
         server.start()
+        defer { server.stopAndWait() }
         let client = try TestClient(path: directory.socketPath)
         client.send(#"{"op":"hello"}"# + "\n")
         #expect(try client.readLine() == #"{"ok":true,"protocol":1}"#)
-        server.stopAndWait()
     }
 
     @Test func pathThatIsNotASocketIsNeverRemoved() throws {
@@ -87,6 +87,8 @@ import Testing
         #expect(listener.isAdopted)
         let server = SocketServer(listener: listener, handler: TestHandler())
         server.start()
+        // Stopped below on purpose (the file must outlive the stop); here too, for a throw.
+        defer { server.stopAndWait() }
         let client = try TestClient(path: directory.socketPath)
         client.send(#"{"op":"hello"}"# + "\n")
         #expect(try client.readLine() == #"{"ok":true,"protocol":1}"#)

@@ -8,15 +8,16 @@ import Testing
 @Suite struct SocketServerProtocolTests {
     @Test func jsonLookupOverARealSocket() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         client.send(#"{"op":"lookup","key":"多言語化","lang":"en","table":"Localizable","id":7}"# + "\n")
         #expect(
             try client.readLine() == #"{"id":7,"ok":true,"value":"«多言語化»","found":true,"lang":"en","generation":1}"#)
-        running.shutDown()
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstIsSlow() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         var batch = #"{"op":"reload","id":1}"# + "\n"
         for id in 2...50 { batch += #"{"op":"lookup","key":"k\#(id)","id":\#(id)}"# + "\n" }
@@ -36,11 +37,11 @@ import Testing
                     reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "en", generation: 1)))
             }
         }
-        running.shutDown()
     }
 
     @Test func binaryFramesAreAnsweredInBinary() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         client.send(
             WireRequest(id: .number(9), operation: .batch(keys: ["a", "😀"], languages: ["ja"], table: nil)),
@@ -60,11 +61,11 @@ import Testing
                 == .reply(
                     id: .number(11), .table(WireTableResult(entries: ["a": "A"], languages: ["a": "en"], generation: 1))
                 ))
-        running.shutDown()
     }
 
     @Test func garbageGetsBadRequestAndTheConnectionKeepsWorking() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         client.send("garbage\n\u{7}\u{0}\n[]\n" + #"{"op":"lookup"}"# + "\n" + #"{"op":"hello","id":"h"}"# + "\n")
         for _ in 0..<4 {
@@ -76,11 +77,11 @@ import Testing
         }
         #expect(try client.readServerMessage() == .reply(id: .string("h"), .fields(["protocol": 1])))
         #expect(running.server.statistics.errors == 4)
-        running.shutDown()
     }
 
     @Test func handlerErrorsAndPeerCredentialsReachTheClient() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let client = try running.client()
         client.send(#"{"op":"missing","id":1}"# + "\n" + #"{"op":"status","id":2}"# + "\n")
         #expect(try client.readLine() == #"{"id":1,"ok":false,"error":{"code":"forbidden","message":"not for you"}}"#)
@@ -88,11 +89,11 @@ import Testing
             try client.readServerMessage()
                 == .reply(
                     id: .number(2), .fields(["uid": .integer(Int64(getuid())), "pid": .integer(Int64(getpid()))])))
-        running.shutDown()
     }
 
     @Test func subscribersReceiveBroadcastsInTheirOwnEncoding() throws {
         let running = try RunningServer()
+        defer { running.shutDown() }
         let jsonSubscriber = try running.client()
         let binarySubscriber = try running.client()
         let bystander = try running.client()
@@ -117,7 +118,6 @@ import Testing
                 == .reply(
                     id: .number(3), .lookup(WireLookupResult(value: "«k»", found: true, language: "en", generation: 1)))
         )
-        running.shutDown()
     }
 
     @Test func socatCanTalkToTheDaemon() throws {
@@ -127,6 +127,7 @@ import Testing
             return
         }
         let running = try RunningServer()
+        defer { running.shutDown() }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: socat)
         process.arguments = ["-t", "2", "-", "UNIX-CONNECT:\(running.path)"]
@@ -135,6 +136,7 @@ import Testing
         process.standardInput = input
         process.standardOutput = output
         try process.run()
+        defer { if process.isRunning { process.terminate() } }
         input.fileHandleForWriting.write(
             Data((#"{"op":"hello","id":1}"# + "\n" + #"{"op":"lookup","key":"k","lang":["sv","de"]}"# + "\n").utf8))
         try input.fileHandleForWriting.close()
@@ -146,11 +148,11 @@ import Testing
                 #"{"id":1,"ok":true,"protocol":1}"#,
                 #"{"ok":true,"value":"«k»","found":true,"lang":"sv","generation":1}"#,
             ])
-        running.shutDown()
     }
 
     @Test func gracefulStopAnswersPendingRequestsThenRemovesTheSocket() throws {
         let running = try RunningServer(handler: TestHandler(reloadDelay: 0.3))
+        defer { running.shutDown() }
         let client = try running.client()
         client.send(#"{"op":"reload","id":1}"# + "\n")
         #expect(running.eventually { running.server.statistics.requests == 1 })

@@ -10,6 +10,7 @@ import Testing
     @Test func aBurstPastThePendingLimitPausesReadingResumesAndKeepsOrder() throws {
         let running = try RunningServer(
             limits: ServerLimits(maxPendingRequests: 4), handler: TestHandler(reloadDelay: 0.05))
+        defer { running.shutDown() }
         let client = try running.client()
         let other = try running.client()
         // Every 40th request is a slow `reload`: the 3 lookups behind it fill the limit and
@@ -36,6 +37,5 @@ import Testing
                     reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "en", generation: 1)))
             }
         }
-        running.shutDown()
     }
 }

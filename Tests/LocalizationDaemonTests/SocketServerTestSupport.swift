@@ -167,7 +167,8 @@ struct TestHandler: WireRequestHandler {
     }
 }
 
-/// A running server on a fresh socket, stopped by ``shutDown()``.
+/// A running server on a fresh socket, stopped by ``shutDown()`` (called in a `defer`, so a
+/// failing expectation never leaves it running).
 struct RunningServer {
     let directory: TemporarySocketDirectory
     let server: SocketServer

@@ -14,10 +14,7 @@ import Testing
 
     @Test func aFailedWatchIsListedPolledAndRetriedWithoutARescan() throws {
         let fixture = try Fixture(failing: ["ja.lproj": .watchLimitReached])
-        defer {
-            fixture.watcher.stop()
-            fixture.directory.remove()
-        }
+        defer { fixture.finish() }
         let statistics = fixture.watcher.statistics
         #expect(statistics.unwatched.map(\.path) == [fixture.ja])
         #expect(statistics.unwatched.first?.reason == .watchLimitReached)
@@ -32,6 +29,7 @@ import Testing
         #expect(fixture.watcher.statistics.polledChanges >= 1)
 
         // Retried with backoff (1 s, 2 s, 4 s, …): a few attempts, not a loop; no rescan.
+        // Attempts are counted over a window of time, so the wait is the measurement.
         Thread.sleep(forTimeInterval: 2.5)
         let attempts = fixture.source.attempts(for: fixture.ja)
         #expect(attempts >= 2 && attempts <= 6, "\(attempts) attempts in about 3 s")
@@ -50,10 +48,7 @@ import Testing
 
     @Test func aDirectoryThatCannotBeWatchedOrListedIsNotPolled() throws {
         let fixture = try Fixture(failing: ["ja.lproj": .permissionDenied])
-        defer {
-            fixture.watcher.stop()
-            fixture.directory.remove()
-        }
+        defer { fixture.finish() }
         let entry = try #require(fixture.watcher.statistics.unwatched.first)
         #expect(entry.path == fixture.ja && entry.reason == .permissionDenied)
         #expect(fixture.watcher.statistics.lastError == entry.message)
@@ -62,10 +57,7 @@ import Testing
 
     @Test func deletingAnUnwatchedDirectoryClearsIt() throws {
         let fixture = try Fixture(failing: ["ja.lproj": .watchLimitReached])
-        defer {
-            fixture.watcher.stop()
-            fixture.directory.remove()
-        }
+        defer { fixture.finish() }
         let root = try #require(fixture.source.watch(for: fixture.directory.path))
         try FileManager.default.removeItem(atPath: fixture.ja)
         fixture.source.emit([FileSystemEvent(watch: root, mask: [.deleted, .isDirectory], name: "ja.lproj")])
@@ -81,10 +73,7 @@ import Testing
             try directory.write(chain + "/fr.lproj/Localizable.strings")
             try directory.write(chain + "/d\(limit)/de.lproj/Localizable.strings")
         }
-        defer {
-            fixture.watcher.stop()
-            fixture.directory.remove()
-        }
+        defer { fixture.finish() }
         let root = fixture.directory.path
         let deep = root + "/" + chain + "/fr.lproj"
         let deeper = root + "/" + chain + "/d\(limit)/de.lproj"
@@ -104,10 +93,7 @@ import Testing
     ])
     func eachFailureIsListedWithItsReason(code: FileSystemWatchError.Code, reason: UnwatchedDirectory.Reason) throws {
         let fixture = try Fixture(failing: ["ja.lproj": code])
-        defer {
-            fixture.watcher.stop()
-            fixture.directory.remove()
-        }
+        defer { fixture.finish() }
         #expect(fixture.watcher.statistics.unwatched.map(\.reason) == [reason])
         #expect(fixture.watcher.statistics.rescans == 0)
     }

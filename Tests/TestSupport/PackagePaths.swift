@@ -23,12 +23,20 @@ public enum PackagePaths {
     /// target's resources (catalog and `.lproj` side by side), for the `String(localized:)` tests.
     public static var stringCatalog: String { root + "/Tests/Fixtures/StringCatalog" }
 
-    /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent
-    /// (a user's own clone has no `../shared`): tests that need it skip.
-    public static var corpus: String? {
-        let path = URL(fileURLWithPath: root + "/../shared/corpus/iina").standardizedFileURL.path
+    /// `../shared`, beside the package: the real-world corpora (`corpus/iina`,
+    /// `corpus/mastodon-ios`) and the schemas output is checked against (`schemas/`). A
+    /// user's own clone has none, so every test that reads it skips where it is absent.
+    public static var shared: String { URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path }
+
+    /// `../shared/<relativePath>`, or `nil` where it is absent: a test that needs it skips
+    /// (`.enabled(if: PackagePaths.shared(…) != nil, …)`).
+    public static func shared(_ relativePath: String) -> String? {
+        let path = shared + "/" + relativePath
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }
+
+    /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent.
+    public static var corpus: String? { shared("corpus/iina") }
 
     /// A built executable of this package (`l10nd`, `l10nctl`), from the build directory
     /// the running test binary sits in, so `swift test` with any scratch path finds it.
