@@ -42,6 +42,7 @@ package enum DescriptorPassing {
     ) throws(SocketError) -> Int {
         // Linux drops descriptors sent with no data on a stream socket.
         precondition(!bytes.isEmpty, "descriptors travel with at least one byte")
+        precondition(!numbers.isEmpty, "bytes alone go with an ordinary send")
         let space = l10nd_rights_space(numbers.count)
         return try withUnsafeTemporaryAllocation(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment) {
             control throws(SocketError) in

@@ -16,6 +16,7 @@ import Testing
             let buffer = ReceiveBuffer()
             var received = try buffer.receive(from: receiverSocket)
             let descriptor = try received.requireDescriptor()
+            #expect(fcntl(descriptor.rawValue, F_GETFD) & FD_CLOEXEC != 0, "received close-on-exec")
             let mapping = try SealedMemoryMapping(verifying: descriptor, size: size)
             descriptor.close()
             return (buffer.text(count: received.count), mapping.withUnsafeBytes { Array($0) })

@@ -18,6 +18,11 @@ import Testing
         #expect(mapping.withUnsafeBytes { Array($0) } == Self.table)
     }
 
+    @Test func aMappingOutlivesTheFileItCameFrom() throws {
+        let mapping = try Self.mappingOfADroppedFile()
+        #expect(mapping.withUnsafeBytes { Array($0) } == Self.table)
+    }
+
     @Test func theSealsRefuseEveryChange() throws {
         let file = try SealedMemoryFile(name: "l10nd-test", contents: Self.table)
         let descriptor = file.descriptor.rawValue
@@ -81,6 +86,12 @@ import Testing
             _ = try SealedMemoryMapping(verifying: pipe.reader, size: 1)
         }
         #expect(error.code == .unsealedMemory)
+    }
+
+    /// A mapping of a sealed file holding ``table`` whose only descriptor is closed by now.
+    static func mappingOfADroppedFile() throws -> SealedMemoryMapping {
+        let file = try SealedMemoryFile(name: "l10nd-test", contents: table)
+        return try SealedMemoryMapping(verifying: file.descriptor, size: file.size)
     }
 
     /// A memory file holding ``table`` with only `seals` added.
