@@ -25,7 +25,8 @@ let package = Package(
         .target(name: "LocalizationInterchange", dependencies: ["LocalizationCore"]),
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .target(name: "LocalizationSockets", dependencies: ["CEpoll"]),
+        .systemLibrary(name: "CSharedMemory", path: "Sources/CSharedMemory"),
+        .target(name: "LocalizationSockets", dependencies: ["CEpoll", "CSharedMemory"]),
         .target(
             name: "LocalizationDaemon",
             dependencies: [
