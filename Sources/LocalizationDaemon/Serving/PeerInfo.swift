@@ -20,12 +20,12 @@ public struct PeerInfo: Sendable, Hashable {
 
     /// Reads the credentials of the peer connected to `socket`; `nil` if the kernel will
     /// not say (not a Unix socket).
-    static func of(socket: Int32) -> PeerInfo? {
+    static func of(socket: borrowing FileDescriptor) -> PeerInfo? {
         // Glibc hides `struct ucred` behind _GNU_SOURCE; its layout is pid_t, uid_t, gid_t.
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
         let result = try? SystemCall.run("getsockopt(SO_PEERCRED)") {
-            getsockopt(socket, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
+            getsockopt(socket.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length)
         }
         guard result != nil, Int(length) == MemoryLayout.size(ofValue: credentials) else { return nil }
         return PeerInfo(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)

@@ -18,11 +18,13 @@ public final class SocketListener: Sendable {
     public let path: String?
     /// Whether the descriptor came from socket activation rather than `bind`.
     public let isAdopted: Bool
-    /// The listening descriptor (non-blocking, close-on-exec).
+    /// The listening descriptor's number (non-blocking, close-on-exec), for system calls
+    /// until ``close()``.
     let descriptor: Int32
     /// Device and inode of the file bound, so `close` removes only our own socket file.
     private let boundFile: (device: UInt64, inode: UInt64)?
-    private let isClosed = Mutex(false)
+    /// The listening socket until ``close()`` takes it.
+    private let socket: Mutex<FileDescriptor?>
     private let ownsFile = Mutex(true)
 
     /// Binds and listens at `path`, the file getting `permissions` (default `0660`).
@@ -33,17 +35,13 @@ public final class SocketListener: Sendable {
     public init(path: String, permissions: UInt32 = 0o660, backlog: Int32 = 512) throws(SocketError) {
         let address = try Self.address(for: path)
         try Self.removeStaleSocket(at: path, address: address)
-        let descriptor = try SystemCall.run("socket") {
-            socket(
+        let socket = try FileDescriptor(systemCall: "socket") {
+            Glibc.socket(
                 AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
-        do {
-            try Self.bind(descriptor, to: address, path: path, permissions: permissions)
-            try SystemCall.run("listen(\(path))") { listen(descriptor, backlog) }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
+        let descriptor = socket.rawValue
+        try Self.bind(descriptor, to: address, path: path, permissions: permissions)
+        try SystemCall.run("listen(\(path))") { listen(descriptor, backlog) }
         var status = stat()
         if lstat(path, &status) == 0 {
             boundFile = (UInt64(status.st_dev), UInt64(status.st_ino))
@@ -52,6 +50,7 @@ public final class SocketListener: Sendable {
         }
         self.path = path
         self.descriptor = descriptor
+        self.socket = Mutex(socket)
         self.isAdopted = false
     }
 
@@ -75,6 +74,7 @@ public final class SocketListener: Sendable {
         try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.path = path
         self.descriptor = descriptor
+        self.socket = Mutex(FileDescriptor(adopting: descriptor))
         self.isAdopted = true
         self.boundFile = nil
     }
@@ -93,12 +93,8 @@ public final class SocketListener: Sendable {
 
     /// Stops listening and removes the socket file this listener created. Idempotent.
     public func close() {
-        let wasClosed = isClosed.withLock { closed in
-            defer { closed = true }
-            return closed
-        }
-        guard !wasClosed else { return }
-        Glibc.close(descriptor)
+        guard let socket = socket.withLock({ $0.take() }) else { return }
+        socket.close()
         removeSocketFile()
     }
 
@@ -157,12 +153,11 @@ public final class SocketListener: Sendable {
             throw SocketError(
                 code: .notASocket, message: "\(path) exists and is not a socket; refusing to replace it")
         }
-        let probe = try SystemCall.run("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let probe = try FileDescriptor(systemCall: "socket") {
+            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
-        defer { Glibc.close(probe) }
         do {
-            try connect(probe, to: address)
+            try connect(probe.rawValue, to: address)
         } catch {
             switch error.errno {
             case ECONNREFUSED?:
