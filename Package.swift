@@ -33,7 +33,7 @@ let package = Package(
             ]
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
-        .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
+        .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon", "LocalizationSockets"]),
         .executableTarget(
             name: "l10nctl",
             dependencies: [

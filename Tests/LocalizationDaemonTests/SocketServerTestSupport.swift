@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LocalizationDaemon
+import LocalizationSockets
 import LocalizationWire
 import Testing
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalizationSockets
+package import LocalizationSockets
 public import LocalizationWire
 import Synchronization
 
@@ -62,7 +62,7 @@ public final class SocketServer: @unchecked Sendable {
     private var stopCompletions: [@Sendable () -> Void] = []
 
     /// Creates a server; nothing happens until ``start()``.
-    public init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
+    package init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
         self.listener = listener
         self.handler = handler
         self.limits = limits
@@ -115,7 +115,7 @@ public final class SocketServer: @unchecked Sendable {
     /// already accepted are not touched. For a socket file that was removed: the daemon
     /// binds a new one at the same path and hands it over here. Closes `newListener` if the
     /// server is no longer running.
-    public func replaceListener(with newListener: SocketListener) {
+    package func replaceListener(with newListener: SocketListener) {
         queue.async { [self] in
             guard case .running = state else {
                 newListener.close()
