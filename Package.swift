@@ -57,6 +57,7 @@ let package = Package(
                 "LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport",
             ]
         ),
+        .testTarget(name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
         .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),
