@@ -1,7 +1,9 @@
 import Glibc
 
 /// The one place that knows the C convention "-1 means look at `errno`, and `EINTR` means
-/// try again": every system call in the socket layer goes through ``SystemCall/run(_:_:)``.
+/// try again": every system call whose failure the socket code reports, or that a signal
+/// may interrupt, goes through ``SystemCall/run(_:_:)`` (best-effort calls whose result is
+/// ignored, such as `setsockopt` of a time limit, need not).
 package enum SystemCall {
     /// Calls `body` until it is not interrupted by a signal; a result of -1 becomes a
     /// ``SocketError`` naming `name` and the C error.
