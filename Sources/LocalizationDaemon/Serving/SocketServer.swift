@@ -227,7 +227,7 @@ public final class SocketServer: @unchecked Sendable {
                 try SystemCall.run("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
                 try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             } catch {
-                continue
+                continue  // `connection` closes as it goes out of scope
             }
             admit(connection)
         }
