@@ -34,7 +34,7 @@ let package = Package(
             ]
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),
-        .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon"]),
+        .executableTarget(name: "l10nd", dependencies: ["LocalizationDaemon", "LocalizationSockets"]),
         .executableTarget(
             name: "l10nctl",
             dependencies: [
@@ -58,6 +58,7 @@ let package = Package(
                 "LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport",
             ]
         ),
+        .testTarget(name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets", "CSharedMemory", "TestSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
         .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),

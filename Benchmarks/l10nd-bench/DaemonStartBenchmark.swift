@@ -124,21 +124,28 @@ private func residentMemory(of pid: Int32) -> Int {
 /// A datagram socket standing in for systemd's notify socket.
 final class NotifyReceiver {
     let path: String
-    private let descriptor: Int32
+    private let socket: FileDescriptor
 
     init?(path: String) {
         self.path = path
         unlink(path)
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0, let address = UnixSocketAddress(path),
-            address.withSockaddr({ bind(descriptor, $0, $1) }) == 0
+        guard
+            let socket = try? FileDescriptor(
+                systemCall: "socket",
+                {
+                    Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                })
         else { return nil }
+        let descriptor = socket.rawValue
+        guard let address = UnixSocketAddress(path), address.withSockaddr({ bind(descriptor, $0, $1) }) == 0 else {
+            return nil
+        }
+        self.socket = socket
     }
-
-    deinit { close(descriptor) }
 
     /// Waits until a datagram contains `text`.
     func waitFor(_ text: String, timeout: Double) -> Bool {
+        let descriptor = socket.rawValue
         var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var buffer = [UInt8](repeating: 0, count: 4096)

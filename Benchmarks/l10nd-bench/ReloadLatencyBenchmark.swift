@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Localization
+import LocalizationSockets
 
 /// Reload latency: a file renamed into place → a subscriber of a real `l10nd` receives its
 /// `changed` event. Baseline, in the same run: the raw inotify latency of the same rename
@@ -53,9 +54,10 @@ func runReloadLatencyBenchmark(edits: Int = 200) {
 /// The same renames, watched by a bare inotify descriptor.
 private func rawInotifyLatencies(in directory: String, edits: Int) -> [Double] {
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let descriptor = inotify_init1(Int32(IN_CLOEXEC))
-    guard descriptor >= 0 else { return [] }
-    defer { close(descriptor) }
+    guard let inotify = try? FileDescriptor(systemCall: "inotify_init1", { inotify_init1(Int32(IN_CLOEXEC)) }) else {
+        return []
+    }
+    let descriptor = inotify.rawValue
     guard inotify_add_watch(descriptor, directory, UInt32(IN_MOVED_TO)) >= 0 else { return [] }
     var buffer = [UInt8](repeating: 0, count: 4096)
     var latencies: [Double] = []

@@ -16,6 +16,8 @@ public struct SocketError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let pathTooLong = Code(rawValue: "path_too_long")
         /// A socket-activation descriptor is unusable (not a listening stream socket).
         public static let badActivation = Code(rawValue: "bad_activation")
+        /// The process may open fewer descriptors (`RLIMIT_NOFILE`) than it needs to run.
+        package static let tooFewDescriptors = Code(rawValue: "too_few_descriptors")
         /// A system call failed; ``SocketError/errno`` says why.
         public static let systemCall = Code(rawValue: "system_call")
     }

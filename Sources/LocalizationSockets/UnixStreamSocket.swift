@@ -3,9 +3,11 @@ import Glibc
 /// A connected Unix stream socket for a client: blocking, with a time limit on every read
 /// and write, closed exactly once when the value goes away.
 package final class UnixStreamSocket {
+    private let socket: FileDescriptor
+
     /// The connected descriptor, for a caller that waits for input itself (with an
     /// ``Epoll``); it stays owned, and is closed, by this value.
-    package let descriptor: Int32
+    package var descriptor: Int32 { socket.rawValue }
 
     /// Connects to `path`, with `timeout` seconds for each later send or receive.
     package init(path: String, timeout: Double) throws(SocketError) {
@@ -13,27 +15,25 @@ package final class UnixStreamSocket {
             throw SocketError(
                 code: .pathTooLong, message: "'\(path)' is not a usable socket path (absolute, at most 107 bytes)")
         }
-        let descriptor = try SystemCall.run("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socket = try FileDescriptor(systemCall: "socket") {
+            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
+        let descriptor = socket.rawValue
         let connected = address.withSockaddr { pointer, length in
             Result { () throws(SocketError) in
                 try SystemCall.run("connect(\(path))") { connect(descriptor, pointer, length) }
             }
         }
         if case .failure(let error) = connected {
-            close(descriptor)
             throw error.code == .systemCall && error.errno == ENOENT || error.errno == ECONNREFUSED
                 ? SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)")
                 : error
         }
-        self.descriptor = descriptor
+        self.socket = socket
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
-
-    deinit { close(descriptor) }
 
     /// Sends every byte, or throws (a timeout is `EAGAIN`).
     package func send(_ bytes: [UInt8]) throws(SocketError) {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import LocalizationDaemon
+import LocalizationSockets
 
 // l10nd: parse the command line and configuration, start the daemon, run the main queue.
 // Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for a bad command line or config.

@@ -1,6 +1,7 @@
 import Foundation
 import LocalizationCore
 import LocalizationDaemon
+import LocalizationSockets
 import LocalizationWire
 import Synchronization
 import TestSupport

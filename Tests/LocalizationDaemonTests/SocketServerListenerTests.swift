@@ -3,6 +3,7 @@ import Glibc
 import LocalizationDaemon
 import LocalizationSockets
 import LocalizationWire
+import TestSupport
 import Testing
 
 /// Binding, stale sockets, refusals, permissions and socket activation.

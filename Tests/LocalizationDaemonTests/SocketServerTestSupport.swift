@@ -2,26 +2,10 @@ import Dispatch
 import Foundation
 import Glibc
 import LocalizationDaemon
+import LocalizationSockets
 import LocalizationWire
+import TestSupport
 import Testing
-
-/// A temporary directory with a short path (a socket path must fit in 107 bytes),
-/// removed when the value is released.
-final class TemporarySocketDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/l10nd-wire-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: try #require(made))
-    }
-
-    var socketPath: String { path + "/l10nd.sock" }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
 
 /// A blocking test client over a real Unix socket; every read has a timeout, so a
 /// misbehaving server fails the test instead of hanging it.

@@ -39,7 +39,11 @@ final class ClientConnection: @unchecked Sendable {
 
     let number: UInt64
     let peer: PeerInfo
+    /// The socket's number, for system calls until ``close()``.
     private let descriptor: Int32
+    /// The socket while this connection closes it: until the write source is made, whose
+    /// cancel handler closes it from then on (see ``makeWriteSource()``).
+    private var socket: FileDescriptor?
     private let queue: DispatchQueue
     private let limits: ServerLimits
     private unowned let server: SocketServer
@@ -84,17 +88,15 @@ final class ClientConnection: @unchecked Sendable {
     /// Whether the server's ``ReadinessLoop`` does not watch this descriptor now.
     private var readSuspended = true
     private var writeSuspended = true
-    /// Sources made and not yet cancelled: the descriptor is closed once the connection is
-    /// and none is left.
-    private var openSources = 0
     /// Set while ``processMessages()`` runs: replies collect in `output` until it ends.
     private var coalescingWrites = false
 
     init(
-        descriptor: Int32, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue,
+        socket: consuming FileDescriptor, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue,
         limits: ServerLimits
     ) {
-        self.descriptor = descriptor
+        self.descriptor = socket.rawValue
+        self.socket = consume socket
         self.peer = peer
         self.number = number
         self.server = server
@@ -396,23 +398,22 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// The write source, made now (suspended) and kept for the connection's life.
+    ///
+    /// The source takes the socket over: libdispatch watches the descriptor until the
+    /// source's cancel handler runs, so only that handler may close it (closed earlier, its
+    /// number could go to a new connection while still watched).
     private func makeWriteSource() -> any DispatchSourceWrite {
         let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [unowned self] in writeOutput() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        openSources += 1
+        let handedOver = socket.take()?.take()
+        source.setCancelHandler { [self] in
+            // Keeps the connection until the source is done with its unowned event handler.
+            withExtendedLifetime(self) {
+                if let handedOver { FileDescriptor(adopting: handedOver).close() }
+            }
+        }
         writeSource = source
         return source
-    }
-
-    private func sourceCancelled() {
-        openSources -= 1
-        closeDescriptorIfUnused()
-    }
-
-    /// The descriptor outlives the connection while a source may still use it.
-    private func closeDescriptorIfUnused() {
-        if isClosed && openSources == 0 { Glibc.close(descriptor) }
     }
 
     // MARK: Lifecycle
@@ -467,7 +468,7 @@ final class ClientConnection: @unchecked Sendable {
             writeSource.resume()
         }
         writeSource?.cancel()
-        closeDescriptorIfUnused()
+        socket.take()?.close()
         server.connectionClosed(self, wasSubscribed: wasSubscribed)
     }
 }

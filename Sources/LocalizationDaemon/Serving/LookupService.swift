@@ -1,5 +1,6 @@
 import Dispatch
 import LocalizationCore
+package import LocalizationSockets
 public import LocalizationWire
 import Synchronization
 
@@ -62,7 +63,7 @@ public final class LookupService: WireRequestHandler {
 
     /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
     /// or, for `table` and `reload`, which answer later, until their reply is handed over.
-    public func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
+    package func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(request.operation.kind)
         var answersLater = false

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalizationSockets
+package import LocalizationSockets
 public import LocalizationWire
 import Synchronization
 
@@ -62,7 +62,7 @@ public final class SocketServer: @unchecked Sendable {
     private var stopCompletions: [@Sendable () -> Void] = []
 
     /// Creates a server; nothing happens until ``start()``.
-    public init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
+    package init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
         self.listener = listener
         self.handler = handler
         self.limits = limits
@@ -115,7 +115,7 @@ public final class SocketServer: @unchecked Sendable {
     /// already accepted are not touched. For a socket file that was removed: the daemon
     /// binds a new one at the same path and hands it over here. Closes `newListener` if the
     /// server is no longer running.
-    public func replaceListener(with newListener: SocketListener) {
+    package func replaceListener(with newListener: SocketListener) {
         queue.async { [self] in
             guard case .running = state else {
                 newListener.close()
@@ -206,9 +206,9 @@ public final class SocketServer: @unchecked Sendable {
         guard case .running = state else { return }
         // Bounded so a connection storm cannot starve the clients already connected.
         for _ in 0..<64 {
-            let descriptor: Int32
+            let connection: FileDescriptor
             do {
-                descriptor = try SystemCall.run("accept") { accept(listener.descriptor, nil, nil) }
+                connection = try FileDescriptor(systemCall: "accept") { accept(listener.descriptor, nil, nil) }
             } catch {
                 switch error.errno {
                 case EMFILE?, ENFILE?, ENOBUFS?, ENOMEM?:
@@ -221,32 +221,33 @@ public final class SocketServer: @unchecked Sendable {
                 return
             }
             // Glibc hides accept4 behind _GNU_SOURCE, so the flags are set here instead.
+            let descriptor = connection.rawValue
             do {
                 let flags = try SystemCall.run("fcntl(F_GETFL)") { fcntl(descriptor, F_GETFL) }
                 try SystemCall.run("fcntl(F_SETFL)") { fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) }
                 try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
             } catch {
-                Glibc.close(descriptor)
-                continue
+                continue  // `connection` closes as it goes out of scope
             }
-            admit(descriptor)
+            admit(connection)
         }
     }
 
-    private func admit(_ descriptor: Int32) {
+    private func admit(_ socket: consuming FileDescriptor) {
         guard connections.count < limits.maxConnections, readiness != nil else {
             let reason = readiness == nil ? "l10nd cannot wait for input on connections" : "too many connections"
             let reply = JSONLineCodec.encode(
                 .reply(id: nil, .error(WireError(code: .unavailable, message: reason))))
             count { $0.connectionsRefused += 1 }
             // Best effort: the socket buffer of a new connection always has room for one line.
+            let descriptor = socket.rawValue
             _ = reply.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            Glibc.close(descriptor)
+            socket.close()
             return
         }
-        let peer = PeerInfo.of(socket: descriptor) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)
+        let peer = PeerInfo.of(socket: socket) ?? PeerInfo(pid: 0, uid: UInt32.max, gid: UInt32.max)
         let connection = ClientConnection(
-            descriptor: descriptor, peer: peer, number: nextConnectionNumber, server: self, queue: queue, limits: limits
+            socket: socket, peer: peer, number: nextConnectionNumber, server: self, queue: queue, limits: limits
         )
         nextConnectionNumber += 1
         connections[connection.number] = connection

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 public import LocalizationCore
+import LocalizationSockets
 import Synchronization
 
 /// The daemon's tables: reads resource files, keeps the last good parse of each, and
@@ -482,12 +483,12 @@ public final class ResourceStore: Sendable {
         // F_SETLEASE and F_SETSIG (F_LINUX_SPECIFIC_BASE and 10), which Glibc's module leaves out.
         let setLease: Int32 = 1024
         let setSignal: Int32 = 10
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        guard fcntl(descriptor, setSignal, SIGURG) == 0 else { return false }
-        if fcntl(descriptor, setLease, Int32(F_RDLCK)) == 0 {
-            _ = fcntl(descriptor, setLease, Int32(F_UNLCK))
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard opened >= 0 else { return false }
+        let file = FileDescriptor(adopting: opened)
+        guard fcntl(file.rawValue, setSignal, SIGURG) == 0 else { return false }
+        if fcntl(file.rawValue, setLease, Int32(F_RDLCK)) == 0 {
+            _ = fcntl(file.rawValue, setLease, Int32(F_UNLCK))
             return false
         }
         return errno == EAGAIN

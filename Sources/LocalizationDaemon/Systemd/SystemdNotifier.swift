@@ -1,5 +1,6 @@
 public import Dispatch
 import Foundation
+import LocalizationSockets
 import Synchronization
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ public final class SystemdNotifier: Sendable {
     public let problem: String?
 
     private let address: UnixSocketAddress?
-    private let socket: Int32
+    private let socket: FileDescriptor?
     private let watchdogTimer = Mutex<(any DispatchSourceTimer)?>(nil)
 
     /// Reads `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `WATCHDOG_PID` from `environment`.
@@ -57,11 +58,12 @@ public final class SystemdNotifier: Sendable {
         let raw = environment["NOTIFY_SOCKET"] ?? ""
         var problem: String?
         var address: UnixSocketAddress?
-        var descriptor: Int32 = -1
+        var socket: FileDescriptor?
         if !raw.isEmpty {
             if let parsed = UnixSocketAddress(raw) {
-                descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
                 if descriptor >= 0 {
+                    socket = FileDescriptor(adopting: descriptor)
                     address = parsed
                 } else {
                     problem = "cannot create a socket for NOTIFY_SOCKET=\(raw): \(String(cString: strerror(errno)))"
@@ -72,7 +74,7 @@ public final class SystemdNotifier: Sendable {
             }
         }
         self.address = address
-        self.socket = descriptor
+        self.socket = socket
         self.socketAddress = address?.text
         self.problem = problem
 
@@ -86,7 +88,6 @@ public final class SystemdNotifier: Sendable {
 
     deinit {
         watchdogTimer.withLock { $0?.cancel() }
-        if socket >= 0 { close(socket) }
     }
 
     /// Whether messages go anywhere.
@@ -123,11 +124,16 @@ public final class SystemdNotifier: Sendable {
     /// Sends `KEY=value` assignments as one datagram; does nothing when notifications are off.
     public func send(_ assignments: [String]) throws(Failure) {
         guard let address, !assignments.isEmpty else { return }
+        let descriptor: Int32
+        switch socket {
+        case .some(let socket): descriptor = socket.rawValue
+        case .none: return
+        }
         let message = Array((assignments.joined(separator: "\n") + "\n").utf8)
         let sent = address.withSockaddr { pointer, length in
             message.withUnsafeBytes { bytes in
                 // Never blocks: a notify socket nobody reads must not stall a reload or a stop.
-                sendto(socket, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), pointer, length)
+                sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), pointer, length)
             }
         }
         if sent < 0 {

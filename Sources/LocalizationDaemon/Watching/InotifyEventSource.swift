@@ -1,6 +1,7 @@
 import CInotifyTools
 public import Dispatch
 import Foundation
+import LocalizationSockets
 import Synchronization
 
 #if canImport(Glibc)
@@ -565,14 +566,13 @@ private final class InotifyOwnerThread: Sendable {
         var template = Array("\(directory)/l10nd-inotify-wake-XXXXXX".utf8CString)
         let file = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard file >= 0 else { return nil }
+        let owned = FileDescriptor(adopting: file)
         _ = fcntl(file, F_SETFD, FD_CLOEXEC)
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let watch = inotify_add_watch(inotify, path, UInt32(IN_ATTRIB))
         unlink(path)
-        guard watch >= 0 else {
-            close(file)
-            return nil
-        }
-        return (file, watch)
+        guard watch >= 0 else { return nil }
+        // Open for the rest of the process, as the owner thread that touches it runs.
+        return (owned.take(), watch)
     }
 }

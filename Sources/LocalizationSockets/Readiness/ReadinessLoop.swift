@@ -20,31 +20,23 @@ package final class ReadinessLoop: Sendable {
     private static let stopToken = UInt64.max
 
     private let epoll: Epoll
-    private let wakeReader: Int32
-    private let wakeWriter: Int32
+    private let wakeReader: FileDescriptor
+    private let wakeWriter: FileDescriptor
 
     /// Creates the epoll instance and the pipe that ``stop()`` writes to (three descriptors).
     package init() throws(SocketError) {
         epoll = try Epoll()
         var ends: [Int32] = [-1, -1]
         try SystemCall.run("pipe") { pipe(&ends) }
-        do {
-            for end in ends {
-                try SystemCall.run("fcntl(F_SETFD)") { fcntl(end, F_SETFD, FD_CLOEXEC) }
-                try SystemCall.run("fcntl(F_SETFL)") { fcntl(end, F_SETFL, O_NONBLOCK) }
-            }
-            try epoll.add(ends[0], token: Self.stopToken)
-        } catch {
-            ends.forEach { _ = close($0) }
-            throw error
+        let reader = FileDescriptor(adopting: ends[0])
+        let writer = FileDescriptor(adopting: ends[1])
+        for end in [reader.rawValue, writer.rawValue] {
+            try SystemCall.run("fcntl(F_SETFD)") { fcntl(end, F_SETFD, FD_CLOEXEC) }
+            try SystemCall.run("fcntl(F_SETFL)") { fcntl(end, F_SETFL, O_NONBLOCK) }
         }
-        wakeReader = ends[0]
-        wakeWriter = ends[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
+        try epoll.add(reader.rawValue, token: Self.stopToken)
+        wakeReader = reader
+        wakeWriter = writer
     }
 
     /// Starts the thread, which calls `handler` with the tokens of each wake-up (each token
@@ -74,7 +66,7 @@ package final class ReadinessLoop: Sendable {
     /// Ends the thread once the handler call in progress, if any, returns. Idempotent.
     package func stop() {
         var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)
+        _ = write(wakeWriter.rawValue, &byte, 1)
     }
 
     private func run(_ handler: @Sendable ([UInt64]) -> Void) {

@@ -7,28 +7,26 @@ import Glibc
 /// Registrations are level-triggered: a descriptor stays ready until it is read dry. `add`,
 /// `remove` and `wait` may be called from any threads at once, as the kernel allows.
 package final class Epoll: Sendable {
-    private let descriptor: Int32
+    private let instance: FileDescriptor
 
     /// Creates an epoll instance (close-on-exec).
     package init() throws(SocketError) {
-        descriptor = try SystemCall.run("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+        instance = try FileDescriptor(systemCall: "epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     }
-
-    deinit { close(descriptor) }
 
     /// Starts reporting `fd` when it has input (or a hang-up or error), as `token`.
     package func add(_ fd: Int32, token: UInt64) throws(SocketError) {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = token
-        try SystemCall.run("epoll_ctl(ADD)") { epoll_ctl(descriptor, EPOLL_CTL_ADD, fd, &event) }
+        try SystemCall.run("epoll_ctl(ADD)") { epoll_ctl(instance.rawValue, EPOLL_CTL_ADD, fd, &event) }
     }
 
     /// Stops reporting `fd`; an event already collected by a waiting ``wait(into:capacity:timeout:)``
     /// may still name its token.
     package func remove(_ fd: Int32) {
         var event = epoll_event()  // ignored, but kernels before 2.6.9 wanted one
-        _ = epoll_ctl(descriptor, EPOLL_CTL_DEL, fd, &event)
+        _ = epoll_ctl(instance.rawValue, EPOLL_CTL_DEL, fd, &event)
     }
 
     /// Waits at most `timeout` milliseconds (-1: no limit) for ready descriptors and puts
@@ -36,7 +34,7 @@ package final class Epoll: Sendable {
     package func wait(into tokens: inout [UInt64], capacity: Int = 64, timeout: Int32 = -1) throws(SocketError) {
         tokens.removeAll(keepingCapacity: true)
         try withUnsafeTemporaryAllocation(of: epoll_event.self, capacity: capacity) { events throws(SocketError) in
-            let count = epoll_wait(descriptor, events.baseAddress, Int32(capacity), timeout)
+            let count = epoll_wait(instance.rawValue, events.baseAddress, Int32(capacity), timeout)
             if count < 0 {
                 let code = errno
                 if code == EINTR { return }

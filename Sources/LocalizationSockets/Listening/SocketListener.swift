@@ -1,5 +1,4 @@
 import Glibc
-public import LocalizationSockets
 import Synchronization
 
 /// A listening Unix stream socket: bound at a path by the daemon, or adopted from systemd.
@@ -13,16 +12,18 @@ import Synchronization
 /// ```swift
 /// let listener = try SocketListener.activated() ?? SocketListener(path: "/run/l10nd/l10nd.sock")
 /// ```
-public final class SocketListener: Sendable {
+package final class SocketListener: Sendable {
     /// The socket's path, when known.
-    public let path: String?
+    package let path: String?
     /// Whether the descriptor came from socket activation rather than `bind`.
-    public let isAdopted: Bool
-    /// The listening descriptor (non-blocking, close-on-exec).
-    let descriptor: Int32
+    package let isAdopted: Bool
+    /// The listening descriptor's number (non-blocking, close-on-exec), for system calls
+    /// until ``close()``.
+    package let descriptor: Int32
     /// Device and inode of the file bound, so `close` removes only our own socket file.
     private let boundFile: (device: UInt64, inode: UInt64)?
-    private let isClosed = Mutex(false)
+    /// The listening socket until ``close()`` takes it.
+    private let socket: Mutex<FileDescriptor?>
     private let ownsFile = Mutex(true)
 
     /// Binds and listens at `path`, the file getting `permissions` (default `0660`).
@@ -30,20 +31,16 @@ public final class SocketListener: Sendable {
     /// - Throws: ``SocketError`` with ``SocketError/Code/addressInUse`` if another process
     ///   listens there, ``SocketError/Code/notASocket`` if the path is something else,
     ///   ``SocketError/Code/pathTooLong``, or a system call failure.
-    public init(path: String, permissions: UInt32 = 0o660, backlog: Int32 = 512) throws(SocketError) {
+    package init(path: String, permissions: UInt32 = 0o660, backlog: Int32 = 512) throws(SocketError) {
         let address = try Self.address(for: path)
         try Self.removeStaleSocket(at: path, address: address)
-        let descriptor = try SystemCall.run("socket") {
-            socket(
+        let socket = try FileDescriptor(systemCall: "socket") {
+            Glibc.socket(
                 AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         }
-        do {
-            try Self.bind(descriptor, to: address, path: path, permissions: permissions)
-            try SystemCall.run("listen(\(path))") { listen(descriptor, backlog) }
-        } catch {
-            Glibc.close(descriptor)
-            throw error
-        }
+        let descriptor = socket.rawValue
+        try Self.bind(descriptor, to: address, path: path, permissions: permissions)
+        try SystemCall.run("listen(\(path))") { listen(descriptor, backlog) }
         var status = stat()
         if lstat(path, &status) == 0 {
             boundFile = (UInt64(status.st_dev), UInt64(status.st_ino))
@@ -52,6 +49,7 @@ public final class SocketListener: Sendable {
         }
         self.path = path
         self.descriptor = descriptor
+        self.socket = Mutex(socket)
         self.isAdopted = false
     }
 
@@ -60,7 +58,7 @@ public final class SocketListener: Sendable {
     ///
     /// - Throws: ``SocketError`` with ``SocketError/Code/badActivation`` if `descriptor` is
     ///   not a listening stream socket.
-    public init(adopting descriptor: Int32, path: String? = nil) throws(SocketError) {
+    package init(adopting descriptor: Int32, path: String? = nil) throws(SocketError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
             throw SocketError(code: .badActivation, message: "descriptor \(descriptor) is not a socket")
@@ -75,13 +73,14 @@ public final class SocketListener: Sendable {
         try SystemCall.run("fcntl(F_SETFD)") { fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.path = path
         self.descriptor = descriptor
+        self.socket = Mutex(FileDescriptor(adopting: descriptor))
         self.isAdopted = true
         self.boundFile = nil
     }
 
     /// The listener systemd passed this process, or `nil` when it was not socket-activated.
     /// Clears the activation variables so children do not inherit them.
-    public static func activated() throws(SocketError) -> SocketListener? {
+    package static func activated() throws(SocketError) -> SocketListener? {
         guard let descriptor = SocketActivation.descriptorsForThisProcess().first else { return nil }
         SocketActivation.unsetEnvironment()
         return try SocketListener(adopting: descriptor)
@@ -92,20 +91,16 @@ public final class SocketListener: Sendable {
     }
 
     /// Stops listening and removes the socket file this listener created. Idempotent.
-    public func close() {
-        let wasClosed = isClosed.withLock { closed in
-            defer { closed = true }
-            return closed
-        }
-        guard !wasClosed else { return }
-        Glibc.close(descriptor)
+    package func close() {
+        guard let socket = socket.withLock({ $0.take() }) else { return }
+        socket.close()
         removeSocketFile()
     }
 
     /// Unlinks the socket file this listener bound, so no client connects to a daemon that
     /// is going away; the descriptor stays open until ``close()``. An adopted socket's file
     /// belongs to systemd and stays.
-    func removeSocketFile() {
+    package func removeSocketFile() {
         guard let path, let boundFile, ownsFile.withLock({ $0 }) else { return }
         var status = stat()
         // Only unlink the file if it is still the one we bound: a newer daemon may own the path.
@@ -118,14 +113,14 @@ public final class SocketListener: Sendable {
 
     /// Leaves the socket file alone from now on, even when closing: it is gone, and a new
     /// file at the path (the replacement's) may have been given the same inode number.
-    func disownFile() {
+    package func disownFile() {
         ownsFile.withLock { $0 = false }
     }
 
     /// Whether the file this listener bound is still at its path: `false` once someone
     /// removed it or its directory (a tmp cleaner), or put another file there. Always true
     /// for an adopted socket, whose file is systemd's business.
-    var isFileInPlace: Bool {
+    package var isFileInPlace: Bool {
         guard let path, let boundFile else { return true }
         var status = stat()
         return lstat(path, &status) == 0 && UInt64(status.st_dev) == boundFile.device
@@ -157,12 +152,11 @@ public final class SocketListener: Sendable {
             throw SocketError(
                 code: .notASocket, message: "\(path) exists and is not a socket; refusing to replace it")
         }
-        let probe = try SystemCall.run("socket") {
-            socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let probe = try FileDescriptor(systemCall: "socket") {
+            Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
-        defer { Glibc.close(probe) }
         do {
-            try connect(probe, to: address)
+            try connect(probe.rawValue, to: address)
         } catch {
             switch error.errno {
             case ECONNREFUSED?:

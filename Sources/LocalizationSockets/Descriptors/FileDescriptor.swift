@@ -10,7 +10,9 @@ import Glibc
 /// ``take()``.
 ///
 /// ```swift
-/// let socket = try FileDescriptor(systemCall: "socket") { Glibc.socket(AF_UNIX, SOCK_STREAM, 0) }
+/// let socket = try FileDescriptor(systemCall: "socket") {
+///     Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+/// }
 /// try SystemCall.run("listen") { listen(socket.rawValue, 8) }
 /// // closed when `socket` goes out of scope, or earlier by `socket.close()`
 /// ```

@@ -1,11 +1,10 @@
 import Glibc
-import LocalizationSockets
 
 /// The directory a socket path lives in: created when missing, refused when someone else
 /// owns it (a `/tmp/l10nd-1000` planted by another user must not receive our socket).
-enum SocketDirectory {
+package enum SocketDirectory {
     /// Makes sure the directory of `socketPath` exists and belongs to this user (or root).
-    static func prepare(forSocketAt socketPath: String) throws(SocketError) {
+    package static func prepare(forSocketAt socketPath: String) throws(SocketError) {
         guard let slash = socketPath.lastIndex(of: "/"), slash != socketPath.startIndex else { return }
         let directory = String(socketPath[..<slash])
         var info = stat()

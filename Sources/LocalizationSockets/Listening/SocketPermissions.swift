@@ -1,10 +1,9 @@
 import Glibc
-import LocalizationSockets
 
 /// Gives the socket file a group, so that group's members may connect (mode 0660).
-enum SocketPermissions {
+package enum SocketPermissions {
     /// Sets `path`'s group to `group`, a name or a number.
-    static func assignGroup(_ group: String, to path: String) throws(SocketError) {
+    package static func assignGroup(_ group: String, to path: String) throws(SocketError) {
         let gid: gid_t
         if let number = gid_t(group) {
             gid = number
