@@ -2,13 +2,13 @@ import LocalizationCore
 import TestSupport
 import Testing
 
-/// `ResourceCatalog.lookup(…counts:)`: each plural variable takes the count of its own
+/// `ResourceCatalog.lookup(…plural: .counts(…))`: each plural variable takes the count of its own
 /// argument, what the daemon answers for a lookup's `counts` (protocol 1.3).
 @Suite struct PluralCountsTests {
     let catalog = ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog
 
     func lookup(_ key: String, _ language: String, table: String? = nil, counts: [PluralOperands?]) throws -> String {
-        try catalog.lookup(key, in: table, chain: catalog.chain([LanguageTag(language)]), counts: counts).value
+        try catalog.lookup(key, in: table, chain: catalog.chain([LanguageTag(language)]), plural: .counts(counts)).value
     }
 
     @Test func eachVariableTakesItsOwnArgument() throws {
@@ -45,7 +45,7 @@ import Testing
         for language in ["en", "fr", "ru", "ar", "ja"] {
             for number in [0, 1, 2, 5, 11, 21, 101] {
                 let chain = catalog.chain([try LanguageTag(language)])
-                let single = catalog.lookup("%d files", chain: chain, count: PluralOperands(number)).value
+                let single = catalog.lookup("%d files", chain: chain, plural: .count(PluralOperands(number))).value
                 #expect(
                     try lookup("%d files", language, counts: [PluralOperands(number)]) == single,
                     "\(language) \(number)")

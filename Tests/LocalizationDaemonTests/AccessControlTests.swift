@@ -51,7 +51,7 @@ import Testing
         let stranger = PeerInfo(pid: 1, uid: 1000, gid: 1000)
         for key in ["k", "absent", "absent"] {
             service.handle(
-                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: stranger,
+                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil)), from: stranger,
                 reply: replies.record)
         }
         service.handle(WireRequest(operation: .reset), from: stranger, reply: replies.record)
@@ -86,7 +86,7 @@ import Testing
         let stranger = PeerInfo(pid: 1, uid: 1000, gid: 1000)
         service.handle(WireRequest(operation: .reload), from: stranger, reply: replies.record)
         service.handle(
-            WireRequest(operation: .lookup(key: "k", languages: ["ja"], table: nil, count: nil)), from: stranger,
+            WireRequest(operation: .lookup(key: "k", languages: ["ja"], table: nil)), from: stranger,
             reply: replies.record)
         guard case .error(let error) = replies.all.first else {
             Issue.record("reload by a stranger was not refused: \(replies.all)")

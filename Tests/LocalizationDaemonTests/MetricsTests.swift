@@ -79,7 +79,7 @@ import Testing
         let replies = Mutex<[WireReply]>([])
         for key in ["k", "k", "absent"] {
             service.handle(
-                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: peer
+                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil)), from: peer
             ) { _ in }
         }
         service.handle(WireRequest(operation: .batch(keys: ["k", "gone"], languages: ["ja"], table: nil)), from: peer) {

@@ -78,12 +78,9 @@ public final class LookupService: WireRequestHandler {
                             "minor": .integer(Int64(WireProtocolVersion.minor)),
                         ]),
                     ]))
-            case .lookup(let key, let languages, let table, let count, let counts, let arguments):
+            case .lookup(let key, let languages, let table, let plural, let arguments):
                 reply(
-                    .lookup(
-                        try lookup(
-                            key, languages: languages, table: table, count: count, counts: counts,
-                            arguments: arguments)))
+                    .lookup(try lookup(key, languages: languages, table: table, plural: plural, arguments: arguments)))
             case .batch(let keys, let languages, let table, let arguments):
                 reply(.batch(try batch(keys, languages: languages, table: table, arguments: arguments)))
             case .table(let languages, let table):
@@ -155,19 +152,19 @@ public final class LookupService: WireRequestHandler {
         return chain
     }
 
-    /// One key; with a `count` the daemon selects the plural form, with `counts` each
-    /// variable's form by its own argument's count (docs/PLURALS.md says why); with
-    /// `arguments`, also the finished string, its forms selected by the arguments' numbers
-    /// unless `count` or `counts` say otherwise.
+    /// One key; with a count the daemon selects the plural form, with one count per
+    /// argument each variable's form by its own argument's count (docs/PLURALS.md says
+    /// why); with `arguments`, also the finished string, its forms selected by the
+    /// arguments' numbers unless `plural` says otherwise.
     func lookup(
-        _ key: String, languages: [String], table: String?, count: PluralOperands? = nil,
-        counts: [PluralOperands?]? = nil, arguments: [FormatValue]? = nil
+        _ key: String, languages: [String], table: String?, plural: PluralCounts = .none,
+        arguments: [FormatValue]? = nil
     ) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
         let chain = try chain(languages, in: snapshot.catalog)
         let values = arguments?.map(\.argument)
-        let selection = count == nil && counts == nil ? values.flatMap(LocalizedFormatter.pluralCounts) : counts
-        let result = snapshot.catalog.lookup(key, in: table, chain: chain, count: count, counts: selection)
+        let selection = plural == .none ? values.map(LocalizedFormatter.pluralCounts) ?? .none : plural
+        let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: selection)
         if result.found { counters.add(1, to: .found) }
         noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         return WireLookupResult(
@@ -176,7 +173,7 @@ public final class LookupService: WireRequestHandler {
             formatted: values.map { values in
                 finished(
                     key, result.value, values, languages: languages, table: table, catalog: snapshot.catalog,
-                    count: count, counts: selection)
+                    plural: selection)
             })
     }
 
@@ -193,8 +190,8 @@ public final class LookupService: WireRequestHandler {
         var answered = 0
         for (index, key) in keys.enumerated() {
             let keyArguments = arguments?[index]?.map(\.argument)
-            let counts = keyArguments.flatMap(LocalizedFormatter.pluralCounts)
-            let result = snapshot.catalog.lookup(key, in: table, chain: chain, counts: counts)
+            let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
+            let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: plural)
             values.append(result.value)
             found.append(result.found)
             if arguments != nil {
@@ -202,7 +199,7 @@ public final class LookupService: WireRequestHandler {
                     keyArguments.map { keyArguments in
                         finished(
                             key, result.value, keyArguments, languages: languages, table: table,
-                            catalog: snapshot.catalog, count: nil, counts: counts)
+                            catalog: snapshot.catalog, plural: plural)
                     })
             }
             if result.found { answered += 1 }
@@ -219,13 +216,13 @@ public final class LookupService: WireRequestHandler {
     /// development language's string, and as a last resort whatever can be filled.
     private func finished(
         _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
-        catalog: ResourceCatalog, count: PluralOperands?, counts: [PluralOperands?]?
+        catalog: ResourceCatalog, plural: PluralCounts
     ) -> String {
         LocalizedFormatter.finish(
             format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
-                catalog.lookup(key, in: table, chain: catalog.chain([]), count: count, counts: counts).value
+                catalog.lookup(key, in: table, chain: catalog.chain([]), plural: plural).value
             })
     }
 
