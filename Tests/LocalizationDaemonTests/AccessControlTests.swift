@@ -24,7 +24,7 @@ import Testing
             store: store, missing: MissingKeyReport(), counters: counters,
             actions: LookupService.Actions(
                 reload: { done in done(store.rescan()) },
-                status: { [:] }),
+                status: { nil }),
             administrators: [0, 4242])
         return (service, root)
     }

@@ -72,7 +72,7 @@ import Testing
         let service = LookupService(
             store: store, missing: MissingKeyReport(), counters: DaemonCounters(),
             actions: LookupService.Actions(
-                reload: { done in done(store.rescan()) }, status: { [:] },
+                reload: { done in done(store.rescan()) }, status: { nil },
                 metrics: { [.gauge("l10nd_extra", "From the daemon.", value: 7)] }),
             administrators: [0])
         let peer = PeerInfo(pid: 1, uid: 0, gid: 0)

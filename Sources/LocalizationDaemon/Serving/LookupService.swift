@@ -15,15 +15,16 @@ public final class LookupService: WireRequestHandler {
     public struct Actions: Sendable {
         /// Runs a full rescan and calls back with its summary once the new tables are served.
         public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
-        /// Extra `status` members: the watcher's and the server's counters.
-        public var status: @Sendable () -> [String: WireValue]
+        /// The daemon's parts of the `status` reply (``StatusReport/DaemonParts``): the
+        /// watcher's and the server's counters, among others; `nil` when there are none.
+        public var status: @Sendable () -> StatusReport.DaemonParts?
         /// Extra `metrics` families: the watcher's, the server's and the process's.
         public var metrics: @Sendable () -> [MetricFamily]
 
         /// Creates the actions.
         public init(
             reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
-            status: @escaping @Sendable () -> [String: WireValue],
+            status: @escaping @Sendable () -> StatusReport.DaemonParts?,
             metrics: @escaping @Sendable () -> [MetricFamily] = { [] }
         ) {
             self.reload = reload
@@ -105,7 +106,9 @@ public final class LookupService: WireRequestHandler {
                         ]))
                 }
             case .status:
-                reply(.fields(status()))
+                reply(
+                    .fields(StatusReport(snapshot: store.snapshot, counters: counters, daemon: actions.status()).fields)
+                )
             case .languages:
                 reply(.fields(["languages": languagesValue(store.snapshot)]))
             case .missing:
@@ -261,28 +264,6 @@ public final class LookupService: WireRequestHandler {
         var fields = missingValue(taken.entries, dropped: taken.dropped)
         fields["cleared"] = .array([.string("missing")])
         fields["counters_reset"] = .bool(false)
-        return fields
-    }
-
-    func status() -> [String: WireValue] {
-        let snapshot = store.snapshot
-        var fields: [String: WireValue] = [
-            "generation": .integer(Int64(snapshot.generation)),
-            "languages": .integer(Int64(snapshot.catalog.languages.count)),
-            "tables": .integer(Int64(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
-            "keys": .integer(Int64(snapshot.catalog.keyCount)),
-            "files": .integer(Int64(snapshot.fileCount)),
-            "errors": .array(snapshot.errors.map(Self.wireValue)),
-            "counters": .object(
-                Dictionary(
-                    uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
-                        (counter.statusName, .integer(Int64(counters.value(counter))))
-                    }
-                ).merging(["lookups": .integer(Int64(counters.lookups))]) { old, _ in old }),
-        ]
-        for (name, value) in actions.status() where fields[name] == nil {
-            fields[name] = value
-        }
         return fields
     }
 

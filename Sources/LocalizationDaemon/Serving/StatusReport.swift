@@ -1,0 +1,144 @@
+import LocalizationCore
+import LocalizationWire
+
+/// The `status` reply, built here and nowhere else: what the tables hold and the counters
+/// (which the ``LookupService`` answers from), and what the daemon around the service adds
+/// (``DaemonParts``: its process, the watcher, the socket file, the server, the log). A
+/// service running on its own, as in tests, has no daemon parts, and the reply has none of
+/// their members.
+public struct StatusReport: Sendable {
+    /// What the daemon around the service adds to `status`.
+    public struct DaemonParts: Sendable {
+        /// The daemon's version (`version`).
+        public var version: String
+        /// Whole seconds since the daemon started (`uptime_seconds`).
+        public var uptimeSeconds: Int64
+        /// The resource roots, in precedence order (`roots`).
+        public var roots: [String]
+        /// The language every chain ends with (`development_language`).
+        public var developmentLanguage: String
+        /// What keeps the daemon from serving as configured (`problems`; `degraded` when any).
+        public var problems: [String]
+        /// The watcher's counters, when it runs (`watcher`).
+        public var watcher: ResourceWatcher.Statistics?
+        /// The socket file the daemon bound, unless systemd passed the socket (`socket`).
+        public var socket: SocketFile?
+        /// The server's counters, when it runs (`server`).
+        public var server: SocketServerStatistics?
+        /// Log lines the output refused (`log.lines_dropped`).
+        public var droppedLogLines: Int
+
+        /// Creates the daemon's parts of a report.
+        public init(
+            version: String, uptimeSeconds: Int64, roots: [String], developmentLanguage: String, problems: [String],
+            watcher: ResourceWatcher.Statistics?, socket: SocketFile?, server: SocketServerStatistics?,
+            droppedLogLines: Int
+        ) {
+            self.version = version
+            self.uptimeSeconds = uptimeSeconds
+            self.roots = roots
+            self.developmentLanguage = developmentLanguage
+            self.problems = problems
+            self.watcher = watcher
+            self.socket = socket
+            self.server = server
+            self.droppedLogLines = droppedLogLines
+        }
+    }
+
+    /// The socket file the daemon bound, and what became of it.
+    public struct SocketFile: Sendable {
+        /// Where it is.
+        public var path: String
+        /// Whether the file at `path` is still the daemon's socket.
+        public var inPlace: Bool
+        /// How often it was bound again after it went missing.
+        public var recreated: Int
+        /// Why binding it again failed, last time it did.
+        public var lastError: String?
+
+        /// Creates the socket file's part of a report.
+        public init(path: String, inPlace: Bool, recreated: Int, lastError: String?) {
+            self.path = path
+            self.inPlace = inPlace
+            self.recreated = recreated
+            self.lastError = lastError
+        }
+    }
+
+    /// The tables served.
+    var snapshot: ResourceSnapshot
+    /// The lookups, misses and reloads counted since start.
+    var counters: DaemonCounters
+    /// What the daemon adds; `nil` for a service on its own.
+    var daemon: DaemonParts?
+
+    /// The reply's members.
+    var fields: [String: WireValue] {
+        var fields: [String: WireValue] = [
+            "generation": .integer(Int64(snapshot.generation)),
+            "languages": .integer(Int64(snapshot.catalog.languages.count)),
+            "tables": .integer(Int64(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
+            "keys": .integer(Int64(snapshot.catalog.keyCount)),
+            "files": .integer(Int64(snapshot.fileCount)),
+            "errors": .array(snapshot.errors.map(LookupService.wireValue)),
+            "counters": .object(
+                Dictionary(
+                    uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
+                        (counter.statusName, .integer(Int64(counters.value(counter))))
+                    }
+                ).merging(["lookups": .integer(Int64(counters.lookups))]) { old, _ in old }),
+        ]
+        guard let daemon else { return fields }
+        fields["version"] = .string(daemon.version)
+        fields["uptime_seconds"] = .integer(daemon.uptimeSeconds)
+        fields["roots"] = .array(daemon.roots.map(WireValue.string))
+        fields["development_language"] = .string(daemon.developmentLanguage)
+        fields["degraded"] = .bool(!daemon.problems.isEmpty)
+        fields["problems"] = .array(daemon.problems.map(WireValue.string))
+        if let statistics = daemon.watcher {
+            fields["watcher"] = .object([
+                "events": .integer(Int64(statistics.events)),
+                "batches": .integer(Int64(statistics.batches)),
+                "rescans": .integer(Int64(statistics.rescans)),
+                "overflows": .integer(Int64(statistics.overflows)),
+                "watches": .integer(Int64(statistics.watchCount)),
+                "last_error": statistics.lastError.map(WireValue.string) ?? .null,
+                "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
+                "unwatched": .array(
+                    statistics.unwatched.map { directory in
+                        .object([
+                            "path": .string(directory.path), "reason": .string(directory.reason.rawValue),
+                            "message": .string(directory.message), "polled": .bool(directory.polled),
+                        ])
+                    }),
+                "unwatched_count": .integer(Int64(statistics.unwatchedCount)),
+                "polled_changes": .integer(Int64(statistics.polledChanges)),
+            ])
+        }
+        if let socket = daemon.socket {
+            fields["socket"] = .object([
+                "path": .string(socket.path),
+                "in_place": .bool(socket.inPlace),
+                "recreated": .integer(Int64(socket.recreated)),
+                "last_error": socket.lastError.map(WireValue.string) ?? .null,
+            ])
+        }
+        if let statistics = daemon.server {
+            fields["server"] = .object([
+                "connections_accepted": .integer(Int64(statistics.connectionsAccepted)),
+                "connections_current": .integer(Int64(statistics.connectionsCurrent)),
+                "connections_refused": .integer(Int64(statistics.connectionsRefused)),
+                "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
+                "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
+                "requests_timed_out": .integer(Int64(statistics.requestsTimedOut)),
+                "accept_pauses": .integer(Int64(statistics.acceptPauses)),
+                "requests": .integer(Int64(statistics.requests)),
+                "errors": .integer(Int64(statistics.errors)),
+                "subscribers": .integer(Int64(statistics.subscribers)),
+            ])
+        }
+        fields["log"] = .object(["lines_dropped": .integer(Int64(daemon.droppedLogLines))])
+        return fields
+    }
+}
