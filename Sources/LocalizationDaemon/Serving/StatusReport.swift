@@ -5,65 +5,41 @@ import LocalizationWire
 /// (which the ``LookupService`` answers from), and what the daemon around the service adds
 /// (``DaemonParts``: its process, the watcher, the socket file, the server, the log). A
 /// service running on its own, as in tests, has no daemon parts, and the reply has none of
-/// their members.
+/// their members. Public only as what ``LookupService/Actions/status`` returns: nothing
+/// outside the module makes or reads one.
 public struct StatusReport: Sendable {
     /// What the daemon around the service adds to `status`.
     public struct DaemonParts: Sendable {
         /// The daemon's version (`version`).
-        public var version: String
+        var version: String
         /// Whole seconds since the daemon started (`uptime_seconds`).
-        public var uptimeSeconds: Int64
+        var uptimeSeconds: Int64
         /// The resource roots, in precedence order (`roots`).
-        public var roots: [String]
+        var roots: [String]
         /// The language every chain ends with (`development_language`).
-        public var developmentLanguage: String
+        var developmentLanguage: String
         /// What keeps the daemon from serving as configured (`problems`; `degraded` when any).
-        public var problems: [String]
+        var problems: [String]
         /// The watcher's counters, when it runs (`watcher`).
-        public var watcher: ResourceWatcher.Statistics?
+        var watcher: ResourceWatcher.Statistics?
         /// The socket file the daemon bound, unless systemd passed the socket (`socket`).
-        public var socket: SocketFile?
+        var socket: SocketFile?
         /// The server's counters, when it runs (`server`).
-        public var server: SocketServerStatistics?
+        var server: SocketServerStatistics?
         /// Log lines the output refused (`log.lines_dropped`).
-        public var droppedLogLines: Int
-
-        /// Creates the daemon's parts of a report.
-        public init(
-            version: String, uptimeSeconds: Int64, roots: [String], developmentLanguage: String, problems: [String],
-            watcher: ResourceWatcher.Statistics?, socket: SocketFile?, server: SocketServerStatistics?,
-            droppedLogLines: Int
-        ) {
-            self.version = version
-            self.uptimeSeconds = uptimeSeconds
-            self.roots = roots
-            self.developmentLanguage = developmentLanguage
-            self.problems = problems
-            self.watcher = watcher
-            self.socket = socket
-            self.server = server
-            self.droppedLogLines = droppedLogLines
-        }
+        var droppedLogLines: Int
     }
 
     /// The socket file the daemon bound, and what became of it.
     public struct SocketFile: Sendable {
         /// Where it is.
-        public var path: String
+        var path: String
         /// Whether the file at `path` is still the daemon's socket.
-        public var inPlace: Bool
+        var inPlace: Bool
         /// How often it was bound again after it went missing.
-        public var recreated: Int
+        var recreated: Int
         /// Why binding it again failed, last time it did.
-        public var lastError: String?
-
-        /// Creates the socket file's part of a report.
-        public init(path: String, inPlace: Bool, recreated: Int, lastError: String?) {
-            self.path = path
-            self.inPlace = inPlace
-            self.recreated = recreated
-            self.lastError = lastError
-        }
+        var lastError: String?
     }
 
     /// The tables served.
