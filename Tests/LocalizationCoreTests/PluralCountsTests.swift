@@ -52,4 +52,16 @@ import Testing
             }
         }
     }
+
+    /// The value itself: one count serves every argument, a list each its own, `nil` past
+    /// its end; no count, or `nil`, is none.
+    @Test func eachArgumentFindsItsCount() {
+        let one = PluralCounts.count(PluralOperands(2))
+        let each = PluralCounts.counts([nil, PluralOperands(3)])
+        #expect([1, 2, 9].map(one.count(ofArgument:)) == [PluralOperands(2), PluralOperands(2), PluralOperands(2)])
+        #expect([1, 2, 3].map(each.count(ofArgument:)) == [nil, PluralOperands(3), nil])
+        #expect(PluralCounts.none.count(ofArgument: 1) == nil)
+        #expect(PluralCounts(nil) == .none)
+        #expect(PluralCounts(PluralOperands(1)) == .count(PluralOperands(1)))
+    }
 }
