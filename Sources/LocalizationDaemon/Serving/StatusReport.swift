@@ -73,12 +73,12 @@ public struct StatusReport: Sendable {
         fields["degraded"] = .bool(!daemon.problems.isEmpty)
         fields["problems"] = .array(daemon.problems.map(WireValue.string))
         if let statistics = daemon.watcher {
-            fields["watcher"] = .object([
-                "events": .integer(Int64(statistics.events)),
-                "batches": .integer(Int64(statistics.batches)),
-                "rescans": .integer(Int64(statistics.rescans)),
-                "overflows": .integer(Int64(statistics.overflows)),
-                "watches": .integer(Int64(statistics.watchCount)),
+            var watcher = Self.counts([
+                "events": statistics.events, "batches": statistics.batches, "rescans": statistics.rescans,
+                "overflows": statistics.overflows, "watches": statistics.watchCount,
+                "unwatched_count": statistics.unwatchedCount, "polled_changes": statistics.polledChanges,
+            ])
+            watcher.merge([
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
                 "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
                 "unwatched": .array(
@@ -88,9 +88,8 @@ public struct StatusReport: Sendable {
                             "message": .string(directory.message), "polled": .bool(directory.polled),
                         ])
                     }),
-                "unwatched_count": .integer(Int64(statistics.unwatchedCount)),
-                "polled_changes": .integer(Int64(statistics.polledChanges)),
-            ])
+            ]) { count, _ in count }
+            fields["watcher"] = .object(watcher)
         }
         if let socket = daemon.socket {
             fields["socket"] = .object([
@@ -101,20 +100,23 @@ public struct StatusReport: Sendable {
             ])
         }
         if let statistics = daemon.server {
-            fields["server"] = .object([
-                "connections_accepted": .integer(Int64(statistics.connectionsAccepted)),
-                "connections_current": .integer(Int64(statistics.connectionsCurrent)),
-                "connections_refused": .integer(Int64(statistics.connectionsRefused)),
-                "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
-                "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
-                "requests_timed_out": .integer(Int64(statistics.requestsTimedOut)),
-                "accept_pauses": .integer(Int64(statistics.acceptPauses)),
-                "requests": .integer(Int64(statistics.requests)),
-                "errors": .integer(Int64(statistics.errors)),
-                "subscribers": .integer(Int64(statistics.subscribers)),
-            ])
+            fields["server"] = .object(
+                Self.counts([
+                    "connections_accepted": statistics.connectionsAccepted,
+                    "connections_current": statistics.connectionsCurrent,
+                    "connections_refused": statistics.connectionsRefused,
+                    "connections_cut_off": statistics.connectionsCutOff,
+                    "connections_timed_out": statistics.connectionsTimedOut,
+                    "requests_timed_out": statistics.requestsTimedOut, "accept_pauses": statistics.acceptPauses,
+                    "requests": statistics.requests, "errors": statistics.errors, "subscribers": statistics.subscribers,
+                ]))
         }
         fields["log"] = .object(["lines_dropped": .integer(Int64(daemon.droppedLogLines))])
         return fields
+    }
+
+    /// An object of counts, each a JSON integer.
+    private static func counts(_ members: [String: Int]) -> [String: WireValue] {
+        members.mapValues { .integer(Int64($0)) }
     }
 }
