@@ -85,7 +85,7 @@ func runDaemonStartBenchmark(languages: Int = 100, keys: Int = 10_000, repeats: 
 /// Opens 1,000 idle connections, then compares lookup latency with the single-connection case.
 private func idleConnections(socket: String, pid: Int32, key: String, baseline: Int) {
     guard let active = try? DaemonConnection(socketPath: socket, timeout: 5) else { return }
-    let lookup = WireOperation.lookup(key: key, languages: ["ja"], table: nil, count: nil)
+    let lookup = WireOperation.lookup(key: key, languages: ["ja"], table: nil)
     func latencies() -> [Double] {
         (0..<2_000).map { _ in
             let start = ContinuousClock.now

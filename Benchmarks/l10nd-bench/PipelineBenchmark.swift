@@ -16,7 +16,7 @@ func runPipelineBenchmark(requestsPerRun: Int = 40_000, inFlight: Int = 16, repe
     let keys = ["多言語化", "こんにちは", "保存", "設定", "about.title", "ようこそ、%@さん"]
     let batchKeys = (0..<64).map { keys[$0 % keys.count] }
     let lookup: @Sendable (Int) -> WireOperation = { index in
-        .lookup(key: keys[index % keys.count], languages: ["ja"], table: nil, count: nil)
+        .lookup(key: keys[index % keys.count], languages: ["ja"], table: nil)
     }
     let batch: @Sendable (Int) -> WireOperation = { _ in .batch(keys: batchKeys, languages: ["ja"], table: nil) }
 

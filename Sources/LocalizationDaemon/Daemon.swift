@@ -248,7 +248,7 @@ public final class Daemon: Sendable {
                     fullReloads.request(
                         perform: { self.fullReload(reason: "reload requested over the socket") }, done: done)
                 },
-                status: { [weak self] in self?.statusFields() ?? [:] },
+                status: { [weak self] in self?.statusParts() },
                 metrics: { [weak self] in self?.metricFamilies() ?? [] }),
             administrators: [0, getuid()])
     }
@@ -381,63 +381,23 @@ public final class Daemon: Sendable {
         return line
     }
 
-    /// The watcher's, server's and process's counters for `status`.
-    func statusFields() -> [String: WireValue] {
-        let (watcher, server) = startedParts.withLock { ($0.watcher, $0.server) }
-        var fields: [String: WireValue] = [
-            "version": .string(DaemonVersion.string),
-            "uptime_seconds": .integer(Int64((ContinuousClock.now - startedAt).components.seconds)),
-            "roots": .array(store.roots.map(WireValue.string)),
-            "development_language": .string(store.developmentLanguage.identifier),
-        ]
-        let problems = problems()
-        fields["degraded"] = .bool(!problems.isEmpty)
-        fields["problems"] = .array(problems.map(WireValue.string))
-        if let statistics = watcher?.statistics {
-            fields["watcher"] = .object([
-                "events": .integer(Int64(statistics.events)),
-                "batches": .integer(Int64(statistics.batches)),
-                "rescans": .integer(Int64(statistics.rescans)),
-                "overflows": .integer(Int64(statistics.overflows)),
-                "watches": .integer(Int64(statistics.watchCount)),
-                "last_error": statistics.lastError.map(WireValue.string) ?? .null,
-                "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
-                "unwatched": .array(
-                    statistics.unwatched.map { directory in
-                        .object([
-                            "path": .string(directory.path), "reason": .string(directory.reason.rawValue),
-                            "message": .string(directory.message), "polled": .bool(directory.polled),
-                        ])
-                    }),
-                "unwatched_count": .integer(Int64(statistics.unwatchedCount)),
-                "polled_changes": .integer(Int64(statistics.polledChanges)),
-            ])
-        }
-        if let listener = startedParts.withLock({ $0.listener }), !listener.isAdopted {
+    /// The daemon's parts of `status`: its process, the watcher's and server's counters,
+    /// the socket file.
+    func statusParts() -> StatusReport.DaemonParts {
+        let (watcher, server, listener) = startedParts.withLock { ($0.watcher, $0.server, $0.listener) }
+        var socket: StatusReport.SocketFile?
+        if let listener, !listener.isAdopted {
             let state = socketFile.withLock { $0 }
-            fields["socket"] = .object([
-                "path": .string(configuration.socketPath),
-                "in_place": .bool(listener.isFileInPlace),
-                "recreated": .integer(Int64(state.recreated)),
-                "last_error": state.lastError.map(WireValue.string) ?? .null,
-            ])
+            socket = StatusReport.SocketFile(
+                path: configuration.socketPath, inPlace: listener.isFileInPlace, recreated: state.recreated,
+                lastError: state.lastError)
         }
-        if let statistics = server?.statistics {
-            fields["server"] = .object([
-                "connections_accepted": .integer(Int64(statistics.connectionsAccepted)),
-                "connections_current": .integer(Int64(statistics.connectionsCurrent)),
-                "connections_refused": .integer(Int64(statistics.connectionsRefused)),
-                "connections_cut_off": .integer(Int64(statistics.connectionsCutOff)),
-                "connections_timed_out": .integer(Int64(statistics.connectionsTimedOut)),
-                "requests_timed_out": .integer(Int64(statistics.requestsTimedOut)),
-                "accept_pauses": .integer(Int64(statistics.acceptPauses)),
-                "requests": .integer(Int64(statistics.requests)),
-                "errors": .integer(Int64(statistics.errors)),
-                "subscribers": .integer(Int64(statistics.subscribers)),
-            ])
-        }
-        fields["log"] = .object(["lines_dropped": .integer(Int64(logger.droppedLines))])
-        return fields
+        return StatusReport.DaemonParts(
+            version: DaemonVersion.string,
+            uptimeSeconds: Int64((ContinuousClock.now - startedAt).components.seconds),
+            roots: store.roots, developmentLanguage: store.developmentLanguage.identifier, problems: problems(),
+            watcher: watcher?.statistics, socket: socket, server: server?.statistics,
+            droppedLogLines: logger.droppedLines)
     }
 
     /// Sends to systemd, logging (not failing) when the notify socket refuses.

@@ -56,12 +56,13 @@ enum GetCommand {
             localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: 10)
         }
         let table = parsed.value("table")
-        let (result, source) =
+        let plural: PluralCounts =
             switch counts.count {
-            case 0: localizer.lookupWithSource(key, languages: languages, table: table)
-            case 1: localizer.lookupWithSource(key, languages: languages, table: table, count: counts[0].operands)
-            default: localizer.lookupWithSource(key, languages: languages, table: table, counts: counts.map(\.operands))
+            case 0: .none
+            case 1: .count(counts[0].operands)
+            default: .counts(counts.map(\.operands))
             }
+        let (result, source) = localizer.lookupWithSource(key, languages: languages, table: table, plural: plural)
         if !useFiles, source != .daemon {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
             throw CommandFailure(

@@ -124,7 +124,7 @@ import Testing
                 let key = "key \(thread) \(index)"
                 guard
                     case .lookup(let result)? = try? client.send(
-                        .lookup(key: key, languages: ["ja"], table: nil, count: nil)),
+                        .lookup(key: key, languages: ["ja"], table: nil)),
                     result.value == key
                 else {
                     failures.add(1, ordering: .relaxed)
@@ -161,7 +161,7 @@ import Testing
         #expect(hello["protocol"]?["major"]?.integerValue == 1)
         guard
             case .lookup(let result) = try await client.send(
-                .lookup(key: "多言語化", languages: ["en"], table: nil, count: nil))
+                .lookup(key: "多言語化", languages: ["en"], table: nil))
         else {
             Issue.record("lookup did not answer with a lookup")
             return

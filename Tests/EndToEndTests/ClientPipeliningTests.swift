@@ -23,7 +23,7 @@ import Testing
     }
 
     static func lookup(_ key: String) -> WireOperation {
-        .lookup(key: key, languages: ["ja"], table: nil, count: nil)
+        .lookup(key: key, languages: ["ja"], table: nil)
     }
 
     /// 16 tasks on one connection, the way `send(_:) async` queues their writes behind the

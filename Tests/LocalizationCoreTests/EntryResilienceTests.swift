@@ -66,10 +66,10 @@ import Testing
         let rules = PluralRules.cldr(for: LanguageTag(language: "ru"))
         let files = try #require(entries["%d files"])
         // Served as Foundation serves it: 21 takes `one`, 3 `few`, and `many` stands in for other.
-        #expect(files.value(forCount: PluralOperands(21), rules: rules) == "%d файл")
-        #expect(files.value(forCount: PluralOperands(3), rules: rules) == "%d файла")
-        #expect(files.value(forCount: PluralOperands("1.5")!, rules: rules) == "%d файлов")
-        #expect(entries["%d apples"]?.value(forCount: PluralOperands(21), rules: rules) == "%d яблоко")
+        #expect(files.value(for: .count(PluralOperands(21)), rules: rules) == "%d файл")
+        #expect(files.value(for: .count(PluralOperands(3)), rules: rules) == "%d файла")
+        #expect(files.value(for: .count(PluralOperands("1.5")!), rules: rules) == "%d файлов")
+        #expect(entries["%d apples"]?.value(for: .count(PluralOperands(21)), rules: rules) == "%d яблоко")
     }
 
     @Test func servedFromFilesAndAtEveryEntrysLine() throws {
@@ -84,7 +84,7 @@ import Testing
         #expect(resources.errors.map(\.location.line).sorted() == lostLines, "\(resources.errors)")
         let russian = [try LanguageTag("ru")]
         #expect(resources.lookup("plain", languages: russian).value == "Просто")
-        #expect(resources.lookup("%d files", languages: russian, count: PluralOperands(21)).value == "%d файл")
+        #expect(resources.lookup("%d files", languages: russian, plural: .count(PluralOperands(21))).value == "%d файл")
         #expect(resources.lookup("broken", languages: russian).found == false)
 
         let findings = ResourceLinter.lint(paths: [path])

@@ -2,13 +2,13 @@ import LocalizationCore
 import TestSupport
 import Testing
 
-/// `ResourceCatalog.lookup(…counts:)`: each plural variable takes the count of its own
+/// `ResourceCatalog.lookup(…plural: .counts(…))`: each plural variable takes the count of its own
 /// argument, what the daemon answers for a lookup's `counts` (protocol 1.3).
 @Suite struct PluralCountsTests {
     let catalog = ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog
 
     func lookup(_ key: String, _ language: String, table: String? = nil, counts: [PluralOperands?]) throws -> String {
-        try catalog.lookup(key, in: table, chain: catalog.chain([LanguageTag(language)]), counts: counts).value
+        try catalog.lookup(key, in: table, chain: catalog.chain([LanguageTag(language)]), plural: .counts(counts)).value
     }
 
     @Test func eachVariableTakesItsOwnArgument() throws {
@@ -45,11 +45,23 @@ import Testing
         for language in ["en", "fr", "ru", "ar", "ja"] {
             for number in [0, 1, 2, 5, 11, 21, 101] {
                 let chain = catalog.chain([try LanguageTag(language)])
-                let single = catalog.lookup("%d files", chain: chain, count: PluralOperands(number)).value
+                let single = catalog.lookup("%d files", chain: chain, plural: .count(PluralOperands(number))).value
                 #expect(
                     try lookup("%d files", language, counts: [PluralOperands(number)]) == single,
                     "\(language) \(number)")
             }
         }
+    }
+
+    /// The value itself: one count serves every argument, a list each its own, `nil` past
+    /// its end; no count, or `nil`, is none.
+    @Test func eachArgumentFindsItsCount() {
+        let one = PluralCounts.count(PluralOperands(2))
+        let each = PluralCounts.counts([nil, PluralOperands(3)])
+        #expect([1, 2, 9].map(one.count(ofArgument:)) == [PluralOperands(2), PluralOperands(2), PluralOperands(2)])
+        #expect([1, 2, 3].map(each.count(ofArgument:)) == [nil, PluralOperands(3), nil])
+        #expect(PluralCounts.none.count(ofArgument: 1) == nil)
+        #expect(PluralCounts(nil) == .none)
+        #expect(PluralCounts(PluralOperands(1)) == .count(PluralOperands(1)))
     }
 }

@@ -84,7 +84,7 @@ enum StringsDictCorpus {
                 let (name, variable) = plural.variables.first, plural.format == "%#@\(name)@"
             else { continue }
             let expected = variable.forms[category] ?? variable.forms[.other]
-            #expect(entry.value(forCount: PluralOperands(21), rules: rules) == expected, "\(key)")
+            #expect(entry.value(for: .count(PluralOperands(21)), rules: rules) == expected, "\(key)")
             checked += 1
         }
         #expect(checked > 0)

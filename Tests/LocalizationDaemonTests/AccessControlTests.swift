@@ -25,7 +25,7 @@ import Testing
             store: store, missing: MissingKeyReport(), counters: counters,
             actions: LookupService.Actions(
                 reload: { done in done(store.rescan()) },
-                status: { [:] }),
+                status: { nil }),
             administrators: [0, 4242])
         return (service, root)
     }
@@ -52,7 +52,7 @@ import Testing
         let stranger = PeerInfo(pid: 1, uid: 1000, gid: 1000)
         for key in ["k", "absent", "absent"] {
             service.handle(
-                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: stranger,
+                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil)), from: stranger,
                 reply: replies.record)
         }
         service.handle(WireRequest(operation: .reset), from: stranger, reply: replies.record)
@@ -87,7 +87,7 @@ import Testing
         let stranger = PeerInfo(pid: 1, uid: 1000, gid: 1000)
         service.handle(WireRequest(operation: .reload), from: stranger, reply: replies.record)
         service.handle(
-            WireRequest(operation: .lookup(key: "k", languages: ["ja"], table: nil, count: nil)), from: stranger,
+            WireRequest(operation: .lookup(key: "k", languages: ["ja"], table: nil)), from: stranger,
             reply: replies.record)
         guard case .error(let error) = replies.all.first else {
             Issue.record("reload by a stranger was not refused: \(replies.all)")

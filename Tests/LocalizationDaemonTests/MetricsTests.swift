@@ -73,14 +73,14 @@ import Testing
         let service = LookupService(
             store: store, missing: MissingKeyReport(), counters: DaemonCounters(),
             actions: LookupService.Actions(
-                reload: { done in done(store.rescan()) }, status: { [:] },
+                reload: { done in done(store.rescan()) }, status: { nil },
                 metrics: { [.gauge("l10nd_extra", "From the daemon.", value: 7)] }),
             administrators: [0])
         let peer = PeerInfo(pid: 1, uid: 0, gid: 0)
         let replies = Mutex<[WireReply]>([])
         for key in ["k", "k", "absent"] {
             service.handle(
-                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil, count: nil)), from: peer
+                WireRequest(operation: .lookup(key: key, languages: ["ja"], table: nil)), from: peer
             ) { _ in }
         }
         service.handle(WireRequest(operation: .batch(keys: ["k", "gone"], languages: ["ja"], table: nil)), from: peer) {

@@ -122,7 +122,7 @@ struct TestHandler: WireRequestHandler {
 
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
         switch request.operation {
-        case .lookup(let key, let languages, _, _, _, _):
+        case .lookup(let key, let languages, _, _, _):
             if key.hasPrefix("big:"), let size = Int(key.dropFirst(4)) {
                 reply(
                     .lookup(

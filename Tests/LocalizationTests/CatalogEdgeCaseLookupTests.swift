@@ -72,7 +72,8 @@ import Testing
         #expect(String(localized: "\("Ana") has \(3) items", bundle: bundle, locale: de) == "3 Elemente bei Ana")
         let resources = ResourceSet.load(roots: [directory.path])
         let counted = resources.lookup(
-            "%@ has %lld items", languages: [try LanguageTag("de")], counts: [PluralOperands(0), PluralOperands(1)])
+            "%@ has %lld items", languages: [try LanguageTag("de")],
+            plural: .counts([PluralOperands(0), PluralOperands(1)]))
         #expect(counted.value == "Ein Element bei %1$@")
     }
 

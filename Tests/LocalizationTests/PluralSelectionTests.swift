@@ -9,9 +9,10 @@ import Testing
 @Suite struct PluralSelectionTests {
     @Test func argumentsGiveOneCountEachAndNilForText() {
         let counts = LocalizedFormatter.pluralCounts(["a", 3, 1.5, Int64(-2), UInt(7)])
-        #expect(counts == [nil, PluralOperands(3), PluralOperands(1.5), PluralOperands(-2), PluralOperands(7)])
-        #expect(LocalizedFormatter.pluralCounts(["a", "b"]) == nil)
-        #expect(LocalizedFormatter.pluralCounts([]) == nil)
+        #expect(
+            counts == .counts([nil, PluralOperands(3), PluralOperands(1.5), PluralOperands(-2), PluralOperands(7)]))
+        #expect(LocalizedFormatter.pluralCounts(["a", "b"]) == .none)
+        #expect(LocalizedFormatter.pluralCounts([]) == .none)
     }
 
     @Test func countsAreSentToACurrentDaemon() {
@@ -19,14 +20,14 @@ import Testing
         let operation = DaemonBackend.lookupOperation(
             "k", languages: ["fr"], table: "Localizable", plural: .counts(counts),
             daemonMinorVersion: WireProtocolVersion.minor)
-        #expect(operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", count: nil, counts: counts))
+        #expect(operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", plural: .counts(counts)))
     }
 
     @Test func longCountsAreCutToTheProtocolsLimit() {
         let counts = (1...100).map { PluralOperands($0) }
         let operation = DaemonBackend.lookupOperation(
             "k", languages: [], table: "Localizable", plural: .counts(counts), daemonMinorVersion: 3)
-        guard case .lookup(_, _, _, nil, let sent?, _) = operation else {
+        guard case .lookup(_, _, _, .counts(let sent), _) = operation else {
             Issue.record("no counts in \(operation)")
             return
         }
@@ -38,9 +39,10 @@ import Testing
         let operation = DaemonBackend.lookupOperation(
             "k", languages: ["fr"], table: "Localizable", plural: .counts([nil, PluralOperands(3), PluralOperands(1)]),
             daemonMinorVersion: 2)
-        #expect(operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", count: PluralOperands(3)))
+        #expect(
+            operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", plural: .count(PluralOperands(3))))
         let single = DaemonBackend.lookupOperation(
             "k", languages: [], table: "T", plural: .count(PluralOperands("1.5")!), daemonMinorVersion: 2)
-        #expect(single == .lookup(key: "k", languages: [], table: "T", count: PluralOperands("1.5")))
+        #expect(single == .lookup(key: "k", languages: [], table: "T", plural: .count(PluralOperands("1.5")!)))
     }
 }

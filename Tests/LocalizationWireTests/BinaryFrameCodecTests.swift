@@ -15,7 +15,7 @@ import Testing
 
     @Test func lookupLayoutIsAsDocumented() {
         let frame = BinaryFrameCodec.encode(
-            WireRequest(id: .number(7), operation: .lookup(key: "ké", languages: ["ja"], table: nil, count: nil)))
+            WireRequest(id: .number(7), operation: .lookup(key: "ké", languages: ["ja"], table: nil)))
         let expected: [UInt8] = [
             0xA5, 0x01, 0, 0, 0, 27,
             0x02, 0, 0, 0, 7,
@@ -101,8 +101,8 @@ import Testing
             WireRequest(
                 id: .number(8),
                 operation: .lookup(
-                    key: "k", languages: ["fr"], table: nil, count: nil,
-                    counts: [PluralOperands(3), nil, PluralOperands("1.5")])))
+                    key: "k", languages: ["fr"], table: nil,
+                    plural: .counts([PluralOperands(3), nil, PluralOperands("1.5")]))))
         let expected: [UInt8] = [
             0xA5, 0x01, 0, 0, 0, 47,
             0x02, 0, 0, 0, 8,
@@ -154,8 +154,8 @@ import Testing
             WireRequest(
                 id: .number(5),
                 operation: .lookup(
-                    key: "k", languages: ["ru"], table: "T", count: nil,
-                    counts: [PluralOperands(21), nil, PluralOperands("1.50")])))
+                    key: "k", languages: ["ru"], table: "T",
+                    plural: .counts([PluralOperands(21), nil, PluralOperands("1.50")]))))
         #expect((try? BinaryFrameCodec.decodeRequest(full).get()) != nil)
         for length in 0..<full.count {
             guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(Array(full.prefix(length))) else {
@@ -166,15 +166,15 @@ import Testing
         }
     }
 
-    /// With both set (only a Swift caller can), the encoder sends `counts` alone.
-    @Test func encodingBothSendsOnlyCounts() throws {
+    /// A lookup with `counts` is encoded with the list flag alone (`PluralCounts` holds
+    /// one count or a list, never both).
+    @Test func encodingCountsSendsOnlyCounts() throws {
         let both = payload(
-            WireRequest(
-                id: .number(1),
-                operation: .lookup(key: "k", languages: [], table: nil, count: PluralOperands(1), counts: [nil])))
+            WireRequest(id: .number(1), operation: .lookup(key: "k", languages: [], table: nil, plural: .counts([nil])))
+        )
         #expect(both == Self.lookupPrefix + [3, 0, 0, 0, 1, 0])
         let decoded = try BinaryFrameCodec.decodeRequest(both).get()
-        #expect(decoded.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: [nil]))
+        #expect(decoded.operation == .lookup(key: "k", languages: [], table: nil, plural: .counts([nil])))
     }
 
     @Test func malformedServerPayloadsThrow() {

@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: [(#"21"#, "21"), (#"1.5"#, "1.5"), (#""1.50""#, "1.50"), (#"-3"#, "-3"), (#""1.2c6""#, "1.2c6")])
     func countsAreIntegersOrDecimals(_ json: String, _ expected: String) throws {
         let request = try decode(#"{"op":"lookup","key":"k","count":\#(json)}"#).get()
-        guard case .lookup(_, _, _, let count?, _, _) = request.operation else {
+        guard case .lookup(_, _, _, .count(let count), _) = request.operation else {
             Issue.record("no count in \(request)")
             return
         }
@@ -119,11 +119,11 @@ import Testing
         let expected: [PluralOperands?] = [
             PluralOperands(3), nil, PluralOperands("1.5"), PluralOperands("1.50"), PluralOperands(-2),
         ]
-        #expect(request.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: expected))
+        #expect(request.operation == .lookup(key: "k", languages: [], table: nil, plural: .counts(expected)))
         let empty = try decode(#"{"op":"lookup","key":"k","counts":[]}"#).get()
-        #expect(empty.operation == .lookup(key: "k", languages: [], table: nil, count: nil, counts: []))
+        #expect(empty.operation == .lookup(key: "k", languages: [], table: nil, plural: .counts([])))
         let none = try decode(#"{"op":"lookup","key":"k","counts":null,"count":2}"#).get()
-        #expect(none.operation == .lookup(key: "k", languages: [], table: nil, count: PluralOperands(2)))
+        #expect(none.operation == .lookup(key: "k", languages: [], table: nil, plural: .count(PluralOperands(2))))
     }
 
     /// At most `WireOperation.maximumCounts` positions: a longer list is refused whole.
@@ -131,7 +131,7 @@ import Testing
         let limit = WireOperation.maximumCounts
         let fits = "[" + Array(repeating: "1", count: limit).joined(separator: ",") + "]"
         let request = try decode(#"{"op":"lookup","key":"k","counts":\#(fits)}"#).get()
-        guard case .lookup(_, _, _, _, let counts?, _) = request.operation else {
+        guard case .lookup(_, _, _, .counts(let counts), _) = request.operation else {
             Issue.record("no counts in \(request)")
             return
         }
@@ -151,7 +151,7 @@ import Testing
         #expect(
             request.operation
                 == .lookup(
-                    key: "k", languages: [], table: nil, count: nil,
+                    key: "k", languages: [], table: nil,
                     arguments: [.string("Ana"), .integer(3), .double(1.5), .string("1.50")]))
         let batch = try decode(#"{"op":"batch","keys":["a","b"],"args":[null,[2]]}"#).get()
         #expect(
@@ -192,17 +192,17 @@ import Testing
         #expect(failure.error.message.contains("UTF-8"))
     }
 
-    /// With both set (only a Swift caller can), the encoder sends `counts` alone.
-    @Test func encodingBothSendsOnlyCounts() throws {
-        let both = WireRequest(
-            operation: .lookup(key: "k", languages: ["fr"], table: nil, count: PluralOperands(1), counts: [nil]))
+    /// A lookup with `counts` is encoded without a `count` (`PluralCounts` holds one or
+    /// the other, never both).
+    @Test func encodingCountsSendsOnlyCounts() throws {
+        let both = WireRequest(operation: .lookup(key: "k", languages: ["fr"], table: nil, plural: .counts([nil])))
         let line = String(decoding: JSONLineCodec.encode(both), as: UTF8.self)
         #expect(line == #"{"op":"lookup","key":"k","lang":"fr","counts":[null]}"# + "\n")
     }
 
     @Test func langMayBeAStringOrAListAndTableDefaults() throws {
         let single = try decode(#"{"op":"lookup","key":"k","lang":"ja"}"#).get()
-        #expect(single.operation == .lookup(key: "k", languages: ["ja"], table: nil, count: nil))
+        #expect(single.operation == .lookup(key: "k", languages: ["ja"], table: nil))
         let list = try decode(#"{"op":"table","lang":["sv","de"],"table":null}"#).get()
         #expect(list.operation == .table(languages: ["sv", "de"], table: nil))
         #expect(list.id == nil)
@@ -212,7 +212,7 @@ import Testing
         let text =
             #"{"op":"lookup","key":"多言語化 \u00e9\ud83d\ude00\n\t\"\\\/","lang":"ja","extra":{"ignored":[true,null]}}"#
         let request = try decode("  \t" + text + " \r").get()
-        #expect(request.operation == .lookup(key: "多言語化 é😀\n\t\"\\/", languages: ["ja"], table: nil, count: nil))
+        #expect(request.operation == .lookup(key: "多言語化 é😀\n\t\"\\/", languages: ["ja"], table: nil))
         let emoji = try decode(#"{"op":"batch","keys":["👩‍👩‍👧","🇯🇵","ｶﾀｶﾅ"]}"#).get()
         #expect(emoji.operation == .batch(keys: ["👩‍👩‍👧", "🇯🇵", "ｶﾀｶﾅ"], languages: [], table: nil))
     }

@@ -8,7 +8,7 @@ import Testing
         var stream: [UInt8] = []
         stream += Array(#"{"op":"status","id":1}"#.utf8) + [0x0A]
         stream += BinaryFrameCodec.encode(
-            WireRequest(id: .number(2), operation: .lookup(key: "多言語化", languages: ["ja"], table: nil, count: nil)))
+            WireRequest(id: .number(2), operation: .lookup(key: "多言語化", languages: ["ja"], table: nil)))
         stream += Array("\r\n\n".utf8)
         stream += Array(#"{"op":"lookup","key":"😀\u2028","lang":["en"]}"#.utf8) + [0x0D, 0x0A]
         stream += BinaryFrameCodec.encode(WireRequest(id: .number(3), operation: .status))
@@ -34,7 +34,7 @@ import Testing
         #expect(messages.map(\.encoding) == [.jsonLines, .binaryFrames, .jsonLines, .binaryFrames, .binaryFrames])
         let decoded = try requests(messages)
         #expect(decoded.map(\.id) == [.number(1), .number(2), nil, .number(3), .number(4)])
-        #expect(decoded[2].operation == .lookup(key: "😀\u{2028}", languages: ["en"], table: nil, count: nil))
+        #expect(decoded[2].operation == .lookup(key: "😀\u{2028}", languages: ["en"], table: nil))
         #expect(framer.bufferedByteCount == 0)
     }
 

@@ -7,53 +7,57 @@ import Testing
     static let requests: [WireRequest] = [
         WireRequest(id: .number(1), operation: .hello),
         WireRequest(
-            id: .string("a-7"), operation: .lookup(key: "多言語化", languages: ["en"], table: "Localizable", count: nil)),
+            id: .string("a-7"), operation: .lookup(key: "多言語化", languages: ["en"], table: "Localizable")),
         WireRequest(
             id: .number(2),
-            operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, count: PluralOperands(3))),
+            operation: .lookup(key: "files %d", languages: ["sv", "de"], table: nil, plural: .count(PluralOperands(3)))),
         // Decimals travel as text, so visible fraction digits (`v`, `f`) survive the wire.
         WireRequest(
-            id: .number(12), operation: .lookup(key: "h", languages: ["fr"], table: nil, count: PluralOperands("1.50"))),
+            id: .number(12),
+            operation: .lookup(key: "h", languages: ["fr"], table: nil, plural: .count(PluralOperands("1.50")!))),
         WireRequest(
-            id: .number(13), operation: .lookup(key: "h", languages: ["en"], table: nil, count: PluralOperands("1.0"))),
+            id: .number(13),
+            operation: .lookup(key: "h", languages: ["en"], table: nil, plural: .count(PluralOperands("1.0")!))),
         WireRequest(
-            id: .number(14), operation: .lookup(key: "h", languages: ["fr"], table: nil, count: PluralOperands("1.2c6"))
+            id: .number(14),
+            operation: .lookup(key: "h", languages: ["fr"], table: nil, plural: .count(PluralOperands("1.2c6")!))
         ),
         // Found by scripts/fuzz: `001` was sent as the integer 1 and came back as another count.
         WireRequest(
-            id: .number(15), operation: .lookup(key: "h", languages: ["ru"], table: nil, count: PluralOperands("001"))),
+            id: .number(15),
+            operation: .lookup(key: "h", languages: ["ru"], table: nil, plural: .count(PluralOperands("001")!))),
         // Protocol 1.3: one count per argument, null for one that is not a number.
         WireRequest(
             id: .number(16),
             operation: .lookup(
-                key: "%d files in %d folders", languages: ["fr"], table: nil, count: nil,
-                counts: [PluralOperands(3), PluralOperands(1)])),
+                key: "%d files in %d folders", languages: ["fr"], table: nil,
+                plural: .counts([PluralOperands(3), PluralOperands(1)]))),
         WireRequest(
             id: .number(17),
             operation: .lookup(
-                key: "%@: %d of %.1f", languages: ["ru", "en"], table: "Plurals", count: nil,
-                counts: [nil, PluralOperands(-21), PluralOperands("1.50"), PluralOperands("001"), nil])),
+                key: "%@: %d of %.1f", languages: ["ru", "en"], table: "Plurals",
+                plural: .counts([nil, PluralOperands(-21), PluralOperands("1.50"), PluralOperands("001"), nil]))),
         WireRequest(
-            id: .number(18), operation: .lookup(key: "k", languages: [], table: nil, count: nil, counts: [])),
+            id: .number(18), operation: .lookup(key: "k", languages: [], table: nil, plural: .counts([]))),
         WireRequest(
             id: .number(19),
             operation: .lookup(
-                key: "k", languages: ["ar"], table: nil, count: nil,
-                counts: Array(repeating: PluralOperands(Int.max), count: WireOperation.maximumCounts))),
+                key: "k", languages: ["ar"], table: nil,
+                plural: .counts(Array(repeating: PluralOperands(Int.max), count: WireOperation.maximumCounts)))),
         WireRequest(
             id: .number(3),
             operation: .lookup(
-                key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, count: PluralOperands(-1))),
+                key: "😀 \"quoted\" \\ \n\t\u{2028}", languages: [], table: nil, plural: .count(PluralOperands(-1)))),
         // Protocol 1.4: format arguments for the finished string, with and without counts.
         WireRequest(
             id: .number(20),
             operation: .lookup(
-                key: "%1$@ has %2$d new messages", languages: ["ja"], table: nil, count: nil,
+                key: "%1$@ has %2$d new messages", languages: ["ja"], table: nil,
                 arguments: [.string("Ana \"名\""), .integer(Int64.min), .double(-1.5e300)])),
         WireRequest(
             id: .number(21),
             operation: .lookup(
-                key: "%d", languages: ["fr"], table: nil, count: PluralOperands(2), arguments: [])),
+                key: "%d", languages: ["fr"], table: nil, plural: .count(PluralOperands(2)), arguments: [])),
         WireRequest(
             id: .number(22),
             operation: .batch(

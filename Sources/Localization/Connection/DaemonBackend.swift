@@ -17,7 +17,7 @@ final class DaemonBackend: Sendable {
         var key: String
         var languages: [String]
         var table: String
-        var plural: PluralSelection
+        var plural: PluralCounts
     }
 
     /// The protocol minor version that added a lookup's `counts`.
@@ -92,7 +92,7 @@ final class DaemonBackend: Sendable {
 
     /// One `lookup` round trip, the daemon selecting plural forms as `plural` says; `nil`
     /// when the daemon failed.
-    func lookup(_ key: String, languages: [String], table: String, plural: PluralSelection) -> LookupResult? {
+    func lookup(_ key: String, languages: [String], table: String, plural: PluralCounts) -> LookupResult? {
         let operation = Self.lookupOperation(
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
@@ -115,24 +115,24 @@ final class DaemonBackend: Sendable {
     /// arguments' variables take `other`); a daemon older than 1.3 would refuse `counts`
     /// and is sent the first number as the `count` of every variable, as before 1.3.
     static func lookupOperation(
-        _ key: String, languages: [String], table: String, plural: PluralSelection, daemonMinorVersion: Int
+        _ key: String, languages: [String], table: String, plural: PluralCounts, daemonMinorVersion: Int
     ) -> WireOperation {
         guard case .counts(let counts) = plural else {
-            return .lookup(key: key, languages: languages, table: table, count: plural.count)
+            return .lookup(key: key, languages: languages, table: table, plural: plural)
         }
         guard daemonMinorVersion >= countsMinorVersion else {
             let first = counts.lazy.compactMap { $0 }.first
-            return .lookup(key: key, languages: languages, table: table, count: first)
+            return .lookup(key: key, languages: languages, table: table, plural: PluralCounts(first))
         }
         return .lookup(
-            key: key, languages: languages, table: table, count: nil,
-            counts: Array(counts.prefix(WireOperation.maximumCounts)))
+            key: key, languages: languages, table: table,
+            plural: .counts(Array(counts.prefix(WireOperation.maximumCounts))))
     }
 
     /// What the daemon last said about `key` asked with `plural`: its remembered answer to
     /// that very question, else the cached table's value (a plural entry's `other` forms).
     func lastKnown(
-        _ key: String, languages: [String], table: String, plural: PluralSelection = .none
+        _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
         if let answer = remembered.withLock({ $0[question] }) { return answer }

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// ```swift
 /// let connection = try DaemonConnection()
-/// if case .lookup(let result) = try connection.send(.lookup(key: "多言語化", languages: ["ja"], table: nil, count: nil)) {
+/// if case .lookup(let result) = try connection.send(.lookup(key: "多言語化", languages: ["ja"], table: nil)) {
 ///     print(result.value)
 /// }
 /// ```

@@ -24,7 +24,7 @@ import Synchronization
 ///
 /// ```swift
 /// let client = LocalizationClient()
-/// if case .lookup(let result) = try client.send(.lookup(key: "多言語化", languages: ["ja"], table: nil, count: nil)) {
+/// if case .lookup(let result) = try client.send(.lookup(key: "多言語化", languages: ["ja"], table: nil)) {
 ///     print(result.value)
 /// }
 /// ```

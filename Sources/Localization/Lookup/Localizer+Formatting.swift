@@ -32,39 +32,31 @@ extension Localizer {
     func localized(
         _ key: String, languages: [String], table: String?, arguments: [any CVarArg], defaultFormat: String? = nil
     ) -> String {
-        let counts = LocalizedFormatter.pluralCounts(arguments)
-        let result = lookup(key, languages: languages, table: table, counts: counts)
+        // Selected by the daemon in its modes and by the embedded catalog otherwise: both
+        // apply the serving language's rules, and the development language's for a `Base`
+        // entry, whose text it holds (`ResourceCatalog.lookup`). With no number among the
+        // arguments, a plural entry's value is its `other` forms.
+        let result = lookupWithSource(
+            key, languages: languages, table: table, plural: LocalizedFormatter.pluralCounts(arguments)
+        ).result
         let format = result.found ? result.value : defaultFormat ?? result.value
-        return formatted(
-            key, format, arguments, counts: counts, languages: languages, table: table, defaultFormat: defaultFormat)
-    }
-
-    /// The looked-up format with its plural forms selected by `counts`, by the daemon in its
-    /// modes and by the embedded catalog otherwise: both apply the serving language's rules,
-    /// and the development language's for a `Base` entry, whose text it holds
-    /// (`ResourceCatalog.lookup`).
-    private func lookup(_ key: String, languages: [String], table: String?, counts: [PluralOperands?]?)
-        -> LookupResult
-    {
-        // With no number among the arguments, a plural entry's value is its `other` forms.
-        guard let counts else { return lookup(key, languages: languages, table: table) }
-        return lookup(key, languages: languages, table: table, counts: counts)
+        return formatted(key, format, arguments, languages: languages, table: table, defaultFormat: defaultFormat)
     }
 
     /// `format` filled with `arguments`; when it does not fit them, the development
     /// language's string (logged once per key and language), and as a last resort
     /// whatever can be filled.
     private func formatted(
-        _ key: String, _ format: String, _ arguments: [any CVarArg], counts: [PluralOperands?]? = nil,
-        languages: [String], table: String?, defaultFormat: String? = nil
+        _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
+        defaultFormat: String? = nil
     ) -> String {
         LocalizedFormatter.finish(
             format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
-                let development = lookup(
-                    key, languages: [], table: table,
-                    counts: counts ?? LocalizedFormatter.pluralCounts(arguments))
+                let development = lookupWithSource(
+                    key, languages: [], table: table, plural: LocalizedFormatter.pluralCounts(arguments)
+                ).result
                 return development.found ? development.value : defaultFormat ?? development.value
             },
             mismatch: { FormatWarnings.report(key: key, languages: languages, mismatch: $0) })

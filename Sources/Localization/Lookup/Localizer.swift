@@ -235,7 +235,7 @@ public final class Localizer: Sendable {
         _ key: String, languages: [String], table: String? = nil, count: Int? = nil
     ) -> (result: LookupResult, source: LookupSource) {
         lookupWithSource(
-            key, languages: languages, table: table, plural: PluralSelection(count.map(PluralOperands.init)))
+            key, languages: languages, table: table, plural: PluralCounts(count.map(PluralOperands.init)))
     }
 
     /// ``lookup(_:languages:table:count:)`` with a decimal count, and which source
@@ -253,8 +253,9 @@ public final class Localizer: Sendable {
         lookupWithSource(key, languages: languages, table: table, plural: .counts(counts))
     }
 
-    private func lookupWithSource(
-        _ key: String, languages: [String], table: String?, plural: PluralSelection
+    /// `key` looked up with its plural forms selected by `plural`, and which source answered it.
+    package func lookupWithSource(
+        _ key: String, languages: [String], table: String?, plural: PluralCounts
     ) -> (result: LookupResult, source: LookupSource) {
         let tags = LanguageTag.preferences(languages)
         let identifiers = tags.map(\.identifier)
@@ -281,7 +282,7 @@ public final class Localizer: Sendable {
             }
             return offline(key, tags: tags, table: tableName, plural: plural, backend: backend)
         case .files(let resources):
-            return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
+            return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         case .lastKnown(let backend):
             return (
                 backend.lastKnown(key, languages: identifiers, table: tableName, plural: plural) ?? .missing(key),
@@ -398,10 +399,10 @@ public final class Localizer: Sendable {
 
     /// The answer when the daemon failed this call: files, else what it said before.
     private func offline(
-        _ key: String, tags: [LanguageTag], table: String, plural: PluralSelection, backend: DaemonBackend
+        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, backend: DaemonBackend
     ) -> (result: LookupResult, source: LookupSource) {
         if let resources = state.withLock({ $0.resources }) ?? loadedResources() {
-            return (plural.lookup(key, in: resources, languages: tags, table: table), .files)
+            return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
         let identifiers = tags.map(\.identifier)
         if let known = backend.lastKnown(key, languages: identifiers, table: table, plural: plural) {

@@ -5,13 +5,13 @@ public import Foundation
 /// same text for the same arguments.
 extension LocalizedFormatter {
     /// Each argument's number, for plural selection (`nil` for an argument that is not a
-    /// number); `nil` when none is, so a plural entry's value is its `other` forms.
-    public static func pluralCounts(_ arguments: [any CVarArg]) -> [PluralOperands?]? {
+    /// number); no count when none is, so a plural entry's value is its `other` forms.
+    public static func pluralCounts(_ arguments: [any CVarArg]) -> PluralCounts {
         let counts = arguments.map { argument -> PluralOperands? in
             if let integer = integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
             return doubleValue(argument).map(PluralOperands.init)
         }
-        return counts.contains { $0 != nil } ? counts : nil
+        return counts.contains { $0 != nil } ? .counts(counts) : .none
     }
 
     /// The locale floating-point conversions use for a lookup's preference list: the first

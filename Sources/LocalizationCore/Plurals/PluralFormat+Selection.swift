@@ -24,23 +24,18 @@ extension PluralFormat {
         return expand(segments, rules: rules, count: count, positional: consuming > 1, inherited: nil, nesting: 0)
     }
 
-    /// The format with every variable's form chosen by the same `count`: what a lookup
-    /// with a count returns (the daemon's `count` field, `l10nctl get --count`).
-    public func resolved(count: PluralOperands, rules: PluralRules) -> String {
-        resolved(rules: rules) { _ in count }
-    }
-
-    /// The format with each variable's form chosen by the count of its argument:
-    /// `counts[n - 1]` for argument `n` (the daemon's `counts` field). A `nil` count, or
-    /// an argument past the end of `counts`, takes the `other` form, as an argument that
-    /// is not a number does.
+    /// The format with every variable's form chosen by `counts`: one count for every
+    /// variable (the daemon's `count` field, `l10nctl get --count`), or each variable's
+    /// by the count of its own argument, `counts[n - 1]` for argument `n` (the daemon's
+    /// `counts` field). A variable without a count takes the `other` form, as one whose
+    /// argument is not a number does.
     ///
     /// ```swift
-    /// format.resolved(counts: [PluralOperands(3), PluralOperands(1)], rules: .cldr(for: fr))
+    /// format.resolved(.counts([PluralOperands(3), PluralOperands(1)]), rules: .cldr(for: fr))
     /// // "%1$d fichiers dans %2$d dossier"
     /// ```
-    public func resolved(counts: [PluralOperands?], rules: PluralRules) -> String {
-        resolved(rules: rules) { position in counts.indices.contains(position - 1) ? counts[position - 1] : nil }
+    public func resolved(_ counts: PluralCounts, rules: PluralRules) -> String {
+        resolved(rules: rules, count: counts.count(ofArgument:))
     }
 
     /// The form of `variable` for `operands`, Apple's zero case first.

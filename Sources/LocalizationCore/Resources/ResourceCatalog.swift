@@ -96,15 +96,13 @@ public struct ResourceCatalog: Sendable {
     /// The first language in the chain that has the key serves it; for a table a String
     /// Catalog provides, its `sourceLanguage` is tried before the development language. When none has it, the
     /// value is the key itself and `found` is false — also when the only entry is a catalog's
-    /// key-made source entry (``TableEntry/isSourceKeyStandIn``). With a `count`, a plural entry's value
+    /// key-made source entry (``TableEntry/isSourceKeyStandIn``). With a count, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
-    /// rules (``value(of:language:count:)``); with `counts` (one per format argument, in
-    /// place of `count`), each variable's form is selected by its own argument's count
-    /// (``value(of:language:counts:)``). A pseudo-language in the chain (`en-XA`, `ar-XB`)
+    /// rules; with one count per format argument, each variable's form is selected by its
+    /// own argument's count (``value(of:language:plural:)``). A pseudo-language in the chain (`en-XA`, `ar-XB`)
     /// serves what its own table lacks from the development language, transformed.
     public func lookup(
-        _ key: String, in table: String? = nil, chain: FallbackChain, count: PluralOperands? = nil,
-        counts: [PluralOperands?]? = nil
+        _ key: String, in table: String? = nil, chain: FallbackChain, plural: PluralCounts = .none
     ) -> LookupResult {
         let tableName = Self.tableName(table)
         let (languages, identifiers) = candidates(tableName, chain: chain)
@@ -117,29 +115,19 @@ public struct ResourceCatalog: Sendable {
             }
             // A catalog's key-made source entry is no text: the chain goes on, and ends in a miss.
             if let entry, !entry.isSourceKeyStandIn {
-                let value =
-                    if let counts { value(of: entry, language: language, counts: counts) } else {
-                        value(of: entry, language: language, count: count)
-                    }
+                let value = value(of: entry, language: language, plural: plural)
                 return LookupResult(value: value, found: true, language: language, entry: entry)
             }
         }
         return .missing(key)
     }
 
-    /// `entry`'s value, or with a `count` its plural form for `language` (`Base` counts as
-    /// the development language, whose text it holds).
-    public func value(of entry: TableEntry, language: LanguageTag, count: PluralOperands?) -> String {
-        guard let count, entry.plural != nil else { return entry.value }
-        return entry.value(forCount: count, rules: pluralRules(for: language))
-    }
-
-    /// `entry`'s value with each plural variable's form chosen by the count of its own
-    /// argument (`counts[n - 1]` for argument `n`; `nil` or absent takes `other`), for
-    /// `language` (`Base` counts as the development language).
-    public func value(of entry: TableEntry, language: LanguageTag, counts: [PluralOperands?]) -> String {
-        guard entry.plural != nil else { return entry.value }
-        return entry.value(forCounts: counts, rules: pluralRules(for: language))
+    /// `entry`'s value with its plural forms selected by `plural` (one count for every
+    /// variable, or each variable's by its own argument's; `nil` or absent takes `other`),
+    /// for `language` (`Base` counts as the development language, whose text it holds).
+    public func value(of entry: TableEntry, language: LanguageTag, plural: PluralCounts) -> String {
+        guard entry.plural != nil, plural != .none else { return entry.value }
+        return entry.value(for: plural, rules: pluralRules(for: language))
     }
 
     /// The plural rules of `language`, or of the development language for `Base`, whose

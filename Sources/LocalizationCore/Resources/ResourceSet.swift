@@ -42,13 +42,11 @@ public struct ResourceSet: Sendable {
         return ResourceSet(roots: roots, catalog: catalog, files: files, errors: errors)
     }
 
-    /// Looks `key` up for `languages` (preferred first) in `table`; a `count` selects a
-    /// plural entry's forms, `counts` each variable's by its own argument
-    /// (``ResourceCatalog/lookup(_:in:chain:count:counts:)``).
+    /// Looks `key` up for `languages` (preferred first) in `table`, `plural` selecting a
+    /// plural entry's forms (``ResourceCatalog/lookup(_:in:chain:plural:)``).
     public func lookup(
-        _ key: String, languages: [LanguageTag], table: String? = nil, count: PluralOperands? = nil,
-        counts: [PluralOperands?]? = nil
+        _ key: String, languages: [LanguageTag], table: String? = nil, plural: PluralCounts = .none
     ) -> LookupResult {
-        catalog.lookup(key, in: table, chain: catalog.chain(languages), count: count, counts: counts)
+        catalog.lookup(key, in: table, chain: catalog.chain(languages), plural: plural)
     }
 }

@@ -1,14 +1,9 @@
 extension TableEntry {
-    /// The value for `count`: a plural entry's format with each variable's form chosen by
-    /// `rules`; any other entry's plain value.
-    public func value(forCount count: PluralOperands, rules: PluralRules) -> String {
-        plural?.resolved(count: count, rules: rules) ?? value
-    }
-
-    /// The value for `counts`, one per format argument (``PluralFormat/resolved(counts:rules:)``):
-    /// a plural entry's format with each variable's form chosen by its own argument; any
-    /// other entry's plain value.
-    public func value(forCounts counts: [PluralOperands?], rules: PluralRules) -> String {
-        plural?.resolved(counts: counts, rules: rules) ?? value
+    /// The value for `counts`: a plural entry's format with each variable's form chosen by
+    /// `rules` (``PluralFormat/resolved(_:rules:)``); any other entry's plain value, and a
+    /// plural entry's own value when there is no count.
+    public func value(for counts: PluralCounts, rules: PluralRules) -> String {
+        guard let plural, counts != .none else { return value }
+        return plural.resolved(counts, rules: rules)
     }
 }

@@ -14,6 +14,8 @@ public final class DaemonLogger: Sendable {
     public let level: LogLevel
     private let journal: Bool
     private let writeLine: @Sendable (String) -> Bool
+    /// Held across each line's write, on purpose: it guards no data, only the output, so
+    /// that lines from several threads never interleave (a sink may write a line in parts).
     private let lock = Mutex(())
     private let dropped = Atomic<Int>(0)
 

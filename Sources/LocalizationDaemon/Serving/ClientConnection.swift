@@ -6,8 +6,9 @@ import LocalizationWire
 /// One accepted client: reads and frames its bytes, hands requests to the handler, and
 /// writes the replies back in request order.
 ///
-/// Every method runs on the server's queue and all mutable state is confined to it, which
-/// is what makes the `@unchecked Sendable` sound: the reply closures given to the handler
+/// Every method runs on the server's queue (its entry points check with
+/// `dispatchPrecondition`) and all mutable state is confined to it, which is what makes the
+/// `@unchecked Sendable` sound: the reply closures given to the handler
 /// may be called on any thread, and they hop onto the queue before touching anything.
 ///
 /// Ordering: each request takes a slot in ``slots`` when it arrives; a reply fills its slot;
@@ -108,6 +109,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Starts reading. Called once, on the queue.
     func start() {
+        dispatchPrecondition(condition: .onQueue(queue))
         resumeReading()
     }
 
@@ -129,6 +131,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Closes this connection if it broke a time limit by `now` (uptime nanoseconds); the
     /// server's sweep calls it for every connection. `stopping`: the server is draining.
     func closeIfOverdue(now: UInt64, stopping: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         func older(than seconds: Double, _ time: UInt64) -> Bool {
             seconds.isFinite && now > time && Double(now - time) > seconds * 1e9
         }
@@ -164,6 +167,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Reads what the client sent; called on the queue when the server's ``ReadinessLoop``
     /// reports input (possibly just after reading was suspended: then it does nothing).
     func readAvailable() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .open = state, !readSuspended, !inputEnded else { return }
         // Bounded so one fast client cannot starve the others sharing the queue; input left
         // unread is reported again.
@@ -270,6 +274,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func complete(_ sequence: UInt64, with bytes: [UInt8], isError: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         if sequence == tableSequence { tableSequence = nil }
         guard !isClosed, sequence >= firstSequence else { return }
         let index = slotsHead + Int(sequence - firstSequence)
@@ -285,6 +290,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Events are not asked for, so no flow control can hold them back: a subscriber that
     /// leaves more than the output limit of them unread is cut off instead.
     func push(_ bytes: [UInt8]) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .open = state else { return }
         eventBytesUnsent += bytes.count
         if eventBytesUnsent > limits.maxOutputBufferBytes {
@@ -336,6 +342,7 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: Writing
 
     private func writeOutput() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         while outputStart < output.count {
             let written: Int
@@ -435,6 +442,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func processBufferedMessages() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .open = state, !readSuspended else { return }
         processMessages()
     }
@@ -448,6 +456,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Stops reading; the connection closes once every owed reply is written.
     func beginDraining() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .open = state else { return }
         state = .draining
         suspendReading()
@@ -456,6 +465,7 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Closes at once, dropping whatever is unsent. Idempotent.
     func close() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         let wasSubscribed = subscription != nil
         state = .closed

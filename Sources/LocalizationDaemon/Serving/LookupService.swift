@@ -16,15 +16,16 @@ public final class LookupService: WireRequestHandler {
     public struct Actions: Sendable {
         /// Runs a full rescan and calls back with its summary once the new tables are served.
         public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
-        /// Extra `status` members: the watcher's and the server's counters.
-        public var status: @Sendable () -> [String: WireValue]
+        /// The daemon's parts of the `status` reply (``StatusReport/DaemonParts``): the
+        /// watcher's and the server's counters, among others; `nil` when there are none.
+        public var status: @Sendable () -> StatusReport.DaemonParts?
         /// Extra `metrics` families: the watcher's, the server's and the process's.
         public var metrics: @Sendable () -> [MetricFamily]
 
         /// Creates the actions.
         public init(
             reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
-            status: @escaping @Sendable () -> [String: WireValue],
+            status: @escaping @Sendable () -> StatusReport.DaemonParts?,
             metrics: @escaping @Sendable () -> [MetricFamily] = { [] }
         ) {
             self.reload = reload
@@ -79,12 +80,9 @@ public final class LookupService: WireRequestHandler {
                             "minor": .integer(Int64(WireProtocolVersion.minor)),
                         ]),
                     ]))
-            case .lookup(let key, let languages, let table, let count, let counts, let arguments):
+            case .lookup(let key, let languages, let table, let plural, let arguments):
                 reply(
-                    .lookup(
-                        try lookup(
-                            key, languages: languages, table: table, count: count, counts: counts,
-                            arguments: arguments)))
+                    .lookup(try lookup(key, languages: languages, table: table, plural: plural, arguments: arguments)))
             case .batch(let keys, let languages, let table, let arguments):
                 reply(.batch(try batch(keys, languages: languages, table: table, arguments: arguments)))
             case .table(let languages, let table):
@@ -109,7 +107,9 @@ public final class LookupService: WireRequestHandler {
                         ]))
                 }
             case .status:
-                reply(.fields(status()))
+                reply(
+                    .fields(StatusReport(snapshot: store.snapshot, counters: counters, daemon: actions.status()).fields)
+                )
             case .languages:
                 reply(.fields(["languages": languagesValue(store.snapshot)]))
             case .missing:
@@ -156,19 +156,19 @@ public final class LookupService: WireRequestHandler {
         return chain
     }
 
-    /// One key; with a `count` the daemon selects the plural form, with `counts` each
-    /// variable's form by its own argument's count (docs/PLURALS.md says why); with
-    /// `arguments`, also the finished string, its forms selected by the arguments' numbers
-    /// unless `count` or `counts` say otherwise.
+    /// One key; with a count the daemon selects the plural form, with one count per
+    /// argument each variable's form by its own argument's count (docs/PLURALS.md says
+    /// why); with `arguments`, also the finished string, its forms selected by the
+    /// arguments' numbers unless `plural` says otherwise.
     func lookup(
-        _ key: String, languages: [String], table: String?, count: PluralOperands? = nil,
-        counts: [PluralOperands?]? = nil, arguments: [FormatValue]? = nil
+        _ key: String, languages: [String], table: String?, plural: PluralCounts = .none,
+        arguments: [FormatValue]? = nil
     ) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
         let chain = try chain(languages, in: snapshot.catalog)
         let values = arguments?.map(\.argument)
-        let selection = count == nil && counts == nil ? values.flatMap(LocalizedFormatter.pluralCounts) : counts
-        let result = snapshot.catalog.lookup(key, in: table, chain: chain, count: count, counts: selection)
+        let selection = plural == .none ? values.map(LocalizedFormatter.pluralCounts) ?? .none : plural
+        let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: selection)
         if result.found { counters.add(1, to: .found) }
         noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         return WireLookupResult(
@@ -177,7 +177,7 @@ public final class LookupService: WireRequestHandler {
             formatted: values.map { values in
                 finished(
                     key, result.value, values, languages: languages, table: table, catalog: snapshot.catalog,
-                    count: count, counts: selection)
+                    plural: selection)
             })
     }
 
@@ -194,8 +194,8 @@ public final class LookupService: WireRequestHandler {
         var answered = 0
         for (index, key) in keys.enumerated() {
             let keyArguments = arguments?[index]?.map(\.argument)
-            let counts = keyArguments.flatMap(LocalizedFormatter.pluralCounts)
-            let result = snapshot.catalog.lookup(key, in: table, chain: chain, counts: counts)
+            let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
+            let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: plural)
             values.append(result.value)
             found.append(result.found)
             if arguments != nil {
@@ -203,7 +203,7 @@ public final class LookupService: WireRequestHandler {
                     keyArguments.map { keyArguments in
                         finished(
                             key, result.value, keyArguments, languages: languages, table: table,
-                            catalog: snapshot.catalog, count: nil, counts: counts)
+                            catalog: snapshot.catalog, plural: plural)
                     })
             }
             if result.found { answered += 1 }
@@ -220,13 +220,13 @@ public final class LookupService: WireRequestHandler {
     /// development language's string, and as a last resort whatever can be filled.
     private func finished(
         _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
-        catalog: ResourceCatalog, count: PluralOperands?, counts: [PluralOperands?]?
+        catalog: ResourceCatalog, plural: PluralCounts
     ) -> String {
         LocalizedFormatter.finish(
             format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
-                catalog.lookup(key, in: table, chain: catalog.chain([]), count: count, counts: counts).value
+                catalog.lookup(key, in: table, chain: catalog.chain([]), plural: plural).value
             })
     }
 
@@ -265,28 +265,6 @@ public final class LookupService: WireRequestHandler {
         var fields = missingValue(taken.entries, dropped: taken.dropped)
         fields["cleared"] = .array([.string("missing")])
         fields["counters_reset"] = .bool(false)
-        return fields
-    }
-
-    func status() -> [String: WireValue] {
-        let snapshot = store.snapshot
-        var fields: [String: WireValue] = [
-            "generation": .integer(Int64(snapshot.generation)),
-            "languages": .integer(Int64(snapshot.catalog.languages.count)),
-            "tables": .integer(Int64(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
-            "keys": .integer(Int64(snapshot.catalog.keyCount)),
-            "files": .integer(Int64(snapshot.fileCount)),
-            "errors": .array(snapshot.errors.map(Self.wireValue)),
-            "counters": .object(
-                Dictionary(
-                    uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
-                        (counter.statusName, .integer(Int64(counters.value(counter))))
-                    }
-                ).merging(["lookups": .integer(Int64(counters.lookups))]) { old, _ in old }),
-        ]
-        for (name, value) in actions.status() where fields[name] == nil {
-            fields[name] = value
-        }
         return fields
     }
 

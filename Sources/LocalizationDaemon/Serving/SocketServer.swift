@@ -50,7 +50,9 @@ public final class SocketServer: @unchecked Sendable {
     private let queue: DispatchQueue
     private let counters = Mutex(SocketServerStatistics())
 
-    // Confined to `queue`:
+    // Confined to `queue` (what makes the `@unchecked Sendable` sound; checked by
+    // dispatchPrecondition where work arrives on it other than through the public methods,
+    // which hop onto it):
     private var listener: SocketListener
     private var state = State.idle
     private var acceptSource: (any DispatchSourceRead)?
@@ -203,6 +205,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     private func acceptConnections() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard case .running = state else { return }
         // Bounded so a connection storm cannot starve the clients already connected.
         for _ in 0..<64 {
@@ -271,6 +274,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     private func closeOverdueConnections() {
+        dispatchPrecondition(condition: .onQueue(queue))
         let now = DispatchTime.now().uptimeNanoseconds
         let stopping: Bool
         if case .draining = state { stopping = true } else { stopping = false }
@@ -278,6 +282,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     func connectionClosed(_ connection: ClientConnection, wasSubscribed: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
         connections[connection.number] = nil
         count {
             $0.connectionsCurrent -= 1

@@ -9,8 +9,11 @@ import Synchronization
 ///
 /// Refreshes re-read only the paths they are given, and re-parse a file only when its bytes
 /// changed. A file that fails to parse keeps its last good table and its error is listed in
-/// the snapshot until the file is fixed or removed. Refreshes are serialised by the caller
-/// (the daemon's serial queue); ``snapshot`` may be read from any thread.
+/// the snapshot until the file is fixed or removed. A refresh reads and parses with no lock
+/// held and swaps its result in under one, so a slow disk holds up no one; refreshes are
+/// serialised by the caller (the daemon's `reloads` queue), and one that overlaps another
+/// anyway reads again on top of what the other swapped in. ``snapshot`` may be read from
+/// any thread.
 ///
 /// Nothing good is replaced by nothing: a file is dropped only when the system says it is
 /// gone (not when it merely cannot be looked at) and it has stayed gone for ``holdGrace``, a
@@ -46,6 +49,9 @@ public final class ResourceStore: Sendable {
         var rootErrors: [Int: ResourceParseError] = [:]
         /// Known files found gone, with when they were first found gone.
         var vanishedSince: [String: ContinuousClock.Instant] = [:]
+        /// How many refreshes have been swapped in: a refresh worked out on an older state
+        /// than the one stored is not swapped in, but done again.
+        var revision: UInt64 = 0
     }
 
     /// What one refresh carries from file to file.
@@ -113,91 +119,107 @@ public final class ResourceStore: Sendable {
     /// grace has passed.
     @discardableResult
     public func refresh(paths: [String]) -> ChangeSummary {
-        state.withLock { state in
-            var touched: [String: LoadedFile?] = [:]
-            var parsed = 0
-            var newErrors: [ResourceParseError] = []
-            let resolved = roots.map(Self.realPath)
-            var reading = Reading(
-                keySharing: KeySharing(catalog: state.catalog),
-                confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
-            let targets = self.targets(paths, resolved: resolved, state: state)
-            for path in targets {
-                for (filePath, outcome) in reread(path, in: state, reading: &reading) {
-                    touched[filePath] = outcome
-                }
+        while true {
+            var next = state.withLock { $0 }
+            let revision = next.revision
+            let (summary, publishes) = refresh(paths, in: &next)
+            let swapped = state.withLock { state in
+                guard state.revision == revision else { return false }
+                next.revision += 1
+                state = next
+                if publishes { publish(next) }  // new tables, or only new or cleared errors
+                return true
             }
-            let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
-            let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
-            for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
-            holdVanishedFiles(&touched, except: repointed, state: &state, reading: &reading)
-            let rootErrorsBefore = state.rootErrors
-            keepRootsThatWouldBeLeftEmpty(&touched, wholeRoots: wholeRoots, resolved: resolved, state: &state)
-            var affected = Set<TableChange>()
-            var anyFileChanged = false
-            for (path, outcome) in touched {
-                let old = state.files[path]
-                if let outcome, let old, outcome.fingerprint == old.fingerprint, outcome.file == old.file {
-                    continue  // same bytes: nothing to do
-                }
-                anyFileChanged = true
-                if let old { affected.formUnion(pairs(of: old)) }
-                if var outcome {
-                    parsed += 1
-                    if outcome.content == nil, let error = outcome.error {
-                        newErrors.append(error)
-                        let keepsOld = old?.file == outcome.file
-                        outcome.content = keepsOld ? old?.content : nil
-                        // What the kept table was read from: an emptied file is still held.
-                        outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
-                    }
-                    affected.formUnion(pairs(of: outcome))
-                    state.files[path] = outcome
-                    state.paths.insert(path)
-                } else {
-                    state.files[path] = nil
-                    state.paths.remove(path)
-                }
-            }
-            var changes: [TableChange] = []
-            let contributors = TableContributors(state.files.values, for: affected)
-            for pair in affected {
-                let before = state.catalog.tables[pair.language]?[pair.table]
-                let after = contributors.table(for: pair)
-                if before != after {
-                    state.catalog.setTable(after, language: pair.language, name: pair.table)
-                    changes.append(pair)
-                }
-            }
-            // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
-            // Only the String Catalogs: sorting every file per refresh would cost all files.
-            let sources = ResourceCatalog.sourceLanguages(
-                of: state.files.values.compactMap { loaded in
-                    guard case .catalog = loaded.content else { return nil }
-                    return loaded.content.map { (loaded.file, $0) }
-                })
-            if sources != state.catalog.sourceLanguages {
-                state.catalog.setSourceLanguages(sources)
-            }
-            if !changes.isEmpty || state.generation == 0 {
-                state.generation += 1
-            }
-            if anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation
-                || rootErrorsBefore != state.rootErrors
-            {
-                publish(state)  // new tables, or only new or cleared errors
-            }
-            if parsed > 0 {
+            guard swapped else { continue }
+            if summary.filesParsed > 0 {
                 // Parsing freed file bytes, entry lists and the keys shared away.
                 HeapTrim.returnFreePages()
             }
-            return ChangeSummary(
-                generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
-                heldFiles: reading.heldFiles.sorted(),
-                newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
-                    $0.description < $1.description
-                })
+            return summary
         }
+    }
+
+    /// ``refresh(paths:)`` worked out on `state`, a copy of the stored state: every file is
+    /// read and parsed here, with no lock held. Also whether the result is to be published.
+    private func refresh(_ paths: [String], in state: inout State) -> (summary: ChangeSummary, publishes: Bool) {
+        var touched: [String: LoadedFile?] = [:]
+        var parsed = 0
+        var newErrors: [ResourceParseError] = []
+        let resolved = roots.map(Self.realPath)
+        var reading = Reading(
+            keySharing: KeySharing(catalog: state.catalog),
+            confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
+        let targets = self.targets(paths, resolved: resolved, state: state)
+        for path in targets {
+            for (filePath, outcome) in reread(path, in: state, reading: &reading) {
+                touched[filePath] = outcome
+            }
+        }
+        let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
+        let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
+        for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
+        holdVanishedFiles(&touched, except: repointed, state: &state, reading: &reading)
+        let rootErrorsBefore = state.rootErrors
+        keepRootsThatWouldBeLeftEmpty(&touched, wholeRoots: wholeRoots, resolved: resolved, state: &state)
+        var affected = Set<TableChange>()
+        var anyFileChanged = false
+        for (path, outcome) in touched {
+            let old = state.files[path]
+            if let outcome, let old, outcome.fingerprint == old.fingerprint, outcome.file == old.file {
+                continue  // same bytes: nothing to do
+            }
+            anyFileChanged = true
+            if let old { affected.formUnion(pairs(of: old)) }
+            if var outcome {
+                parsed += 1
+                if outcome.content == nil, let error = outcome.error {
+                    newErrors.append(error)
+                    let keepsOld = old?.file == outcome.file
+                    outcome.content = keepsOld ? old?.content : nil
+                    // What the kept table was read from: an emptied file is still held.
+                    outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
+                }
+                affected.formUnion(pairs(of: outcome))
+                state.files[path] = outcome
+                state.paths.insert(path)
+            } else {
+                state.files[path] = nil
+                state.paths.remove(path)
+            }
+        }
+        var changes: [TableChange] = []
+        let contributors = TableContributors(state.files.values, for: affected)
+        for pair in affected {
+            let before = state.catalog.tables[pair.language]?[pair.table]
+            let after = contributors.table(for: pair)
+            if before != after {
+                state.catalog.setTable(after, language: pair.language, name: pair.table)
+                changes.append(pair)
+            }
+        }
+        // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
+        // Only the String Catalogs: sorting every file per refresh would cost all files.
+        let sources = ResourceCatalog.sourceLanguages(
+            of: state.files.values.compactMap { loaded in
+                guard case .catalog = loaded.content else { return nil }
+                return loaded.content.map { (loaded.file, $0) }
+            })
+        if sources != state.catalog.sourceLanguages {
+            state.catalog.setSourceLanguages(sources)
+        }
+        if !changes.isEmpty || state.generation == 0 {
+            state.generation += 1
+        }
+        let publishes =
+            anyFileChanged || changes.isEmpty == false || current.withLock({ $0.generation }) != state.generation
+            || rootErrorsBefore != state.rootErrors
+        let summary = ChangeSummary(
+            generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
+            heldFiles: reading.heldFiles.sorted(),
+            newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
+                $0.description < $1.description
+            })
+        return (summary, publishes)
     }
 
     /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it

@@ -36,8 +36,9 @@ import Synchronization
 /// try watcher.start()   // watches are in place when this returns: load files now
 /// ```
 public final class ResourceWatcher: @unchecked Sendable {
-    // @unchecked: every mutable property below is touched only on `queue`; the public
-    // methods hop onto it, and `statistics` lives in a Mutex of its own.
+    // @unchecked: every mutable property below is touched only on `queue` (checked by
+    // dispatchPrecondition where work arrives on it: events, timers, the debouncer's
+    // batches); the public methods hop onto it, and `statistics` lives in a Mutex of its own.
 
     /// Tuning knobs, with the defaults the daemon uses.
     public struct Options: Sendable, Hashable {
@@ -224,6 +225,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// For SIGHUP and `l10nctl reload`: returns after `onChange` has handled the batch. Must
     /// not be called from `onChange` (it waits for the watcher's queue).
     public func rescan(reason: String = "reload requested") {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             guard running else { return }
             var change = PendingChange()
@@ -250,6 +252,7 @@ public final class ResourceWatcher: @unchecked Sendable {
 
     /// Stops watching; pending changes are dropped and `onChange` is not called again.
     public func stop() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             running = false
             debouncer.cancel()
@@ -280,12 +283,14 @@ public final class ResourceWatcher: @unchecked Sendable {
     ///
     /// Must not be called from `onChange`.
     public var watchedDirectories: [String] {
-        queue.sync { watchedPaths.keys.sorted() }
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        return queue.sync { watchedPaths.keys.sorted() }
     }
 
     // MARK: - Events
 
     private func handle(_ events: [FileSystemEvent]) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
         counters.withLock { $0.events += events.count }
         var change = PendingChange()
@@ -562,6 +567,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Watches and scans every missing root that is back, and every unmounted directory
     /// that holds something again (remounted).
     private func checkMissingRoots() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
         var change = PendingChange()
         for (directory, depth) in unmountedDirectories.sorted(by: { $0.key < $1.key })
@@ -812,6 +818,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Tries again to watch (and list) each directory whose retry is due; a directory that
     /// now works is re-read whole, since edits in it may have gone unseen.
     private func retryUnwatched() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
         let now = ContinuousClock.now
         var reread = PendingChange()
@@ -835,6 +842,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Compares each polled directory with the last poll; one that changed is re-read, and
     /// walked again so that a new subdirectory in it is watched (or listed in turn).
     private func pollUnwatched() {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
         let polled = unwatched.poll()
         guard !polled.isEmpty else { return }
@@ -898,6 +906,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func deliver(_ batch: ChangeBatch) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
         counters.withLock { $0.batches += 1 }
         onChange(batch)

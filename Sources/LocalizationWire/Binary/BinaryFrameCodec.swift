@@ -34,17 +34,20 @@ public enum BinaryFrameCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
-        case .lookup(let key, let languages, let table, let count, let counts, let arguments):
+        case .lookup(let key, let languages, let table, let plural, let arguments):
             writer.write(key)
             writer.write(languages)
             writer.write(table ?? "")
             // Has-count: 0 none, 1 an i64, 2 decimal text (protocol 1.2), 3 a list (1.3).
-            if let counts {
+            switch plural {
+            case .none:
+                writer.writePluralCount(nil)
+            case .count(let count):
+                writer.writePluralCount(count)
+            case .counts(let counts):
                 writer.write(countsListFlag)
                 writer.write(count: counts.count)
                 for count in counts { writer.writePluralCount(count) }
-            } else {
-                writer.writePluralCount(count)
             }
             // Protocol 1.4: the arguments as a trailing value, absent when there are none.
             if let arguments { writer.write(WireValue.array(arguments.map(WireValue.init))) }
@@ -94,19 +97,17 @@ public enum BinaryFrameCodec {
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)
             let flag = try reader.readByte("count flag")
-            var count: PluralOperands?
-            var counts: [PluralOperands?]?
+            let plural: PluralCounts
             if flag == countsListFlag {
-                counts = try readCounts(&reader)
+                plural = .counts(try readCounts(&reader))
             } else {
                 guard let countFlag = BinaryCountFlag(rawValue: flag) else {
                     throw WireError(code: .badRequest, message: "count flag must be 0, 1, 2 or 3")
                 }
-                count = try reader.readPluralCount(countFlag, "count")
+                plural = PluralCounts(try reader.readPluralCount(countFlag, "count"))
             }
             let arguments = try reader.isAtEnd ? nil : WireArguments.lookup(try readArgumentList(&reader))
-            return .lookup(
-                key: key, languages: languages, table: table, count: count, counts: counts, arguments: arguments)
+            return .lookup(key: key, languages: languages, table: table, plural: plural, arguments: arguments)
         case .batch:
             let languages = try reader.readStrings("languages")
             let table = try readTable(&reader)

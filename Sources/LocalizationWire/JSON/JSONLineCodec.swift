@@ -27,11 +27,17 @@ public enum JSONLineCodec {
         switch request.operation {
         case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
             break
-        case .lookup(let key, let languages, let table, let count, let counts, let arguments):
+        case .lookup(let key, let languages, let table, let plural, let arguments):
             writer.writeMember("key", first: &first)
             writer.write(key)
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
-            if let counts {
+            switch plural {
+            case .none:
+                break
+            case .count(let count):
+                writer.writeMember("count", first: &first)
+                writer.writePluralCount(count)
+            case .counts(let counts):
                 writer.writeMember("counts", first: &first)
                 writer.bytes.append(UInt8(ascii: "["))
                 for (index, count) in counts.enumerated() {
@@ -39,9 +45,6 @@ public enum JSONLineCodec {
                     if let count { writer.writePluralCount(count) } else { writer.writeRaw("null") }
                 }
                 writer.bytes.append(UInt8(ascii: "]"))
-            } else if let count {
-                writer.writeMember("count", first: &first)
-                writer.writePluralCount(count)
             }
             if let arguments {
                 writer.writeMember("args", first: &first)
@@ -113,7 +116,8 @@ public enum JSONLineCodec {
             let counts = try counts(object)
             if count != nil, counts != nil { throw badRequest("give \"count\" or \"counts\", not both") }
             return .lookup(
-                key: key, languages: try languages(object), table: try table(object), count: count, counts: counts,
+                key: key, languages: try languages(object), table: try table(object),
+                plural: counts.map(PluralCounts.counts) ?? PluralCounts(count),
                 arguments: try object["args"].flatMap { value throws(WireError) in try WireArguments.lookup(value) })
         case .batch:
             guard let keysValue = object["keys"] else { throw badRequest("missing \"keys\"") }

@@ -8,23 +8,24 @@ public import LocalizationCore
 public enum WireOperation: Sendable, Hashable {
     /// `hello`: the daemon's and the protocol's versions.
     case hello
-    /// `lookup`: one key; `count` (an integer or a decimal such as `1.50`) selects a
-    /// plural form when the entry has them, the same for every variable.
+    /// `lookup`: one key; `plural` selects a plural form when the entry has them. Its
+    /// ``PluralCounts/count(_:)`` is the wire's `count` (an integer or a decimal such as
+    /// `1.50`), the same for every variable.
     ///
-    /// `counts` (protocol 1.3) is what `String.localizedStringWithFormat` does instead: one
-    /// count per format argument, `counts[n - 1]` for argument `n`, `nil` for an argument
-    /// that is not a number; each `%#@variable@` takes its form from its own argument's
-    /// count (a missing or `nil` count takes `other`). At most ``maximumCounts`` entries.
-    /// A request gives `count` or `counts`, not both: the decoders refuse both, and the
-    /// encoders send only `counts` when both are set.
+    /// Its ``PluralCounts/counts(_:)`` is the wire's `counts` (protocol 1.3), what
+    /// `String.localizedStringWithFormat` does instead: one count per format argument,
+    /// `counts[n - 1]` for argument `n`, `nil` for an argument that is not a number; each
+    /// `%#@variable@` takes its form from its own argument's count (a missing or `nil`
+    /// count takes `other`). At most ``maximumCounts`` entries. A request gives `count` or
+    /// `counts`, not both: the decoders refuse both.
     ///
     /// `arguments` (protocol 1.4, `"args"`) asks for the finished string: the value
     /// formatted with them as the Swift library formats it, plural forms selected by the
-    /// numbers among them unless `count` or `counts` say otherwise (the reply's
-    /// `formatted`). At most ``maximumArguments``.
+    /// numbers among them unless `plural` says otherwise (the reply's `formatted`). At
+    /// most ``maximumArguments``.
     case lookup(
-        key: String, languages: [String], table: String?, count: PluralOperands?,
-        counts: [PluralOperands?]? = nil, arguments: [FormatValue]? = nil)
+        key: String, languages: [String], table: String?, plural: PluralCounts = .none,
+        arguments: [FormatValue]? = nil)
     /// `batch`: several keys in one round trip, answered in the same order.
     ///
     /// `arguments` (protocol 1.4, `"args"`): one entry per key, the arguments to finish that

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let request = WireRequest(id: .number(1), operation: .lookup(
-///     key: "多言語化", languages: ["ja"], table: nil, count: nil))
+///     key: "多言語化", languages: ["ja"], table: nil))
 /// let line = JSONLineCodec.encode(request)
 /// ```
 public struct WireRequest: Sendable, Hashable {
