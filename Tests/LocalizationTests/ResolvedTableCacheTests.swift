@@ -20,7 +20,7 @@ import Testing
             Self.table(["ja"], "Localizable"), Self.table(["ja"], "Settings"), Self.table(["fr"], "Localizable"),
             Self.table(["zh-Hant-TW"], "Localizable"), Self.table(["de"], "Localizable", servedBy: ["k": "pt"]),
         ]
-        for table in tables { cache.store(table, incarnation: cache.incarnation) }
+        for table in tables { cache.store(table, connectionNumber: cache.connectionNumber) }
         cache.invalidate([LocalizationChange.Table(language: "ja", table: "Localizable")], generation: 2)
         #expect(cache.table(for: tables[0].key) == nil)
         #expect(cache.table(for: tables[1].key) != nil, "another table of ja")
@@ -39,12 +39,13 @@ import Testing
     @Test func aTableOlderThanTheLastEventIsNotKept() {
         let cache = ResolvedTableCache()
         cache.invalidate([], generation: 5)
-        #expect(!cache.store(Self.table(["ja"], "Localizable", generation: 4), incarnation: cache.incarnation))
-        #expect(cache.store(Self.table(["ja"], "Localizable", generation: 5), incarnation: cache.incarnation))
-        let before = cache.incarnation
+        #expect(
+            !cache.store(Self.table(["ja"], "Localizable", generation: 4), connectionNumber: cache.connectionNumber))
+        #expect(cache.store(Self.table(["ja"], "Localizable", generation: 5), connectionNumber: cache.connectionNumber))
+        let before = cache.connectionNumber
         cache.reset()
         #expect(
-            !cache.store(Self.table(["ja"], "Localizable", generation: 9), incarnation: before),
+            !cache.store(Self.table(["ja"], "Localizable", generation: 9), connectionNumber: before),
             "from the old connection")
         #expect(cache.table(for: ResolvedTable.Key(languages: ["ja"], table: "Localizable")) == nil)
     }
@@ -53,13 +54,13 @@ import Testing
         let cache = ResolvedTableCache()
         let japanese = Self.table(["ja"], "Localizable")
         let french = Self.table(["fr"], "Localizable")
-        cache.store(japanese, incarnation: cache.incarnation)
-        cache.store(french, incarnation: cache.incarnation)
+        cache.store(japanese, connectionNumber: cache.connectionNumber)
+        cache.store(french, connectionNumber: cache.connectionNumber)
         cache.reset()
         #expect(cache.table(for: japanese.key) == nil, "not served as the new daemon's answer")
         #expect(cache.lastKnown(for: japanese.key) === japanese)
         let newer = Self.table(["ja"], "Localizable", generation: 1)
-        cache.store(newer, incarnation: cache.incarnation)
+        cache.store(newer, connectionNumber: cache.connectionNumber)
         #expect(cache.lastKnown(for: japanese.key) === newer, "the new connection's table comes first")
         cache.reset()
         cache.reset()

@@ -14,6 +14,8 @@ import Synchronization
 /// only when some connection has a deadline (``ReconnectingConnection/advance(now:)``).
 final class ConnectionLoop: Sendable {
     /// What only the loop thread touches: the connections it runs and the sockets it reads.
+    /// `@unchecked Sendable` because it is confined to that thread: ``run(_:)``,
+    /// ``watch(_:for:)`` and ``forget(_:)`` are its only users, the last two asserting it.
     private final class Registry: @unchecked Sendable {
         var connections: [ObjectIdentifier: ReconnectingConnection] = [:]
         var readers: [UInt64: (reader: MessageReader, connection: ReconnectingConnection)] = [:]
@@ -95,7 +97,7 @@ final class ConnectionLoop: Sendable {
         for token in tokens {
             // A socket forgotten earlier in this wake-up may still be named.
             guard let (reader, connection) = registry.readers[token] else { continue }
-            let outcome = reader.readAvailable(using: registry.buffer)
+            let outcome = reader.readAvailable(using: registry.buffer, on: self)
             if outcome.failure != nil {
                 // The end of the stream stays readable: stop hearing about it at once.
                 forget(token)

@@ -7,9 +7,8 @@ import LocalizationWire
 /// ``DaemonConnectionError``s.
 ///
 /// `@unchecked Sendable` because it is confined, not locked: one thread reads it at a time —
-/// the ``DaemonConnection`` caller holding its turn, or the ``ConnectionLoop`` thread, which
-/// asserts it (``ConnectionLoop/assertOnLoopThread()``) for a ``LocalizationClient``'s
-/// connections.
+/// the ``DaemonConnection`` caller holding its turn, or, for a ``LocalizationClient``'s
+/// connection, the ``ConnectionLoop`` thread, which ``readAvailable(using:on:)`` asserts.
 final class MessageReader: @unchecked Sendable {
     /// What one read brought: the messages it completed, in order, and the failure that
     /// ended the connection, if any, after them.
@@ -47,7 +46,8 @@ final class MessageReader: @unchecked Sendable {
 
     /// Reads what has arrived without waiting (into `buffer`, then the framer) and returns
     /// the messages now complete; the end of the connection is a failure.
-    func readAvailable(using buffer: UnsafeMutableRawBufferPointer) -> ReadOutcome {
+    func readAvailable(using buffer: UnsafeMutableRawBufferPointer, on loop: ConnectionLoop) -> ReadOutcome {
+        loop.assertOnLoopThread()
         let count: Int
         do {
             count = try SystemCall.run("recv") {

@@ -16,7 +16,7 @@ final class ResolvedTableCache: Sendable {
         /// The newest generation an event announced: older tables are not kept.
         var floor: UInt64 = 0
         /// Bumped per connection: generations restart when the daemon does.
-        var incarnation = 0
+        var connectionNumber = 0
     }
 
     private let state = Mutex(State())
@@ -31,15 +31,15 @@ final class ResolvedTableCache: Sendable {
         state.withLock { $0.tables[key] ?? $0.earlier[key] }
     }
 
-    /// The current connection's number, taken before a fetch and given to ``store(_:incarnation:)``.
-    var incarnation: Int { state.withLock { $0.incarnation } }
+    /// The current connection's number, taken before a fetch and given to ``store(_:connectionNumber:)``.
+    var connectionNumber: Int { state.withLock { $0.connectionNumber } }
 
     /// Keeps `table` unless an event newer than it arrived, or the connection it came from
     /// was replaced, since the fetch began; returns whether it was kept.
     @discardableResult
-    func store(_ table: ResolvedTable, incarnation: Int) -> Bool {
+    func store(_ table: ResolvedTable, connectionNumber: Int) -> Bool {
         state.withLock { state in
-            guard incarnation == state.incarnation, table.generation >= state.floor else { return false }
+            guard connectionNumber == state.connectionNumber, table.generation >= state.floor else { return false }
             state.tables[table.key] = table
             return true
         }
@@ -64,7 +64,7 @@ final class ResolvedTableCache: Sendable {
     func reset() {
         state.withLock { state in
             let earlier = state.earlier.merging(state.tables) { _, newer in newer }
-            state = State(earlier: earlier, incarnation: state.incarnation + 1)
+            state = State(earlier: earlier, connectionNumber: state.connectionNumber + 1)
         }
     }
 }

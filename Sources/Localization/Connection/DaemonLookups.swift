@@ -5,7 +5,7 @@ import Synchronization
 /// A ``Localizer``'s link to `l10nd` in cached or direct mode: the client connection, the
 /// resolved tables (cached mode), the remembered answers (direct mode) and the miss
 /// reporter. Replaced as a whole when the localizer is configured again.
-final class DaemonBackend: Sendable {
+final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)
@@ -74,7 +74,7 @@ final class DaemonBackend: Sendable {
         // A reply older than an event that arrived meanwhile is used once, not kept; a
         // second fetch then sees the new generation.
         for _ in 0..<3 {
-            let incarnation = cache.incarnation
+            let connectionNumber = cache.connectionNumber
             guard case .table(let result)? = try? client.send(.table(languages: key.languages, table: key.table)) else {
                 return nil
             }
@@ -83,9 +83,9 @@ final class DaemonBackend: Sendable {
             let table = ResolvedTable(
                 key: key, entries: result.entries, servedBy: result.languages, generation: result.generation,
                 chain: chain.identifiers)
-            if cache.store(table, incarnation: incarnation) { return table }
+            if cache.store(table, connectionNumber: connectionNumber) { return table }
             if let newer = cache.table(for: key) { return newer }
-            if incarnation != cache.incarnation { return table }
+            if connectionNumber != cache.connectionNumber { return table }
         }
         return nil
     }
