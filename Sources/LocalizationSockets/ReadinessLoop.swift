@@ -56,17 +56,17 @@ package final class ReadinessLoop: Sendable {
     /// Starts the thread, which calls `handler` with the tokens of each wake-up (each token
     /// once, in no particular order) until ``stop()``. Call once.
     package func start(name: String, _ handler: @escaping @Sendable ([UInt64]) -> Void) {
-        start(name: name) { tokens in
+        start(name: name) { tokens, _ in
             if !tokens.isEmpty { handler(tokens) }
             return nil
         }
     }
 
     /// Starts the thread, which calls `handler` after every wake-up — with the tokens that
-    /// have input, none when it woke for the time or for ``wake()`` — and then waits at
+    /// have input, and whether the time came or ``wake()`` was called — and then waits at
     /// most until the uptime (nanoseconds) `handler` returned, or without limit for `nil`.
-    /// The first call, with no tokens, comes at once. Call once.
-    package func start(name: String, timed handler: @escaping @Sendable ([UInt64]) -> UInt64?) {
+    /// The first call, with no tokens and `true`, comes at once. Call once.
+    package func start(name: String, timed handler: @escaping @Sendable ([UInt64], Bool) -> UInt64?) {
         let thread = Thread { [self] in
             // Named from inside: Foundation names the system thread (what `top -H` and
             // `perf` show) only for the current thread.
@@ -100,18 +100,21 @@ package final class ReadinessLoop: Sendable {
         wake()
     }
 
-    private func run(_ handler: @Sendable ([UInt64]) -> UInt64?) {
+    private func run(_ handler: @Sendable ([UInt64], Bool) -> UInt64?) {
         var tokens: [UInt64] = []
-        var wakeAt = handler([])
+        var wakeAt = handler([], true)
         while true {
             // epoll_wait fails only for a bad descriptor or buffer, which this loop owns.
             guard (try? epoll.wait(into: &tokens, timeout: Self.milliseconds(until: wakeAt))) != nil else { return }
+            var woken = tokens.isEmpty
             if let index = tokens.firstIndex(of: Self.stopToken) {
                 if stopping.load(ordering: .acquiring) { return }
                 tokens.remove(at: index)
                 drainWakeUps()
+                woken = true
             }
-            wakeAt = handler(tokens)
+            if !woken, let wakeAt, DispatchTime.now().uptimeNanoseconds >= wakeAt { woken = true }
+            wakeAt = handler(tokens, woken)
         }
     }
 

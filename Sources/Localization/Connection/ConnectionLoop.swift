@@ -19,6 +19,8 @@ final class ConnectionLoop: Sendable {
     private final class Registry: @unchecked Sendable {
         var connections: [ObjectIdentifier: ReconnectingConnection] = [:]
         var readers: [UInt64: (reader: MessageReader, connection: ReconnectingConnection)] = [:]
+        /// When the loop wakes next for time, as the last look at every connection found.
+        var nextWake: UInt64?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         deinit { buffer.deallocate() }
     }
@@ -41,7 +43,7 @@ final class ConnectionLoop: Sendable {
                 throw DaemonConnectionError(code: .unreachable, message: "cannot wait for replies: \(error.message)")
             }
             let started = ConnectionLoop(readiness: readiness)
-            readiness.start(name: "l10nd-replies", timed: started.run)
+            readiness.start(name: "l10nd-replies", timed: started.run(_:woken:))
             loop = started
             return started
         }
@@ -85,14 +87,18 @@ final class ConnectionLoop: Sendable {
         readiness.unwatch(reader.descriptor)
     }
 
-    /// One wake-up: reads the sockets with input, then moves every connection on; returns
-    /// when to wake next.
-    private func run(_ tokens: [UInt64]) -> UInt64? {
+    /// One wake-up: reads the sockets with input, then — when the time came, something
+    /// woke the loop, or a read moved a connection's state — moves every connection on;
+    /// returns when to wake next.
+    private func run(_ tokens: [UInt64], woken: Bool) -> UInt64? {
         thread.store(UInt(pthread_self()), ordering: .relaxed)
-        for connection in arrivals.withLock({ arrivals in
-            defer { arrivals = [] }; return arrivals
-        }) {
-            registry.connections[ObjectIdentifier(connection)] = connection
+        var mustAdvance = woken
+        if woken {
+            for connection in arrivals.withLock({ arrivals in
+                defer { arrivals = [] }; return arrivals
+            }) {
+                registry.connections[ObjectIdentifier(connection)] = connection
+            }
         }
         for token in tokens {
             // A socket forgotten earlier in this wake-up may still be named.
@@ -102,8 +108,9 @@ final class ConnectionLoop: Sendable {
                 // The end of the stream stays readable: stop hearing about it at once.
                 forget(token)
             }
-            connection.received(outcome, from: reader, loop: self)
+            if connection.received(outcome, from: reader, loop: self) { mustAdvance = true }
         }
+        guard mustAdvance else { return registry.nextWake }
         let now = DispatchTime.now().uptimeNanoseconds
         var next: UInt64?
         for (id, connection) in registry.connections {
@@ -114,6 +121,7 @@ final class ConnectionLoop: Sendable {
             }
             if wake != .max { next = min(next ?? .max, wake) }
         }
+        registry.nextWake = next
         return next
     }
 }

@@ -115,12 +115,14 @@ final class ReconnectingConnection: Sendable {
             machine.outbox.append(frame, id: id)
             if machine.outbox.isWriting { return (machine.outbox.isFull ? .waitForWriter : .none, writer, wakeLoop) }
             machine.outbox.isWriting = true
-            return (writeLater && machine.pending.count > 1 ? .writeLater : .writeNow, writer, wakeLoop)
+            if writeLater && machine.pending.count > 1 { return (.writeLater, writer, wakeLoop) }
+            // Taken under this lock, not the writer's first.
+            return (.writeNow(machine.outbox.takeAll()), writer, wakeLoop)
         }
         if wakeLoop { loop?.wake() }
         switch action {
         case .none: break
-        case .writeNow: writeQueued(through: writer)
+        case .writeNow(let frames): writeQueued(through: writer, first: frames)
         case .writeLater: Task { writeQueued(through: writer) }
         case .waitForWriter: writer.withTurn {}
         }
@@ -131,8 +133,8 @@ final class ReconnectingConnection: Sendable {
     private enum WriteAction {
         /// Another caller writes (or a job will): it takes this request along.
         case none
-        /// Nobody writes: this caller writes the outbox.
-        case writeNow
+        /// Nobody writes: this caller writes the outbox, taken here, and what follows.
+        case writeNow(RequestOutbox.Frames)
         /// Nobody writes: a job on the cooperative pool will, after the tasks ready now.
         case writeLater
         /// The outbox is full: the caller waits until the writer has emptied it.
@@ -147,41 +149,47 @@ final class ReconnectingConnection: Sendable {
         }
     }
 
-    /// Writes the outbox through `writer`, then whatever was queued meanwhile, until it is
-    /// empty or `writer`'s socket was dropped; run by the one caller that found nobody
-    /// writing. A failed write drains the connection and fails the requests it carried and
-    /// those queued behind them with its error.
-    private func writeQueued(through writer: RequestWriter) {
+    /// Writes `first` (when the caller took it already), then the outbox through `writer`,
+    /// then whatever was queued meanwhile, until it is empty or `writer`'s socket was
+    /// dropped; run by the one caller that found nobody writing. A failed write drains the
+    /// connection and fails the requests it carried and those queued behind them with its
+    /// error.
+    private func writeQueued(through writer: RequestWriter, first: RequestOutbox.Frames? = nil) {
         writer.withTurn {
+            var next = first
             var sent: [UInt32] = []
             var failure: DaemonConnectionError?
             while true {
-                let (batch, failed) = machine.withLock { machine -> ([UInt8]?, [Completion]) in
-                    // A dropped socket's outbox went with it.
-                    guard machine.state.liveWriter === writer else { return (nil, []) }
-                    var failed: [Completion] = []
-                    if failure != nil {
-                        // A broken stream takes no more frames.
-                        if case .connected = machine.state { machine.state = .draining(writer) }
-                        failed = (sent + machine.outbox.takeAll().ids).compactMap {
-                            machine.pending.removeValue(forKey: $0)?.completion
+                if next == nil {
+                    let (taken, failed) = machine.withLock { machine -> (RequestOutbox.Frames?, [Completion]) in
+                        // A dropped socket's outbox went with it.
+                        guard machine.state.liveWriter === writer else { return (nil, []) }
+                        var failed: [Completion] = []
+                        if failure != nil {
+                            // A broken stream takes no more frames.
+                            if case .connected = machine.state { machine.state = .draining(writer) }
+                            failed = (sent + machine.outbox.takeAll().ids).compactMap {
+                                machine.pending.removeValue(forKey: $0)?.completion
+                            }
                         }
+                        guard !machine.outbox.isEmpty else {
+                            machine.outbox.isWriting = false
+                            return (nil, failed)
+                        }
+                        return (machine.outbox.takeAll(), failed)
                     }
-                    guard !machine.outbox.isEmpty else {
-                        machine.outbox.isWriting = false
-                        return (nil, failed)
+                    if let failure {
+                        loop?.wake()  // to drop the connection once nothing is in flight
+                        for completion in failed { completion(.failure(failure)) }
                     }
-                    let frames = machine.outbox.takeAll()
-                    sent = frames.ids
-                    return (frames.bytes, failed)
+                    guard let taken else { return }
+                    next = taken
                 }
-                if let failure {
-                    loop?.wake()  // to drop the connection once nothing is in flight
-                    for completion in failed { completion(.failure(failure)) }
-                }
-                guard let batch else { return }
+                guard let frames = next else { return }
                 failure = nil
-                do throws(DaemonConnectionError) { try writer.send(frames: batch) } catch { failure = error }
+                do throws(DaemonConnectionError) { try writer.send(frames: frames.bytes) } catch { failure = error }
+                sent = frames.ids
+                next = nil
             }
         }
     }
@@ -312,22 +320,29 @@ final class ReconnectingConnection: Sendable {
 
     /// What the loop read from `reader`'s socket: the handshake's replies move it on;
     /// then replies go to their callers, events to `onEvent`; a failure ends the socket.
-    func received(_ outcome: MessageReader.ReadOutcome, from reader: MessageReader, loop: ConnectionLoop) {
+    /// Returns whether the state moved, so ``advance(now:loop:)`` must run.
+    func received(_ outcome: MessageReader.ReadOutcome, from reader: MessageReader, loop: ConnectionLoop) -> Bool {
         loop.assertOnLoopThread()
         var messages = outcome.messages[...]
-        if let step = machine.withLock({ machine -> ConnectionState.HandshakeStep? in
-            guard case .handshaking(let writer, let step, _) = machine.state, writer.token == reader.token else {
-                return nil
-            }
-            return step
-        }) {
+        var moved = false
+        // While connected, the socket the loop reads is the live one: only a new socket
+        // can be handshaking, and the lock is not needed to know it is not.
+        if !connected.load(ordering: .acquiring),
+            let step = machine.withLock({ machine -> ConnectionState.HandshakeStep? in
+                guard case .handshaking(let writer, let step, _) = machine.state, writer.token == reader.token else {
+                    return nil
+                }
+                return step
+            })
+        {
+            moved = true
             guard let rest = continueHandshake(at: step, with: messages, token: reader.token, loop: loop) else {
-                return
+                return true
             }
             messages = rest
         }
-        deliver(messages, loop: loop)
-        guard let failure = outcome.failure else { return }
+        if deliver(messages, loop: loop) { moved = true }
+        guard let failure = outcome.failure else { return moved }
         let (isLive, isHandshaking) = machine.withLock { machine in
             switch machine.state {
             case .handshaking(let writer, _, _): (false, writer.token == reader.token)
@@ -336,6 +351,7 @@ final class ReconnectingConnection: Sendable {
         }
         if isLive { drop(because: failure, loop: loop) }
         if isHandshaking { attemptFailed(token: reader.token, loop: loop) }
+        return true
     }
 
     /// Takes the handshake's replies from the front of `messages`; returns the messages
@@ -423,9 +439,11 @@ final class ReconnectingConnection: Sendable {
     }
 
     /// Hands the replies of one read to their callers, taking the lock once for all of
-    /// them; an event is passed on after the replies that came before it.
-    private func deliver(_ messages: ArraySlice<WireServerMessage>, loop: ConnectionLoop) {
+    /// them; an event is passed on after the replies that came before it. Returns whether
+    /// the connection was dropped, drained.
+    private func deliver(_ messages: ArraySlice<WireServerMessage>, loop: ConnectionLoop) -> Bool {
         var replies: [(UInt32, WireReply)] = []
+        var dropped = false
         replies.reserveCapacity(messages.count)
         for message in messages {
             switch message {
@@ -433,16 +451,18 @@ final class ReconnectingConnection: Sendable {
                 guard case .number(let number)? = id, let key = UInt32(exactly: number) else { continue }
                 replies.append((key, reply))
             case .event(.changed(let generation, let changes)):
-                complete(replies, loop: loop)
+                dropped = complete(replies, loop: loop) || dropped
                 replies.removeAll()
                 onEvent(.changed(generation: generation, changes: changes))
             }
         }
-        complete(replies, loop: loop)
+        return complete(replies, loop: loop) || dropped
     }
 
-    private func complete(_ replies: [(UInt32, WireReply)], loop: ConnectionLoop) {
-        guard !replies.isEmpty else { return }
+    /// Hands `replies` to their callers; returns whether that drained the connection,
+    /// which was then dropped.
+    private func complete(_ replies: [(UInt32, WireReply)], loop: ConnectionLoop) -> Bool {
+        guard !replies.isEmpty else { return false }
         let (answered, drained) = machine.withLock { machine -> ([(Completion, WireReply)], Bool) in
             let answered = replies.compactMap { id, reply in
                 machine.pending.removeValue(forKey: id).map { ($0.completion, reply) }
@@ -453,6 +473,7 @@ final class ReconnectingConnection: Sendable {
         for (completion, reply) in answered { completion(.success(reply)) }
         // A draining connection is dropped once nothing is in flight: this was the last.
         if drained { drop(because: timeoutError, loop: loop) }
+        return drained
     }
 
     private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }

@@ -23,8 +23,11 @@ struct RequestOutbox {
         ids.append(id)
     }
 
+    /// Frames taken for one `send`, and the ids of the requests they carry.
+    typealias Frames = (bytes: [UInt8], ids: [UInt32])
+
     /// Everything queued, in order, leaving the outbox empty.
-    mutating func takeAll() -> (bytes: [UInt8], ids: [UInt32]) {
+    mutating func takeAll() -> Frames {
         defer {
             bytes = []
             ids = []
