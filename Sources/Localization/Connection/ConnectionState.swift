@@ -39,4 +39,9 @@ enum ConnectionState: Sendable {
         case .waitingToReconnect, .handshaking, .closed: nil
         }
     }
+
+    /// Whether the owner closed the connection.
+    var isClosed: Bool {
+        if case .closed = self { true } else { false }
+    }
 }

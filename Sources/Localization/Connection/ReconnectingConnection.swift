@@ -210,7 +210,7 @@ final class ReconnectingConnection: Sendable {
     /// Stops connecting and fails every waiting request.
     func close() {
         let waiting = machine.withLock { machine -> [Completion]? in
-            if case .closed = machine.state { return nil }
+            guard !machine.state.isClosed else { return nil }
             machine.state = .closed
             machine.outbox = RequestOutbox()
             defer { machine.pending = [:] }
@@ -307,8 +307,7 @@ final class ReconnectingConnection: Sendable {
     private func attemptFailed(token: UInt64?, loop: ConnectionLoop) {
         if let token { loop.forget(token) }
         let first = machine.withLock { machine in
-            if case .closed = machine.state {
-            } else {
+            if !machine.state.isClosed {
                 machine.state = .waitingToReconnect(retryAt: now() &+ UInt64(machine.retryDelay * 1e9))
                 machine.retryDelay = min(machine.retryDelay * 2, reconnectDelay.upperBound)
             }
@@ -336,10 +335,8 @@ final class ReconnectingConnection: Sendable {
             })
         {
             moved = true
-            guard let rest = continueHandshake(at: step, with: messages, token: reader.token, loop: loop) else {
-                return true
-            }
-            messages = rest
+            // Nothing is delivered before the handshake's end, nor after its failure.
+            messages = continueHandshake(at: step, with: messages, token: reader.token, loop: loop) ?? []
         }
         if deliver(messages, loop: loop) { moved = true }
         guard let failure = outcome.failure else { return moved }
