@@ -104,7 +104,7 @@ import Testing
         #expect(Date().timeIntervalSince(next) < 0.5)
     }
 
-    /// Clients of two daemons share the process's reader thread: one daemon dying with
+    /// Clients of two daemons share the process's connection thread: one daemon dying with
     /// requests in flight costs the other client's callers nothing.
     @Test func oneDaemonDyingLeavesAnotherClientsRepliesAlone() throws {
         let dying = try Setup()

@@ -55,7 +55,7 @@ public final class LocalizationClient: Sendable {
     ///   - timeout: seconds a request may wait for its reply.
     ///   - subscribe: whether to subscribe to change events on every connection.
     ///   - reconnectDelay: the first and the longest wait between connection attempts.
-    ///   - onEvent: told about connections, disconnections and changes, on the reader thread.
+    ///   - onEvent: told about connections, disconnections and changes, on the process's connection thread.
     public init(
         socketPath: String? = nil, timeout: Double = 1, subscribe: Bool = false,
         reconnectDelay: ClosedRange<Double> = 0.05...1,
