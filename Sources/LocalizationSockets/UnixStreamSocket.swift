@@ -1,8 +1,9 @@
 import Glibc
 
 /// A connected Unix stream socket for a client: blocking, with a time limit on every read
-/// and write, closed exactly once when the value goes away.
-package final class UnixStreamSocket {
+/// and write, closed exactly once when the value goes away. `Sendable`: one thread may
+/// send while another receives, as the kernel allows on a stream socket.
+package final class UnixStreamSocket: Sendable {
     private let socket: FileDescriptor
 
     /// The connected descriptor, for a caller that waits for input itself (with an

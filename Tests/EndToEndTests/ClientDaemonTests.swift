@@ -173,19 +173,19 @@ import Testing
 
     /// Requests with time limits (what `send(_:) async` makes) share one timer: against a
     /// stopped daemon, a short limit sent after a long one still fails first, at its own
-    /// limit, and the long one fails at its own. Driven through the client's core with
+    /// limit, and the long one fails at its own. Driven through the client's connection with
     /// completion handlers, which run on Dispatch's threads: an `async` test would measure
     /// how soon the cooperative pool, busy with other tests, resumes it.
     @Test func requestsToAStoppedDaemonFailEachAtItsOwnLimit() throws {
         let setup = try Setup()
-        let core = setup.daemon.startedClientCore()
-        defer { core.close() }
+        let connection = setup.daemon.startedClientConnection()
+        defer { connection.close() }
         #expect(setup.daemon.suspend())
         defer { setup.daemon.send(signal: SIGCONT) }
         let outcomes = TimedOutcomes()
         let started = Date()
         for limit in [2.0, 0.3] {
-            _ = try core.submit(.hello, timeLimit: limit) { result in
+            _ = try connection.submit(.hello, timeLimit: limit) { result in
                 let seconds = Date().timeIntervalSince(started)
                 let code: DaemonConnectionError.Code? =
                     switch result {

@@ -56,14 +56,14 @@ import Testing
     /// daemon, the short one fails first at its limit, the long one at its own.
     @Test func queuedWritesKeepEachRequestsTimeLimit() throws {
         let setup = try Setup()
-        let core = setup.daemon.startedClientCore()
-        defer { core.close() }
+        let connection = setup.daemon.startedClientConnection()
+        defer { connection.close() }
         #expect(setup.daemon.suspend())
         defer { setup.daemon.send(signal: SIGCONT) }
         let outcomes = Outcomes()
         let started = Date()
         for (index, limit) in [2.0, 2.0, 0.3].enumerated() {
-            _ = try core.submit(Self.lookup("k"), timeLimit: limit, writeLater: true) { result in
+            _ = try connection.submit(Self.lookup("k"), timeLimit: limit, writeLater: true) { result in
                 outcomes.record(index, result, at: Date().timeIntervalSince(started))
             }
         }
@@ -82,13 +82,13 @@ import Testing
     /// `.unreachable` at once, not at its 10-second limit, and the next fails without waiting.
     @Test func aDaemonKilledMidBurstFailsEveryPendingRequestPromptly() throws {
         let setup = try Setup()
-        let core = setup.daemon.startedClientCore()
-        defer { core.close() }
+        let connection = setup.daemon.startedClientConnection()
+        defer { connection.close() }
         #expect(setup.daemon.suspend())
         let outcomes = Outcomes()
         let count = 300
         for index in 0..<count {
-            _ = try core.submit(Self.lookup("k"), timeLimit: 10, writeLater: index % 2 == 0) { result in
+            _ = try connection.submit(Self.lookup("k"), timeLimit: 10, writeLater: index % 2 == 0) { result in
                 outcomes.record(index, result, at: 0)
             }
         }
@@ -100,11 +100,11 @@ import Testing
         #expect(results.count == count)
         #expect(results.values.allSatisfy { $0.code == .unreachable }, "\(results.values.map(\.code))")
         let next = Date()
-        #expect(throws: DaemonConnectionError.self) { try core.submit(Self.lookup("k")) { _ in } }
+        #expect(throws: DaemonConnectionError.self) { try connection.submit(Self.lookup("k")) { _ in } }
         #expect(Date().timeIntervalSince(next) < 0.5)
     }
 
-    /// Clients of two daemons share the process's reader thread: one daemon dying with
+    /// Clients of two daemons share the process's connection thread: one daemon dying with
     /// requests in flight costs the other client's callers nothing.
     @Test func oneDaemonDyingLeavesAnotherClientsRepliesAlone() throws {
         let dying = try Setup()

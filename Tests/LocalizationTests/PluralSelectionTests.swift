@@ -17,7 +17,7 @@ import Testing
 
     @Test func countsAreSentToACurrentDaemon() {
         let counts: [PluralOperands?] = [nil, PluralOperands(3), PluralOperands(1)]
-        let operation = DaemonBackend.lookupOperation(
+        let operation = DaemonLookups.lookupOperation(
             "k", languages: ["fr"], table: "Localizable", plural: .counts(counts),
             daemonMinorVersion: WireProtocolVersion.minor)
         #expect(operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", plural: .counts(counts)))
@@ -25,7 +25,7 @@ import Testing
 
     @Test func longCountsAreCutToTheProtocolsLimit() {
         let counts = (1...100).map { PluralOperands($0) }
-        let operation = DaemonBackend.lookupOperation(
+        let operation = DaemonLookups.lookupOperation(
             "k", languages: [], table: "Localizable", plural: .counts(counts), daemonMinorVersion: 3)
         guard case .lookup(_, _, _, .counts(let sent), _) = operation else {
             Issue.record("no counts in \(operation)")
@@ -36,12 +36,12 @@ import Testing
 
     /// A 1.2 daemon refuses `counts`; it gets the first number as every variable's count.
     @Test func anOlderDaemonIsSentTheFirstNumberAsTheCount() {
-        let operation = DaemonBackend.lookupOperation(
+        let operation = DaemonLookups.lookupOperation(
             "k", languages: ["fr"], table: "Localizable", plural: .counts([nil, PluralOperands(3), PluralOperands(1)]),
             daemonMinorVersion: 2)
         #expect(
             operation == .lookup(key: "k", languages: ["fr"], table: "Localizable", plural: .count(PluralOperands(3))))
-        let single = DaemonBackend.lookupOperation(
+        let single = DaemonLookups.lookupOperation(
             "k", languages: [], table: "T", plural: .count(PluralOperands("1.5")!), daemonMinorVersion: 2)
         #expect(single == .lookup(key: "k", languages: [], table: "T", plural: .count(PluralOperands("1.5")!)))
     }

@@ -18,7 +18,7 @@ import Testing
     @Test func theLastTableAnswersOnlyForItsNameLocalizerAndEpoch() {
         var cache = ThreadLookupCache()
         let name = ThreadLookupCache.TableName(languages: .one("ja"), table: nil)
-        cache.reset(owner: 7, epoch: 3, plan: .keys)
+        cache.reset(owner: 7, epoch: 3, route: .keys)
         cache.remember(Self.table(["k": "v"]), as: name)
         #expect(cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 3))
         #expect(cache.lastEntries["k"] == "v")
@@ -32,10 +32,10 @@ import Testing
     @Test func aResetForgetsEveryTable() {
         var cache = ThreadLookupCache()
         let name = ThreadLookupCache.TableName(languages: .one("ja"), table: nil)
-        cache.reset(owner: 7, epoch: 3, plan: .keys)
+        cache.reset(owner: 7, epoch: 3, route: .keys)
         cache.store(Self.table(["k": "v"]), as: name)
         cache.remember(Self.table(["k": "v"]), as: name)
-        cache.reset(owner: 7, epoch: 4, plan: .keys)
+        cache.reset(owner: 7, epoch: 4, route: .keys)
         #expect(cache.tables.isEmpty)
         #expect(cache.lastEntries.isEmpty)
         #expect(!cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 4))

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// The callbacks registered on a ``Localizer``, called one change at a time, in order, on
-/// a queue of their own: never on the connection's reader thread, so a callback may look
+/// a queue of their own: never on the process's connection thread, so a callback may look
 /// strings up (which may need a round trip that thread must read).
 final class ChangeObservers: Sendable {
     private let handlers = Mutex<[UInt64: @Sendable (LocalizationChange) -> Void]>([:])

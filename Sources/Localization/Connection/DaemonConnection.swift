@@ -53,7 +53,7 @@ public final class DaemonConnection: Sendable {
     public func nextEvent() throws(DaemonConnectionError) -> WireEvent {
         try nextID.withLock { (_: inout UInt32) throws(DaemonConnectionError) -> WireEvent in
             while true {
-                if case .event(let event) = try socket.receive() { return event }
+                if case .event(let event) = try socket.reader.receive() { return event }
             }
         }
     }

@@ -9,18 +9,19 @@ import Synchronization
 ///   checks the protocol's major version with `hello`.
 /// - Pipelined: any number of threads (or tasks) may have requests in flight on the one
 ///   connection, and requests made while another is being written go out with it. One
-///   reader thread, shared by the process's clients, hands each reply to its caller by
-///   request id.
-/// - When the daemon goes away, requests fail at once with `.unreachable` and the client's
-///   connection thread reconnects in the background, waiting `reconnectDelay.lowerBound`
-///   seconds first and doubling up to `reconnectDelay.upperBound`.
+///   thread, shared by the process's clients, connects, reads and reconnects them all,
+///   and hands each reply to its caller by request id.
+/// - When the daemon goes away, requests fail at once with `.unreachable` and the client
+///   reconnects in the background, waiting `reconnectDelay.lowerBound` seconds after a
+///   failed attempt and doubling up to `reconnectDelay.upperBound`.
 /// - A request unanswered within its time limit fails with `.timeout`, and the connection
 ///   is then treated as broken: it takes no new requests, and is replaced once those in
 ///   flight have ended, each at its own limit. A hung daemon costs each caller at most one
 ///   time limit.
 /// - With `subscribe`, the connection subscribes to changes and ``Event/changed(generation:changes:)``
-///   reaches `onEvent`, on the reader thread: a handler must not block (it would hold
-///   back the replies of every client in the process) nor wait for a reply.
+///   reaches `onEvent`, on that shared thread, as every event does: a handler must not
+///   block (it would hold back the replies of every client in the process) nor wait for a
+///   reply.
 ///
 /// ```swift
 /// let client = LocalizationClient()
@@ -44,7 +45,7 @@ public final class LocalizationClient: Sendable {
     public let socketPath: String
     /// The default time limit of one request, in seconds.
     public let timeout: Double
-    private let core: ClientCore
+    private let connection: ReconnectingConnection
 
     /// Creates a client and makes its first connection attempt before returning (at most
     /// `timeout` seconds); later attempts happen in the background.
@@ -54,7 +55,7 @@ public final class LocalizationClient: Sendable {
     ///   - timeout: seconds a request may wait for its reply.
     ///   - subscribe: whether to subscribe to change events on every connection.
     ///   - reconnectDelay: the first and the longest wait between connection attempts.
-    ///   - onEvent: told about connections, disconnections and changes, on the reader thread.
+    ///   - onEvent: told about connections, disconnections and changes, on the process's connection thread.
     public init(
         socketPath: String? = nil, timeout: Double = 1, subscribe: Bool = false,
         reconnectDelay: ClosedRange<Double> = 0.05...1,
@@ -63,16 +64,16 @@ public final class LocalizationClient: Sendable {
         let path = socketPath ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
         self.socketPath = path
         self.timeout = timeout
-        core = ClientCore(
+        connection = ReconnectingConnection(
             socketPath: path, timeout: timeout, subscribe: subscribe, reconnectDelay: reconnectDelay,
             onEvent: onEvent ?? { _ in })
-        core.start()
+        connection.start()
     }
 
-    deinit { core.close() }
+    deinit { connection.close() }
 
     /// Whether a connection is up now (it may still break before the next request).
-    public var isConnected: Bool { core.isConnected }
+    public var isConnected: Bool { connection.isConnected }
 
     /// Sends `operation` and waits for its reply (at most `timeout`, default the client's);
     /// an error reply comes back as `.error`, not thrown.
@@ -82,12 +83,12 @@ public final class LocalizationClient: Sendable {
     public func send(_ operation: WireOperation, timeout: Double? = nil) throws(DaemonConnectionError) -> WireReply {
         let box = Mutex<Result<WireReply, DaemonConnectionError>?>(nil)
         let semaphore = DispatchSemaphore(value: 0)
-        let id = try core.submit(operation) { result in
+        let id = try connection.submit(operation) { result in
             box.withLock { $0 = result }
             semaphore.signal()
         }
         if semaphore.wait(timeout: .now() + (timeout ?? self.timeout)) == .timedOut {
-            core.expire(id)
+            connection.expire(id)
             semaphore.wait()  // `expire` or the reply that beat it has completed the request
         }
         return try box.withLock { $0! }.get()
@@ -102,7 +103,7 @@ public final class LocalizationClient: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
-                _ = try core.submit(operation, timeLimit: limit, writeLater: true) {
+                _ = try connection.submit(operation, timeLimit: limit, writeLater: true) {
                     continuation.resume(returning: $0)
                 }
             } catch {
@@ -114,5 +115,5 @@ public final class LocalizationClient: Sendable {
 
     /// Closes the connection and stops reconnecting; requests in flight fail with
     /// `.unreachable`. Also done when the client goes away.
-    public func close() { core.close() }
+    public func close() { connection.close() }
 }

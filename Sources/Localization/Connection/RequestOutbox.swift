@@ -3,7 +3,7 @@
 /// Concurrent callers append here and one of them, the writer, sends everything queued with
 /// one `send`: requests made while a write is in progress go out together in the next one,
 /// so a burst of pipelined requests costs the client and the daemon a few system calls
-/// and wake-ups instead of one each. Kept inside ``ClientCore``'s locked state.
+/// and wake-ups instead of one each. Kept inside ``ReconnectingConnection``'s locked state, one per socket.
 struct RequestOutbox {
     /// Queued bytes past which a caller waits for the writer before returning: the queue
     /// stays about one socket buffer long however many callers pile up.
@@ -23,8 +23,11 @@ struct RequestOutbox {
         ids.append(id)
     }
 
+    /// Frames taken for one `send`, and the ids of the requests they carry.
+    typealias Frames = (bytes: [UInt8], ids: [UInt32])
+
     /// Everything queued, in order, leaving the outbox empty.
-    mutating func takeAll() -> (bytes: [UInt8], ids: [UInt32]) {
+    mutating func takeAll() -> Frames {
         defer {
             bytes = []
             ids = []

@@ -59,8 +59,8 @@
         /// Whether this localizer asks a daemon that serves the files under `path`: one of the
         /// daemon's roots (its `status` reply) is `path` or holds it. One round trip.
         func daemonServes(_ path: String) -> Bool {
-            guard let backend, backend.client.isConnected,
-                case .fields(let fields)? = try? backend.client.send(.status),
+            guard let daemon, daemon.client.isConnected,
+                case .fields(let fields)? = try? daemon.client.send(.status),
                 case .array(let roots)? = fields["roots"]
             else { return false }
             let realRoots = roots.compactMap(\.stringValue).map {

@@ -33,8 +33,10 @@ public final class Localizer: Sendable {
         var roots: [String]
         var developmentLanguage: LanguageTag
         var resources: ResourceSet?
-        var backend: DaemonBackend?
-        var backendSerial: UInt64 = 0
+        /// Bumped whenever `resources` is dropped: a read of the files begun before is not kept.
+        var resourcesVersion: UInt64 = 0
+        var daemon: DaemonLookups?
+        var daemonSerial: UInt64 = 0
         /// The source last logged, so each change is logged once.
         var source: LookupSource?
     }
@@ -77,7 +79,7 @@ public final class Localizer: Sendable {
     }
 
     deinit {
-        state.withLock { $0.backend }?.close()
+        state.withLock { $0.daemon }?.close()
     }
 
     // MARK: Configuration
@@ -94,6 +96,7 @@ public final class Localizer: Sendable {
             state.roots = roots
             state.developmentLanguage = development
             state.resources = nil
+            state.resourcesVersion += 1
             noteConfiguration(state)
         }
         invalidate()
@@ -106,18 +109,18 @@ public final class Localizer: Sendable {
         guard mode != .embedded else { return useEmbedded() }
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let development = state.withLock { $0.developmentLanguage }
-        let backend = DaemonBackend(
+        let daemon = DaemonLookups(
             socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development
         ) { [weak self] event in
             self?.handle(event, from: serial)
         }
         let old = state.withLock { state in
             defer {
-                state.backend = backend
-                state.backendSerial = serial
+                state.daemon = daemon
+                state.daemonSerial = serial
                 noteConfiguration(state)
             }
-            return state.backend
+            return state.daemon
         }
         old?.close()
         invalidate()
@@ -128,21 +131,21 @@ public final class Localizer: Sendable {
     public func useEmbedded() {
         let old = state.withLock { state in
             defer {
-                state.backend = nil
-                state.backendSerial = 0
+                state.daemon = nil
+                state.daemonSerial = 0
                 noteConfiguration(state)
             }
-            return state.backend
+            return state.daemon
         }
         old?.close()
         invalidate()
     }
 
     /// The mode chosen by the environment or the last `use…` call.
-    public var mode: LookupMode { state.withLock { $0.backend?.mode ?? .embedded } }
+    public var mode: LookupMode { state.withLock { $0.daemon?.mode ?? .embedded } }
 
     /// What answers lookups now.
-    public var source: LookupSource { plan().source }
+    public var source: LookupSource { route().source }
 
     /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
     var isConfigured: Bool { configured.load(ordering: .acquiring) }
@@ -150,9 +153,9 @@ public final class Localizer: Sendable {
     /// The languages the current source serves: the resource files' (embedded mode, or a
     /// daemon mode's fallback), else the daemon's (one `languages` request), else none.
     public var servedLanguages: [LanguageTag] {
-        switch plan() {
+        switch route() {
         case .files(let resources): resources.catalog.languages
-        case .cached(let backend), .direct(let backend): backend.languages() ?? []
+        case .cached(let daemon), .direct(let daemon): daemon.languages() ?? []
         case .lastKnown, .keys: []
         }
     }
@@ -177,16 +180,17 @@ public final class Localizer: Sendable {
     }
 
     /// The daemon link of a daemon mode, connected or not.
-    var backend: DaemonBackend? { state.withLock { $0.backend } }
+    var daemon: DaemonLookups? { state.withLock { $0.daemon } }
 
     /// Drops what was loaded or cached, so the next lookup reads the files or asks the
     /// daemon again.
     public func reload() {
-        let backend = state.withLock { state in
+        let daemon = state.withLock { state in
             state.resources = nil
-            return state.backend
+            state.resourcesVersion += 1
+            return state.daemon
         }
-        backend?.cache.reset()
+        daemon?.cache.reset()
         invalidate()
     }
 
@@ -260,32 +264,32 @@ public final class Localizer: Sendable {
         let tags = LanguageTag.preferences(languages)
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
-        let current = plan()
+        let current = route()
         switch current {
-        case .cached(let backend):
+        case .cached(let daemon):
             // The cached tables hold each entry's `other` forms: a count asks the daemon.
             if plural != .none,
-                let result = backend.lookup(key, languages: identifiers, table: tableName, plural: plural)
+                let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural)
             {
                 return (result, .daemon)
             }
             let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
-            if let resolved = backend.table(for: tableKey) {
-                let result = DaemonBackend.result(key, in: resolved)
-                if !result.found { backend.misses.record(key, in: tableKey) }
+            if let resolved = daemon.table(for: tableKey) {
+                let result = DaemonLookups.result(key, in: resolved)
+                if !result.found { daemon.misses.record(key, in: tableKey) }
                 return (result, .daemon)
             }
-            return offline(key, tags: tags, table: tableName, plural: plural, backend: backend)
-        case .direct(let backend):
-            if let result = backend.lookup(key, languages: identifiers, table: tableName, plural: plural) {
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+        case .direct(let daemon):
+            if let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural) {
                 return (result, .daemon)
             }
-            return offline(key, tags: tags, table: tableName, plural: plural, backend: backend)
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .files(let resources):
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
-        case .lastKnown(let backend):
+        case .lastKnown(let daemon):
             return (
-                backend.lastKnown(key, languages: identifiers, table: tableName, plural: plural) ?? .missing(key),
+                daemon.lastKnown(key, languages: identifiers, table: tableName, plural: plural) ?? .missing(key),
                 .lastKnown
             )
         case .keys:
@@ -316,9 +320,9 @@ public final class Localizer: Sendable {
         local: UnsafeMutablePointer<ThreadLookupCache>
     ) -> String {
         if local.pointee.owner != serial || local.pointee.epoch != epoch {
-            local.pointee.reset(owner: serial, epoch: epoch, plan: plan())
+            local.pointee.reset(owner: serial, epoch: epoch, route: route())
         }
-        guard let backend = local.pointee.cachedBackend else {
+        guard let daemon = local.pointee.cachedDaemon else {
             return lookup(key, languages: languages.tags, table: table).value
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
@@ -327,13 +331,13 @@ public final class Localizer: Sendable {
             let tableKey = ResolvedTable.Key(
                 languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
-            resolved = backend.table(for: tableKey)
+            resolved = daemon.table(for: tableKey)
             if let resolved { local.pointee.store(resolved, as: name) }
         }
         guard let resolved else { return lookup(key, languages: languages.tags, table: table).value }
         local.pointee.remember(resolved, as: name)
         if let value = resolved.entries[key] { return value }
-        backend.misses.record(key, in: resolved.key)
+        daemon.misses.record(key, in: resolved.key)
         return key
     }
 
@@ -359,32 +363,68 @@ public final class Localizer: Sendable {
 
     // MARK: Internals
 
-    /// Called under the state lock whenever roots or the backend change.
+    /// Called under the state lock whenever roots or the daemon change.
     private func noteConfiguration(_ state: State) {
-        configured.store(!state.roots.isEmpty || state.backend != nil, ordering: .releasing)
+        configured.store(!state.roots.isEmpty || state.daemon != nil, ordering: .releasing)
     }
 
     private func invalidate() {
         epoch.wrappingAdd(1, ordering: .releasing)
     }
 
-    /// The plan for now, loading the files when they are what answers.
-    private func plan() -> LookupPlan {
-        var loaded: ResourceSet?
-        let plan = state.withLock { state -> LookupPlan in
-            if let backend = state.backend, backend.client.isConnected {
-                return backend.mode == .cached ? .cached(backend) : .direct(backend)
+    /// The route for now, reading the files when they are what answers and not read yet.
+    private func route() -> LookupRoute {
+        while true {
+            let next = state.withLock { state -> ReadyOrRead<LookupRoute> in
+                if let daemon = state.daemon, daemon.client.isConnected {
+                    return .ready(daemon.mode == .cached ? .cached(daemon) : .direct(daemon))
+                }
+                if let resources = state.resources { return .ready(.files(resources)) }
+                if let read = ResourceRead(state) { return .read(read) }
+                if let daemon = state.daemon { return .ready(.lastKnown(daemon)) }
+                return .ready(.keys)
             }
-            if state.resources == nil, !state.roots.isEmpty {
-                loaded = ResourceSet.load(roots: state.roots, developmentLanguage: state.developmentLanguage)
-                state.resources = loaded
+            switch next {
+            case .ready(let route): return route
+            case .read(let read): if let resources = perform(read) { return .files(resources) }
             }
-            if let resources = state.resources { return .files(resources) }
-            if let backend = state.backend { return .lastKnown(backend) }
-            return .keys
         }
-        if let loaded { warnAboutEmptyRoots(of: loaded) }
-        return plan
+    }
+
+    /// What one look at the state found: the answer, or files to read first.
+    private enum ReadyOrRead<Value> {
+        case ready(Value)
+        case read(ResourceRead)
+    }
+
+    /// The files to read for the configuration of one moment, outside the state lock.
+    private struct ResourceRead {
+        let roots: [String]
+        let developmentLanguage: LanguageTag
+        let version: UInt64
+
+        /// `nil` when no roots are configured.
+        init?(_ state: State) {
+            guard !state.roots.isEmpty else { return nil }
+            roots = state.roots
+            developmentLanguage = state.developmentLanguage
+            version = state.resourcesVersion
+        }
+    }
+
+    /// Reads the files `read` names, with no lock held, and keeps them unless the
+    /// configuration changed meanwhile (then `nil`: ask again); when another thread kept
+    /// its read first, that one is returned and this one dropped.
+    private func perform(_ read: ResourceRead) -> ResourceSet? {
+        let loaded = ResourceSet.load(roots: read.roots, developmentLanguage: read.developmentLanguage)
+        let (kept, isNew) = state.withLock { state -> (ResourceSet?, Bool) in
+            guard state.resourcesVersion == read.version else { return (nil, false) }
+            if let earlier = state.resources { return (earlier, false) }
+            state.resources = loaded
+            return (loaded, true)
+        }
+        if isNew { warnAboutEmptyRoots(of: loaded) }
+        return kept
     }
 
     /// Logs each root of `roots` that does not exist, one line each.
@@ -399,33 +439,35 @@ public final class Localizer: Sendable {
 
     /// The answer when the daemon failed this call: files, else what it said before.
     private func offline(
-        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, backend: DaemonBackend
+        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups
     ) -> (result: LookupResult, source: LookupSource) {
-        if let resources = state.withLock({ $0.resources }) ?? loadedResources() {
+        if let resources = loadedResources() {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
         let identifiers = tags.map(\.identifier)
-        if let known = backend.lastKnown(key, languages: identifiers, table: table, plural: plural) {
+        if let known = daemon.lastKnown(key, languages: identifiers, table: table, plural: plural) {
             return (known, .lastKnown)
         }
         return (.missing(key), .lastKnown)
     }
 
+    /// The files, read now if they were not (also while the daemon is connected); `nil`
+    /// without roots.
     private func loadedResources() -> ResourceSet? {
-        if case .files(let resources) = plan() { return resources }
-        let roots = state.withLock { ($0.roots, $0.developmentLanguage) }
-        guard !roots.0.isEmpty else { return nil }
-        let loaded = ResourceSet.load(roots: roots.0, developmentLanguage: roots.1)
-        let kept = state.withLock { state in
-            defer { if state.resources == nil { state.resources = loaded } }
-            return state.resources == nil
+        while true {
+            let next = state.withLock { state -> ReadyOrRead<ResourceSet?> in
+                if let resources = state.resources { return .ready(resources) }
+                return ResourceRead(state).map { .read($0) } ?? .ready(nil)
+            }
+            switch next {
+            case .ready(let resources): return resources
+            case .read(let read): if let resources = perform(read) { return resources }
+            }
         }
-        if kept { warnAboutEmptyRoots(of: loaded) }
-        return loaded
     }
 
-    private func handle(_ event: LocalizationClient.Event, from backendSerial: UInt64) {
-        guard state.withLock({ $0.backendSerial == backendSerial }) else { return }
+    private func handle(_ event: LocalizationClient.Event, from daemonSerial: UInt64) {
+        guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
         invalidate()
         switch event {
         case .changed(let generation, let changes):
@@ -441,10 +483,10 @@ public final class Localizer: Sendable {
 
     /// Logs the source when it changed, and tells observers that everything may differ.
     private func noteSource(reason: String?) {
-        let current = plan().source
+        let current = route().source
         let (previous, path) = state.withLock { state in
             defer { state.source = current }
-            return (state.source, state.backend?.client.socketPath ?? "")
+            return (state.source, state.daemon?.client.socketPath ?? "")
         }
         guard previous != current else { return }
         if previous != nil || current != .daemon {

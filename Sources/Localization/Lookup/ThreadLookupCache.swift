@@ -20,8 +20,8 @@ struct ThreadLookupCache {
     var owner: UInt64 = 0
     /// The localizer's epoch this was filled at; any other epoch empties it.
     var epoch: UInt64 = 0
-    /// The backend when the epoch's plan is ``LookupPlan/cached(_:)``, else `nil`.
-    var cachedBackend: DaemonBackend?
+    /// The daemon when the epoch's route is ``LookupRoute/cached(_:)``, else `nil`.
+    var cachedDaemon: DaemonLookups?
     /// Tables by the names callers used.
     var tables: [TableName: ResolvedTable] = [:]
     /// The name of the table the last cached-mode lookup read, and its entries: a thread
@@ -44,10 +44,10 @@ struct ThreadLookupCache {
         self.owner == owner && self.epoch == epoch && lastName.languages == languages && lastName.table == table
     }
 
-    mutating func reset(owner: UInt64, epoch: UInt64, plan: LookupPlan) {
+    mutating func reset(owner: UInt64, epoch: UInt64, route: LookupRoute) {
         self.owner = owner
         self.epoch = epoch
-        if case .cached(let backend) = plan { cachedBackend = backend } else { cachedBackend = nil }
+        if case .cached(let daemon) = route { cachedDaemon = daemon } else { cachedDaemon = nil }
         tables.removeAll(keepingCapacity: true)
         lastName = Self.noTable
         lastEntries = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A thread that waits for input on many descriptors at once (one ``Epoll``) and hands the
 /// tokens of each wake-up to a handler together.
@@ -9,6 +10,9 @@ import Glibc
 /// on Linux (libdispatch's manager thread wakes, disarms the descriptor, wakes a worker to
 /// run the handler, and is woken again to re-arm it), a blocking reader per descriptor one
 /// thread each.
+///
+/// A loop started with ``start(name:timed:)`` also keeps time: its handler says when it
+/// wants to run next even if nothing is ready, and ``wake()`` runs it at once.
 ///
 /// ```swift
 /// let loop = try ReadinessLoop()
@@ -22,6 +26,8 @@ package final class ReadinessLoop: Sendable {
     private let epoll: Epoll
     private let wakeReader: FileDescriptor
     private let wakeWriter: FileDescriptor
+    /// Set by ``stop()``: a byte in the pipe then means "end", not "run the handler".
+    private let stopping = Atomic<Bool>(false)
 
     /// Creates the epoll instance and the pipe that ``stop()`` writes to (three descriptors).
     package init() throws(SocketError) {
@@ -42,6 +48,17 @@ package final class ReadinessLoop: Sendable {
     /// Starts the thread, which calls `handler` with the tokens of each wake-up (each token
     /// once, in no particular order) until ``stop()``. Call once.
     package func start(name: String, _ handler: @escaping @Sendable ([UInt64]) -> Void) {
+        start(name: name) { tokens, _ in
+            if !tokens.isEmpty { handler(tokens) }
+            return nil
+        }
+    }
+
+    /// Starts the thread, which calls `handler` after every wake-up — with the tokens that
+    /// have input, and whether the time came or ``wake()`` was called — and then waits at
+    /// most until the uptime (nanoseconds) `handler` returned, or without limit for `nil`.
+    /// The first call, with no tokens and `true`, comes at once. Call once.
+    package func start(name: String, timed handler: @escaping @Sendable ([UInt64], Bool) -> UInt64?) {
         let thread = Thread { [self] in
             // Named from inside: Foundation names the system thread (what `top -H` and
             // `perf` show) only for the current thread.
@@ -49,6 +66,12 @@ package final class ReadinessLoop: Sendable {
             run(handler)
         }
         thread.start()
+    }
+
+    /// Makes the thread call its handler soon, even with nothing ready; from any thread.
+    package func wake() {
+        var byte: UInt8 = 0
+        _ = write(wakeWriter.rawValue, &byte, 1)
     }
 
     /// Reports `descriptor` as `token` whenever it has input, a hang-up or an error, until
@@ -65,16 +88,40 @@ package final class ReadinessLoop: Sendable {
 
     /// Ends the thread once the handler call in progress, if any, returns. Idempotent.
     package func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter.rawValue, &byte, 1)
+        stopping.store(true, ordering: .releasing)
+        wake()
     }
 
-    private func run(_ handler: @Sendable ([UInt64]) -> Void) {
+    private func run(_ handler: @Sendable ([UInt64], Bool) -> UInt64?) {
         var tokens: [UInt64] = []
+        var wakeAt = handler([], true)
         while true {
             // epoll_wait fails only for a bad descriptor or buffer, which this loop owns.
-            guard (try? epoll.wait(into: &tokens)) != nil, !tokens.contains(Self.stopToken) else { return }
-            if !tokens.isEmpty { handler(tokens) }
+            guard (try? epoll.wait(into: &tokens, timeout: Self.milliseconds(until: wakeAt))) != nil else { return }
+            var woken = tokens.isEmpty
+            if let index = tokens.firstIndex(of: Self.stopToken) {
+                if stopping.load(ordering: .acquiring) { return }
+                tokens.remove(at: index)
+                drainWakeUps()
+                woken = true
+            }
+            if !woken, let wakeAt, DispatchTime.now().uptimeNanoseconds >= wakeAt { woken = true }
+            wakeAt = handler(tokens, woken)
         }
+    }
+
+    /// Empties the pipe, so the wake-ups written so far are reported once.
+    private func drainWakeUps() {
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        while withUnsafeMutableBytes(of: &bytes, { read(wakeReader.rawValue, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// The wait until the uptime `deadline` for `epoll_wait`, rounded up so the thread never
+    /// wakes before it; -1 (no limit) for `nil`.
+    private static func milliseconds(until deadline: UInt64?) -> Int32 {
+        guard let deadline else { return -1 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }
 }

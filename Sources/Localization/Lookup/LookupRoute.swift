@@ -2,15 +2,15 @@ import LocalizationCore
 
 /// How a ``Localizer`` answers in its current epoch: the mode and, in a daemon mode,
 /// whether the daemon is reachable or which fallback serves instead.
-enum LookupPlan: Sendable {
+enum LookupRoute: Sendable {
     /// Cached mode, daemon reachable.
-    case cached(DaemonBackend)
+    case cached(DaemonLookups)
     /// Direct mode, daemon reachable.
-    case direct(DaemonBackend)
+    case direct(DaemonLookups)
     /// The files, read in the process.
     case files(ResourceSet)
     /// Daemon unreachable, no files: what it said before.
-    case lastKnown(DaemonBackend)
+    case lastKnown(DaemonLookups)
     /// Nothing to ask: keys come back unchanged.
     case keys
 

@@ -5,7 +5,7 @@ import Synchronization
 /// A ``Localizer``'s link to `l10nd` in cached or direct mode: the client connection, the
 /// resolved tables (cached mode), the remembered answers (direct mode) and the miss
 /// reporter. Replaced as a whole when the localizer is configured again.
-final class DaemonBackend: Sendable {
+final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)

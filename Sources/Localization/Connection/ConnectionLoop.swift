@@ -1,0 +1,127 @@
+import Dispatch
+import Glibc
+import LocalizationSockets
+import Synchronization
+
+/// The one thread that runs every ``LocalizationClient`` connection of the process: it
+/// connects and does the handshakes, reads every socket, keeps the time limits and the
+/// reconnect delays, and drops and replaces connections. Callers only write requests.
+///
+/// It waits for input on all sockets at once (one ``ReadinessLoop``), so replies that
+/// arrive together, on one connection or many, cost one wake-up. Waiting for input only,
+/// it is also not woken when the daemon reads a request, as a thread blocked in `recv` is
+/// (the kernel wakes a socket's sleepers when its send buffer drains). It wakes for time
+/// only when some connection has a deadline (``ReconnectingConnection/advance(now:)``).
+final class ConnectionLoop: Sendable {
+    /// What only the loop thread touches: the connections it runs and the sockets it reads.
+    /// `@unchecked Sendable` because it is confined to that thread: ``run(_:)``,
+    /// ``watch(_:for:)`` and ``forget(_:)`` are its only users, the last two asserting it.
+    private final class Registry: @unchecked Sendable {
+        var connections: [ObjectIdentifier: ReconnectingConnection] = [:]
+        var readers: [UInt64: (reader: MessageReader, connection: ReconnectingConnection)] = [:]
+        /// When the loop wakes next for time, as the last look at every connection found.
+        var nextWake: UInt64?
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+        deinit { buffer.deallocate() }
+    }
+
+    private static let shared = Mutex<ConnectionLoop?>(nil)
+
+    private let readiness: ReadinessLoop
+    /// The loop thread's `pthread_t`, set when it starts (0 before).
+    private let thread = Atomic<UInt>(0)
+    private let registry = Registry()
+    /// Connections registered by other threads, taken in by the loop at its next wake-up.
+    private let arrivals = Mutex<[ReconnectingConnection]>([])
+
+    /// The process's loop, started on first use; it runs for the life of the process.
+    static func started() throws(DaemonConnectionError) -> ConnectionLoop {
+        try shared.withLock { (loop: inout ConnectionLoop?) throws(DaemonConnectionError) -> ConnectionLoop in
+            if let loop { return loop }
+            let readiness: ReadinessLoop
+            do throws(SocketError) { readiness = try ReadinessLoop() } catch {
+                throw DaemonConnectionError(code: .unreachable, message: "cannot wait for replies: \(error.message)")
+            }
+            let started = ConnectionLoop(readiness: readiness)
+            readiness.start(name: "l10nd-replies", timed: started.run(_:woken:))
+            loop = started
+            return started
+        }
+    }
+
+    private init(readiness: ReadinessLoop) {
+        self.readiness = readiness
+    }
+
+    /// Runs `connection` from now on, until its state is `closed`: its first attempt begins at once.
+    func register(_ connection: ReconnectingConnection) {
+        arrivals.withLock { $0.append(connection) }
+        readiness.wake()
+    }
+
+    /// Makes the loop look at every connection soon: a state or a deadline changed.
+    func wake() {
+        readiness.wake()
+    }
+
+    /// Stops the process if the caller is not the loop thread: what is confined to it
+    /// (``MessageReader``s, the registry, a connection's moves between sockets) is used
+    /// by nobody else.
+    func assertOnLoopThread() {
+        precondition(thread.load(ordering: .relaxed) == UInt(pthread_self()), "not on the l10nd-replies thread")
+    }
+
+    /// Reads `reader` from now on, for `connection`. Loop thread only.
+    func watch(_ reader: MessageReader, for connection: ReconnectingConnection) throws(DaemonConnectionError) {
+        assertOnLoopThread()
+        do { try readiness.watch(reader.descriptor, token: reader.token) } catch {
+            throw DaemonConnectionError(code: .unreachable, message: "cannot wait for replies: \(error.message)")
+        }
+        registry.readers[reader.token] = (reader, connection)
+    }
+
+    /// Stops reading the socket `token` names and lets its reader go. Loop thread only.
+    func forget(_ token: UInt64) {
+        assertOnLoopThread()
+        guard let (reader, _) = registry.readers.removeValue(forKey: token) else { return }
+        readiness.unwatch(reader.descriptor)
+    }
+
+    /// One wake-up: reads the sockets with input, then — when the time came, something
+    /// woke the loop, or a read moved a connection's state — moves every connection on;
+    /// returns when to wake next.
+    private func run(_ tokens: [UInt64], woken: Bool) -> UInt64? {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        var mustAdvance = woken
+        if woken {
+            for connection in arrivals.withLock({ arrivals in
+                defer { arrivals = [] }; return arrivals
+            }) {
+                registry.connections[ObjectIdentifier(connection)] = connection
+            }
+        }
+        for token in tokens {
+            // A socket forgotten earlier in this wake-up may still be named.
+            guard let (reader, connection) = registry.readers[token] else { continue }
+            let outcome = reader.readAvailable(using: registry.buffer, on: self)
+            if outcome.failure != nil {
+                // The end of the stream stays readable: stop hearing about it at once.
+                forget(token)
+            }
+            if connection.received(outcome, from: reader, loop: self) { mustAdvance = true }
+        }
+        guard mustAdvance else { return registry.nextWake }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var next: UInt64?
+        for (id, connection) in registry.connections {
+            guard let wake = connection.advance(now: now, loop: self) else {
+                registry.connections[id] = nil
+                for (token, entry) in registry.readers where entry.connection === connection { forget(token) }
+                continue
+            }
+            if wake != .max { next = min(next ?? .max, wake) }
+        }
+        registry.nextWake = next
+        return next
+    }
+}

@@ -1,0 +1,477 @@
+import Dispatch
+import LocalizationWire
+import Synchronization
+
+/// The connection of one ``LocalizationClient``: its ``ConnectionState``, the requests
+/// awaiting replies and the frames not yet written, behind one lock.
+///
+/// Callers submit requests and write them through the state's ``RequestWriter``. The
+/// process's ``ConnectionLoop`` does everything else, on its thread: connecting and the
+/// handshake, reading replies and events (``received(_:from:loop:)``), time limits and
+/// reconnecting (``advance(now:loop:)``). The loop holds this object, not the client, until
+/// it is closed: a client nobody uses any more is deinitialised and closes it.
+final class ReconnectingConnection: Sendable {
+    typealias Completion = @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
+
+    /// A request awaiting its reply.
+    private struct Pending {
+        let completion: Completion
+        /// When the loop fails it (uptime nanoseconds); `.max` for a caller that keeps its
+        /// own time (the blocking `send` waits on a semaphore with a time limit).
+        let deadline: UInt64
+    }
+
+    private struct Machine {
+        var state = ConnectionState.waitingToReconnect(retryAt: 0)
+        var pending: [UInt32: Pending] = [:]
+        /// The requests of the live socket not yet written; replaced with the socket.
+        var outbox = RequestOutbox()
+        /// No pending deadline is earlier (uptime nanoseconds): the loop scans `pending`
+        /// for overdue requests only once it has passed, not at every wake-up.
+        var earliestDeadline = UInt64.max
+        /// The latest the loop looks at this connection again, as it last planned: a
+        /// request with an earlier deadline wakes it. 0 while it is about to look anyway.
+        var plannedWake: UInt64 = 0
+        /// The wait before the next attempt after a failed one: it doubles after each
+        /// failure, up to the longest, and starts over once connected.
+        var retryDelay: Double
+        var firstAttemptOver = false
+    }
+
+    /// What ``advance(now:loop:)`` does next.
+    private enum Step {
+        case wait(until: UInt64)
+        case connect
+        case abandonHandshake(token: UInt64)
+        case dropDrained
+        case forget
+    }
+
+    let socketPath: String
+    let timeout: Double
+    let subscribe: Bool
+    let reconnectDelay: ClosedRange<Double>
+    let onEvent: @Sendable (LocalizationClient.Event) -> Void
+    private let machine: Mutex<Machine>
+    /// The next request id, taken before the lock so the request is encoded outside it.
+    private let nextID = Atomic<UInt32>(1)
+    /// Whether the state is `connected` or `draining`, read without the lock.
+    private let connected = Atomic<Bool>(false)
+    /// Signalled once, when the first connection attempt is over.
+    private let firstAttempt = DispatchSemaphore(value: 0)
+    /// `nil` when the process cannot wait for input: then nothing ever connects.
+    private let loop: ConnectionLoop?
+
+    init(
+        socketPath: String, timeout: Double, subscribe: Bool, reconnectDelay: ClosedRange<Double>,
+        onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void
+    ) {
+        self.socketPath = socketPath
+        self.timeout = timeout
+        self.subscribe = subscribe
+        self.reconnectDelay = max(0.001, reconnectDelay.lowerBound)...max(0.001, reconnectDelay.upperBound)
+        self.onEvent = onEvent
+        machine = Mutex(Machine(retryDelay: self.reconnectDelay.lowerBound))
+        loop = try? ConnectionLoop.started()
+    }
+
+    var isConnected: Bool { connected.load(ordering: .acquiring) }
+
+    /// Hands the connection to the loop and waits for its first connection attempt.
+    func start() {
+        guard let loop else { return }
+        loop.register(self)
+        _ = firstAttempt.wait(timeout: .now() + timeout + 0.5)
+    }
+
+    // MARK: Callers
+
+    /// Registers `completion` and writes the request; returns its id for ``expire(_:)``.
+    /// With a `timeLimit` (seconds), the request fails with `.timeout` by itself once it
+    /// passes; without one, the caller keeps time and calls ``expire(_:)``.
+    ///
+    /// Requests made while another is being written are queued and go out together with
+    /// the next `send`; a failed write fails every request it carried. With `writeLater`
+    /// (for a caller on Swift's cooperative pool) and other requests in flight, the write is
+    /// a job of its own on the pool, queued behind the tasks that are ready to run: tasks
+    /// resumed together by one read send their next requests together. A lone request is
+    /// written at once: nothing would join it.
+    func submit(
+        _ operation: WireOperation, timeLimit: Double? = nil, writeLater: Bool = false,
+        completion: @escaping Completion
+    ) throws(DaemonConnectionError) -> UInt32 {
+        let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
+        let id = takeID()
+        let frame = BinaryFrameCodec.encode(WireRequest(id: .number(Int64(id)), operation: operation))
+        let (action, writer, wakeLoop) = try machine.withLock {
+            (machine: inout Machine) throws(DaemonConnectionError) -> (WriteAction, RequestWriter, Bool) in
+            guard case .connected(let writer) = machine.state else {
+                throw DaemonConnectionError(code: .unreachable, message: "no connection to l10nd at \(socketPath)")
+            }
+            machine.pending[id] = Pending(completion: completion, deadline: deadline)
+            machine.earliestDeadline = min(machine.earliestDeadline, deadline)
+            let wakeLoop = deadline < machine.plannedWake
+            if wakeLoop { machine.plannedWake = deadline }
+            machine.outbox.append(frame, id: id)
+            if machine.outbox.isWriting { return (machine.outbox.isFull ? .waitForWriter : .none, writer, wakeLoop) }
+            machine.outbox.isWriting = true
+            if writeLater && machine.pending.count > 1 { return (.writeLater, writer, wakeLoop) }
+            // Taken under this lock, not the writer's first.
+            return (.writeNow(machine.outbox.takeAll()), writer, wakeLoop)
+        }
+        if wakeLoop { loop?.wake() }
+        switch action {
+        case .none: break
+        case .writeNow(let frames): writeQueued(through: writer, first: frames)
+        case .writeLater: Task { writeQueued(through: writer) }
+        case .waitForWriter: writer.withTurn {}
+        }
+        return id
+    }
+
+    /// What a caller does after queueing its request.
+    private enum WriteAction {
+        /// Another caller writes (or a job will): it takes this request along.
+        case none
+        /// Nobody writes: this caller writes the outbox, taken here, and what follows.
+        case writeNow(RequestOutbox.Frames)
+        /// Nobody writes: a job on the cooperative pool will, after the tasks ready now.
+        case writeLater
+        /// The outbox is full: the caller waits until the writer has emptied it.
+        case waitForWriter
+    }
+
+    /// Request ids wrap around and skip 0, which the handshake uses.
+    private func takeID() -> UInt32 {
+        while true {
+            let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+            if id != 0 { return id }
+        }
+    }
+
+    /// Writes `first` (when the caller took it already), then the outbox through `writer`,
+    /// then whatever was queued meanwhile, until it is empty or `writer`'s socket was
+    /// dropped; run by the one caller that found nobody writing. A failed write drains the
+    /// connection and fails the requests it carried and those queued behind them with its
+    /// error.
+    private func writeQueued(through writer: RequestWriter, first: RequestOutbox.Frames? = nil) {
+        writer.withTurn {
+            var next = first
+            var sent: [UInt32] = []
+            var failure: DaemonConnectionError?
+            while true {
+                if next == nil {
+                    let (taken, failed) = machine.withLock { machine -> (RequestOutbox.Frames?, [Completion]) in
+                        // A dropped socket's outbox went with it.
+                        guard machine.state.liveWriter === writer else { return (nil, []) }
+                        var failed: [Completion] = []
+                        if failure != nil {
+                            // A broken stream takes no more frames.
+                            if case .connected = machine.state { machine.state = .draining(writer) }
+                            failed = (sent + machine.outbox.takeAll().ids).compactMap {
+                                machine.pending.removeValue(forKey: $0)?.completion
+                            }
+                        }
+                        guard !machine.outbox.isEmpty else {
+                            machine.outbox.isWriting = false
+                            return (nil, failed)
+                        }
+                        return (machine.outbox.takeAll(), failed)
+                    }
+                    if let failure {
+                        loop?.wake()  // to drop the connection once nothing is in flight
+                        for completion in failed { completion(.failure(failure)) }
+                    }
+                    guard let taken else { return }
+                    next = taken
+                }
+                guard let frames = next else { return }
+                failure = nil
+                do throws(DaemonConnectionError) { try writer.send(frames: frames.bytes) } catch { failure = error }
+                sent = frames.ids
+                next = nil
+            }
+        }
+    }
+
+    /// Fails request `id` with `.timeout` if it is still waiting, and drains the connection:
+    /// a daemon that misses a deadline is replaced, not waited for again.
+    func expire(_ id: UInt32) {
+        let completion = machine.withLock { machine -> Completion? in
+            guard let completion = machine.pending.removeValue(forKey: id)?.completion else { return nil }
+            if case .connected(let writer) = machine.state { machine.state = .draining(writer) }
+            return completion
+        }
+        guard let completion else { return }
+        loop?.wake()
+        completion(.failure(timeoutError))
+    }
+
+    /// Stops connecting and fails every waiting request.
+    func close() {
+        let waiting = machine.withLock { machine -> [Completion]? in
+            guard !machine.state.isClosed else { return nil }
+            machine.state = .closed
+            machine.outbox = RequestOutbox()
+            defer { machine.pending = [:] }
+            return machine.pending.values.map(\.completion)
+        }
+        guard let waiting else { return }
+        connected.store(false, ordering: .releasing)
+        loop?.wake()
+        let error = DaemonConnectionError(code: .unreachable, message: "the client was closed")
+        for completion in waiting { completion(.failure(error)) }
+    }
+
+    private var timeoutError: DaemonConnectionError {
+        DaemonConnectionError(code: .timeout, message: "l10nd at \(socketPath) did not answer in time")
+    }
+
+    // MARK: The loop thread
+
+    /// Fails overdue requests, connects, abandons a late handshake or drops a drained
+    /// socket, as the time and the state require; returns when the loop must look again
+    /// at the latest (`.max`: only when woken), or `nil` once closed, to be forgotten.
+    func advance(now: UInt64, loop: ConnectionLoop) -> UInt64? {
+        loop.assertOnLoopThread()
+        while true {
+            let (step, overdue) = machine.withLock { machine -> (Step, [Completion]) in
+                let overdue = Self.takeOverdue(from: &machine, now: now)
+                let step: Step =
+                    switch machine.state {
+                    case .closed: .forget
+                    case .waitingToReconnect(let retryAt) where retryAt <= now: .connect
+                    case .waitingToReconnect(let retryAt): .wait(until: min(retryAt, machine.earliestDeadline))
+                    case .handshaking(let writer, _, let deadline) where deadline <= now:
+                        .abandonHandshake(token: writer.token)
+                    case .handshaking(_, _, let deadline): .wait(until: min(deadline, machine.earliestDeadline))
+                    case .draining where machine.pending.isEmpty: .dropDrained
+                    case .connected, .draining: .wait(until: machine.earliestDeadline)
+                    }
+                if case .wait(let until) = step { machine.plannedWake = until }
+                return (step, overdue)
+            }
+            for completion in overdue { completion(.failure(timeoutError)) }
+            switch step {
+            case .wait(let until): return until
+            case .forget: return nil
+            case .connect: attemptConnection(loop: loop)
+            case .abandonHandshake(let token): attemptFailed(token: token, loop: loop)
+            case .dropDrained: drop(because: timeoutError, loop: loop)
+            }
+        }
+    }
+
+    /// Takes the requests whose deadline has passed, draining the connection if there are
+    /// any, and notes the earliest deadline left.
+    private static func takeOverdue(from machine: inout Machine, now: UInt64) -> [Completion] {
+        guard machine.earliestDeadline <= now else { return [] }
+        var overdue: [Completion] = []
+        var earliest = UInt64.max
+        for (id, request) in machine.pending where request.deadline != .max {
+            if request.deadline <= now {
+                overdue.append(request.completion)
+                machine.pending[id] = nil
+            } else {
+                earliest = min(earliest, request.deadline)
+            }
+        }
+        machine.earliestDeadline = earliest
+        if !overdue.isEmpty, case .connected(let writer) = machine.state { machine.state = .draining(writer) }
+        return overdue
+    }
+
+    /// Opens a socket and sends `hello`; its reply arrives through ``received(_:from:loop:)``.
+    private func attemptConnection(loop: ConnectionLoop) {
+        let socket: FrameSocket
+        do {
+            socket = try FrameSocket(path: socketPath, timeout: timeout)
+            try socket.writer.send(WireRequest(id: .number(0), operation: .hello))
+            try loop.watch(socket.reader, for: self)
+        } catch {
+            return attemptFailed(token: nil, loop: loop)
+        }
+        let handshaking = machine.withLock { machine in
+            guard case .waitingToReconnect = machine.state else { return false }
+            machine.state = .handshaking(socket.writer, step: .hello, deadline: deadline(after: now()))
+            return true
+        }
+        if !handshaking { loop.forget(socket.reader.token) }
+    }
+
+    private func deadline(after now: UInt64) -> UInt64 {
+        now &+ UInt64(max(0, timeout) * 1e9)
+    }
+
+    /// Ends a failed attempt: the next waits for the retry delay, which doubles.
+    private func attemptFailed(token: UInt64?, loop: ConnectionLoop) {
+        if let token { loop.forget(token) }
+        let first = machine.withLock { machine in
+            if !machine.state.isClosed {
+                machine.state = .waitingToReconnect(retryAt: now() &+ UInt64(machine.retryDelay * 1e9))
+                machine.retryDelay = min(machine.retryDelay * 2, reconnectDelay.upperBound)
+            }
+            defer { machine.firstAttemptOver = true }
+            return !machine.firstAttemptOver
+        }
+        if first { firstAttempt.signal() }
+    }
+
+    /// What the loop read from `reader`'s socket: the handshake's replies move it on;
+    /// then replies go to their callers, events to `onEvent`; a failure ends the socket.
+    /// Returns whether the state moved, so ``advance(now:loop:)`` must run.
+    func received(_ outcome: MessageReader.ReadOutcome, from reader: MessageReader, loop: ConnectionLoop) -> Bool {
+        loop.assertOnLoopThread()
+        var messages = outcome.messages[...]
+        var moved = false
+        // While connected, the socket the loop reads is the live one: only a new socket
+        // can be handshaking, and the lock is not needed to know it is not.
+        if !connected.load(ordering: .acquiring),
+            let step = machine.withLock({ machine -> ConnectionState.HandshakeStep? in
+                guard case .handshaking(let writer, let step, _) = machine.state, writer.token == reader.token else {
+                    return nil
+                }
+                return step
+            })
+        {
+            moved = true
+            // Nothing is delivered before the handshake's end, nor after its failure.
+            messages = continueHandshake(at: step, with: messages, token: reader.token, loop: loop) ?? []
+        }
+        if deliver(messages, loop: loop) { moved = true }
+        guard let failure = outcome.failure else { return moved }
+        let (isLive, isHandshaking) = machine.withLock { machine in
+            switch machine.state {
+            case .handshaking(let writer, _, _): (false, writer.token == reader.token)
+            default: (machine.state.liveWriter?.token == reader.token, false)
+            }
+        }
+        if isLive { drop(because: failure, loop: loop) }
+        if isHandshaking { attemptFailed(token: reader.token, loop: loop) }
+        return true
+    }
+
+    /// Takes the handshake's replies from the front of `messages`; returns the messages
+    /// after the one that completed it, or `nil` while it goes on or once it failed.
+    private func continueHandshake(
+        at first: ConnectionState.HandshakeStep, with messages: ArraySlice<WireServerMessage>, token: UInt64,
+        loop: ConnectionLoop
+    ) -> ArraySlice<WireServerMessage>? {
+        var step = first
+        var rest = messages
+        while let message = rest.popFirst() {
+            // Events before the subscription was answered are not this client's.
+            guard case .reply(_, let reply) = message else { continue }
+            switch step {
+            case .hello:
+                guard case .fields(let hello) = reply else {
+                    attemptFailed(token: token, loop: loop)
+                    return nil
+                }
+                guard hello["protocol"]?["major"]?.integerValue == Int64(WireProtocolVersion.major) else {
+                    attemptFailed(token: token, loop: loop)
+                    return nil
+                }
+                guard subscribe else {
+                    return becomeConnected(token: token, hello: hello) ? rest : nil
+                }
+                let writer = machine.withLock { machine -> RequestWriter? in
+                    guard case .handshaking(let writer, _, _) = machine.state, writer.token == token else { return nil }
+                    machine.state = .handshaking(
+                        writer, step: .subscribe(hello: hello), deadline: deadline(after: now()))
+                    return writer
+                }
+                guard let writer else { return nil }
+                do { try writer.send(WireRequest(id: .number(0), operation: .subscribe)) } catch {
+                    attemptFailed(token: token, loop: loop)
+                    return nil
+                }
+                step = .subscribe(hello: hello)
+            case .subscribe(let hello):
+                guard case .fields = reply else {
+                    attemptFailed(token: token, loop: loop)
+                    return nil
+                }
+                return becomeConnected(token: token, hello: hello) ? rest : nil
+            }
+        }
+        return nil
+    }
+
+    /// Ends the handshake of socket `token`: requests may go out; `onEvent` hears of it.
+    private func becomeConnected(token: UInt64, hello: [String: WireValue]) -> Bool {
+        let first = machine.withLock { machine -> Bool? in
+            guard case .handshaking(let writer, _, _) = machine.state, writer.token == token else { return nil }
+            machine.state = .connected(writer)
+            machine.outbox = RequestOutbox()
+            machine.retryDelay = reconnectDelay.lowerBound
+            defer { machine.firstAttemptOver = true }
+            return !machine.firstAttemptOver
+        }
+        guard let first else { return false }
+        connected.store(true, ordering: .releasing)
+        onEvent(.connected(hello: hello))
+        if first { firstAttempt.signal() }
+        return true
+    }
+
+    /// Drops the live socket: its waiting requests fail, `onEvent` hears why, and the next
+    /// attempt begins at once.
+    private func drop(because reason: DaemonConnectionError, loop: ConnectionLoop) {
+        let dropped = machine.withLock { machine -> (token: UInt64, waiting: [Completion])? in
+            guard let writer = machine.state.liveWriter else { return nil }
+            machine.state = .waitingToReconnect(retryAt: 0)
+            // Frames queued for this socket must not reach the next one.
+            machine.outbox = RequestOutbox()
+            machine.earliestDeadline = .max
+            defer { machine.pending = [:] }
+            return (writer.token, machine.pending.values.map(\.completion))
+        }
+        guard let dropped else { return }
+        loop.forget(dropped.token)
+        connected.store(false, ordering: .releasing)
+        let error = DaemonConnectionError(code: .unreachable, message: "the connection to l10nd at \(socketPath) broke")
+        for completion in dropped.waiting { completion(.failure(error)) }
+        onEvent(.disconnected(reason))
+    }
+
+    /// Hands the replies of one read to their callers, taking the lock once for all of
+    /// them; an event is passed on after the replies that came before it. Returns whether
+    /// the connection was dropped, drained.
+    private func deliver(_ messages: ArraySlice<WireServerMessage>, loop: ConnectionLoop) -> Bool {
+        var replies: [(UInt32, WireReply)] = []
+        var dropped = false
+        replies.reserveCapacity(messages.count)
+        for message in messages {
+            switch message {
+            case .reply(let id, let reply):
+                guard case .number(let number)? = id, let key = UInt32(exactly: number) else { continue }
+                replies.append((key, reply))
+            case .event(.changed(let generation, let changes)):
+                dropped = complete(replies, loop: loop) || dropped
+                replies.removeAll()
+                onEvent(.changed(generation: generation, changes: changes))
+            }
+        }
+        return complete(replies, loop: loop) || dropped
+    }
+
+    /// Hands `replies` to their callers; returns whether that drained the connection,
+    /// which was then dropped.
+    private func complete(_ replies: [(UInt32, WireReply)], loop: ConnectionLoop) -> Bool {
+        guard !replies.isEmpty else { return false }
+        let (answered, drained) = machine.withLock { machine -> ([(Completion, WireReply)], Bool) in
+            let answered = replies.compactMap { id, reply in
+                machine.pending.removeValue(forKey: id).map { ($0.completion, reply) }
+            }
+            guard case .draining = machine.state else { return (answered, false) }
+            return (answered, machine.pending.isEmpty)
+        }
+        for (completion, reply) in answered { completion(.success(reply)) }
+        // A draining connection is dropped once nothing is in flight: this was the last.
+        if drained { drop(because: timeoutError, loop: loop) }
+        return drained
+    }
+
+    private func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
