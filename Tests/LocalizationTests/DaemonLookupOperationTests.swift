@@ -6,7 +6,7 @@ import Testing
 
 /// How the client asks the daemon to select plural forms: the arguments' counts, cut to
 /// the protocol's limit, and what an older daemon is sent instead.
-@Suite struct PluralSelectionTests {
+@Suite struct DaemonLookupOperationTests {
     @Test func argumentsGiveOneCountEachAndNilForText() {
         let counts = LocalizedFormatter.pluralCounts(["a", 3, 1.5, Int64(-2), UInt(7)])
         #expect(
