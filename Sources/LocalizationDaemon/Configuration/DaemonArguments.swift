@@ -4,30 +4,30 @@ import CommandLineHelp
 ///
 /// Flags take their value as the next argument or after `=` (`--settle-ms 50`,
 /// `--settle-ms=50`). Values are checked with the same rules as `l10nd.conf`.
-public struct DaemonArguments: Sendable, Hashable {
+package struct DaemonArguments: Sendable, Hashable {
     /// One flag that sets a configuration key, in command-line order.
-    public struct Setting: Sendable, Hashable {
+    package struct Setting: Sendable, Hashable {
         /// The `l10nd.conf` key the flag sets.
-        public var name: String { key.rawValue }
+        package var name: String { key.rawValue }
         /// The value as given.
-        public var value: String
+        package var value: String
         let key: ConfigurationKey
     }
 
     /// `--config FILE`.
-    public var configFile: String?
+    package var configFile: String?
     /// The settings flags, in order.
-    public var settings: [Setting] = []
+    package var settings: [Setting] = []
     /// `--help` or `-h`.
-    public var showHelp = false
+    package var showHelp = false
     /// `--version`.
-    public var showVersion = false
+    package var showVersion = false
 
     /// `--man PAGE`: the manual page to print in roff (`l10nd` or `l10nd.conf`).
-    public var manualPage: String?
+    package var manualPage: String?
 
     /// The text `--help` prints: `l10nd(8)` as plain text.
-    public static var usage: String { DaemonHelp.page.text }
+    package static var usage: String { DaemonHelp.page.text }
 
     private static let flags: [String: ConfigurationKey] = [
         "--resources": .resources, "--socket": .socket, "--development-language": .developmentLanguage,
@@ -38,7 +38,7 @@ public struct DaemonArguments: Sendable, Hashable {
     ///
     /// - Throws: `ConfigurationError` with code `.usage`, e.g.
     ///   `unknown option '--setle-ms' (did you mean '--settle-ms'?)`.
-    public static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
+    package static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
         func usage(_ message: String) -> ConfigurationError {
             ConfigurationError(code: .usage, message: message)
         }

@@ -7,17 +7,17 @@ import Glibc
 /// not pass arbitrary descriptors to `select()`, the daemon raises its soft limit to the hard
 /// one at start. (libinotifytools does use `select()`, on the inotify descriptor alone, which
 /// `InotifyEventSource.prepare()` opens first so its number stays below 1024.)
-public enum DescriptorLimit {
+package enum DescriptorLimit {
     /// Fewer descriptors than this and the daemon refuses to start: its own take about a
     /// dozen (standard streams, inotify, libdispatch's epoll, eventfd, timerfd and signalfds,
     /// the listener), and a reload needs a few more to list directories and read files.
-    public static let minimum = 32
+    package static let minimum = 32
 
     /// Raises the soft limit to the hard limit and returns the limit now in force.
     ///
     /// - Throws: ``ConfigurationError`` when even the hard limit is below ``minimum``.
     @discardableResult
-    public static func raise() throws(ConfigurationError) -> Int {
+    package static func raise() throws(ConfigurationError) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return minimum }
         if limit.rlim_cur < limit.rlim_max {

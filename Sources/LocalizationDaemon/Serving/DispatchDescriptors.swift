@@ -9,10 +9,10 @@ import Dispatch
 /// there leaves that timer unarmed. A daemon that starts with a backlog of clients can run
 /// out of descriptors (under `LimitNOFILE=`) before either happens, so both are created
 /// before any client is accepted.
-public enum DispatchDescriptors {
+package enum DispatchDescriptors {
     /// Creates the main queue's wake-up descriptor and the monotonic clock's timer
     /// descriptor. Call before `dispatchMain()` and before serving; calling again is harmless.
-    public static func prepare() {
+    package static func prepare() {
         // An item on the main queue before dispatchMain() runs creates its eventfd (the same
         // one-time initialisation dispatchMain() would do later).
         DispatchQueue.main.async {}

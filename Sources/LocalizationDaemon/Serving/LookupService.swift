@@ -1,6 +1,6 @@
 import Dispatch
 import LocalizationCore
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// The daemon's answers: turns each request into a reply from the current snapshot.
@@ -10,18 +10,18 @@ import Synchronization
 /// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
 /// its own queue, so the server's queue — every client's lookups — never waits for one; the
 /// rest answer at once.
-public final class LookupService: WireRequestHandler {
+package final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
-    public struct Actions: Sendable {
+    package struct Actions: Sendable {
         /// Runs a full rescan and calls back with its summary once the new tables are served.
-        public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
+        package var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
         /// Extra `status` members: the watcher's and the server's counters.
-        public var status: @Sendable () -> [String: WireValue]
+        package var status: @Sendable () -> [String: WireValue]
         /// Extra `metrics` families: the watcher's, the server's and the process's.
-        public var metrics: @Sendable () -> [MetricFamily]
+        package var metrics: @Sendable () -> [MetricFamily]
 
         /// Creates the actions.
-        public init(
+        package init(
             reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
             status: @escaping @Sendable () -> [String: WireValue],
             metrics: @escaping @Sendable () -> [MetricFamily] = { [] }
@@ -49,7 +49,7 @@ public final class LookupService: WireRequestHandler {
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
     /// to change the daemon, as `SO_PEERCRED` reports them.
-    public init(
+    package init(
         store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions,
         administrators: Set<UInt32>
     ) {
@@ -62,7 +62,7 @@ public final class LookupService: WireRequestHandler {
 
     /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
     /// or, for `table` and `reload`, which answer later, until their reply is handed over.
-    public func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
+    package func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(request.operation.kind)
         var answersLater = false

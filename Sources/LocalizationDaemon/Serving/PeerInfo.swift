@@ -3,16 +3,16 @@ import LocalizationSockets
 
 /// Who is on the other end of a connection, as the kernel vouches for it (`SO_PEERCRED`):
 /// the credentials the peer had when it called `connect`.
-public struct PeerInfo: Sendable, Hashable {
+package struct PeerInfo: Sendable, Hashable {
     /// The peer's process id.
-    public var pid: Int32
+    package var pid: Int32
     /// The peer's effective user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// The peer's effective group id.
-    public var gid: UInt32
+    package var gid: UInt32
 
     /// Creates peer credentials.
-    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid

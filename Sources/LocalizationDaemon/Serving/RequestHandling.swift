@@ -1,4 +1,4 @@
-public import LocalizationWire
+package import LocalizationWire
 
 /// What the socket server asks to answer each request: the lookup engine implements it,
 /// tests implement small fakes.
@@ -16,7 +16,7 @@ public import LocalizationWire
 ///     }
 /// }
 /// ```
-public protocol WireRequestHandler: Sendable {
+package protocol WireRequestHandler: Sendable {
     /// Answers `request`, sent by `peer`, by calling `reply` once.
     ///
     /// Must not block: it runs on the queue that serves every connection.

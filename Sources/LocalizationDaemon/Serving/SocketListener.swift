@@ -1,5 +1,5 @@
 import Glibc
-public import LocalizationSockets
+package import LocalizationSockets
 import Synchronization
 
 /// A listening Unix stream socket: bound at a path by the daemon, or adopted from systemd.
@@ -13,11 +13,11 @@ import Synchronization
 /// ```swift
 /// let listener = try SocketListener.activated() ?? SocketListener(path: "/run/l10nd/l10nd.sock")
 /// ```
-public final class SocketListener: Sendable {
+package final class SocketListener: Sendable {
     /// The socket's path, when known.
-    public let path: String?
+    package let path: String?
     /// Whether the descriptor came from socket activation rather than `bind`.
-    public let isAdopted: Bool
+    package let isAdopted: Bool
     /// The listening descriptor (non-blocking, close-on-exec).
     let descriptor: Int32
     /// Device and inode of the file bound, so `close` removes only our own socket file.
@@ -30,7 +30,7 @@ public final class SocketListener: Sendable {
     /// - Throws: ``SocketError`` with ``SocketError/Code/addressInUse`` if another process
     ///   listens there, ``SocketError/Code/notASocket`` if the path is something else,
     ///   ``SocketError/Code/pathTooLong``, or a system call failure.
-    public init(path: String, permissions: UInt32 = 0o660, backlog: Int32 = 512) throws(SocketError) {
+    package init(path: String, permissions: UInt32 = 0o660, backlog: Int32 = 512) throws(SocketError) {
         let address = try Self.address(for: path)
         try Self.removeStaleSocket(at: path, address: address)
         let descriptor = try SystemCall.run("socket") {
@@ -60,7 +60,7 @@ public final class SocketListener: Sendable {
     ///
     /// - Throws: ``SocketError`` with ``SocketError/Code/badActivation`` if `descriptor` is
     ///   not a listening stream socket.
-    public init(adopting descriptor: Int32, path: String? = nil) throws(SocketError) {
+    package init(adopting descriptor: Int32, path: String? = nil) throws(SocketError) {
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
             throw SocketError(code: .badActivation, message: "descriptor \(descriptor) is not a socket")
@@ -81,7 +81,7 @@ public final class SocketListener: Sendable {
 
     /// The listener systemd passed this process, or `nil` when it was not socket-activated.
     /// Clears the activation variables so children do not inherit them.
-    public static func activated() throws(SocketError) -> SocketListener? {
+    package static func activated() throws(SocketError) -> SocketListener? {
         guard let descriptor = SocketActivation.descriptorsForThisProcess().first else { return nil }
         SocketActivation.unsetEnvironment()
         return try SocketListener(adopting: descriptor)
@@ -92,7 +92,7 @@ public final class SocketListener: Sendable {
     }
 
     /// Stops listening and removes the socket file this listener created. Idempotent.
-    public func close() {
+    package func close() {
         let wasClosed = isClosed.withLock { closed in
             defer { closed = true }
             return closed

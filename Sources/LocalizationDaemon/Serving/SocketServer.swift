@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 import LocalizationSockets
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// The daemon's Unix socket server: accepts connections on a ``SocketListener``, frames
@@ -27,7 +27,7 @@ import Synchronization
 /// server.broadcast(.changed(generation: 4, changes: changes))
 /// await server.stop()
 /// ```
-public final class SocketServer: @unchecked Sendable {
+package final class SocketServer: @unchecked Sendable {
     private enum State {
         case idle
         case running
@@ -36,7 +36,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// The limits this server enforces.
-    public let limits: ServerLimits
+    package let limits: ServerLimits
     let handler: any WireRequestHandler
     let queueKey = DispatchSpecificKey<Bool>()
     /// Shared by every connection's reads: they run one at a time on `queue`.
@@ -62,7 +62,7 @@ public final class SocketServer: @unchecked Sendable {
     private var stopCompletions: [@Sendable () -> Void] = []
 
     /// Creates a server; nothing happens until ``start()``.
-    public init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
+    package init(listener: SocketListener, handler: any WireRequestHandler, limits: ServerLimits = ServerLimits()) {
         self.listener = listener
         self.handler = handler
         self.limits = limits
@@ -78,7 +78,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// The counters as they are now.
-    public var statistics: SocketServerStatistics {
+    package var statistics: SocketServerStatistics {
         counters.withLock { $0 }
     }
 
@@ -87,7 +87,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Starts accepting connections.
-    public func start() {
+    package func start() {
         queue.async { [self] in
             guard case .idle = state else { return }
             state = .running
@@ -115,7 +115,7 @@ public final class SocketServer: @unchecked Sendable {
     /// already accepted are not touched. For a socket file that was removed: the daemon
     /// binds a new one at the same path and hands it over here. Closes `newListener` if the
     /// server is no longer running.
-    public func replaceListener(with newListener: SocketListener) {
+    package func replaceListener(with newListener: SocketListener) {
         queue.async { [self] in
             guard case .running = state else {
                 newListener.close()
@@ -134,7 +134,7 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Sends `event` to every subscribed connection, in the encoding it subscribed with,
     /// after the replies it is already owed.
-    public func broadcast(_ event: WireEvent) {
+    package func broadcast(_ event: WireEvent) {
         queue.async { [self] in
             let subscribers = connections.values.filter { $0.subscription != nil }
             guard !subscribers.isEmpty else { return }
@@ -152,7 +152,7 @@ public final class SocketServer: @unchecked Sendable {
     /// Stops gracefully: stops accepting (removing the socket file unless adopted), stops
     /// reading, lets every connection finish writing what it owes — at most
     /// ``ServerLimits/drainTimeout`` seconds — then closes them and calls `completion`.
-    public func stop(completion: @escaping @Sendable () -> Void = {}) {
+    package func stop(completion: @escaping @Sendable () -> Void = {}) {
         queue.async { [self] in
             switch state {
             case .stopped:
@@ -186,7 +186,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Stops gracefully; see ``stop(completion:)``.
-    public func stop() async {
+    package func stop() async {
         await withCheckedContinuation { continuation in
             stop { continuation.resume() }
         }
