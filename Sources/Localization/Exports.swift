@@ -2,28 +2,31 @@
 // use, each re-exported by name: not the whole of `LocalizationCore` (parsers, linters,
 // catalogs: a tool that reads resource files imports `LocalizationCore` itself) nor the
 // wire's codecs. docs/api/Localization.md lists the result (scripts/api-listing).
+//
+// From `LocalizationCore`: what a lookup answers with (`Localizer.lookup`, `servedLanguages`:
+// LookupResult, LanguageTag and its error, TableEntry, PluralFormat, PluralCategory), a
+// lookup's plural count (PluralOperands) and a format argument the daemon formats with
+// (FormatValue).
+//
+// From `LocalizationWire`: ``LocalizationClient`` speaks the socket protocol's messages
+// (docs/PROTOCOL.md), so the operations, the replies, their payloads and the pushed event
+// come with `import Localization`; the codecs, framing and request envelopes that carry them
+// are `package` in `LocalizationWire`.
 
-// What a lookup answers with (`Localizer.lookup`, `servedLanguages`).
-@_exported public import struct LocalizationCore.LookupResult
+@_exported public import enum LocalizationCore.FormatValue
 @_exported public import struct LocalizationCore.LanguageTag
 @_exported public import struct LocalizationCore.LanguageTagError
-@_exported public import struct LocalizationCore.TableEntry
-@_exported public import struct LocalizationCore.PluralFormat
+@_exported public import struct LocalizationCore.LookupResult
 @_exported public import enum LocalizationCore.PluralCategory
-// A lookup's plural count, and a format argument the daemon formats with.
+@_exported public import struct LocalizationCore.PluralFormat
 @_exported public import struct LocalizationCore.PluralOperands
-@_exported public import enum LocalizationCore.FormatValue
-
-// ``LocalizationClient`` speaks the socket protocol's messages (docs/PROTOCOL.md): the
-// operations, the replies, their payloads and the pushed event come with
-// `import Localization`; the codecs, framing and request envelopes that carry them stay in
-// the package (`package` in `LocalizationWire`).
+@_exported public import struct LocalizationCore.TableEntry
+@_exported public import struct LocalizationWire.WireBatchResult
+@_exported public import struct LocalizationWire.WireError
+@_exported public import enum LocalizationWire.WireEvent
+@_exported public import struct LocalizationWire.WireLookupResult
 @_exported public import enum LocalizationWire.WireOperation
 @_exported public import enum LocalizationWire.WireReply
-@_exported public import enum LocalizationWire.WireEvent
-@_exported public import enum LocalizationWire.WireValue
-@_exported public import struct LocalizationWire.WireLookupResult
-@_exported public import struct LocalizationWire.WireBatchResult
-@_exported public import struct LocalizationWire.WireTableResult
 @_exported public import struct LocalizationWire.WireTableChange
-@_exported public import struct LocalizationWire.WireError
+@_exported public import struct LocalizationWire.WireTableResult
+@_exported public import enum LocalizationWire.WireValue
