@@ -3,7 +3,7 @@ extension HelpPage {
     /// summary and usage lines, then every section.
     ///
     /// - Parameter version: shown in the footer, e.g. `l10nd 0.1.0`.
-    public func roff(version: String) -> String {
+    package func roff(version: String) -> String {
         var lines = [
             ".\\\" Generated from the program's built-in help; edit that, not this file.",
             ".TH \(Self.quoted(name.uppercased())) \(section) \"\" \(Self.quoted(version)) \"l10nd\"",

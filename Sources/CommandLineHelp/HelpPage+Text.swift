@@ -1,12 +1,12 @@
 extension HelpPage {
     /// Columns of the plain-text help: a terminal's default width.
-    public static let textWidth = 80
+    package static let textWidth = 80
     /// Where an entry's text starts in the plain-text help.
-    public static let termColumn = 30
+    package static let termColumn = 30
 
     /// The page as `--help` prints it: the summary, the usage lines, then every section,
     /// wrapped at 80 columns.
-    public var text: String {
+    package var text: String {
         var lines = ["\(name): \(summary).", ""]
         lines += synopsis.enumerated().map { $0.offset == 0 ? "Usage: \($0.element)" : "       \($0.element)" }
         for section in sections { lines += [""] + section.textLines(indent: 0) }
@@ -16,7 +16,7 @@ extension HelpPage {
 
 extension HelpSection {
     /// This section as plain text, its heading as `Title:` and its body indented under it.
-    public func textLines(indent: Int) -> [String] {
+    package func textLines(indent: Int) -> [String] {
         let margin = String(repeating: " ", count: indent)
         var lines = [margin + Self.heading(title) + ":"]
         for paragraph in paragraphs {
@@ -49,10 +49,10 @@ extension HelpSection {
 }
 
 /// Word wrapping for plain-text help.
-public enum HelpText {
+package enum HelpText {
     /// `text` cut into lines of at most `width` characters at spaces (a longer word keeps
     /// its own line); a newline in `text` always starts a new line.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         for given in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""

@@ -8,20 +8,20 @@
 /// print(page.text)   // --help
 /// print(page.roff)   // l10nd.8
 /// ```
-public struct HelpPage: Sendable {
+package struct HelpPage: Sendable {
     /// The program or file name, as the manual page's title (`l10nd`, `l10nd.conf`).
-    public var name: String
+    package var name: String
     /// The manual section: 1 commands, 5 file formats, 8 system daemons.
-    public var section: Int
+    package var section: Int
     /// One line saying what it is, without a final full stop.
-    public var summary: String
+    package var summary: String
     /// The command lines it takes, one per line.
-    public var synopsis: [String]
+    package var synopsis: [String]
     /// DESCRIPTION, OPTIONS, FILES…, in order.
-    public var sections: [HelpSection]
+    package var sections: [HelpSection]
 
     /// A page with every part given.
-    public init(name: String, section: Int, summary: String, synopsis: [String], sections: [HelpSection]) {
+    package init(name: String, section: Int, summary: String, synopsis: [String], sections: [HelpSection]) {
         self.name = name
         self.section = section
         self.summary = summary
@@ -30,22 +30,22 @@ public struct HelpPage: Sendable {
     }
 
     /// The section titled `title`, if the page has one.
-    public func section(_ title: String) -> HelpSection? { sections.first { $0.title == title } }
+    package func section(_ title: String) -> HelpSection? { sections.first { $0.title == title } }
 }
 
 /// One titled part of a ``HelpPage``: paragraphs, then term–text entries, then subsections.
-public struct HelpSection: Sendable {
+package struct HelpSection: Sendable {
     /// The heading, in capitals in the manual page (`OPTIONS`).
-    public var title: String
+    package var title: String
     /// Running text, one string per paragraph.
-    public var paragraphs: [String]
+    package var paragraphs: [String]
     /// Options, commands, keys: each a term and what it means.
-    public var entries: [HelpEntry]
+    package var entries: [HelpEntry]
     /// Nested parts (a command each, in `l10nctl(1)`).
-    public var subsections: [HelpSection]
+    package var subsections: [HelpSection]
 
     /// A section; every part but the title may be left out.
-    public init(
+    package init(
         _ title: String, paragraphs: [String] = [], entries: [HelpEntry] = [], subsections: [HelpSection] = []
     ) {
         self.title = title
@@ -56,14 +56,14 @@ public struct HelpSection: Sendable {
 }
 
 /// A term (`--socket PATH`) and what it means.
-public struct HelpEntry: Sendable {
+package struct HelpEntry: Sendable {
     /// What is written: an option with its value, a command, a key.
-    public var term: String
+    package var term: String
     /// What it does, as one paragraph.
-    public var text: String
+    package var text: String
 
     /// An entry.
-    public init(_ term: String, _ text: String) {
+    package init(_ term: String, _ text: String) {
         self.term = term
         self.text = text
     }

@@ -1,6 +1,6 @@
 /// The release of l10nd, l10nctl and the library, printed by `--version` and put in the
 /// manual pages' footers and the Debian package's version.
-public enum ProductVersion {
+package enum ProductVersion {
     /// The version number.
-    public static let string = "0.1.0"
+    package static let string = "0.1.0"
 }

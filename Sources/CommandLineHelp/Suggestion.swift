@@ -1,7 +1,7 @@
 /// The "did you mean" of an error message: the known word closest to a mistyped one.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, editDistance(word.lowercased(), $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return best.1 <= max(2, best.0.count / 3) ? best.0 : nil

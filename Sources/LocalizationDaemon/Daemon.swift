@@ -23,7 +23,7 @@ import Synchronization
 /// try daemon.start { exit($0) }
 /// dispatchMain()
 /// ```
-public final class Daemon: Sendable {
+package final class Daemon: Sendable {
     /// What the daemon is doing.
     enum Phase: Sendable {
         case starting, running, stopping, stopped
@@ -79,7 +79,7 @@ public final class Daemon: Sendable {
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
-    public init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:])
+    package init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:])
         throws(ConfigurationError)
     {
         self.configuration = configuration
@@ -102,7 +102,7 @@ public final class Daemon: Sendable {
     ///
     /// - Throws: ``SocketError`` when the socket cannot be set up (another l10nd listens on
     ///   it, its path is not a socket), or a watcher start failure.
-    public func start(onStop: @escaping @Sendable (Int32) -> Void) throws {
+    package func start(onStop: @escaping @Sendable (Int32) -> Void) throws {
         // Before any client can take the last descriptor (see DispatchDescriptors).
         DispatchDescriptors.prepare()
         installSignalHandlers(onStop: onStop)
@@ -341,7 +341,7 @@ public final class Daemon: Sendable {
 
     /// Stops accepting, answers what is pending, closes, removes the socket file (unless
     /// systemd owns it), then calls `onStop(0)`.
-    public func stop(onStop: @escaping @Sendable (Int32) -> Void) {
+    package func stop(onStop: @escaping @Sendable (Int32) -> Void) {
         let first = phase.withLock { phase in
             defer { phase = .stopping }
             return phase == .running || phase == .starting

@@ -1,3 +1,6 @@
+// CSharedMemory too: its header includes <sys/socket.h>, and clang may then credit
+// `MSG_NOSIGNAL` to that module rather than to Glibc (the build failed on it at random).
+import CSharedMemory
 import Glibc
 
 /// A connected Unix stream socket for a client: blocking, with a time limit on every read

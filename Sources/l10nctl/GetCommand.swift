@@ -1,6 +1,7 @@
 import CommandLineHelp
 import Foundation
 import Localization
+import LocalizationCore
 
 /// `l10nctl get KEY --lang TAG`: one lookup through the client library, so the CLI and
 /// programs see the same answers.

@@ -1,3 +1,4 @@
+import LocalizationCore
 import Testing
 
 @testable import Localization

@@ -38,10 +38,14 @@ public enum PackagePaths {
     /// `../shared/corpus/iina`, the real `.strings` corpus, or `nil` where it is absent.
     public static var corpus: String? { shared("corpus/iina") }
 
-    /// A built executable of this package (`l10nd`, `l10nctl`), from the build directory
-    /// the running test binary sits in, so `swift test` with any scratch path finds it.
+    /// The build directory the running test binary sits in (what `swift build
+    /// --show-bin-path` prints), so `swift test` with any scratch path finds what it built.
+    public static var binPath: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+    }
+
+    /// A built executable of this package (`l10nd`, `l10nctl`), from ``binPath``.
     public static func executable(_ name: String) -> String {
-        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        return testBinary.deletingLastPathComponent().appendingPathComponent(name).path
+        URL(fileURLWithPath: binPath).appendingPathComponent(name).path
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import LocalizationSockets
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// One plain connection to `l10nd`, speaking binary frames, one request at a time.
@@ -19,22 +19,22 @@ import Synchronization
 ///     print(result.value)
 /// }
 /// ```
-public final class DaemonConnection: Sendable {
+package final class DaemonConnection: Sendable {
     /// The socket path this connection uses.
-    public let socketPath: String
+    package let socketPath: String
     private let socket: FrameSocket
     /// The next request id; the lock is also what makes callers take turns.
     private let nextID = Mutex<UInt32>(1)
 
     /// The socket path from `environment`: `L10N_SOCKET`, else the daemon's default.
-    public static func socketPath(environment: [String: String]) -> String {
+    package static func socketPath(environment: [String: String]) -> String {
         if let path = environment["L10N_SOCKET"], !path.isEmpty { return path }
         return DefaultSocketPath.path(environment: environment, userID: getuid())
     }
 
     /// Connects to `socketPath` (or the environment's), waiting at most `timeout` seconds
     /// for each reply.
-    public init(socketPath: String? = nil, timeout: Double = 5) throws(DaemonConnectionError) {
+    package init(socketPath: String? = nil, timeout: Double = 5) throws(DaemonConnectionError) {
         let path = socketPath ?? Self.socketPath(environment: ProcessInfo.processInfo.environment)
         self.socketPath = path
         socket = try FrameSocket(path: path, timeout: timeout)
@@ -42,7 +42,7 @@ public final class DaemonConnection: Sendable {
 
     /// Sends `operation` and returns the daemon's reply; an error reply comes back as
     /// `.error`, not thrown.
-    public func send(_ operation: WireOperation) throws(DaemonConnectionError) -> WireReply {
+    package func send(_ operation: WireOperation) throws(DaemonConnectionError) -> WireReply {
         try nextID.withLock { (id: inout UInt32) throws(DaemonConnectionError) -> WireReply in
             defer { id = id == .max ? 1 : id + 1 }
             return try socket.roundTrip(operation, id: id)
@@ -50,7 +50,7 @@ public final class DaemonConnection: Sendable {
     }
 
     /// Waits for the next pushed event (after a `.subscribe`), at most the time limit.
-    public func nextEvent() throws(DaemonConnectionError) -> WireEvent {
+    package func nextEvent() throws(DaemonConnectionError) -> WireEvent {
         try nextID.withLock { (_: inout UInt32) throws(DaemonConnectionError) -> WireEvent in
             while true {
                 if case .event(let event) = try socket.reader.receive() { return event }

@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
     import Foundation
+    import LocalizationCore
 
     extension String.LocalizationValue: Codable {
         private enum CodingKeys: String, CodingKey {

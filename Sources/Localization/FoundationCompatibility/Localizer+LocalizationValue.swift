@@ -1,5 +1,6 @@
 #if !canImport(Darwin)
     public import Foundation
+    import LocalizationCore
 
     /// `String(localized:)` against any localizer: the initializers ask the localizer of their
     /// bundle (``BundleLocalizers``); a program or a test with a localizer of its own asks it.

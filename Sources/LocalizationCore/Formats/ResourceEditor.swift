@@ -162,26 +162,26 @@ public enum ResourceEditor {
 }
 
 /// `.strings` quoted strings.
-public enum StringsText {
+package enum StringsText {
     /// `text` as a `.strings` quoted string: the escapes the parser reads back to the same
     /// text (other control characters as `\UXXXX`).
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         "\"" + TextEscaping.escaped(text, TextEscaping.backslashed) { String(format: "\\U%04X", $0) } + "\""
     }
 }
 
 /// Character escaping for the formats l10nd writes, in one place.
-public enum TextEscaping {
+package enum TextEscaping {
     /// The backslash escapes of C-like string literals (`.strings`, JSON, gettext).
-    public static let backslashed: [Unicode.Scalar: String] = [
+    package static let backslashed: [Unicode.Scalar: String] = [
         "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r",
     ]
     /// XML's escapes for text and attribute values.
-    public static let xml: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
+    package static let xml: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;"]
 
     /// `text` with each scalar in `replacements` replaced, and any other control character
     /// (below U+0020) given to `control` when there is one.
-    public static func escaped(
+    package static func escaped(
         _ text: String, _ replacements: [Unicode.Scalar: String], control: ((UInt32) -> String)? = nil
     ) -> String {
         var result = ""

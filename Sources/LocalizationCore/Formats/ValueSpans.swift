@@ -6,25 +6,25 @@ import Foundation
 /// Built by ``ValueSpans/propertyList(_:)`` for XML property lists and ``ValueSpans/json(_:)``
 /// for JSON; both read only as much syntax as finding values needs, and give up (`nil`) on
 /// what they do not understand rather than guess.
-public struct ValueSpans: Sendable {
+package struct ValueSpans: Sendable {
     /// One string value's place.
-    public struct Span: Sendable, Hashable {
+    package struct Span: Sendable, Hashable {
         /// The bytes to replace: the text between `<string>` and `</string>` (or the whole
         /// `<string/>`), or a JSON string literal with its quotes.
-        public var range: Range<Int>
+        package var range: Range<Int>
         /// Whether the value is `<string/>`, so a replacement must write the tags too.
-        public var isEmptyElement: Bool
+        package var isEmptyElement: Bool
     }
 
     /// Each string value by key path (JSON arrays count as their index).
-    public var strings: [[String]: Span] = [:]
+    package var strings: [[String]: Span] = [:]
     /// Each dictionary or object by key path: where its closing `</dict>` or `}` starts.
-    public var containerEnds: [[String]: Int] = [:]
+    package var containerEnds: [[String]: Int] = [:]
     /// The keys of each dictionary in file order.
-    public var keys: [[String]: [String]] = [:]
+    package var keys: [[String]: [String]] = [:]
 
     /// The spans of an XML property list, or `nil` when it is not one this reads.
-    public static func propertyList(_ bytes: [UInt8]) -> ValueSpans? {
+    package static func propertyList(_ bytes: [UInt8]) -> ValueSpans? {
         var spans = ValueSpans()
         var path: [String] = []
         var pendingKey: String?
@@ -102,7 +102,7 @@ public struct ValueSpans: Sendable {
     }
 
     /// The spans of a JSON document, or `nil` when it does not parse as this reads it.
-    public static func json(_ bytes: [UInt8]) -> ValueSpans? {
+    package static func json(_ bytes: [UInt8]) -> ValueSpans? {
         var reader = JSONSpanReader(bytes: bytes)
         guard reader.value(at: []), reader.skipWhitespace() == bytes.count else { return nil }
         return reader.spans
@@ -194,10 +194,10 @@ private struct JSONSpanReader {
 }
 
 /// JSON string literals, as String Catalogs write them.
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, quotes included: `"`, `\` and control characters
     /// escaped, `/` and everything else as it is (Xcode's style).
-    public static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         "\"" + TextEscaping.escaped(text, TextEscaping.backslashed) { String(format: "\\u%04x", $0) } + "\""
     }
 
@@ -208,14 +208,14 @@ public enum JSONText {
 }
 
 /// XML text as property lists write it.
-public enum PropertyListText {
+package enum PropertyListText {
     /// `text` with `&`, `<` and `>` escaped.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         TextEscaping.escaped(text, TextEscaping.xml)
     }
 
     /// `text` with the five XML entities and numeric character references resolved.
-    public static func unescaped(_ text: String) -> String {
+    package static func unescaped(_ text: String) -> String {
         guard text.contains("&") else { return text }
         var result = ""
         var rest = text[...]

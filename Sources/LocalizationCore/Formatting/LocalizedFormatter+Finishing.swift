@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// What turns a looked-up format into the finished string, shared by the Swift library
 /// (`"…".ja.localized("Ana", 3)`) and the daemon (`lookup` with `args`), so both give the
@@ -6,7 +6,7 @@ public import Foundation
 extension LocalizedFormatter {
     /// Each argument's number, for plural selection (`nil` for an argument that is not a
     /// number); no count when none is, so a plural entry's value is its `other` forms.
-    public static func pluralCounts(_ arguments: [any CVarArg]) -> PluralCounts {
+    package static func pluralCounts(_ arguments: [any CVarArg]) -> PluralCounts {
         let counts = arguments.map { argument -> PluralOperands? in
             if let integer = integerValue(argument) { return PluralOperands(Int(clamping: integer)) }
             return doubleValue(argument).map(PluralOperands.init)
@@ -16,7 +16,7 @@ extension LocalizedFormatter {
 
     /// The locale floating-point conversions use for a lookup's preference list: the first
     /// preference's (`1,5` for `fr`), POSIX when there is none.
-    public static func locale(forPreferences languages: [String]) -> Locale {
+    package static func locale(forPreferences languages: [String]) -> Locale {
         let identifier = languages.first ?? ""
         return Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
     }
@@ -24,7 +24,7 @@ extension LocalizedFormatter {
     /// `format` filled with `arguments`; when it does not fit them, `fallbackFormat()` (the
     /// development language's string) after telling `mismatch`; when that does not fit
     /// either, whatever can be filled (``formatLeniently(_:_:locale:)``).
-    public static func finish(
+    package static func finish(
         _ format: String, _ arguments: [any CVarArg], locale: Locale,
         fallbackFormat: () -> String, mismatch: (FormatMismatch) -> Void = { _ in }
     ) -> String {

@@ -114,7 +114,7 @@ public enum LocalizedFormatter {
     }
 
     /// The argument as an integer, for every fixed-width integer type.
-    public static func integerValue(_ argument: any CVarArg) -> Int64? {
+    package static func integerValue(_ argument: any CVarArg) -> Int64? {
         switch argument {
         case let value as Int: Int64(value)
         case let value as Int64: value
@@ -131,7 +131,7 @@ public enum LocalizedFormatter {
     }
 
     /// The argument as a floating-point number: a `Double`, a `Float`, or any integer.
-    public static func doubleValue(_ argument: any CVarArg) -> Double? {
+    package static func doubleValue(_ argument: any CVarArg) -> Double? {
         switch argument {
         case let value as Double: value
         case let value as Float: Double(value)

@@ -7,13 +7,13 @@
 /// ```swift
 /// LikelySubtags.maximized(try LanguageTag("zh-Hant"))?.identifier   // "zh-Hant-TW"
 /// ```
-public enum LikelySubtags {
+package enum LikelySubtags {
     /// `from` → `to` pairs as CLDR writes them (`zh_Hant` → `zh_Hant_TW`).
     static let table = CLDRSnapshot.pairs(CLDRSnapshot.likelySubtags)
 
     /// `tag` with its script and region filled in (variants dropped), as CLDR's "add likely
     /// subtags" does; `nil` for a language CLDR has no data for, and for `Base`.
-    public static func maximized(_ tag: LanguageTag) -> LanguageTag? {
+    package static func maximized(_ tag: LanguageTag) -> LanguageTag? {
         guard !tag.isBase else { return nil }
         let language = tag.language
         var keys: [String] = []
@@ -33,7 +33,7 @@ public enum LikelySubtags {
 
     /// Every spelling of the locale `full` (maximized) names, longest first: `zh-Hant-TW`,
     /// `zh-TW`, `zh-Hant`, `zh` — each included only when it maximizes back to `full`.
-    public static func spellings(of full: LanguageTag) -> [LanguageTag] {
+    package static func spellings(of full: LanguageTag) -> [LanguageTag] {
         let language = full.language
         let forms = [
             LanguageTag(language: language, script: full.script, region: full.region),

@@ -9,7 +9,7 @@
 /// ```swift
 /// ParentLocales.ancestors(of: try LanguageTag("zh-Hant-MO")).map(\.identifier)   // ["zh-Hant-HK"]
 /// ```
-public enum ParentLocales {
+package enum ParentLocales {
     /// `child` → `parent` pairs as CLDR writes them (`zh_Hant_MO` → `zh_Hant_HK`).
     static let table = CLDRSnapshot.pairs(CLDRSnapshot.parentLocales)
 
@@ -20,7 +20,7 @@ public enum ParentLocales {
     /// The explicit CLDR parents of `tag`, nearest first, each as CLDR names it
     /// (`en-Latn-AU` → `en-001`; `zh-Hant-MO` → `zh-Hant-HK`). Empty when its parent is
     /// simply the tag without its last subtag.
-    public static func ancestors(of tag: LanguageTag) -> [LanguageTag] {
+    package static func ancestors(of tag: LanguageTag) -> [LanguageTag] {
         var result: [LanguageTag] = []
         var current = tag
         for _ in 0..<maximumDepth {

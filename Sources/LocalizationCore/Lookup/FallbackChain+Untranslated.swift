@@ -9,7 +9,7 @@ extension FallbackChain {
     /// chain.untranslatedLanguage(servedBy: try LanguageTag("ja"))   // nil: Japanese
     /// chain.untranslatedLanguage(servedBy: .base)                   // "ja-JP"
     /// ```
-    public func untranslatedLanguage(servedBy served: LanguageTag) -> String? {
+    package func untranslatedLanguage(servedBy served: LanguageTag) -> String? {
         // By tag, not identifier: this runs for every lookup the daemon answers.
         guard askedLanguageEnd > 0, !candidates[..<askedLanguageEnd].contains(served) else { return nil }
         return identifiers[0]

@@ -22,12 +22,12 @@ public struct FallbackChain: Sendable, Hashable {
     public let identifiers: [String]
     /// Where the development language's part begins (the index after `Base`): a String
     /// Catalog's own source language is tried there (``ResourceCatalog``).
-    public let developmentStart: Int
+    package let developmentStart: Int
     /// How many leading candidates spell the first preference itself (`ja-JP`, then `ja`…):
     /// an answer from one of them is in the language asked for, any other came from a
     /// fallback. 0 when no answer counts as a fallback: no preference, `Base` first, or
     /// the development language first, whose users read the development strings.
-    public let askedLanguageEnd: Int
+    package let askedLanguageEnd: Int
 
     /// Builds the chain for `preferred` tags (gettext's `LANGUAGE=sv:de` order).
     public init(preferred: [LanguageTag], developmentLanguage: LanguageTag) {
@@ -72,7 +72,7 @@ public struct FallbackChain: Sendable, Hashable {
     ///    parent chains meet at the language, so its default region is the closest left —
     ///    except `pt-BR` for `pt-PT`, which Apple keeps as a last resort (``lastResort(for:)``).
     /// 6. The language's CLDR parent (`nb` → `no`).
-    public static func expansion(of tag: LanguageTag) -> [LanguageTag] {
+    package static func expansion(of tag: LanguageTag) -> [LanguageTag] {
         if tag.isBase { return [tag] }
         let language = LanguageTag(language: tag.language)
         var result = [tag, LanguageTag(language: tag.language, script: tag.script, region: tag.region)]
@@ -114,7 +114,7 @@ public struct FallbackChain: Sendable, Hashable {
 
     /// What `tag` falls to once every preference has been tried: `pt-BR` (and its spellings)
     /// for `pt-PT`; empty for any other tag.
-    public static func lastResort(for tag: LanguageTag) -> [LanguageTag] {
+    package static func lastResort(for tag: LanguageTag) -> [LanguageTag] {
         guard !tag.isBase, let full = LikelySubtags.maximized(tag), let resort = lastResorts[full] else { return [] }
         return LikelySubtags.spellings(of: resort)
     }

@@ -10,7 +10,7 @@ extension ResourceCatalog {
     /// ```swift
     /// let table = ResourceCatalog.assembledTable([(stringsFile, strings), (catalogFile, jaPart)])
     /// ```
-    public static func assembledTable(_ pieces: [(file: ResourceFile, table: LocalizationTable)]) -> LocalizationTable?
+    package static func assembledTable(_ pieces: [(file: ResourceFile, table: LocalizationTable)]) -> LocalizationTable?
     {
         let ordered = pieces.sorted { precedes($0.file, $1.file) }
         guard var result = ordered.first?.table else { return nil }

@@ -21,7 +21,7 @@ public struct ResourceCatalog: Sendable {
     public private(set) var sourceLanguages: [String: LanguageTag] = [:]
     /// Keys a String Catalog marks `shouldTranslate: false`, by table name: served, but
     /// nothing a translator owes (coverage leaves them out).
-    public private(set) var untranslatableKeys: [String: Set<String>] = [:]
+    package private(set) var untranslatableKeys: [String: Set<String>] = [:]
     /// Each source language's own fallback, computed once.
     private var sourceCandidates: [String: [LanguageTag]] = [:]
 
@@ -44,7 +44,7 @@ public struct ResourceCatalog: Sendable {
 
     /// The source language of the String Catalog that wins for each table among
     /// `resources` (by the same precedence as the tables).
-    public static func sourceLanguages(of resources: [(file: ResourceFile, content: ParsedResource)])
+    package static func sourceLanguages(of resources: [(file: ResourceFile, content: ParsedResource)])
         -> [String: LanguageTag]
     {
         var result: [String: LanguageTag] = [:]
@@ -57,14 +57,14 @@ public struct ResourceCatalog: Sendable {
     }
 
     /// Replaces the catalogs' source languages by table (the daemon, after files change).
-    public mutating func setSourceLanguages(_ languages: [String: LanguageTag]) {
+    package mutating func setSourceLanguages(_ languages: [String: LanguageTag]) {
         sourceLanguages = languages
         sourceCandidates = languages.mapValues { FallbackChain.expansion(of: $0) }
     }
 
     /// The languages a lookup in `tableName` tries: `chain`'s, with the table's catalog
     /// source language placed before the development language when the chain lacks it.
-    public func candidates(_ tableName: String, chain: FallbackChain) -> (
+    package func candidates(_ tableName: String, chain: FallbackChain) -> (
         languages: [LanguageTag], identifiers: [String]
     ) {
         guard let source = sourceCandidates[tableName] else { return (chain.candidates, chain.identifiers) }
@@ -77,7 +77,7 @@ public struct ResourceCatalog: Sendable {
 
     /// Replaces one language's table, or removes it when `table` is `nil` or empty; a
     /// language left with no tables is removed too.
-    public mutating func setTable(_ table: LocalizationTable?, language: String, name: String) {
+    package mutating func setTable(_ table: LocalizationTable?, language: String, name: String) {
         if let table, table.count > 0 {
             tables[language, default: [:]][name] = table
         } else {

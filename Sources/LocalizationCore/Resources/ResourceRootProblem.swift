@@ -9,21 +9,21 @@ import Foundation
 ///     print(problem)   // resource directory /usr/share/myapp/Resources does not exist …
 /// }
 /// ```
-public enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
+package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
     /// The directory does not exist (or is not a directory).
     case missing(String)
     /// The directory exists but holds no language.
     case noLanguage(String)
 
     /// The directory concerned.
-    public var path: String {
+    package var path: String {
         switch self {
         case .missing(let path), .noLanguage(let path): path
         }
     }
 
     /// One sentence naming the path and the fix.
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path):
             "resource directory \(path) does not exist (give the directory that holds the xx.lproj folders)"
@@ -33,13 +33,13 @@ public enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The roots among `roots` that are not directories: one `stat` each.
-    public static func missing(in roots: [String]) -> [ResourceRootProblem] {
+    package static func missing(in roots: [String]) -> [ResourceRootProblem] {
         roots.filter { !isDirectory($0) }.map(ResourceRootProblem.missing)
     }
 
     /// The roots of `resources` that exist but gave it no file, from what it loaded.
     /// (Missing ones are ``missing(in:)``'s.)
-    public static func noLanguage(in resources: ResourceSet) -> [ResourceRootProblem] {
+    package static func noLanguage(in resources: ResourceSet) -> [ResourceRootProblem] {
         let used = Set(resources.files.map(\.rootIndex))
         return resources.roots.enumerated()
             .filter { !used.contains($0.offset) && isDirectory($0.element) }
@@ -48,7 +48,7 @@ public enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// Every problem of `roots`, scanning each that exists (for a one-shot check, such as
     /// `l10nctl get --resources`; the library reads it off the loaded resources instead).
-    public static func check(_ roots: [String]) -> [ResourceRootProblem] {
+    package static func check(_ roots: [String]) -> [ResourceRootProblem] {
         roots.compactMap { root in
             if !isDirectory(root) { return .missing(root) }
             return ResourceScanner.scan(directory: root, rootIndex: 0).isEmpty ? .noLanguage(root) : nil

@@ -20,12 +20,12 @@ public enum ResourceScanner {
     /// Whether the subdirectories of `directory`, which lies `depth` levels below its root,
     /// are entered: not below an `.lproj` (Apple's bundles never look deeper) and not
     /// beyond ``maximumDepth``.
-    public static func entersSubdirectories(of directory: String, atDepth depth: Int) -> Bool {
+    package static func entersSubdirectories(of directory: String, atDepth depth: Int) -> Bool {
         !directory.hasSuffix(".lproj") && depth < maximumDepth
     }
 
     /// The depth of `path` below `root` (0 for the root itself), counting path components.
-    public static func depth(of path: String, below root: String) -> Int {
+    package static func depth(of path: String, below root: String) -> Int {
         guard path.count > root.count else { return 0 }
         return path.dropFirst(root.count).split(separator: "/").count
     }
@@ -61,7 +61,7 @@ public enum ResourceScanner {
     }
 
     /// Whether `path`, with every link resolved, lies inside one of `roots` (already real paths).
-    public static func isInside(_ path: String, realRoots roots: [String]) -> Bool {
+    package static func isInside(_ path: String, realRoots roots: [String]) -> Bool {
         let real = realPath(path)
         return roots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
     }

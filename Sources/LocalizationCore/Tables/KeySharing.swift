@@ -10,14 +10,14 @@
 /// var sharing = KeySharing(catalog: current)
 /// let content = try sharing.parse(bytes, kind: .strings, file: path, table: "Localizable")
 /// ```
-public struct KeySharing {
+package struct KeySharing {
     /// The index each table name's new tables use.
     private var indexes: [String: TableKeyIndex] = [:]
     /// The tables already loaded, whose indexes new tables join.
     private let catalog: ResourceCatalog?
 
     /// Creates a sharing that starts from the indexes of `catalog`'s tables.
-    public init(catalog: ResourceCatalog? = nil) {
+    package init(catalog: ResourceCatalog? = nil) {
         self.catalog = catalog
     }
 
@@ -27,7 +27,7 @@ public struct KeySharing {
     /// Reads the file's entries in file order, which is usually the index's order.
     ///
     /// - Throws: ``ResourceParseError`` located in `file`.
-    public mutating func parse(
+    package mutating func parse(
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
     ) throws(ResourceParseError) -> ParsedResource {
         try read(bytes, kind: kind, file: file, table: name).content
@@ -35,7 +35,7 @@ public struct KeySharing {
 
     /// ``parse(_:kind:file:table:)``, with the entries the file had to leave out or serve
     /// with a stand-in (``ParsedResource/read(_:kind:file:)``).
-    public mutating func read(
+    package mutating func read(
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
     ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         guard kind == .strings else { return try ParsedResource.read(bytes, kind: kind, file: file) }
@@ -51,7 +51,7 @@ public struct KeySharing {
 
     /// `content` with a plain table's values kept by position in the shared index of
     /// `table`. A String Catalog or a `.stringsdict` is returned as it is.
-    public mutating func share(_ content: ParsedResource, table name: String) -> ParsedResource {
+    package mutating func share(_ content: ParsedResource, table name: String) -> ParsedResource {
         guard case .table(let table) = content, table.isPlainByKey else { return content }
         let shared = share(count: table.count, table: name) { body in
             for (key, value) in table.stores.plainValues { body(key, value) }

@@ -2,9 +2,9 @@
 ///
 /// Both kinds are usage errors: `l10nd` prints `l10nd: error: <description>` to stderr and
 /// exits with status 2 (`exitCode`), as command-line tools do for bad input.
-public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of input was wrong.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// A line of the configuration file.
         case invalidConfiguration = "invalid_configuration"
         /// The configuration file could not be read.
@@ -14,16 +14,16 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// What kind of input was wrong.
-    public var code: Code
+    package var code: Code
     /// The configuration file, for file errors.
-    public var file: String?
+    package var file: String?
     /// The 1-based line in `file`, for file errors.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong and what was expected.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(code: Code, file: String? = nil, line: Int? = nil, message: String) {
+    package init(code: Code, file: String? = nil, line: Int? = nil, message: String) {
         self.code = code
         self.file = file
         self.line = line
@@ -31,10 +31,10 @@ public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The process exit status for this error: 2, a usage error, for every kind.
-    public var exitCode: Int32 { 2 }
+    package var exitCode: Int32 { 2 }
 
     /// `file:line: message`, `file: message` or just the message for flags.
-    public var description: String {
+    package var description: String {
         switch (file, line) {
         case let (file?, line?): "\(file):\(line): \(message)"
         case let (file?, nil): "\(file): \(message)"

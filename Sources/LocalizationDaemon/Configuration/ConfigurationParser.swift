@@ -20,14 +20,14 @@ import Foundation
 /// ```swift
 /// let configuration = try ConfigurationParser.parse(text: text, file: "/etc/l10nd/l10nd.conf")
 /// ```
-public enum ConfigurationParser {
+package enum ConfigurationParser {
     /// Parses configuration text over the defaults.
     ///
     /// - Parameters:
     ///   - text: The file's contents.
     ///   - file: The file's path, used in errors and to resolve relative paths.
     ///   - defaults: The values keys not in the file keep.
-    public static func parse(text: String, file: String, defaults: DaemonConfiguration = DaemonConfiguration())
+    package static func parse(text: String, file: String, defaults: DaemonConfiguration = DaemonConfiguration())
         throws(ConfigurationError) -> DaemonConfiguration
     {
         let base = URL(fileURLWithPath: file).deletingLastPathComponent().path
@@ -68,7 +68,7 @@ public enum ConfigurationParser {
     }
 
     /// Reads and parses the file at `path`.
-    public static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration())
+    package static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration())
         throws(ConfigurationError) -> DaemonConfiguration
     {
         let data: Data

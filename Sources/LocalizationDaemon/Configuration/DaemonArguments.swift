@@ -5,30 +5,30 @@ import CommandLineHelp
 /// Read by `ArgumentParser`, as `l10nctl`'s command line is: flags take their value as the
 /// next argument or after `=` (`--settle-ms 50`, `--settle-ms=50`). Values are checked with
 /// the same rules as `l10nd.conf`.
-public struct DaemonArguments: Sendable, Hashable {
+package struct DaemonArguments: Sendable, Hashable {
     /// One flag that sets a configuration key, in command-line order.
-    public struct Setting: Sendable, Hashable {
+    package struct Setting: Sendable, Hashable {
         /// The `l10nd.conf` key the flag sets.
-        public var name: String { key.rawValue }
+        package var name: String { key.rawValue }
         /// The value as given.
-        public var value: String
+        package var value: String
         let key: ConfigurationKey
     }
 
     /// `--config FILE`.
-    public var configFile: String?
+    package var configFile: String?
     /// The settings flags, in order.
-    public var settings: [Setting] = []
+    package var settings: [Setting] = []
     /// `--help` or `-h`.
-    public var showHelp = false
+    package var showHelp = false
     /// `--version`.
-    public var showVersion = false
+    package var showVersion = false
 
     /// `--man PAGE`: the manual page to print in roff (`l10nd` or `l10nd.conf`).
-    public var manualPage: String?
+    package var manualPage: String?
 
     /// The text `--help` prints: `l10nd(8)` as plain text.
-    public static var usage: String { DaemonHelp.page.text }
+    package static var usage: String { DaemonHelp.page.text }
 
     /// The flags that set a configuration key, by name without `--`.
     private static let settingFlags: [String: ConfigurationKey] = [
@@ -45,7 +45,7 @@ public struct DaemonArguments: Sendable, Hashable {
     ///
     /// - Throws: `ConfigurationError` with code `.usage`, e.g.
     ///   `unknown option '--setle-ms' (did you mean '--settle-ms'?)`.
-    public static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
+    package static func parse(_ arguments: [String]) throws(ConfigurationError) -> DaemonArguments {
         var parser = ArgumentParser(arguments, grammar: grammar)
         do {
             return try read(&parser)

@@ -18,45 +18,45 @@ import LocalizationSockets
 /// case .help(let text), .version(let text): print(text)
 /// }
 /// ```
-public struct DaemonConfiguration: Sendable, Hashable {
+package struct DaemonConfiguration: Sendable, Hashable {
     /// `resources`: directories holding `*.lproj` and `.xcstrings` (absolute paths).
-    public var resources: [String] = []
+    package var resources: [String] = []
     /// `socket`: where the daemon listens when not socket-activated.
-    public var socketPath: String
+    package var socketPath: String
     /// `development_language`: the last language of every fallback chain.
-    public var developmentLanguage = "en"
+    package var developmentLanguage = "en"
     /// `log_level`: the least severe message logged.
-    public var logLevel = LogLevel.info
+    package var logLevel = LogLevel.info
     /// `settle_ms`: how long the resource directories must be quiet before a reload.
-    public var settleMilliseconds = 20
+    package var settleMilliseconds = 20
     /// `max_message_bytes`: the largest request line or frame accepted.
-    public var maxMessageBytes = ServerLimits().maxMessageBytes
+    package var maxMessageBytes = ServerLimits().maxMessageBytes
     /// `max_connections`: concurrent clients; more are refused.
-    public var maxConnections = ServerLimits().maxConnections
+    package var maxConnections = ServerLimits().maxConnections
     /// `idle_timeout_seconds`: idle clients are closed after this long; 0 never.
-    public var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
+    package var idleTimeoutSeconds = Int(ServerLimits().idleTimeout)
     /// `max_output_buffer_bytes`: unsent replies past which a client's next requests wait
     /// until it reads (and unread events past which a subscriber is disconnected).
-    public var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
+    package var maxOutputBufferBytes = ServerLimits().maxOutputBufferBytes
     /// `request_timeout_seconds`: how long a request may take to arrive, from its first byte
     /// to its last, before its connection is closed.
-    public var requestTimeoutSeconds = Int(ServerLimits().requestTimeout)
+    package var requestTimeoutSeconds = Int(ServerLimits().requestTimeout)
     /// `max_file_bytes`: the largest resource file parsed; a larger one is an error in
     /// `status` and keeps its last good table.
-    public var maxFileBytes = ResourceFileReader.defaultMaximumBytes
+    package var maxFileBytes = ResourceFileReader.defaultMaximumBytes
     /// `socket_group`: the group the socket is given; nil keeps the daemon's group. Mode is always 0660.
-    public var socketGroup: String?
+    package var socketGroup: String?
     /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.
-    public var allowSymlinksOutsideRoots = false
+    package var allowSymlinksOutsideRoots = false
 
     /// The defaults, with the socket path chosen by `defaultSocketPath(environment:userID:)`.
-    public init(environment: [String: String]? = nil) {
+    package init(environment: [String: String]? = nil) {
         socketPath = Self.defaultSocketPath(
             environment: environment ?? ProcessInfo.processInfo.environment, userID: getuid())
     }
 
     /// The default socket path: see `DefaultSocketPath` (shared with the client).
-    public static func defaultSocketPath(environment: [String: String], userID: UInt32) -> String {
+    package static func defaultSocketPath(environment: [String: String], userID: UInt32) -> String {
         DefaultSocketPath.path(environment: environment, userID: userID)
     }
 
@@ -64,7 +64,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     ///
     /// `--resources` given at least once replaces the file's `resources`; relative flag paths
     /// are taken from `currentDirectory`.
-    public func applying(_ arguments: DaemonArguments, currentDirectory: String) -> DaemonConfiguration {
+    package func applying(_ arguments: DaemonArguments, currentDirectory: String) -> DaemonConfiguration {
         var result = self
         if arguments.settings.contains(where: { $0.key == .resources }) {
             result.resources = []
@@ -86,7 +86,7 @@ public struct DaemonConfiguration: Sendable, Hashable {
     ///   - environment: For the default socket path; the process environment when nil.
     ///   - currentDirectory: For relative `--config` and flag paths; the process's when nil.
     /// - Throws: `ConfigurationError` (exit status 2) for a bad flag or a bad file.
-    public static func load(arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil)
+    package static func load(arguments: [String], environment: [String: String]? = nil, currentDirectory: String? = nil)
         throws(ConfigurationError) -> DaemonInvocation
     {
         let parsed = try DaemonArguments.parse(arguments)

@@ -1,9 +1,9 @@
-public import CommandLineHelp
+package import CommandLineHelp
 
 /// `l10nd`'s help as data: `l10nd --help` prints ``page`` as text, the package's manual
 /// pages `l10nd(8)` and `l10nd.conf(5)` are ``page`` and ``configurationPage`` in roff
 /// (`l10nd --man l10nd`, `l10nd --man l10nd.conf`).
-public enum DaemonHelp {
+package enum DaemonHelp {
     /// The paths the package installs, named in both pages.
     static let files = HelpSection(
         "FILES",
@@ -21,7 +21,7 @@ public enum DaemonHelp {
         ])
 
     /// `l10nd(8)`: what `l10nd --help` prints.
-    public static let page = HelpPage(
+    package static let page = HelpPage(
         name: "l10nd", section: 8, summary: "serve localized strings over a Unix socket and hot-reload them",
         synopsis: [
             "l10nd [--config FILE] [--resources DIR]... [--socket PATH]",
@@ -72,7 +72,7 @@ public enum DaemonHelp {
         ])
 
     /// `l10nd.conf(5)`: one entry per configuration key.
-    public static let configurationPage = HelpPage(
+    package static let configurationPage = HelpPage(
         name: "l10nd.conf", section: 5, summary: "l10nd configuration file",
         synopsis: ["/etc/l10nd/l10nd.conf"],
         sections: [
@@ -91,5 +91,5 @@ public enum DaemonHelp {
         ])
 
     /// The pages `--man` prints, by name.
-    public static let manualPages: [String: HelpPage] = ["l10nd": page, "l10nd.conf": configurationPage]
+    package static let manualPages: [String: HelpPage] = ["l10nd": page, "l10nd.conf": configurationPage]
 }

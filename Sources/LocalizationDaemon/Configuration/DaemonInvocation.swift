@@ -1,5 +1,5 @@
 /// What `l10nd` was asked to do by its command line.
-public enum DaemonInvocation: Sendable, Hashable {
+package enum DaemonInvocation: Sendable, Hashable {
     /// Run the daemon with this configuration.
     case run(DaemonConfiguration)
     /// Print this usage text to stdout and exit 0.

@@ -1,7 +1,7 @@
 import CommandLineHelp
 
 /// The daemon's own version, reported by `hello` and `l10nd --version`.
-public enum DaemonVersion {
+package enum DaemonVersion {
     /// The release this build belongs to: one number for the daemon, l10nctl and the package.
-    public static let string = ProductVersion.string
+    package static let string = ProductVersion.string
 }

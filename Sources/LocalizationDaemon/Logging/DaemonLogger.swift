@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// Logging never stops the daemon: a line stderr refuses (its reader gone, its disk full) is
 /// dropped and counted in ``droppedLines``, which `status` shows as `log.lines_dropped`.
-public final class DaemonLogger: Sendable {
+package final class DaemonLogger: Sendable {
     /// The most verbose level written.
-    public let level: LogLevel
+    package let level: LogLevel
     private let journal: Bool
     private let writeLine: @Sendable (String) -> Bool
     /// Held across each line's write, on purpose: it guards no data, only the output, so
@@ -20,14 +20,14 @@ public final class DaemonLogger: Sendable {
     private let dropped = Atomic<Int>(0)
 
     /// A logger writing to stderr, in journald form when the process has `JOURNAL_STREAM`.
-    public convenience init(level: LogLevel) {
+    package convenience init(level: LogLevel) {
         self.init(
             level: level, journal: ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil,
             writeLine: { StandardErrorStream.write($0) })
     }
 
     /// A logger writing each finished line (with its newline) to `sink`, which cannot fail.
-    public convenience init(level: LogLevel, journal: Bool, sink: @escaping @Sendable (String) -> Void) {
+    package convenience init(level: LogLevel, journal: Bool, sink: @escaping @Sendable (String) -> Void) {
         self.init(level: level, journal: journal) { line in
             sink(line)
             return true
@@ -36,17 +36,17 @@ public final class DaemonLogger: Sendable {
 
     /// A logger writing each finished line (with its newline) with `writeLine`, which
     /// returns false when the line could not be written: it is then dropped and counted.
-    public init(level: LogLevel, journal: Bool, writeLine: @escaping @Sendable (String) -> Bool) {
+    package init(level: LogLevel, journal: Bool, writeLine: @escaping @Sendable (String) -> Bool) {
         self.level = level
         self.journal = journal
         self.writeLine = writeLine
     }
 
     /// Lines dropped because the output refused them.
-    public var droppedLines: Int { dropped.load(ordering: .relaxed) }
+    package var droppedLines: Int { dropped.load(ordering: .relaxed) }
 
     /// Writes `message` at `messageLevel`, if the configured level lets it through.
-    public func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
+    package func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
         guard messageLevel <= level else { return }
         // One line per message: a newline inside would forge a second journal entry.
         let text = message().replacing("\n", with: " ")
@@ -56,13 +56,13 @@ public final class DaemonLogger: Sendable {
     }
 
     /// Logs at `error`.
-    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    package func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     /// Logs at `warning`.
-    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    package func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     /// Logs at `notice`.
-    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    package func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
     /// Logs at `info`.
-    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    package func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     /// Logs at `debug`.
-    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    package func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
 }

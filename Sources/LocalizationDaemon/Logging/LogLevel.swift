@@ -1,5 +1,5 @@
 /// How much the daemon says, in syslog's order (journald's priorities).
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     /// Something is broken and needs a person.
     case error = 3
     /// Something went wrong and was survived (a file failed to parse, a client was cut off).
@@ -12,7 +12,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     case debug = 7
 
     /// Parses `debug`, `info`, `notice`, `warning` (or `warn`), `error`.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "debug": self = .debug
         case "info": self = .info
@@ -24,7 +24,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     }
 
     /// The level's name as configured.
-    public var name: String {
+    package var name: String {
         switch self {
         case .error: "error"
         case .warning: "warning"
@@ -35,5 +35,5 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
     }
 
     /// Higher priority (more severe) sorts first.
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

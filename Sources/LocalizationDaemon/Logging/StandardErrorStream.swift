@@ -11,12 +11,12 @@ import Glibc
 /// ```swift
 /// if !StandardErrorStream.write("l10nd: error: cannot start\n") { /* nowhere left to say it */ }
 /// ```
-public enum StandardErrorStream {
+package enum StandardErrorStream {
     /// Writes all of `text` to `descriptor` (stderr unless told), retrying after signals and
     /// short writes; false when the descriptor refused it (the rest of the text is dropped).
     /// The default descriptor, 2, is `STDERR_FILENO`.
     @discardableResult
-    public static func write(_ text: String, to descriptor: Int32 = 2) -> Bool {
+    package static func write(_ text: String, to descriptor: Int32 = 2) -> Bool {
         var bytes = Array(text.utf8)
         return bytes.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return true }

@@ -1,4 +1,4 @@
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// The lookup engine's and reloader's counters and latency histograms, for `status`,
@@ -7,9 +7,9 @@ import Synchronization
 /// Atomics, not a lock: lookups bump them on every request. Nothing here is ever reset:
 /// counters count since start, as a scraper computing rates needs (`reset` empties only the
 /// missing-key report).
-public final class DaemonCounters: Sendable {
+package final class DaemonCounters: Sendable {
     /// One counter.
-    public enum Counter: Sendable, CaseIterable {
+    package enum Counter: Sendable, CaseIterable {
         /// Lookups some language answered (each key of a batch counts).
         case found
         /// Lookups whose key no language had.
@@ -22,7 +22,7 @@ public final class DaemonCounters: Sendable {
         case filesParsed
 
         /// Its name among `status`'s `counters`.
-        public var statusName: String {
+        package var statusName: String {
             switch self {
             case .found: "found"
             case .misses: "misses"
@@ -43,21 +43,21 @@ public final class DaemonCounters: Sendable {
     /// connection, one histogram per operation (indexed by op code).
     private let requestDurations: [DurationHistogram]
     /// How long each reload took: a refresh after file events, or a full rescan.
-    public let reloadDurations = DurationHistogram(bounds: DurationHistogram.reloadBounds)
+    package let reloadDurations = DurationHistogram(bounds: DurationHistogram.reloadBounds)
 
     /// Creates zeroed counters and empty histograms.
-    public init() {
+    package init() {
         let highestCode = Int(WireOperationKind.allCases.map(\.rawValue).max() ?? 0)
         requestDurations = (0...highestCode).map { _ in DurationHistogram(bounds: DurationHistogram.requestBounds) }
     }
 
     /// The request-latency histogram of `operation`.
-    public func requestDurations(_ operation: WireOperationKind) -> DurationHistogram {
+    package func requestDurations(_ operation: WireOperationKind) -> DurationHistogram {
         requestDurations[Int(operation.rawValue)]
     }
 
     /// Adds `amount` to `counter`.
-    public func add(_ amount: Int, to counter: Counter) {
+    package func add(_ amount: Int, to counter: Counter) {
         switch counter {
         case .found: found.add(amount, ordering: .relaxed)
         case .misses: misses.add(amount, ordering: .relaxed)
@@ -69,10 +69,10 @@ public final class DaemonCounters: Sendable {
 
     /// Every lookup answered, found or not. Found and missed lookups are counted apart, so
     /// that each of `l10nd_lookups_total{found=…}` only ever grows, whenever it is read.
-    public var lookups: Int { value(.found) + value(.misses) }
+    package var lookups: Int { value(.found) + value(.misses) }
 
     /// The value of `counter` now.
-    public func value(_ counter: Counter) -> Int {
+    package func value(_ counter: Counter) -> Int {
         switch counter {
         case .found: found.load(ordering: .relaxed)
         case .misses: misses.load(ordering: .relaxed)

@@ -14,7 +14,7 @@ import Synchronization
 /// answer()
 /// histogram.record(since: started)
 /// ```
-public final class DurationHistogram: Sendable {
+package final class DurationHistogram: Sendable {
     /// One bucket's count: a class, because `Atomic` cannot be an array element.
     private final class Bucket: Sendable {
         let count = Atomic<Int>(0)
@@ -22,25 +22,25 @@ public final class DurationHistogram: Sendable {
 
     /// Bounds for one request: 10 µs to 10 s (a lookup takes tens of microseconds; a big
     /// `table` reply, or one queued behind a slow reader, takes far longer).
-    public static let requestBounds: [Double] = [
+    package static let requestBounds: [Double] = [
         0.000_01, 0.000_025, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1,
         0.25, 0.5, 1, 2.5, 5, 10,
     ]
     /// Bounds for one reload: 1 ms to 60 s (one edited file takes milliseconds; a full
     /// rescan of a large tree seconds).
-    public static let reloadBounds: [Double] = [
+    package static let reloadBounds: [Double] = [
         0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
     ]
 
     /// The upper bounds of the buckets, in seconds, ascending; `+Inf` is implied.
-    public let bounds: [Double]
+    package let bounds: [Double]
     private let boundNanoseconds: [Int]
     /// One more than the bounds: the last counts what exceeds every bound.
     private let buckets: [Bucket]
     private let sumNanoseconds = Atomic<Int>(0)
 
     /// Creates an empty histogram with `bounds` (seconds, ascending).
-    public init(bounds: [Double]) {
+    package init(bounds: [Double]) {
         self.bounds = bounds
         boundNanoseconds = bounds.map { Int(($0 * 1e9).rounded()) }
         buckets = (0...bounds.count).map { _ in Bucket() }
@@ -48,7 +48,7 @@ public final class DurationHistogram: Sendable {
 
     /// The monotonic clock now, in nanoseconds: the start to give ``record(since:)``.
     @inline(__always)
-    public static func now() -> Int {
+    package static func now() -> Int {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return time.tv_sec * 1_000_000_000 + time.tv_nsec
@@ -56,12 +56,12 @@ public final class DurationHistogram: Sendable {
 
     /// Records the time from `start` (a ``now()`` value) until now.
     @inline(__always)
-    public func record(since start: Int) {
+    package func record(since start: Int) {
         record(nanoseconds: Self.now() - start)
     }
 
     /// Records one observation of `nanoseconds`.
-    public func record(nanoseconds: Int) {
+    package func record(nanoseconds: Int) {
         let duration = max(0, nanoseconds)
         var index = 0
         while index < boundNanoseconds.count, duration > boundNanoseconds[index] { index += 1 }
@@ -73,7 +73,7 @@ public final class DurationHistogram: Sendable {
     ///
     /// Read bucket by bucket while others record, so it may miss an observation made
     /// meanwhile, but each figure only grows from one read to the next.
-    public var snapshot: Snapshot {
+    package var snapshot: Snapshot {
         var cumulative: [Int] = []
         cumulative.reserveCapacity(buckets.count)
         var running = 0
@@ -87,15 +87,15 @@ public final class DurationHistogram: Sendable {
     }
 
     /// A histogram's figures at one moment.
-    public struct Snapshot: Sendable, Hashable {
+    package struct Snapshot: Sendable, Hashable {
         /// The buckets' upper bounds, seconds.
-        public var bounds: [Double]
+        package var bounds: [Double]
         /// Observations at most each bound, then all of them (the `+Inf` bucket).
-        public var cumulativeCounts: [Int]
+        package var cumulativeCounts: [Int]
         /// The sum of every observation, seconds.
-        public var sumSeconds: Double
+        package var sumSeconds: Double
 
         /// How many observations were recorded.
-        public var count: Int { cumulativeCounts.last ?? 0 }
+        package var count: Int { cumulativeCounts.last ?? 0 }
     }
 }

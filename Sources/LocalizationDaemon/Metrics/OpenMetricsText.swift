@@ -5,12 +5,12 @@
 /// counters are declared under their `_total` name, as that format requires, because it is
 /// what `promtool check metrics` and node_exporter's textfile collector read (both take the
 /// `# EOF` line as a comment). docs/DAEMON.md says how to scrape it.
-public enum OpenMetricsText {
+package enum OpenMetricsText {
     /// The content type to serve it with over HTTP.
-    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+    package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     /// The exposition of `families`, in the order given.
-    public static func render(_ families: [MetricFamily]) -> String {
+    package static func render(_ families: [MetricFamily]) -> String {
         var text = ""
         for family in families {
             text += "# HELP \(family.name) \(escapeHelp(family.help))\n"
@@ -29,7 +29,7 @@ public enum OpenMetricsText {
     }
 
     /// A value as the format spells it: whole numbers without a fraction, `+Inf`, `-Inf`, `NaN`.
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }

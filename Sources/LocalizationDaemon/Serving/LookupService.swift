@@ -1,7 +1,7 @@
 import Dispatch
 import LocalizationCore
 package import LocalizationSockets
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// The daemon's answers: turns each request into a reply from the current snapshot.
@@ -11,19 +11,19 @@ import Synchronization
 /// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
 /// its own queue, so the server's queue — every client's lookups — never waits for one; the
 /// rest answer at once.
-public final class LookupService: WireRequestHandler {
+package final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
-    public struct Actions: Sendable {
+    package struct Actions: Sendable {
         /// Runs a full rescan and calls back with its summary once the new tables are served.
-        public var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
+        package var reload: @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void
         /// The daemon's parts of the `status` reply (``StatusReport/DaemonParts``): the
         /// watcher's and the server's counters, among others; `nil` when there are none.
-        public var status: @Sendable () -> StatusReport.DaemonParts?
+        package var status: @Sendable () -> StatusReport.DaemonParts?
         /// Extra `metrics` families: the watcher's, the server's and the process's.
-        public var metrics: @Sendable () -> [MetricFamily]
+        package var metrics: @Sendable () -> [MetricFamily]
 
         /// Creates the actions.
-        public init(
+        package init(
             reload: @escaping @Sendable (_ done: @escaping @Sendable (ChangeSummary) -> Void) -> Void,
             status: @escaping @Sendable () -> StatusReport.DaemonParts?,
             metrics: @escaping @Sendable () -> [MetricFamily] = { [] }
@@ -51,7 +51,7 @@ public final class LookupService: WireRequestHandler {
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
     /// to change the daemon, as `SO_PEERCRED` reports them.
-    public init(
+    package init(
         store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions,
         administrators: Set<UInt32>
     ) {

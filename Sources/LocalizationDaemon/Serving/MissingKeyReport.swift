@@ -6,23 +6,23 @@ import Synchronization
 ///
 /// Memory is bounded: past ``capacity`` distinct entries, new ones are only counted in
 /// ``droppedEntries`` (a flood of random keys from a client cannot grow the daemon).
-public final class MissingKeyReport: Sendable {
+package final class MissingKeyReport: Sendable {
     /// One missing key and how often it was asked for.
-    public struct Entry: Sendable, Hashable, Comparable {
+    package struct Entry: Sendable, Hashable, Comparable {
         /// The language asked for (the first of the request's preference list).
-        public var language: String
+        package var language: String
         /// The table.
-        public var table: String
+        package var table: String
         /// The key the language asked for lacked.
-        public var key: String
+        package var key: String
         /// How many lookups missed it.
-        public var count: Int
+        package var count: Int
         /// The language that answered instead (`Base`, the development language, a later
         /// preference), or `nil` when no language had the key. The latest lookup's.
-        public var servedBy: String?
+        package var servedBy: String?
 
         /// Orders by language, table, key.
-        public static func < (lhs: Entry, rhs: Entry) -> Bool {
+        package static func < (lhs: Entry, rhs: Entry) -> Bool {
             (lhs.language, lhs.table, lhs.key) < (rhs.language, rhs.table, rhs.key)
         }
     }
@@ -44,18 +44,18 @@ public final class MissingKeyReport: Sendable {
     }
 
     /// The most distinct entries kept.
-    public let capacity: Int
+    package let capacity: Int
     /// The longest key kept; longer keys are cut (they are still counted).
-    public static let maximumKeyLength = 256
+    package static let maximumKeyLength = 256
     private let state = Mutex(State())
 
     /// Creates an empty report keeping at most `capacity` entries.
-    public init(capacity: Int = 10_000) {
+    package init(capacity: Int = 10_000) {
         self.capacity = capacity
     }
 
     /// Counts one miss: `key` not found in `language`, answered by `servedBy` or by none.
-    public func record(language: String, table: String, key: String, servedBy: String? = nil) {
+    package func record(language: String, table: String, key: String, servedBy: String? = nil) {
         let entry = Key(language: language, table: table, key: String(key.prefix(Self.maximumKeyLength)))
         state.withLock { state in
             if let tally = state.counts[entry] {
@@ -69,12 +69,12 @@ public final class MissingKeyReport: Sendable {
     }
 
     /// Every entry, sorted by language, table and key.
-    public var entries: [Entry] {
+    package var entries: [Entry] {
         state.withLock { Self.entries(of: $0) }.sorted()
     }
 
     /// Every entry and the dropped count, and an empty report left behind, in one step.
-    public func take() -> (entries: [Entry], dropped: Int) {
+    package func take() -> (entries: [Entry], dropped: Int) {
         let taken = state.withLock { state in
             defer { state = State() }
             return (Self.entries(of: state), state.dropped)
@@ -91,10 +91,10 @@ public final class MissingKeyReport: Sendable {
     }
 
     /// Misses not kept because the report was full.
-    public var droppedEntries: Int { state.withLock { $0.dropped } }
+    package var droppedEntries: Int { state.withLock { $0.dropped } }
 
     /// Forgets everything.
-    public func reset() {
+    package func reset() {
         state.withLock { $0 = State() }
     }
 }

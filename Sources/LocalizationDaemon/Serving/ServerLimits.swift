@@ -1,36 +1,36 @@
 /// The limits that keep one client from hurting the daemon or other clients.
-public struct ServerLimits: Sendable, Hashable {
+package struct ServerLimits: Sendable, Hashable {
     /// The largest request line or frame payload; a larger one gets `too_large` and the
     /// connection is closed.
-    public var maxMessageBytes: Int
+    package var maxMessageBytes: Int
     /// Connections served at once; beyond it a new connection gets an `unavailable` error
     /// line and is closed.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Seconds a connection may stay silent — no request arriving whole, no reply going
     /// out — before it is closed. Subscribers, and connections waiting for the handler's
     /// reply, are never idle; a client that leaves its replies unread is silent.
-    public var idleTimeout: Double
+    package var idleTimeout: Double
     /// Bytes of replies a connection may have unsent (written to its buffer and held behind
     /// an unanswered request) before the server stops reading and dispatching its requests
     /// until the client reads some: flow control, not a cut-off. One reply may take a
     /// connection past it (a table larger than the limit is streamed whole); unread change
     /// events past it cut a subscriber off, as events cannot wait.
-    public var maxOutputBufferBytes: Int
+    package var maxOutputBufferBytes: Int
     /// Requests a connection may have waiting for the handler before the server stops
     /// reading from it until some are answered.
-    public var maxPendingRequests: Int
+    package var maxPendingRequests: Int
     /// Seconds a graceful stop waits for pending replies before closing connections anyway.
-    public var drainTimeout: Double
+    package var drainTimeout: Double
     /// Seconds a request may take to arrive, from its first byte to its last; a connection
     /// whose partial request is older is closed (a client trickling bytes would otherwise
     /// hold its connection, and the idle timeout, forever).
-    public var requestTimeout: Double
+    package var requestTimeout: Double
     /// Seconds a draining connection may go without its socket accepting a byte of what it
     /// is owed before it is closed: a stop must not wait for a client that does not read.
-    public var drainStallTimeout: Double
+    package var drainStallTimeout: Double
 
     /// Creates limits; the defaults suit a host-local daemon.
-    public init(
+    package init(
         maxMessageBytes: Int = 1 << 20,
         maxConnections: Int = 1024,
         idleTimeout: Double = 300,

@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
 package import LocalizationSockets
-public import LocalizationWire
+package import LocalizationWire
 import Synchronization
 
 /// The daemon's Unix socket server: accepts connections on a ``SocketListener``, frames
@@ -27,7 +27,7 @@ import Synchronization
 /// server.broadcast(.changed(generation: 4, changes: changes))
 /// await server.stop()
 /// ```
-public final class SocketServer: @unchecked Sendable {
+package final class SocketServer: @unchecked Sendable {
     private enum State {
         case idle
         case running
@@ -36,7 +36,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// The limits this server enforces.
-    public let limits: ServerLimits
+    package let limits: ServerLimits
     let handler: any WireRequestHandler
     let queueKey = DispatchSpecificKey<Bool>()
     /// Shared by every connection's reads: they run one at a time on `queue`.
@@ -80,7 +80,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// The counters as they are now.
-    public var statistics: SocketServerStatistics {
+    package var statistics: SocketServerStatistics {
         counters.withLock { $0 }
     }
 
@@ -89,7 +89,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Starts accepting connections.
-    public func start() {
+    package func start() {
         queue.async { [self] in
             guard case .idle = state else { return }
             state = .running
@@ -136,7 +136,7 @@ public final class SocketServer: @unchecked Sendable {
 
     /// Sends `event` to every subscribed connection, in the encoding it subscribed with,
     /// after the replies it is already owed.
-    public func broadcast(_ event: WireEvent) {
+    package func broadcast(_ event: WireEvent) {
         queue.async { [self] in
             let subscribers = connections.values.filter { $0.subscription != nil }
             guard !subscribers.isEmpty else { return }
@@ -154,7 +154,7 @@ public final class SocketServer: @unchecked Sendable {
     /// Stops gracefully: stops accepting (removing the socket file unless adopted), stops
     /// reading, lets every connection finish writing what it owes — at most
     /// ``ServerLimits/drainTimeout`` seconds — then closes them and calls `completion`.
-    public func stop(completion: @escaping @Sendable () -> Void = {}) {
+    package func stop(completion: @escaping @Sendable () -> Void = {}) {
         queue.async { [self] in
             switch state {
             case .stopped:
@@ -188,7 +188,7 @@ public final class SocketServer: @unchecked Sendable {
     }
 
     /// Stops gracefully; see ``stop(completion:)``.
-    public func stop() async {
+    package func stop() async {
         await withCheckedContinuation { continuation in
             stop { continuation.resume() }
         }

@@ -7,9 +7,9 @@ import LocalizationWire
 /// service running on its own, as in tests, has no daemon parts, and the reply has none of
 /// their members. Public only as what ``LookupService/Actions/status`` returns: nothing
 /// outside the module makes or reads one.
-public struct StatusReport: Sendable {
+package struct StatusReport: Sendable {
     /// What the daemon around the service adds to `status`.
-    public struct DaemonParts: Sendable {
+    package struct DaemonParts: Sendable {
         /// The daemon's version (`version`).
         var version: String
         /// Whole seconds since the daemon started (`uptime_seconds`).
@@ -31,7 +31,7 @@ public struct StatusReport: Sendable {
     }
 
     /// The socket file the daemon bound, and what became of it.
-    public struct SocketFile: Sendable {
+    package struct SocketFile: Sendable {
         /// Where it is.
         var path: String
         /// Whether the file at `path` is still the daemon's socket.

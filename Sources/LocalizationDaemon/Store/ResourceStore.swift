@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-public import LocalizationCore
+package import LocalizationCore
 import LocalizationSockets
 import Synchronization
 
@@ -22,7 +22,7 @@ import Synchronization
 /// no language keeps the tables last read from it, with an error. A root whose links resolve
 /// elsewhere than at its last reading (a re-pointed release link) is read whole, and swapped
 /// in one snapshot.
-public final class ResourceStore: Sendable {
+package final class ResourceStore: Sendable {
     /// One known file: what it is, its bytes' fingerprint, its last good content, its error.
     struct LoadedFile {
         var file: ResourceFile
@@ -64,9 +64,9 @@ public final class ResourceStore: Sendable {
     }
 
     /// The root directories, in precedence order.
-    public let roots: [String]
+    package let roots: [String]
     /// The language every chain ends with.
-    public let developmentLanguage: LanguageTag
+    package let developmentLanguage: LanguageTag
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
 
@@ -79,7 +79,7 @@ public final class ResourceStore: Sendable {
     /// editor or a deployment renames a file or directory away and back: the moment between
     /// is no table to serve. The watcher holds such paths back too, but its check and the
     /// store's read are moments apart; this is the check at the read.
-    public let holdGrace: Duration
+    package let holdGrace: Duration
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
     let maximumFileBytes: Int
@@ -88,7 +88,7 @@ public final class ResourceStore: Sendable {
     /// `allowSymlinksOutsideRoots`, a link under a root that leads outside every root is
     /// not followed, so no file outside the roots is ever read. A file over
     /// `maximumFileBytes` is reported, not parsed.
-    public init(
+    package init(
         roots: [String], developmentLanguage: LanguageTag, allowSymlinksOutsideRoots: Bool = false,
         maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, holdGrace: Duration = .milliseconds(250)
     ) {
@@ -103,11 +103,11 @@ public final class ResourceStore: Sendable {
     }
 
     /// The current snapshot.
-    public var snapshot: ResourceSnapshot { current.withLock { $0 } }
+    package var snapshot: ResourceSnapshot { current.withLock { $0 } }
 
     /// Re-reads everything under every root.
     @discardableResult
-    public func rescan() -> ChangeSummary {
+    package func rescan() -> ChangeSummary {
         refresh(paths: roots)
     }
 
@@ -118,7 +118,7 @@ public final class ResourceStore: Sendable {
     /// last table and is listed in the summary's `heldFiles`: refresh those again once the
     /// grace has passed.
     @discardableResult
-    public func refresh(paths: [String]) -> ChangeSummary {
+    package func refresh(paths: [String]) -> ChangeSummary {
         while true {
             var next = state.withLock { $0 }
             let revision = next.revision

@@ -1,38 +1,38 @@
-public import LocalizationCore
+package import LocalizationCore
 
 /// One (language, table) whose content changed in a reload, as `changed` events list them.
-public struct TableChange: Sendable, Hashable, Comparable {
+package struct TableChange: Sendable, Hashable, Comparable {
     /// The language identifier (`ja`, `zh-Hant`, `Base`).
-    public var language: String
+    package var language: String
     /// The table name.
-    public var table: String
+    package var table: String
 
     /// Creates a change.
-    public init(language: String, table: String) {
+    package init(language: String, table: String) {
         self.language = language
         self.table = table
     }
 
     /// Orders by language, then table.
-    public static func < (lhs: TableChange, rhs: TableChange) -> Bool {
+    package static func < (lhs: TableChange, rhs: TableChange) -> Bool {
         (lhs.language, lhs.table) < (rhs.language, rhs.table)
     }
 }
 
 /// What one refresh of the resource store did.
-public struct ChangeSummary: Sendable, Hashable {
+package struct ChangeSummary: Sendable, Hashable {
     /// The generation after the refresh (unchanged when nothing changed).
-    public var generation: UInt64
+    package var generation: UInt64
     /// The tables whose content changed, sorted.
-    public var changes: [TableChange]
+    package var changes: [TableChange]
     /// How many files were read and parsed again (their bytes had changed).
-    public var filesParsed: Int
+    package var filesParsed: Int
     /// The parse errors the refresh found (each file keeps its last good table).
-    public var newErrors: [ResourceParseError]
+    package var newErrors: [ResourceParseError]
     /// Files found empty where they had content, whose last table is kept for now: refresh
     /// them again once the store's `holdGrace` has passed.
-    public var heldFiles: [String] = []
+    package var heldFiles: [String] = []
     /// Roots that newly resolve to nothing or hold no language (each keeps the tables last
     /// read from it, if any).
-    public var newRootErrors: [ResourceParseError] = []
+    package var newRootErrors: [ResourceParseError] = []
 }

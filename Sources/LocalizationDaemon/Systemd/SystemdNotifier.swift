@@ -1,4 +1,4 @@
-public import Dispatch
+package import Dispatch
 import Foundation
 import LocalizationSockets
 import Synchronization
@@ -22,23 +22,23 @@ import Synchronization
 /// systemd.startWatchdog()                       // if WATCHDOG_USEC is set
 /// try systemd.ready(status: "serving 56 languages")
 /// ```
-public final class SystemdNotifier: Sendable {
+package final class SystemdNotifier: Sendable {
     /// A notification that could not be sent.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What went wrong, with the socket and the system's reason.
-        public var message: String
+        package var message: String
         /// Creates a failure.
-        public init(message: String) { self.message = message }
+        package init(message: String) { self.message = message }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// `$NOTIFY_SOCKET` as given, when notifications are enabled.
-    public let socketAddress: String?
+    package let socketAddress: String?
     /// How often systemd expects `WATCHDOG=1` (`$WATCHDOG_USEC`), when the watchdog is on for this process.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
     /// Why notifications are off although `NOTIFY_SOCKET` is set (an unusable address), if so.
-    public let problem: String?
+    package let problem: String?
 
     private let address: UnixSocketAddress?
     private let socket: FileDescriptor?
@@ -52,7 +52,7 @@ public final class SystemdNotifier: Sendable {
     /// - Parameters:
     ///   - environment: The variables to read; the process environment when nil.
     ///   - processID: This process's id; `getpid()` when nil.
-    public init(environment: [String: String]? = nil, processID: Int32? = nil) {
+    package init(environment: [String: String]? = nil, processID: Int32? = nil) {
         let environment = environment ?? ProcessInfo.processInfo.environment
         let processID = processID ?? getpid()
         let raw = environment["NOTIFY_SOCKET"] ?? ""
@@ -91,15 +91,15 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// Whether messages go anywhere.
-    public var isEnabled: Bool { address != nil }
+    package var isEnabled: Bool { address != nil }
 
     /// `READY=1` (with a `STATUS=` line if given): startup finished, or a reload finished.
-    public func ready(status: String? = nil) throws(Failure) {
+    package func ready(status: String? = nil) throws(Failure) {
         try send(["READY=1"] + (status.map { ["STATUS=" + Self.oneLine($0)] } ?? []))
     }
 
     /// `RELOADING=1` with `MONOTONIC_USEC=`: a reload began; follow it with `ready()`.
-    public func reloading() throws(Failure) {
+    package func reloading() throws(Failure) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
@@ -107,22 +107,22 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// `STATUS=…`: a one-line summary shown by `systemctl status`; newlines become spaces.
-    public func status(_ text: String) throws(Failure) {
+    package func status(_ text: String) throws(Failure) {
         try send(["STATUS=" + Self.oneLine(text)])
     }
 
     /// `STOPPING=1`: shutdown began.
-    public func stopping() throws(Failure) {
+    package func stopping() throws(Failure) {
         try send(["STOPPING=1"])
     }
 
     /// `WATCHDOG=1`: still alive.
-    public func watchdog() throws(Failure) {
+    package func watchdog() throws(Failure) {
         try send(["WATCHDOG=1"])
     }
 
     /// Sends `KEY=value` assignments as one datagram; does nothing when notifications are off.
-    public func send(_ assignments: [String]) throws(Failure) {
+    package func send(_ assignments: [String]) throws(Failure) {
         guard let address, !assignments.isEmpty else { return }
         let descriptor: Int32
         switch socket {
@@ -146,7 +146,7 @@ public final class SystemdNotifier: Sendable {
     /// A failed ping is not fatal: systemd restarts the service if pings stop arriving, which
     /// is the point. Calling it again restarts the timer.
     @discardableResult
-    public func startWatchdog(queue: DispatchQueue = DispatchQueue(label: "l10nd.systemd-watchdog")) -> Bool {
+    package func startWatchdog(queue: DispatchQueue = DispatchQueue(label: "l10nd.systemd-watchdog")) -> Bool {
         guard let watchdogInterval else { return false }
         let half = watchdogInterval / 2
         let micros = half.components.seconds * 1_000_000 + half.components.attoseconds / 1_000_000_000_000
@@ -164,7 +164,7 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// Stops the watchdog pings.
-    public func stopWatchdog() {
+    package func stopWatchdog() {
         watchdogTimer.withLock { current in
             current?.cancel()
             current = nil

@@ -7,18 +7,18 @@
 /// been lost (queue overflow, unknown watch descriptor, an explicit reload): re-read
 /// everything. (A watch that could not be added is retried and polled by the watcher, and
 /// reported as the directories it finds changed.)
-public struct ChangeBatch: Sendable, Hashable, CustomStringConvertible {
+package struct ChangeBatch: Sendable, Hashable, CustomStringConvertible {
     /// Resource files that may have changed.
-    public var files: [String]
+    package var files: [String]
     /// Directories whose whole contents may have changed.
-    public var directories: [String]
+    package var directories: [String]
     /// Whether everything must be re-read because events may have been lost.
-    public var fullRescan: Bool
+    package var fullRescan: Bool
     /// Why a full rescan was asked for, for the log.
-    public var reasons: [String]
+    package var reasons: [String]
 
     /// Creates a batch; paths are sorted and made unique.
-    public init(
+    package init(
         files: some Sequence<String> = [], directories: some Sequence<String> = [], fullRescan: Bool = false,
         reasons: [String] = []
     ) {
@@ -29,10 +29,10 @@ public struct ChangeBatch: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the batch reports nothing at all.
-    public var isEmpty: Bool { files.isEmpty && directories.isEmpty && !fullRescan }
+    package var isEmpty: Bool { files.isEmpty && directories.isEmpty && !fullRescan }
 
     /// A one-line summary for logs.
-    public var description: String {
+    package var description: String {
         var parts = ["\(files.count) file(s)", "\(directories.count) directory(ies)"]
         if fullRescan { parts.append("full rescan: " + reasons.joined(separator: "; ")) }
         return parts.joined(separator: ", ")

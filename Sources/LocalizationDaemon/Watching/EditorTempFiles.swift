@@ -5,7 +5,7 @@
 /// emacs makes lock links `.#X` and autosaves `#X#`; rsync writes `.X.AbC123` or into a
 /// `.~tmp~` directory. Events for these names say nothing about the resource itself — the
 /// final rename or close onto the real name does — so the watcher ignores them.
-public enum EditorTempFiles {
+package enum EditorTempFiles {
     /// Whether `name` (one path component) is a temporary, backup, swap or lock file.
     ///
     /// Every hidden name (leading `.`) counts: vim swap files, emacs locks, rsync temporaries
@@ -15,7 +15,7 @@ public enum EditorTempFiles {
     /// EditorTempFiles.isTemporary("Localizable.strings~")   // true
     /// EditorTempFiles.isTemporary("Localizable.strings")    // false
     /// ```
-    public static func isTemporary(_ name: String) -> Bool {
+    package static func isTemporary(_ name: String) -> Bool {
         if name.isEmpty || name.hasPrefix(".") || name.hasSuffix("~") { return true }
         if name.count > 1 && name.hasPrefix("#") && name.hasSuffix("#") { return true }
         // vim's write probe is 4913, then 5036, 5159, … when that name is taken.
@@ -25,7 +25,7 @@ public enum EditorTempFiles {
     }
 
     /// Whether `name` is a file the daemon loads: `.strings`, `.stringsdict` or `.xcstrings`.
-    public static func isResourceFile(_ name: String) -> Bool {
+    package static func isResourceFile(_ name: String) -> Bool {
         guard !isTemporary(name) else { return false }
         return name.hasSuffix(".strings") || name.hasSuffix(".stringsdict") || name.hasSuffix(".xcstrings")
     }
@@ -35,7 +35,7 @@ public enum EditorTempFiles {
     /// Kubernetes writes a new `..2026_01_01_…` directory, points a temporary link at it and
     /// renames that link over `..data`; the user-visible names are links through `..data`
     /// and never change themselves, so a change of `..data` means "everything here changed".
-    public static func isAtomicSwapLink(_ name: String) -> Bool {
+    package static func isAtomicSwapLink(_ name: String) -> Bool {
         name == "..data"
     }
 }

@@ -3,62 +3,62 @@
 /// Besides the kernel's events the source synthesises two kinds, both meaning "you may have
 /// missed something, rescan": `.queueOverflow` (the kernel dropped events) and `.needsRescan`
 /// (an unknown watch descriptor, a watch that could not be added); `message` says why.
-public struct FileSystemEvent: Sendable, Hashable, CustomStringConvertible {
+package struct FileSystemEvent: Sendable, Hashable, CustomStringConvertible {
     /// What happened, as a set of flags (the kernel's `IN_*` bits, under Swift names).
     ///
     /// The raw values are this type's own, not the kernel's: the inotify backend translates
     /// them one by one, so nothing else in the daemon depends on Linux constants.
-    public struct Mask: OptionSet, Sendable, Hashable {
+    package struct Mask: OptionSet, Sendable, Hashable {
         /// The flag bits.
-        public var rawValue: UInt32
+        package var rawValue: UInt32
         /// Creates a mask from flag bits.
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// `IN_CREATE`: a name appeared in the directory.
-        public static let created = Mask(rawValue: 1 << 0)
+        package static let created = Mask(rawValue: 1 << 0)
         /// `IN_DELETE`: a name was removed from the directory.
-        public static let deleted = Mask(rawValue: 1 << 1)
+        package static let deleted = Mask(rawValue: 1 << 1)
         /// `IN_MOVED_FROM`: a name was renamed away (pairs with `.movedTo` by `cookie`).
-        public static let movedFrom = Mask(rawValue: 1 << 2)
+        package static let movedFrom = Mask(rawValue: 1 << 2)
         /// `IN_MOVED_TO`: a name was renamed into place.
-        public static let movedTo = Mask(rawValue: 1 << 3)
+        package static let movedTo = Mask(rawValue: 1 << 3)
         /// `IN_CLOSE_WRITE`: a file opened for writing was closed.
-        public static let closedAfterWrite = Mask(rawValue: 1 << 4)
+        package static let closedAfterWrite = Mask(rawValue: 1 << 4)
         /// `IN_ATTRIB`: metadata changed (permissions, timestamps, link count).
-        public static let attributesChanged = Mask(rawValue: 1 << 5)
+        package static let attributesChanged = Mask(rawValue: 1 << 5)
         /// `IN_MODIFY`: a file was written to.
-        public static let modified = Mask(rawValue: 1 << 6)
+        package static let modified = Mask(rawValue: 1 << 6)
         /// `IN_DELETE_SELF`: the watched directory itself was deleted.
-        public static let deletedSelf = Mask(rawValue: 1 << 7)
+        package static let deletedSelf = Mask(rawValue: 1 << 7)
         /// `IN_MOVE_SELF`: the watched directory itself was moved.
-        public static let movedSelf = Mask(rawValue: 1 << 8)
+        package static let movedSelf = Mask(rawValue: 1 << 8)
         /// `IN_UNMOUNT`: the file system holding the directory was unmounted.
-        public static let unmounted = Mask(rawValue: 1 << 9)
+        package static let unmounted = Mask(rawValue: 1 << 9)
         /// `IN_IGNORED`: the watch is gone; its descriptor means nothing from now on.
-        public static let watchRemoved = Mask(rawValue: 1 << 10)
+        package static let watchRemoved = Mask(rawValue: 1 << 10)
         /// `IN_ISDIR`: the name is a directory.
-        public static let isDirectory = Mask(rawValue: 1 << 11)
+        package static let isDirectory = Mask(rawValue: 1 << 11)
         /// `IN_Q_OVERFLOW`: the kernel's queue overflowed and events were lost.
-        public static let queueOverflow = Mask(rawValue: 1 << 12)
+        package static let queueOverflow = Mask(rawValue: 1 << 12)
         /// Synthesised: the source lost track (unknown descriptor, failed watch); rescan.
-        public static let needsRescan = Mask(rawValue: 1 << 13)
+        package static let needsRescan = Mask(rawValue: 1 << 13)
     }
 
     /// The watch the event belongs to; nil for events about the whole source (overflow).
-    public var watch: WatchDescriptor?
+    package var watch: WatchDescriptor?
     /// What happened.
-    public var mask: Mask
+    package var mask: Mask
     /// Pairs a `.movedFrom` with its `.movedTo`; 0 otherwise.
-    public var cookie: UInt32
+    package var cookie: UInt32
     /// The name inside the watched directory; empty when the event is about the directory itself.
-    public var name: String
+    package var name: String
     /// The watched directory's path as the source knows it, when it knows it.
-    public var directory: String?
+    package var directory: String?
     /// Why a synthesised event was sent.
-    public var message: String?
+    package var message: String?
 
     /// Creates an event.
-    public init(
+    package init(
         watch: WatchDescriptor?,
         mask: Mask,
         cookie: UInt32 = 0,
@@ -75,17 +75,17 @@ public struct FileSystemEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kernel dropped events; everything must be rescanned.
-    public static func queueOverflow(_ message: String) -> FileSystemEvent {
+    package static func queueOverflow(_ message: String) -> FileSystemEvent {
         FileSystemEvent(watch: nil, mask: .queueOverflow, message: message)
     }
 
     /// The source lost track of something; everything must be rescanned.
-    public static func needsRescan(_ message: String, watch: WatchDescriptor? = nil) -> FileSystemEvent {
+    package static func needsRescan(_ message: String, watch: WatchDescriptor? = nil) -> FileSystemEvent {
         FileSystemEvent(watch: watch, mask: .needsRescan, message: message)
     }
 
     /// `wd 3 ja.lproj/Localizable.strings [created]`, for logs and test failures.
-    public var description: String {
+    package var description: String {
         var flags: [String] = []
         let names: [(Mask, String)] = [
             (.created, "created"), (.deleted, "deleted"), (.movedFrom, "movedFrom"),

@@ -13,7 +13,7 @@
 /// try source.start { events in for event in events { print(event) } }
 /// let results = source.addWatches(["/srv/l10n/ja.lproj"])
 /// ```
-public protocol FileSystemEventSource: AnyObject, Sendable {
+package protocol FileSystemEventSource: AnyObject, Sendable {
     /// Begins delivering events to `handler`, in batches, in the order they happened.
     func start(handler: @escaping @Sendable ([FileSystemEvent]) -> Void) throws
 

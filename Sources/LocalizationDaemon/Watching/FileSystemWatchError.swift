@@ -2,9 +2,9 @@
 ///
 /// `code` is stable for programs; `message` is for the person reading the log and says
 /// what to do, e.g. which sysctl to raise when the kernel's watch limit is reached.
-public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The directory does not exist (any more). Harmless: it vanished while being scanned.
         case notFound = "not_found"
         /// The path is not a directory (`ENOTDIR`).
@@ -24,14 +24,14 @@ public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The kind of failure.
-    public var code: Code
+    package var code: Code
     /// The directory concerned, if any.
-    public var path: String?
+    package var path: String?
     /// A sentence a person can act on.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(code: Code, path: String?, message: String) {
+    package init(code: Code, path: String?, message: String) {
         self.code = code
         self.path = path
         self.message = message
@@ -42,7 +42,7 @@ public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConve
     /// A directory that vanished before it could be watched is not such a case: its parent's
     /// delete event already tells the story. A failed watch never asks for a full rescan:
     /// the rescan would fail the same way and ask for another.
-    public var leavesDirectoryUnwatched: Bool {
+    package var leavesDirectoryUnwatched: Bool {
         switch code {
         case .notFound, .notDirectory: false
         default: true
@@ -50,5 +50,5 @@ public struct FileSystemWatchError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,5 +1,5 @@
 import CInotifyTools
-public import Dispatch
+package import Dispatch
 import Foundation
 import LocalizationSockets
 import Synchronization
@@ -28,11 +28,11 @@ import Synchronization
 /// try source.start { events in print(events) }
 /// _ = source.addWatches(["/srv/l10n/Resources"])
 /// ```
-public final class InotifyEventSource: FileSystemEventSource {
+package final class InotifyEventSource: FileSystemEventSource {
     /// Events waiting for delivery per source before the rest are dropped and an overflow reported.
     ///
     /// Keeps memory bounded when the consumer stalls; the kernel's own queue is bounded too.
-    public static let maximumPendingEvents = 65_536
+    package static let maximumPendingEvents = 65_536
 
     private let subscriberID: Int
     private let deliveryQueue: DispatchQueue
@@ -47,7 +47,7 @@ public final class InotifyEventSource: FileSystemEventSource {
     ///   `ENOSPC`. The real limit is one value for every user of the machine, so a test
     ///   lowering it would break every other inotify user there; this is the one thing the
     ///   tests cannot do for real.
-    public init(target: DispatchQueue? = nil, watchLimitFile: String? = nil) {
+    package init(target: DispatchQueue? = nil, watchLimitFile: String? = nil) {
         subscriberID = InotifyOwnerThread.shared.makeSubscriberID()
         deliveryQueue = DispatchQueue(label: "l10nd.inotify.delivery", target: target)
         self.watchLimitFile = watchLimitFile
@@ -62,12 +62,12 @@ public final class InotifyEventSource: FileSystemEventSource {
     /// Call it early in `main`: the library waits with `select()`, which cannot handle a
     /// descriptor numbered 1024 or above, so its inotify descriptor must be opened while
     /// descriptor numbers are still low.
-    public static func prepare() throws {
+    package static func prepare() throws {
         try InotifyOwnerThread.shared.ensureRunning()
     }
 
     /// Begins delivering events to `handler` on this source's serial delivery queue.
-    public func start(handler: @escaping @Sendable ([FileSystemEvent]) -> Void) throws {
+    package func start(handler: @escaping @Sendable ([FileSystemEvent]) -> Void) throws {
         try InotifyOwnerThread.shared.ensureRunning()
         let first = started.withLock { started in
             defer { started = true }
@@ -78,7 +78,7 @@ public final class InotifyEventSource: FileSystemEventSource {
     }
 
     /// Watches each directory; blocks until the owner thread has added the watches.
-    public func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+    package func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         guard started.withLock({ $0 }) else {
             return directories.map { path in
                 .failure(
@@ -94,13 +94,13 @@ public final class InotifyEventSource: FileSystemEventSource {
     }
 
     /// Stops watching the directory behind `watch`, unless another source still watches it.
-    public func removeWatch(_ watch: WatchDescriptor) {
+    package func removeWatch(_ watch: WatchDescriptor) {
         guard started.withLock({ $0 }) else { return }
         InotifyOwnerThread.shared.removeWatch(watch.rawValue, for: subscriberID)
     }
 
     /// Stops delivery and drops this source's watches; the shared owner thread keeps running.
-    public func stop() {
+    package func stop() {
         let wasStarted = started.withLock { started in
             defer { started = false }
             return started

@@ -35,28 +35,28 @@ import Synchronization
 /// }
 /// try watcher.start()   // watches are in place when this returns: load files now
 /// ```
-public final class ResourceWatcher: @unchecked Sendable {
+package final class ResourceWatcher: @unchecked Sendable {
     // @unchecked: every mutable property below is touched only on `queue` (checked by
     // dispatchPrecondition where work arrives on it: events, timers, the debouncer's
     // batches); the public methods hop onto it, and `statistics` lives in a Mutex of its own.
 
     /// Tuning knobs, with the defaults the daemon uses.
-    public struct Options: Sendable, Hashable {
+    package struct Options: Sendable, Hashable {
         /// How long the directories must be quiet before a batch is delivered.
-        public var settle: Duration
+        package var settle: Duration
         /// The longest a change waits for the directories to become quiet.
-        public var maximumDelay: Duration
+        package var maximumDelay: Duration
         /// Whether a symlinked directory may lead outside every root.
-        public var allowSymlinksOutsideRoots: Bool
+        package var allowSymlinksOutsideRoots: Bool
         /// How often a missing root is looked for again, while one is missing.
-        public var missingRootCheckInterval: Duration
+        package var missingRootCheckInterval: Duration
         /// How long a file that is gone when its batch settles is held back, in case an
         /// editor's second rename is late (see ``ChangeDebouncer``).
-        public var vanishGrace: Duration
+        package var vanishGrace: Duration
 
         /// Creates options; the defaults are a 20 ms settle window, at most 1 s delay, a
         /// 250 ms grace for a vanished file.
-        public init(
+        package init(
             settle: Duration = .milliseconds(20),
             maximumDelay: Duration = .seconds(1),
             allowSymlinksOutsideRoots: Bool = false,
@@ -72,32 +72,32 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     /// Counters for `status` and `STATUS=` lines.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Events received from the source.
-        public var events = 0
+        package var events = 0
         /// Batches delivered to `onChange`.
-        public var batches = 0
+        package var batches = 0
         /// Full rescans performed (overflow, unknown watch, explicit); a failed watch is
         /// retried on its own instead.
-        public var rescans = 0
+        package var rescans = 0
         /// Kernel queue overflows seen.
-        public var overflows = 0
+        package var overflows = 0
         /// Directories currently watched (distinct watch descriptors).
-        public var watchCount = 0
+        package var watchCount = 0
         /// The most recent problem, for the operator: a failed watch, a missing root.
-        public var lastError: String?
+        package var lastError: String?
         /// Roots that do not exist now (deleted, moved away, never created), sorted.
-        public var missingRoots: [String] = []
+        package var missingRoots: [String] = []
         /// Directories read but not watched, with the reason, sorted by path: at most
         /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.
-        public var unwatched: [UnwatchedDirectory] = []
+        package var unwatched: [UnwatchedDirectory] = []
         /// How many directories are not watched.
-        public var unwatchedCount = 0
+        package var unwatchedCount = 0
         /// Polls of unwatched directories that found a change.
-        public var polledChanges = 0
+        package var polledChanges = 0
 
         /// Creates zeroed counters.
-        public init() {}
+        package init() {}
     }
 
     private struct WatchedPath {
@@ -124,7 +124,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     /// At most this many unwatched directories are listed in ``Statistics/unwatched``.
-    public static let maximumListedUnwatched = 100
+    package static let maximumListedUnwatched = 100
 
     private let roots: [String]
     /// The roots with every link resolved, as of the last time a root was looked at; a root
@@ -169,7 +169,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     ///   - options: Settle window and limits.
     ///   - log: Told once when a directory stops being watched and once when it is again.
     ///   - onChange: Called on the watcher's queue with each settled batch.
-    public init(
+    package init(
         roots: [String],
         source: any FileSystemEventSource = InotifyEventSource(),
         options: Options = Options(),
@@ -200,7 +200,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// Returns once the watches are in place, so files loaded after it returns cannot miss a
     /// change. No batch is delivered for what is already there. A missing root or a watch
     /// that could not be added is reported in `statistics.lastError`, not thrown.
-    public func start() throws {
+    package func start() throws {
         try source.start { [weak self] events in
             guard let self else { return }
             queue.async { self.handle(events) }
@@ -224,7 +224,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     ///
     /// For SIGHUP and `l10nctl reload`: returns after `onChange` has handled the batch. Must
     /// not be called from `onChange` (it waits for the watcher's queue).
-    public func rescan(reason: String = "reload requested") {
+    package func rescan(reason: String = "reload requested") {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             guard running else { return }
@@ -243,7 +243,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     /// For a consumer that held files back and reads them again later (the store's emptied
     /// files): going through the watcher, not around it, keeps the rule that a file someone
     /// is writing is not read.
-    public func recheck(files: [String]) {
+    package func recheck(files: [String]) {
         queue.async { [self] in
             guard running else { return }
             debouncer.add(files: files, directories: [String](), fullRescan: false, reasons: [])
@@ -251,7 +251,7 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     /// Stops watching; pending changes are dropped and `onChange` is not called again.
-    public func stop() {
+    package func stop() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             running = false
@@ -275,14 +275,14 @@ public final class ResourceWatcher: @unchecked Sendable {
     }
 
     /// The counters, readable from any thread.
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         counters.withLock { $0 }
     }
 
     /// Every directory path currently watched, sorted (for status output and tests).
     ///
     /// Must not be called from `onChange`.
-    public var watchedDirectories: [String] {
+    package var watchedDirectories: [String] {
         dispatchPrecondition(condition: .notOnQueue(queue))
         return queue.sync { watchedPaths.keys.sorted() }
     }

@@ -1,7 +1,7 @@
 /// A directory under a root that the watcher does not watch, and why: for `status`.
-public struct UnwatchedDirectory: Sendable, Hashable {
+package struct UnwatchedDirectory: Sendable, Hashable {
     /// Why a directory is not watched.
-    public enum Reason: String, Sendable, Hashable {
+    package enum Reason: String, Sendable, Hashable {
         /// Deeper than ``LocalizationCore/ResourceScanner/maximumDepth`` below its root: not
         /// read either, by the one depth rule.
         case tooDeep = "too_deep"
@@ -17,16 +17,16 @@ public struct UnwatchedDirectory: Sendable, Hashable {
     }
 
     /// The directory, as reached from its root.
-    public var path: String
+    package var path: String
     /// Why it is not watched.
-    public var reason: Reason
+    package var reason: Reason
     /// A sentence for the operator.
-    public var message: String
+    package var message: String
     /// Whether its contents are compared every poll interval instead (it can be listed).
-    public var polled: Bool
+    package var polled: Bool
 
     /// Creates a description.
-    public init(path: String, reason: Reason, message: String, polled: Bool) {
+    package init(path: String, reason: Reason, message: String, polled: Bool) {
         self.path = path
         self.reason = reason
         self.message = message

@@ -10,7 +10,7 @@ import LocalizationCore
 /// ```swift
 /// let frame = BinaryFrameCodec.encode(WireRequest(id: .number(7), operation: .status))
 /// ```
-public enum BinaryFrameCodec {
+package enum BinaryFrameCodec {
     /// The kind byte of each reply shape and of events.
     enum ReplyKind: UInt8 {
         case fields = 0x80
@@ -27,7 +27,7 @@ public enum BinaryFrameCodec {
     // MARK: Requests
 
     /// Encodes a request as one frame. A string id, which frames cannot carry, is sent as 0.
-    public static func encode(_ request: WireRequest) -> [UInt8] {
+    package static func encode(_ request: WireRequest) -> [UInt8] {
         var writer = BinaryWriter()
         writer.write(request.operation.kind.rawValue)
         writer.write(request.id?.frameValue ?? 0)
@@ -66,7 +66,7 @@ public enum BinaryFrameCodec {
     }
 
     /// Decodes a request payload (the bytes after the header).
-    public static func decodeRequest(_ payload: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
+    package static func decodeRequest(_ payload: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
         payload.withUnsafeBufferPointer { bytes in
             var reader = BinaryReader(bytes)
             var id: WireRequestID?
@@ -159,7 +159,7 @@ public enum BinaryFrameCodec {
     // MARK: Replies and events
 
     /// Encodes a reply or an event as one frame.
-    public static func encode(_ message: WireServerMessage) -> [UInt8] {
+    package static func encode(_ message: WireServerMessage) -> [UInt8] {
         var writer = BinaryWriter()
         switch message {
         case .event(.changed(let generation, let changes)):
@@ -226,7 +226,7 @@ public enum BinaryFrameCodec {
     ///
     /// - Throws: ``WireError`` (`bad_request`) when the payload is not a message the protocol
     ///   defines.
-    public static func decodeServerMessage(_ payload: [UInt8]) throws(WireError) -> WireServerMessage {
+    package static func decodeServerMessage(_ payload: [UInt8]) throws(WireError) -> WireServerMessage {
         let result = payload.withUnsafeBufferPointer { bytes in
             Result { () throws(WireError) -> WireServerMessage in try decodeServerMessage(BinaryReader(bytes)) }
         }

@@ -5,13 +5,13 @@
 /// byte 1     0x01  frame format version
 /// bytes 2-5  payload length, unsigned 32-bit big-endian, excluding these six bytes
 /// ```
-public enum BinaryFrameHeader {
+package enum BinaryFrameHeader {
     /// The first byte of every frame.
-    public static let magic: UInt8 = 0xA5
+    package static let magic: UInt8 = 0xA5
     /// The frame format version this build reads and writes.
-    public static let version: UInt8 = 0x01
+    package static let version: UInt8 = 0x01
     /// The header's size in bytes.
-    public static let size = 6
+    package static let size = 6
 
     /// Writes a header for a payload of `length` bytes into `bytes` at `offset`.
     static func write(length: Int, into bytes: inout [UInt8], at offset: Int) {

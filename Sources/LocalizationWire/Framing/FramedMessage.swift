@@ -1,5 +1,5 @@
 /// One complete message cut from a byte stream by ``MessageFramer``.
-public enum FramedMessage: Sendable, Hashable {
+package enum FramedMessage: Sendable, Hashable {
     /// A JSON line, without its `\n` (or `\r\n`).
     case jsonLine([UInt8])
     /// A binary frame's payload, without its header.
@@ -10,7 +10,7 @@ public enum FramedMessage: Sendable, Hashable {
     case streamError(WireError, encoding: WireEncoding)
 
     /// The encoding the message came in.
-    public var encoding: WireEncoding {
+    package var encoding: WireEncoding {
         switch self {
         case .jsonLine: .jsonLines
         case .binaryFrame: .binaryFrames

@@ -13,9 +13,9 @@
 /// framer.append(chunk)
 /// while let message = framer.nextMessage() { handle(message) }
 /// ```
-public struct MessageFramer: Sendable {
+package struct MessageFramer: Sendable {
     /// The largest line (without its newline) or frame payload accepted.
-    public let maxMessageBytes: Int
+    package let maxMessageBytes: Int
 
     private var buffer: [UInt8] = []
     /// Index of the first byte not yet consumed.
@@ -26,25 +26,25 @@ public struct MessageFramer: Sendable {
     private var failed = false
 
     /// Creates a framer enforcing `maxMessageBytes`.
-    public init(maxMessageBytes: Int = 1 << 20) {
+    package init(maxMessageBytes: Int = 1 << 20) {
         self.maxMessageBytes = maxMessageBytes
     }
 
     /// The number of bytes received but not yet returned as messages.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Whether the framer has reported a stream error and ignores further input.
-    public var hasFailed: Bool { failed }
+    package var hasFailed: Bool { failed }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !failed else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
     }
 
     /// Adds received bytes.
-    public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+    package mutating func append(contentsOf bytes: some Sequence<UInt8>) {
         guard !failed else { return }
         compactIfWorthwhile()
         buffer.append(contentsOf: bytes)
@@ -52,7 +52,7 @@ public struct MessageFramer: Sendable {
 
     /// The next complete message, or `nil` when more bytes are needed (or after a stream
     /// error).
-    public mutating func nextMessage() -> FramedMessage? {
+    package mutating func nextMessage() -> FramedMessage? {
         while !failed && start < buffer.count {
             if buffer[start] == BinaryFrameHeader.magic {
                 return nextFrame()

@@ -5,9 +5,9 @@
 /// switch WireCodec.decodeRequest(message) { … }
 /// let bytes = WireCodec.encode(.reply(id: request.id, reply), as: message.encoding)
 /// ```
-public enum WireCodec {
+package enum WireCodec {
     /// Decodes a framed request; a stream error becomes a failure carrying that error.
-    public static func decodeRequest(_ message: FramedMessage) -> Result<WireRequest, WireRequestFailure> {
+    package static func decodeRequest(_ message: FramedMessage) -> Result<WireRequest, WireRequestFailure> {
         switch message {
         case .jsonLine(let line): JSONLineCodec.decodeRequest(line)
         case .binaryFrame(let payload): BinaryFrameCodec.decodeRequest(payload)
@@ -19,7 +19,7 @@ public enum WireCodec {
     ///
     /// - Throws: ``WireError``: the stream error itself, or `bad_request` for a message the
     ///   protocol does not define.
-    public static func decodeServerMessage(_ message: FramedMessage) throws(WireError) -> WireServerMessage {
+    package static func decodeServerMessage(_ message: FramedMessage) throws(WireError) -> WireServerMessage {
         switch message {
         case .jsonLine(let line): try JSONLineCodec.decodeServerMessage(line)
         case .binaryFrame(let payload): try BinaryFrameCodec.decodeServerMessage(payload)
@@ -28,7 +28,7 @@ public enum WireCodec {
     }
 
     /// Encodes a request in `encoding`, terminator or header included.
-    public static func encode(_ request: WireRequest, as encoding: WireEncoding) -> [UInt8] {
+    package static func encode(_ request: WireRequest, as encoding: WireEncoding) -> [UInt8] {
         switch encoding {
         case .jsonLines: JSONLineCodec.encode(request)
         case .binaryFrames: BinaryFrameCodec.encode(request)
@@ -36,7 +36,7 @@ public enum WireCodec {
     }
 
     /// Encodes a reply or event in `encoding`, terminator or header included.
-    public static func encode(_ message: WireServerMessage, as encoding: WireEncoding) -> [UInt8] {
+    package static func encode(_ message: WireServerMessage, as encoding: WireEncoding) -> [UInt8] {
         switch encoding {
         case .jsonLines: JSONLineCodec.encode(message)
         case .binaryFrames: BinaryFrameCodec.encode(message)

@@ -10,11 +10,11 @@ import LocalizationCore
 /// ```swift
 /// let line = JSONLineCodec.encode(.reply(id: .number(1), .ok))   // {"id":1,"ok":true}\n
 /// ```
-public enum JSONLineCodec {
+package enum JSONLineCodec {
     // MARK: Requests
 
     /// Encodes a request as one line.
-    public static func encode(_ request: WireRequest) -> [UInt8] {
+    package static func encode(_ request: WireRequest) -> [UInt8] {
         var writer = JSONWriter()
         writer.bytes.append(UInt8(ascii: "{"))
         var first = true
@@ -66,7 +66,7 @@ public enum JSONLineCodec {
     }
 
     /// Decodes one request line (without its newline).
-    public static func decodeRequest(_ line: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
+    package static func decodeRequest(_ line: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
         let value: WireValue
         do {
             value = try JSONParser.parse(line)
@@ -194,7 +194,7 @@ public enum JSONLineCodec {
     // MARK: Replies and events
 
     /// Encodes a reply or an event as one line.
-    public static func encode(_ message: WireServerMessage) -> [UInt8] {
+    package static func encode(_ message: WireServerMessage) -> [UInt8] {
         var writer = JSONWriter()
         writer.bytes.append(UInt8(ascii: "{"))
         var first = true
@@ -295,7 +295,7 @@ public enum JSONLineCodec {
     ///
     /// - Throws: ``WireError`` (`bad_request`) when the line is not a reply the protocol
     ///   defines.
-    public static func decodeServerMessage(_ line: [UInt8]) throws(WireError) -> WireServerMessage {
+    package static func decodeServerMessage(_ line: [UInt8]) throws(WireError) -> WireServerMessage {
         let value: WireValue
         do {
             value = try JSONParser.parse(line)

@@ -1,10 +1,10 @@
-public import LocalizationCore
+package import LocalizationCore
 
 extension PluralOperands {
     /// The count as a 64-bit integer when it is written as one (no fraction digits, no
     /// exponent): what the wire carries as a number; anything else goes as decimal text,
     /// so `1.50` keeps its two visible fraction digits.
-    public var wireInteger: Int64? {
+    package var wireInteger: Int64? {
         // Only a count written the way the integer prints (not `001`, `-0` or `+1`): what is
         // decoded must encode to the same bytes.
         guard visibleFractionDigits == 0, exponent == 0, let integer = Int64(description),

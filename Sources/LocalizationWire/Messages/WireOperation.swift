@@ -64,7 +64,7 @@ public enum WireOperation: Sendable, Hashable {
     public var name: String { kind.name }
 
     /// The operation without its arguments.
-    public var kind: WireOperationKind {
+    package var kind: WireOperationKind {
         switch self {
         case .hello: .hello
         case .lookup: .lookup

@@ -1,6 +1,6 @@
 /// The operations of the protocol without their arguments, with their wire spellings:
 /// the JSON `op` name and the binary op code byte.
-public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
+package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     /// `hello`, op code `0x01`.
     case hello = 0x01
     /// `lookup`, op code `0x02`.
@@ -26,7 +26,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
 
     /// The operation itself when it takes no arguments (`hello`, `status`…), so both
     /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
-    public var argumentFreeOperation: WireOperation? {
+    package var argumentFreeOperation: WireOperation? {
         switch self {
         case .hello: .hello
         case .subscribe: .subscribe
@@ -41,7 +41,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// The JSON `op` name.
-    public var name: String {
+    package var name: String {
         switch self {
         case .hello: "hello"
         case .lookup: "lookup"
@@ -58,7 +58,7 @@ public enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// The operation whose JSON `op` name is `name`, if any.
-    public init?(name: String) {
+    package init?(name: String) {
         guard let kind = Self.allCases.first(where: { $0.name == name }) else { return nil }
         self = kind
     }

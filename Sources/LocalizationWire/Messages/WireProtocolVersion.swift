@@ -1,8 +1,8 @@
 /// The version of the socket protocol that `hello` reports; a client refuses a daemon
 /// whose major version differs from its own.
-public enum WireProtocolVersion {
+package enum WireProtocolVersion {
     /// The major version: bumped on any incompatible change to requests or replies.
-    public static let major = 1
+    package static let major = 1
     /// The minor version: bumped when operations or fields are added.
-    public static let minor = 4
+    package static let minor = 4
 }

@@ -28,7 +28,7 @@ public enum WireReply: Sendable, Hashable {
     public static var ok: WireReply { .fields([:]) }
 
     /// The member names a ``fields(_:)`` payload may not use.
-    public static let reservedFieldNames: Set<String> = [
+    package static let reservedFieldNames: Set<String> = [
         "id", "ok", "error", "event", "value", "values", "entries",
     ]
 }

@@ -5,14 +5,14 @@
 ///     key: "多言語化", languages: ["ja"], table: nil))
 /// let line = JSONLineCodec.encode(request)
 /// ```
-public struct WireRequest: Sendable, Hashable {
+package struct WireRequest: Sendable, Hashable {
     /// The client's id for this request, echoed in the reply.
-    public var id: WireRequestID?
+    package var id: WireRequestID?
     /// What the client asks for.
-    public var operation: WireOperation
+    package var operation: WireOperation
 
     /// Creates a request.
-    public init(id: WireRequestID? = nil, operation: WireOperation) {
+    package init(id: WireRequestID? = nil, operation: WireOperation) {
         self.id = id
         self.operation = operation
     }

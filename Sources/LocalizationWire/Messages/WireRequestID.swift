@@ -3,14 +3,14 @@
 /// JSON requests may use a string or an integer. Binary frames carry an unsigned 32-bit
 /// integer, so a binary request's id is always ``number(_:)``; an id a frame cannot
 /// represent (a string, or a number outside `0...UInt32.max`) is sent as `0`.
-public enum WireRequestID: Sendable, Hashable, CustomStringConvertible {
+package enum WireRequestID: Sendable, Hashable, CustomStringConvertible {
     /// An integer id.
     case number(Int64)
     /// A string id.
     case string(String)
 
     /// The id as it appears in JSON.
-    public var description: String {
+    package var description: String {
         switch self {
         case .number(let number): String(number)
         case .string(let string): WireValue.string(string).jsonText

@@ -1,5 +1,5 @@
 /// Everything the daemon writes to a connection: replies, in request order, and events.
-public enum WireServerMessage: Sendable, Hashable {
+package enum WireServerMessage: Sendable, Hashable {
     /// The reply to the request that carried `id`.
     case reply(id: WireRequestID?, WireReply)
     /// An unsolicited event, sent only to subscribers.

@@ -1,8 +1,8 @@
-public import LocalizationCore
+package import LocalizationCore
 
 extension WireValue {
     /// A format argument as JSON carries it.
-    public init(_ value: FormatValue) {
+    package init(_ value: FormatValue) {
         switch value {
         case .string(let text): self = .string(text)
         case .integer(let integer): self = .integer(integer)
