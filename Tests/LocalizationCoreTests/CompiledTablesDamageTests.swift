@@ -32,10 +32,14 @@ import Testing
     static func resealed(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.count >= Layout.headerLength else { return bytes }
         var copy = bytes
-        let body = copy.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Layout.headerLength...])) }
+        let body = copy.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Layout.headerLength...]))
+        }
         copy.replaceSubrange(36..<40, with: withUnsafeBytes(of: body.littleEndian, Array.init))
         copy.replaceSubrange(32..<36, with: [0, 0, 0, 0])
-        let header = copy.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<Layout.headerLength])) }
+        let header = copy.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<Layout.headerLength]))
+        }
         copy.replaceSubrange(32..<36, with: withUnsafeBytes(of: header.littleEndian, Array.init))
         return copy
     }
@@ -47,7 +51,9 @@ import Testing
     }
 
     @Test func truncatedBytesAreRefused() {
-        for length in [0, 7, 64, Layout.headerLength - 1, Layout.headerLength, Self.bytes.count / 2, Self.bytes.count - 1] {
+        for length in [
+            0, 7, 64, Layout.headerLength - 1, Layout.headerLength, Self.bytes.count / 2, Self.bytes.count - 1,
+        ] {
             #expect(throws: CompiledTablesError.self) { try Self.openAndReadAll(Array(Self.bytes.prefix(length))) }
         }
     }
@@ -95,9 +101,10 @@ import Testing
     }
 
     @Test func sectionsOutsideTheBufferAreRefused() {
-        for field in [Layout.Header.strings, Layout.Header.languages, Layout.Header.tables, Layout.Header.cells,
-            Layout.Header.records]
-        {
+        for field in [
+            Layout.Header.strings, Layout.Header.languages, Layout.Header.tables, Layout.Header.cells,
+            Layout.Header.records,
+        ] {
             for value in [UInt64(Self.bytes.count), UInt64.max, 3] {
                 var damaged = Self.bytes
                 damaged.replaceSubrange(field..<(field + 8), with: Self.u64(value))
@@ -135,7 +142,9 @@ import Testing
     static func resealedHeaderOnly(_ bytes: [UInt8]) -> [UInt8] {
         var copy = bytes
         copy.replaceSubrange(32..<36, with: [0, 0, 0, 0])
-        let header = copy.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<Layout.headerLength])) }
+        let header = copy.withUnsafeBytes {
+            CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[0..<Layout.headerLength]))
+        }
         copy.replaceSubrange(32..<36, with: withUnsafeBytes(of: header.littleEndian, Array.init))
         return copy
     }

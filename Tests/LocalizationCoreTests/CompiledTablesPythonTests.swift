@@ -100,9 +100,10 @@ import Testing
                 let forms = (variable["forms"] as? [String: String]) ?? [:]
                 return PluralFormat.Variable(
                     valueType: variable["type"] as? String,
-                    forms: Dictionary(uniqueKeysWithValues: forms.compactMap { name, form in
-                        PluralCategory(rawValue: name).map { ($0, form) }
-                    }),
+                    forms: Dictionary(
+                        uniqueKeysWithValues: forms.compactMap { name, form in
+                            PluralCategory(rawValue: name).map { ($0, form) }
+                        }),
                     argumentNumber: variable["arg"] as? Int)
             })
     }

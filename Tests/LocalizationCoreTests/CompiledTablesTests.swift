@@ -8,14 +8,17 @@ import Testing
 /// language, and the same plural forms and selections.
 @Suite struct CompiledTablesTests {
     /// The example languages, the pseudo-languages, and tags only a fallback serves.
-    static let exampleLanguages = try! ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog.languages
+    static let exampleLanguages =
+        try! ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog.languages
         + ["en-XA", "ar-XB", "zh-TW", "zh-HK", "pt-PT", "ja-JP", "en-GB", "es"].map { try LanguageTag($0) }
 
     @Test func checksumAndHashMatchTheirPublishedValues() {
         #expect(CRC32C.checksum("123456789") == 0xE306_9283)
         #expect(CRC32C.checksum("") == 0)
         // Longer than one eight-byte step, at an odd length: both loops of the sliced CRC.
-        #expect(CRC32C.checksum(String(repeating: "a", count: 33)) == Self.bytewiseCRC32C(Array(repeating: 0x61, count: 33)))
+        #expect(
+            CRC32C.checksum(String(repeating: "a", count: 33)) == Self.bytewiseCRC32C(Array(repeating: 0x61, count: 33))
+        )
         #expect(FNV1a64.hash("") == 0xCBF2_9CE4_8422_2325)
         #expect(FNV1a64.hash("a") == 0xAF63_DC4C_8601_EC8C)
         #expect(FNV1a64.hash("foobar") == 0x8594_4171_F739_67E8)
@@ -88,7 +91,9 @@ import Testing
                         let answer = try tables.lookup(key, language: language.identifier, table: name)
                         let place = "\(language.identifier)/\(name)/\(key.debugDescription)"
                         guard let answer else {
-                            if expected.found { found.append("\(place): compiled misses \(expected.value.debugDescription)") }
+                            if expected.found {
+                                found.append("\(place): compiled misses \(expected.value.debugDescription)")
+                            }
                             continue
                         }
                         guard expected.found else {
@@ -96,10 +101,13 @@ import Testing
                             continue
                         }
                         if Array(answer.valueString.utf8) != Array(expected.value.utf8) {
-                            found.append("\(place): \(answer.valueString.debugDescription) ≠ \(expected.value.debugDescription)")
+                            found.append(
+                                "\(place): \(answer.valueString.debugDescription) ≠ \(expected.value.debugDescription)")
                         }
                         if answer.languageIdentifier != expected.language?.identifier {
-                            found.append("\(place): served by \(answer.languageIdentifier), not \(String(describing: expected.language))")
+                            found.append(
+                                "\(place): served by \(answer.languageIdentifier), not \(String(describing: expected.language))"
+                            )
                         }
                         if try answer.plural?.format() != expected.entry?.plural {
                             found.append("\(place): plural forms differ")

@@ -54,7 +54,8 @@ package struct CompiledPlural {
         guard count <= (tables.buffer.count - start) / Layout.pluralVariableSize else {
             throw .outOfBounds("a plural block's \(count) variables")
         }
-        _ = try tables.range(offset, length: Layout.pluralHeaderSize + count * Layout.pluralVariableSize, "a plural block")
+        _ = try tables.range(
+            offset, length: Layout.pluralHeaderSize + count * Layout.pluralVariableSize, "a plural block")
         self.tables = tables
         self.offset = start
         variableCount = count

@@ -67,9 +67,15 @@ package struct CompiledTables: @unchecked Sendable {
         }
         guard Layout.magic.withUnsafeBytes({ memcmp(base, $0.baseAddress!, 8) == 0 }) else { throw .badMagic }
         let whole = buffer
-        func u16(_ offset: Int) -> UInt16 { UInt16(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
-        func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
-        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        func u16(_ offset: Int) -> UInt16 {
+            UInt16(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+        }
+        func u32(_ offset: Int) -> UInt32 {
+            UInt32(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        }
+        func u64(_ offset: Int) -> UInt64 {
+            UInt64(littleEndian: whole.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        }
         let major = u16(Layout.Header.majorVersion)
         guard major == Layout.majorVersion else {
             throw .unsupportedVersion(major: major, minor: u16(Layout.Header.minorVersion))
@@ -149,7 +155,8 @@ package struct CompiledTables: @unchecked Sendable {
                 throw .outOfBounds("table \(index)'s slot count \(slotCount) for \(keyCount) keys")
             }
             let slots = try range(u64(entry + 16), length: slotCount * Layout.slotSize, "table \(index)'s slots")
-            let keys = try range(u64(entry + 24), length: keyCount * Layout.stringReferenceSize, "table \(index)'s keys")
+            let keys = try range(
+                u64(entry + 24), length: keyCount * Layout.stringReferenceSize, "table \(index)'s keys")
             tables.append(
                 Table(index: index, keyCount: keyCount, slotMask: slotCount - 1, slotsOffset: slots, keysOffset: keys))
         }
@@ -232,6 +239,18 @@ package struct CompiledTables: @unchecked Sendable {
     {
         guard let language = self.language(language), let table = self.table(table) else { return nil }
         return try lookup(key, language: language, table: table)
+    }
+
+    /// Key number `number` of `table`, as UTF-8 bytes: with ``lookup(_:language:table:)``,
+    /// a walk over every key (a dump, a fuzzer).
+    ///
+    /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` for a number past the table's keys
+    ///   or a damaged reference.
+    package func key(_ number: Int, in table: Table) throws(CompiledTablesError) -> UnsafeRawBufferPointer {
+        guard number >= 0, number < table.keyCount, table.index < tables.count, tables[table.index] == table else {
+            throw .outOfBounds("key number \(number)")
+        }
+        return try string(at: table.keysOffset + number * Layout.stringReferenceSize)
     }
 
     /// The number of `key` in `table`'s index, found by FNV-1a and linear probing.

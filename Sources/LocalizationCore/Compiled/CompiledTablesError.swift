@@ -1,6 +1,6 @@
 /// Why compiled tables cannot be written or read: a reader given damaged or foreign bytes
 /// reports one of these and never reads outside its buffer.
-public enum CompiledTablesError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum CompiledTablesError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Fewer bytes than the header, or than the length the header states.
     case truncated(expected: Int, actual: Int)
     /// The first eight bytes are not `L10NDTBL`.
@@ -16,7 +16,8 @@ public enum CompiledTablesError: Error, Sendable, Hashable, CustomStringConverti
     /// The buffer given to write into is smaller than the tables.
     case bufferTooSmall(needed: Int, available: Int)
 
-    public var description: String {
+    /// The error in words, for logs and test failures.
+    package var description: String {
         switch self {
         case .truncated(let expected, let actual):
             "compiled tables truncated: \(actual) bytes where \(expected) are needed"

@@ -43,7 +43,8 @@ extension CompiledTablesPlan {
                 out.align()
                 var cell = CompiledByteWriter()
                 cell.u64(UInt64(answersOffset))
-                out.replace(at: cellsOffset + (languageNumber * tables.count + tableNumber) * Layout.cellSize, with: cell.bytes)
+                out.replace(
+                    at: cellsOffset + (languageNumber * tables.count + tableNumber) * Layout.cellSize, with: cell.bytes)
             }
         }
         var pluralOffsets: [Int] = []
@@ -77,7 +78,8 @@ extension CompiledTablesPlan {
         header.u64(generation)
         header.u64(UInt64(out.count))
         header.u32(0)  // the header's checksum, computed below with this field zero
-        header.u32(out.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Layout.headerLength...])) })
+        header.u32(
+            out.bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[Layout.headerLength...])) })
         header.u32(UInt32(languages.count))
         header.u32(UInt32(tables.count))
         for (offset, length) in [
@@ -151,7 +153,9 @@ struct CompiledByteWriter {
 
     /// Pads with zeros to the next multiple of ``CompiledTablesLayout/alignment``.
     mutating func align() {
-        zeros((CompiledTablesLayout.alignment - bytes.count % CompiledTablesLayout.alignment) % CompiledTablesLayout.alignment)
+        zeros(
+            (CompiledTablesLayout.alignment - bytes.count % CompiledTablesLayout.alignment)
+                % CompiledTablesLayout.alignment)
     }
 
     mutating func replace(at offset: Int, with replacement: [UInt8]) {

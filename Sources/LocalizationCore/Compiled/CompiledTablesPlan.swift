@@ -114,9 +114,10 @@ struct CompiledTablesPlan {
             guard let variable = format.variables[name] else { continue }
             var forms: [CompiledStringReference] = []
             for category in CompiledTablesLayout.pluralCategories {
-                forms.append(try variable.forms[category].map { form throws(CompiledTablesError) in
-                    try strings.reference(form)
-                } ?? .absent)
+                forms.append(
+                    try variable.forms[category].map { form throws(CompiledTablesError) in
+                        try strings.reference(form)
+                    } ?? .absent)
             }
             var argument = CompiledTablesLayout.noArgumentNumber
             if let number = variable.argumentNumber {
