@@ -32,7 +32,7 @@ if runs("start") {
         keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
 }
 if runs("scale") { runScaleBenchmark() }
-if runs("compiled") { runCompiledLookupBenchmark() }
+if runs("compiled") { runCompiledLookupBenchmark(keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000) }
 if let json = value(of: "--json") {
     do { try BenchmarkReport.shared.writeJSON(to: json) } catch { print("cannot write \(json): \(error)") }
 }

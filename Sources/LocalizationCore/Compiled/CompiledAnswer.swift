@@ -38,7 +38,7 @@ package struct CompiledAnswer {
 package struct CompiledPlural {
     typealias Layout = CompiledTablesLayout
 
-    private let tables: CompiledTables
+    private let bytes: CompiledBytes
     private let offset: Int
     /// The number of variables.
     package let variableCount: Int
@@ -47,20 +47,20 @@ package struct CompiledPlural {
     /// The identifier of the language whose rules select the forms.
     package let rulesLanguage: UnsafeRawBufferPointer
 
-    /// The block at `offset` of `tables`, its fixed part and variables checked to lie in the body.
-    init(tables: CompiledTables, offset: UInt64) throws(CompiledTablesError) {
-        let start = try tables.range(offset, length: Layout.pluralHeaderSize, "a plural block")
-        let count = Int(tables.u32(start))
-        guard count <= (tables.buffer.count - start) / Layout.pluralVariableSize else {
+    /// The block at `offset` of `bytes`, its fixed part and variables checked to lie in the body.
+    init(bytes: CompiledBytes, offset: UInt64) throws(CompiledTablesError) {
+        let start = try bytes.range(offset, length: Layout.pluralHeaderSize, "a plural block")
+        let count = Int(bytes.u32(start))
+        guard count <= (bytes.buffer.count - start) / Layout.pluralVariableSize else {
             throw .outOfBounds("a plural block's \(count) variables")
         }
-        _ = try tables.range(
+        _ = try bytes.range(
             offset, length: Layout.pluralHeaderSize + count * Layout.pluralVariableSize, "a plural block")
-        self.tables = tables
+        self.bytes = bytes
         self.offset = start
         variableCount = count
-        formatString = try tables.string(at: start + 8)
-        rulesLanguage = try tables.string(at: start + 16)
+        formatString = try bytes.string(at: start + 8)
+        rulesLanguage = try bytes.string(at: start + 16)
     }
 
     /// The block as a ``PluralFormat`` (copies of its strings), for selecting forms.
@@ -68,9 +68,9 @@ package struct CompiledPlural {
         var variables: [String: PluralFormat.Variable] = [:]
         for index in 0..<variableCount {
             let variable = offset + Layout.pluralHeaderSize + index * Layout.pluralVariableSize
-            let name = String(decoding: try tables.string(at: variable), as: UTF8.self)
+            let name = String(decoding: try bytes.string(at: variable), as: UTF8.self)
             let valueType = try optionalString(at: variable + 8)
-            let argument = Int32(bitPattern: tables.u32(variable + 16))
+            let argument = Int32(bitPattern: bytes.u32(variable + 16))
             var forms: [PluralCategory: String] = [:]
             for (position, category) in Layout.pluralCategories.enumerated() {
                 forms[category] = try optionalString(at: variable + 24 + position * Layout.stringReferenceSize)
@@ -90,7 +90,7 @@ package struct CompiledPlural {
     }
 
     private func optionalString(at offset: Int) throws(CompiledTablesError) -> String? {
-        if tables.isAbsent(at: offset) { return nil }
-        return String(decoding: try tables.string(at: offset), as: UTF8.self)
+        if bytes.isAbsent(at: offset) { return nil }
+        return String(decoding: try bytes.string(at: offset), as: UTF8.self)
     }
 }

@@ -39,8 +39,10 @@ package struct CompiledTables: @unchecked Sendable {
 
     typealias Layout = CompiledTablesLayout
 
+    /// The tables' bytes, cut to the length the header states, and how to read them.
+    let bytes: CompiledBytes
     /// The tables' bytes, cut to the length the header states.
-    package let buffer: UnsafeRawBufferPointer
+    package var buffer: UnsafeRawBufferPointer { bytes.buffer }
     /// The generation the writer stamped.
     package let generation: UInt64
     /// The compiled languages' identifiers as spans, by language index.
@@ -49,8 +51,7 @@ package struct CompiledTables: @unchecked Sendable {
     /// Every table, by table index.
     package private(set) var tables: [Table]
     private var tableNames: [UnsafeRawBufferPointer]
-    private let stringsOffset: Int
-    private let stringsLength: Int
+    private let tableCount: Int
     private let cellsOffset: Int
     private let recordsOffset: Int
     private let recordCount: Int
@@ -103,7 +104,6 @@ package struct CompiledTables: @unchecked Sendable {
             let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: whole[headerLength..<end]))
             guard computed == stored else { throw .checksumMismatch(part: "body", stored: stored, computed: computed) }
         }
-        self.buffer = UnsafeRawBufferPointer(rebasing: whole[0..<end])
         generation = u64(Layout.Header.generation)
         let languageCount = Int(u32(Layout.Header.languageCount))
         let tableCount = Int(u32(Layout.Header.tableCount))
@@ -129,8 +129,11 @@ package struct CompiledTables: @unchecked Sendable {
             !overflow && $0 / Layout.cellSize == cellCount && $0 % Layout.cellSize == 0
         }
         let records = try section(Layout.Header.records, "records") { $0 % Layout.recordSize == 0 }
-        stringsOffset = strings.offset
-        stringsLength = strings.length
+        bytes = CompiledBytes(
+            buffer: UnsafeRawBufferPointer(rebasing: whole[0..<end]), stringsOffset: strings.offset,
+            stringsLength: strings.length)
+        self.tableCount = tableCount
+        self.languageCount = languageCount
         cellsOffset = cells.offset
         recordsOffset = records.offset
         recordCount = records.length / Layout.recordSize
@@ -144,18 +147,18 @@ package struct CompiledTables: @unchecked Sendable {
         self.tableNames = []
         self.tables = []
         for index in 0..<languageCount {
-            languageNames.append(try string(at: languages.offset + index * Layout.languageEntrySize))
+            languageNames.append(try bytes.string(at: languages.offset + index * Layout.languageEntrySize))
         }
         for index in 0..<tableCount {
             let entry = tablesSection.offset + index * Layout.tableEntrySize
-            tableNames.append(try string(at: entry))
+            tableNames.append(try bytes.string(at: entry))
             let keyCount = Int(u32(entry + 8))
             let slotCount = Int(u32(entry + 12))
             guard slotCount > 0, slotCount & (slotCount - 1) == 0, keyCount <= slotCount else {
                 throw .outOfBounds("table \(index)'s slot count \(slotCount) for \(keyCount) keys")
             }
-            let slots = try range(u64(entry + 16), length: slotCount * Layout.slotSize, "table \(index)'s slots")
-            let keys = try range(
+            let slots = try bytes.range(u64(entry + 16), length: slotCount * Layout.slotSize, "table \(index)'s slots")
+            let keys = try bytes.range(
                 u64(entry + 24), length: keyCount * Layout.stringReferenceSize, "table \(index)'s keys")
             tables.append(
                 Table(index: index, keyCount: keyCount, slotMask: slotCount - 1, slotsOffset: slots, keysOffset: keys))
@@ -166,7 +169,7 @@ package struct CompiledTables: @unchecked Sendable {
     }
 
     /// The number of compiled languages.
-    package var languageCount: Int { languageNames.count }
+    package let languageCount: Int
 
     /// Every compiled language, sorted by identifier.
     package var languages: [Language] { languageNames.indices.map(Language.init(index:)) }
@@ -213,22 +216,27 @@ package struct CompiledTables: @unchecked Sendable {
     package func lookup(_ key: UnsafeRawBufferPointer, language: Language, table: Table) throws(CompiledTablesError)
         -> CompiledAnswer?
     {
-        guard language.index < languageNames.count, table.index < tables.count, tables[table.index] == table else {
+        // The handles' own offsets are checked again, arrays untouched: a handle from other
+        // tables must not read outside these, and a lookup retains nothing.
+        guard language.index < languageCount, table.index < tableCount,
+            table.slotsOffset + (table.slotMask + 1) * Layout.slotSize <= bytes.buffer.count,
+            table.keysOffset + table.keyCount * Layout.stringReferenceSize <= bytes.buffer.count
+        else {
             throw .outOfBounds("a language or table from other tables")
         }
         guard let keyNumber = try keyNumber(of: key, in: table) else { return nil }
-        let cell = cellsOffset + (language.index * tables.count + table.index) * Layout.cellSize
-        let answers = u64(cell)
+        let cell = cellsOffset + (language.index * tableCount + table.index) * Layout.cellSize
+        let answers = bytes.u64(cell)
         if answers == 0 { return nil }
-        let answersOffset = try range(answers, length: table.keyCount * Layout.answerSize, "an answers array")
-        let record = u32(answersOffset + keyNumber * Layout.answerSize)
+        let answersOffset = try bytes.range(answers, length: table.keyCount * Layout.answerSize, "an answers array")
+        let record = bytes.u32(answersOffset + keyNumber * Layout.answerSize)
         if record == Layout.noRecord { return nil }
         guard Int(record) < recordCount else { throw .outOfBounds("record \(record)") }
         let recordOffset = recordsOffset + Int(record) * Layout.recordSize
-        let value = try string(at: recordOffset)
-        let answeredBy = try string(at: recordOffset + 8)
-        let pluralOffset = u64(recordOffset + 16)
-        let plural = pluralOffset == 0 ? nil : try CompiledPlural(tables: self, offset: pluralOffset)
+        let value = try bytes.string(at: recordOffset)
+        let answeredBy = try bytes.string(at: recordOffset + 8)
+        let pluralOffset = bytes.u64(recordOffset + 16)
+        let plural = pluralOffset == 0 ? nil : try CompiledPlural(bytes: bytes, offset: pluralOffset)
         return CompiledAnswer(value: value, language: answeredBy, plural: plural)
     }
 
@@ -247,10 +255,12 @@ package struct CompiledTables: @unchecked Sendable {
     /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` for a number past the table's keys
     ///   or a damaged reference.
     package func key(_ number: Int, in table: Table) throws(CompiledTablesError) -> UnsafeRawBufferPointer {
-        guard number >= 0, number < table.keyCount, table.index < tables.count, tables[table.index] == table else {
+        guard number >= 0, number < table.keyCount, table.index < tableCount,
+            table.keysOffset + table.keyCount * Layout.stringReferenceSize <= bytes.buffer.count
+        else {
             throw .outOfBounds("key number \(number)")
         }
-        return try string(at: table.keysOffset + number * Layout.stringReferenceSize)
+        return try bytes.string(at: table.keysOffset + number * Layout.stringReferenceSize)
     }
 
     /// The number of `key` in `table`'s index, found by FNV-1a and linear probing.
@@ -260,12 +270,12 @@ package struct CompiledTables: @unchecked Sendable {
         var slot = Int(truncatingIfNeeded: hash) & table.slotMask
         // At most one pass over the slots: damaged slots with no empty one must not loop forever.
         for _ in 0...table.slotMask {
-            let word = u64(table.slotsOffset + slot * Layout.slotSize)
+            let word = bytes.u64(table.slotsOffset + slot * Layout.slotSize)
             let number = Int(word >> 32)
             if number == 0 { return nil }
             if UInt32(truncatingIfNeeded: word) == tag {
                 guard number <= table.keyCount else { throw .outOfBounds("key number \(number - 1)") }
-                let stored = try string(at: table.keysOffset + (number - 1) * Layout.stringReferenceSize)
+                let stored = try bytes.string(at: table.keysOffset + (number - 1) * Layout.stringReferenceSize)
                 if stored.count == key.count,
                     key.isEmpty || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0
                 {
@@ -275,45 +285,6 @@ package struct CompiledTables: @unchecked Sendable {
             slot = (slot + 1) & table.slotMask
         }
         return nil
-    }
-
-    // MARK: Reading
-
-    /// The string whose reference is at `offset` (which the caller has bounds-checked),
-    /// as a span of the strings section.
-    func string(at offset: Int) throws(CompiledTablesError) -> UnsafeRawBufferPointer {
-        guard let span = optionalString(at: offset) else { throw .outOfBounds("the string at \(offset)") }
-        return span
-    }
-
-    /// The string whose reference is at `offset`; `nil` for the absent reference or one
-    /// outside the strings section (the caller tells the two apart with ``isAbsent(at:)``).
-    func optionalString(at offset: Int) -> UnsafeRawBufferPointer? {
-        let start = Int(u32(offset))
-        let length = Int(u32(offset + 4))
-        guard start <= stringsLength, length <= stringsLength - start else { return nil }
-        return UnsafeRawBufferPointer(rebasing: buffer[(stringsOffset + start)..<(stringsOffset + start + length)])
-    }
-
-    /// Whether the reference at `offset` is the absent string's.
-    func isAbsent(at offset: Int) -> Bool {
-        u32(offset) == Layout.absentString && u32(offset + 4) == Layout.absentString
-    }
-
-    /// The start of `length` bytes at `offset`, after checking they lie in the body.
-    func range(_ offset: UInt64, length: Int, _ what: String) throws(CompiledTablesError) -> Int {
-        guard offset >= UInt64(Layout.headerLength), offset <= UInt64(buffer.count),
-            UInt64(length) <= UInt64(buffer.count) - offset
-        else { throw .outOfBounds(what) }
-        return Int(offset)
-    }
-
-    @inline(__always) func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    @inline(__always) func u64(_ offset: Int) -> UInt64 {
-        UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 
     /// The index of the span holding `name`'s UTF-8 bytes.
