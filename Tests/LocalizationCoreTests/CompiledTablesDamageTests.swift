@@ -130,6 +130,23 @@ import Testing
         #expect(refused > 0)
     }
 
+    @Test func handlesFromOtherTablesAreCheckedNotTrusted() throws {
+        let catalog = ResourceSet.load(roots: [PackagePaths.exampleResources]).catalog
+        let small = try CompiledTablesWriter(catalog: catalog, languages: [try LanguageTag("ja")], generation: 1).bytes
+        try Self.bytes.withUnsafeBytes { large in
+            try small.withUnsafeBytes { small in
+                let big = try CompiledTables(large)
+                let little = try CompiledTables(small)
+                let language = try #require(big.languages.last)
+                for table in big.tables {
+                    #expect(throws: CompiledTablesError.self) {
+                        try little.lookup("多言語化", language: language, table: table)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func randomDamageNeverTraps() {
         var mutator = ByteMutator(seed: 14)
         for _ in 0..<3000 {
