@@ -32,7 +32,11 @@ if runs("start") {
         keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
 }
 if runs("scale") { runScaleBenchmark() }
-if runs("compiled") { runCompiledLookupBenchmark(keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000) }
+if runs("compiled") {
+    runCompiledLookupBenchmark(
+        languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
+        keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
+}
 if let json = value(of: "--json") {
     do { try BenchmarkReport.shared.writeJSON(to: json) } catch { print("cannot write \(json): \(error)") }
 }

@@ -93,7 +93,7 @@ class CompiledTables:
             key_count, slot_count, slots, keys = struct.unpack_from("<IIQQ", data, entry + 8)
             if slot_count == 0 or slot_count & (slot_count - 1) or key_count > slot_count:
                 raise Damaged("slot count")
-            self.check_range(slots, slot_count * 8)
+            self.check_range(slots, slot_count * 16)
             self.check_range(keys, key_count * 8)
             self.tables[self.string(entry)] = (number, key_count, slot_count, slots, keys)
 
@@ -120,19 +120,19 @@ class CompiledTables:
         """The answer for key, as a dict, or None when language does not answer it."""
         if language not in self.languages or (table or "Localizable") not in self.tables:
             return None
-        number, key_count, slot_count, slots, keys = self.tables[table or "Localizable"]
+        number, key_count, slot_count, slots, _keys = self.tables[table or "Localizable"]
         key = key.encode("utf-8")
         h = fnv1a64(key)
         slot = h & (slot_count - 1)
         for _ in range(slot_count):
-            (word,) = struct.unpack_from("<Q", self.data, slots + 8 * slot)
+            (word,) = struct.unpack_from("<Q", self.data, slots + 16 * slot)
             key_number = word >> 32
             if key_number == 0:
                 return None
             if word & 0xFFFFFFFF == h >> 32:
                 if key_number > key_count:
                     raise Damaged("key number")
-                if self.string_bytes(keys + 8 * (key_number - 1)) == key:
+                if self.string_bytes(slots + 16 * slot + 8) == key:
                     return self.answer(self.languages[language], number, key_count, key_number - 1)
             slot = (slot + 1) & (slot_count - 1)
         return None

@@ -270,12 +270,13 @@ package struct CompiledTables: @unchecked Sendable {
         var slot = Int(truncatingIfNeeded: hash) & table.slotMask
         // At most one pass over the slots: damaged slots with no empty one must not loop forever.
         for _ in 0...table.slotMask {
-            let word = bytes.u64(table.slotsOffset + slot * Layout.slotSize)
+            let offset = table.slotsOffset + slot * Layout.slotSize
+            let word = bytes.u64(offset)
             let number = Int(word >> 32)
             if number == 0 { return nil }
             if UInt32(truncatingIfNeeded: word) == tag {
                 guard number <= table.keyCount else { throw .outOfBounds("key number \(number - 1)") }
-                let stored = try bytes.string(at: table.keysOffset + (number - 1) * Layout.stringReferenceSize)
+                let stored = try bytes.string(at: offset + 8)
                 if stored.count == key.count,
                     key.isEmpty || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0
                 {

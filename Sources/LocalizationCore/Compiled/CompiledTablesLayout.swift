@@ -40,8 +40,9 @@ package enum CompiledTablesLayout {
     package static let tableEntrySize = 32
     /// A cell: the offset of one language's answers for one table, 0 when it has none.
     package static let cellSize = 8
-    /// A slot of the key index: the hash's high 32 bits, then the key number plus one (0: empty).
-    package static let slotSize = 8
+    /// A slot of the key index: the hash's high 32 bits, the key number plus one (0: empty),
+    /// then the key's string reference.
+    package static let slotSize = 16
     /// An answer: a record number, or ``noRecord``.
     package static let answerSize = 4
     /// An answer for a key the language does not answer.

@@ -24,7 +24,7 @@ extension CompiledTablesPlan {
         for (number, table) in tables.enumerated() {
             let slotCount = Self.slotCount(forKeys: table.keys.count)
             let slotsOffset = out.count
-            out.bytes += Self.slots(for: table.keys, count: slotCount)
+            out.bytes += Self.slots(for: table.keys, references: table.keyReferences, count: slotCount)
             let keysOffset = out.count
             for reference in table.keyReferences { out.reference(reference) }
             var entry = CompiledByteWriter()
@@ -108,18 +108,22 @@ extension CompiledTablesPlan {
     }
 
     /// The key index of `keys`: each key's key number plus one, with the high half of its
-    /// FNV-1a hash, at the first free slot from its hash's low bits (linear probing).
-    static func slots(for keys: [String], count: Int) -> [UInt8] {
-        var slots = [UInt64](repeating: 0, count: count)
+    /// FNV-1a hash and its string reference, at the first free slot from its hash's low bits
+    /// (linear probing). The reference in the slot spares a probe the read of the keys array.
+    static func slots(for keys: [String], references: [CompiledStringReference], count: Int) -> [UInt8] {
+        var slots = [(word: UInt64, key: CompiledStringReference)](repeating: (0, .absent), count: count)
         let mask = UInt64(count - 1)
         for (number, key) in keys.enumerated() {
             let hash = FNV1a64.hash(key)
             var slot = Int(hash & mask)
-            while slots[slot] != 0 { slot = (slot + 1) & Int(mask) }
-            slots[slot] = (hash >> 32) | (UInt64(number + 1) << 32)
+            while slots[slot].word != 0 { slot = (slot + 1) & Int(mask) }
+            slots[slot] = ((hash >> 32) | (UInt64(number + 1) << 32), references[number])
         }
         var out = CompiledByteWriter()
-        for slot in slots { out.u64(slot) }
+        for slot in slots {
+            out.u64(slot.word)
+            out.reference(slot.word == 0 ? CompiledStringReference(offset: 0, length: 0) : slot.key)
+        }
         return out.bytes
     }
 }
