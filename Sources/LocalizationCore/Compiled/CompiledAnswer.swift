@@ -17,19 +17,13 @@ package struct CompiledAnswer {
     /// The serving language's identifier as a `String` (a copy).
     package var languageIdentifier: String { String(decoding: language, as: UTF8.self) }
 
-    /// The value a lookup with `count` returns: a plural entry's format with each
-    /// variable's form chosen by `count` under its rules' language; else ``valueString``.
+    /// The value a lookup with `plural` returns: a plural entry's format with each
+    /// variable's form chosen by its count under its rules' language; else ``valueString``.
     ///
     /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` when the plural block is damaged.
-    package func value(forCount count: PluralOperands) throws(CompiledTablesError) -> String {
-        guard let plural else { return valueString }
-        return try plural.format().resolved(count: count, rules: plural.rules())
-    }
-
-    /// The value a lookup with `counts` (one per format argument) returns.
-    package func value(forCounts counts: [PluralOperands?]) throws(CompiledTablesError) -> String {
-        guard let plural else { return valueString }
-        return try plural.format().resolved(counts: counts, rules: plural.rules())
+    package func value(for plural: PluralCounts) throws(CompiledTablesError) -> String {
+        guard let block = self.plural else { return valueString }
+        return try block.format().resolved(plural, rules: block.rules())
     }
 }
 
