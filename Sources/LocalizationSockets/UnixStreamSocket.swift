@@ -34,7 +34,10 @@ package final class UnixStreamSocket: Sendable {
                 : error
         }
         self.socket = socket
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        // A time limit of infinity, NaN or beyond a year means none (0 to the kernel), rather
+        // than a trap converting it to an integer.
+        let seconds = timeout.isFinite && timeout > 0 && timeout < 31_536_000 ? timeout : 0
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }

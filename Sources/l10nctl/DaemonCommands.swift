@@ -87,8 +87,10 @@ enum DaemonCommands {
 
     static func reload(_ invocation: Invocation) throws {
         let text = invocation.arguments.value("timeout") ?? "60"
-        guard let timeout = Double(text), timeout > 0 else {
-            throw UsageError("--timeout takes a number of seconds such as 60, not '\(text)'")
+        // At most a day: the socket's time limit is set in whole microseconds, and `inf` or
+        // 1e300 would trap converting to an integer.
+        guard let timeout = Double(text), timeout > 0, timeout <= 86_400 else {
+            throw UsageError("--timeout takes a number of seconds from 0 to 86400 such as 60, not '\(text)'")
         }
         guard let reply = try fieldsForText(.reload, invocation, timeout: timeout) else { return }
         let changes = reply["changes"]?.arrayValue ?? []

@@ -67,6 +67,18 @@ import Testing
         #expect(try client.request(["op": "hello"])["ok"] as? Bool == true)
     }
 
+    /// A width Foundation traps on, from a client's key or a translator's file, once stopped
+    /// the daemon (an outside tester's finding): it is now the lookup's formatting error.
+    @Test func aHugeFormatWidthNeitherStopsNorBloatsTheDaemon() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let client = try daemon.connect()
+        for key in ["%99999999999d", "%2147483648d", "%100000000d"] {
+            let reply = try client.request(["op": "lookup", "key": key, "args": [5]])
+            #expect(reply["ok"] != nil, "\(key): \(reply)")
+        }
+        #expect(try client.request(["op": "hello"])["ok"] as? Bool == true, "\(daemon.log)")
+    }
+
     @Test func sigtermDrainsExitsZeroAndRemovesTheSocket() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         #expect(daemon.stop() == 0)

@@ -74,11 +74,19 @@ import Testing
         let cases: [(String, [any CVarArg])] = [
             ("%d", []), ("%@ %@", ["one"]), ("%d", ["text"]), ("%s", [5]), ("%3$@", ["a", "b"]),
             ("%*d", [3, 4]), ("%p", [1]), ("%f", ["x"]),
+            // Widths and precisions Foundation traps on (past Int32) or would allocate for.
+            ("%99999999999d", [5]), ("%2147483648d", [5]), ("%.99999999999f", [1.5]), ("%100000000d", [1]),
+            ("%4096s", ["a"]), ("%1$.4096@", ["a"]),
         ]
         for (format, arguments) in cases {
             #expect(throws: FormatMismatch.self, "\(format)") { try LocalizedFormatter.format(format, arguments) }
             _ = LocalizedFormatter.formatLeniently(format, arguments)
         }
+    }
+
+    @Test func widthsUpToCsMinimumStillFormat() throws {
+        #expect(try LocalizedFormatter.format("%4095d", [7]).count == 4095)
+        #expect(try LocalizedFormatter.format("%-08.2f|", [1.5]) == "1.50    |")
     }
 
     @Test func extraArgumentsAreIgnored() throws {

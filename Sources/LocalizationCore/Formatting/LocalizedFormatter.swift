@@ -78,8 +78,17 @@ public enum LocalizedFormatter {
             )
         }
         let flags = specifier.flagsWidthPrecision
-        guard !flags.contains("*"), flags.count <= 12 else {
+        guard !flags.contains("*") else {
             throw FormatMismatch(format: format, message: "\(specifier): '*' widths are not supported")
+        }
+        // Foundation traps on a width or precision past Int32 and allocates whatever a large
+        // one asks for: a lookup's format comes from a translator's file or a client's key,
+        // so either is a way to stop or bloat the daemon. C's minimum for one conversion's
+        // output is 4,095 bytes (C11 7.21.6.1); anything wider is an error here.
+        guard Self.widthAndPrecisionFit(flags) else {
+            throw FormatMismatch(
+                format: format,
+                message: "\(specifier): a width or precision over \(Self.maximumWidth) is not supported")
         }
         switch specifier.kind {
         case .object:
@@ -110,6 +119,17 @@ public enum LocalizedFormatter {
             return String(format: "%" + flags.filter { $0 != "'" } + specifier.conversion, locale: locale, value)
         case .pointer, .pluralVariable:
             throw FormatMismatch(format: format, message: "\(specifier) cannot be formatted from Swift")
+        }
+    }
+
+    /// The largest width or precision a conversion may ask for.
+    static let maximumWidth = 4095
+
+    /// Whether every number in `flags` (the width, and the precision after `.`) is at most
+    /// ``maximumWidth``.
+    static func widthAndPrecisionFit(_ flags: String) -> Bool {
+        flags.split(whereSeparator: { !$0.isASCII || !$0.isNumber }).allSatisfy { digits in
+            Int(digits).map { $0 <= maximumWidth } ?? false
         }
     }
 
