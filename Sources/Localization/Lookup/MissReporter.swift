@@ -59,16 +59,16 @@ final class MissReporter: Sendable {
         Self.live.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
-    /// Sends every live reporter's pending misses, waiting at most ``exitFlushLimit``.
-    static func flushAllBeforeExit() {
-        let reporters = live.withLock { $0.values.compactMap(\.reporter) }
-        guard reporters.contains(where: \.hasPending) else { return }
-        let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            for reporter in reporters { reporter.flush() }
-            sent.signal()
+    /// Sends every live reporter's pending misses, waiting at most `limit` seconds in all.
+    /// Each reporter sends on its own: one whose daemon hangs does not hold back another's.
+    static func flushAllBeforeExit(limit: Double = exitFlushLimit) {
+        let reporters = live.withLock { $0.values.compactMap(\.reporter) }.filter(\.hasPending)
+        guard !reporters.isEmpty else { return }
+        let sent = DispatchGroup()
+        for reporter in reporters {
+            DispatchQueue.global().async(group: sent) { reporter.flush() }
         }
-        _ = sent.wait(timeout: .now() + exitFlushLimit)
+        _ = sent.wait(timeout: .now() + limit)
     }
 
     /// Whether misses wait to be sent.
