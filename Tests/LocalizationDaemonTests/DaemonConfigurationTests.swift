@@ -42,6 +42,19 @@ import Testing
         }
     }
 
+    /// A file saved on Windows (or by an editor set to CRLF) reads the same, line numbers too.
+    @Test func crlfLineEndingsReadAsLines() throws {
+        let configuration = try parse("# l10nd\r\nsettle_ms = 5\r\nlog_level = debug\r\n")
+        #expect(configuration.settleMilliseconds == 5)
+        #expect(configuration.logLevel == .debug)
+        #expect(throws: ConfigurationError.self) { try parse("settle_ms = 5\r\nbogus = 1\r\n") }
+        do {
+            _ = try parse("settle_ms = 5\r\nbogus = 1\r\n")
+        } catch {
+            #expect(error.description.contains(":2:"), "\(error)")
+        }
+    }
+
     @Test func defaults() {
         let configuration = DaemonConfiguration(environment: [:])
         #expect(configuration.resources.isEmpty)

@@ -35,7 +35,7 @@ package enum ConfigurationParser {
         configuration.resources = []
         var seen: [ConfigurationKey: Int] = [:]
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             func fail(_ message: String) -> ConfigurationError {
                 ConfigurationError(code: .invalidConfiguration, file: file, line: lineNumber, message: message)
