@@ -65,6 +65,8 @@ package final class Daemon: Sendable {
         var lastError: String?
     }
     private let socketFile = Mutex(SocketFileState())
+    /// The `STATUS=` line systemd was last sent (``notifyStatusIfChanged()``).
+    private let lastStatusLine = Mutex<String?>(nil)
 
     /// What became of the socket file now.
     var socketFileState: SocketFileState { socketFile.withLock { $0 } }
@@ -305,6 +307,8 @@ package final class Daemon: Sendable {
         }
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
+        // Also without a change of tables: a root gone or back changes the "Degraded:" part.
+        defer { notifyStatusIfChanged() }
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(
@@ -312,7 +316,17 @@ package final class Daemon: Sendable {
                 + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
         startedParts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
-        notify { try notifier.status(statusLine()) }
+    }
+
+    /// Sends systemd's `STATUS=` when the line differs from the last one sent.
+    private func notifyStatusIfChanged() {
+        let line = statusLine()
+        guard
+            lastStatusLine.withLock({ last in
+                defer { last = line }; return last != line
+            })
+        else { return }
+        notify { try notifier.status(line) }
     }
 
     /// SIGHUP reloads; SIGTERM and SIGINT drain and stop; SIGPIPE is ignored (the

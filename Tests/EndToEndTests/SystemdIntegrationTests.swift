@@ -37,6 +37,22 @@ import Testing
         #expect(order == ["READY", "RELOADING", "READY", "STOPPING"], "\(systemd.received)")
     }
 
+    /// A root that goes away makes `STATUS=` say "Degraded:", and its return takes that back,
+    /// as `status` and `l10nd_degraded` do (an outside tester found `STATUS=` unchanged).
+    @Test func statusLineFollowsARootGoneAndBack() throws {
+        let parent = try TemporaryDirectory(prefix: "l10nd-status-line")
+        let root = parent.path + "/resources"
+        try parent.write("resources/en.lproj/Localizable.strings", "\"k\" = \"v\";\n")
+        let systemd = try NotifySocketListener()
+        let daemon = try DaemonProcess(resources: [root], environment: ["NOTIFY_SOCKET": systemd.path])
+        defer { _ = daemon.stop() }
+        _ = try systemd.waitFor("READY=1") { $0["READY"] == "1" }
+        #expect(rename(root, root + ".away") == 0)
+        _ = try systemd.waitFor("STATUS=Degraded") { $0["STATUS"]?.hasPrefix("Degraded: ") == true }
+        #expect(rename(root + ".away", root) == 0)
+        _ = try systemd.waitFor("STATUS=Serving") { $0["STATUS"]?.hasPrefix("Serving ") == true }
+    }
+
     /// Who `WATCHDOG_PID` names, if anyone.
     enum WatchdogOwner: String, CaseIterable, Sendable {
         /// Unset: the pings are the daemon's (what `sd_watchdog_enabled` assumes).
