@@ -91,7 +91,8 @@ struct StringsScanner {
         case Byte.semicolon:
             position += 1
             return (
-                StringsTable.Span(keyStart: key.start, keyLength: key.length, valueStart: key.start, valueLength: key.length),
+                StringsTable.Span(
+                    keyStart: key.start, keyLength: key.length, valueStart: key.start, valueLength: key.length),
                 source(keyLine, keyColumn, keyStart, keyEnd, keyEnd)
             )
         case Byte.equals:
