@@ -109,17 +109,28 @@ enum StringsTextDecoder {
             var index = 0
             while index < unitCount {
                 // ASCII runs eight units at a time: one vector load, one test, and the low
-                // bytes stored together.
+                // bytes stored together. The eight are stored even when one is not ASCII (the
+                // output has room: at most 3 bytes a unit so far, 8 units still to come), and
+                // the ASCII ones before it are kept.
                 while index &+ 8 <= unitCount {
                     var units = UnsafeRawPointer(source + 2 &* index).loadUnaligned(as: SIMD8<UInt16>.self)
                     if swapped { units = units &<< 8 | units &>> 8 }
-                    let halves = unsafeBitCast(units, to: SIMD2<UInt64>.self)
-                    guard (halves[0] | halves[1]) & 0xFF80_FF80_FF80_FF80 == 0 else { break }
                     UnsafeMutableRawPointer(target + out).storeBytes(
                         of: SIMD8<UInt8>(truncatingIfNeeded: units), as: SIMD8<UInt8>.self)
-                    out &+= 8
-                    index &+= 8
+                    let halves = unsafeBitCast(units, to: SIMD2<UInt64>.self)
+                    let low = UInt64(littleEndian: halves[0]) & 0xFF80_FF80_FF80_FF80
+                    let high = UInt64(littleEndian: halves[1]) & 0xFF80_FF80_FF80_FF80
+                    if low | high == 0 {
+                        out &+= 8
+                        index &+= 8
+                        continue
+                    }
+                    let ascii = low != 0 ? low.trailingZeroBitCount &>> 4 : 4 &+ high.trailingZeroBitCount &>> 4
+                    out &+= ascii
+                    index &+= ascii
+                    break
                 }
+                // Then one unit: the one that is not ASCII, or one of the last seven.
                 guard index < unitCount else { break }
                 let value = unit(index)
                 index &+= 1
