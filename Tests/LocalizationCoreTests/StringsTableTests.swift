@@ -55,6 +55,27 @@ import Testing
         }
     }
 
+    /// The transcoder takes ASCII eight units at a time and keeps the ASCII ones before a unit
+    /// that is not: every mix of one-, two-, three- and four-byte characters at every offset
+    /// must come out as the standard library's UTF-8.
+    @Test func utf16MixesAtEveryOffsetTranscodeExactly() throws {
+        let pieces = ["a", "bc", "é", "Ж", "日本", "😀", "x y", "\u{2028}"]
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<40 {
+            var value = ""
+            for _ in 0..<length { value += pieces.randomElement(using: &generator)! }
+            for bigEndian in [false, true] {
+                let source = "\"k\" = \"\(value)\";"
+                let units = source.utf16.flatMap { unit -> [UInt8] in
+                    let bytes = [UInt8(truncatingIfNeeded: unit), UInt8(unit >> 8)]
+                    return bigEndian ? bytes.reversed() : bytes
+                }
+                let table = try StringsParser.parseTable((bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + units)
+                #expect(Array(table.value(at: 0).utf8) == Array(value.utf8), "\(value.debugDescription)")
+            }
+        }
+    }
+
     @Test func aPropertyListFileIsSortedWithoutOffsets() throws {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
