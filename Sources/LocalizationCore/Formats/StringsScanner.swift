@@ -188,9 +188,10 @@ struct StringsScanner {
         let end = text.count
         position += 2
         while position < end {
+            // Bytes over 0x7F stop the search to be checked, unless the text is valid already.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: true, sawNonASCII: &unused)
+                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: !validUTF8, sawNonASCII: &unused)
             guard position < end else { break }
             let byte = text[position]
             switch byte {

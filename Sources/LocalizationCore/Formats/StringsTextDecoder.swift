@@ -130,35 +130,38 @@ enum StringsTextDecoder {
                     index &+= ascii
                     break
                 }
-                // Then one unit: the one that is not ASCII, or one of the last seven.
-                guard index < unitCount else { break }
-                let value = unit(index)
-                index &+= 1
-                switch value {
-                case 0..<0x80:
-                    target[out] = UInt8(truncatingIfNeeded: value)
-                    out &+= 1
-                case 0x80..<0x800:
-                    target[out] = UInt8(truncatingIfNeeded: 0xC0 | value &>> 6)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                    out &+= 2
-                case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
-                    let scalar = 0x10000 &+ (UInt32(value & 0x3FF) &<< 10 | UInt32(unit(index) & 0x3FF))
+                // Then one unit at a time while they are not ASCII (a run of Cyrillic or
+                // Japanese text), or to the end once fewer than eight are left.
+                while index < unitCount {
+                    let value = unit(index)
+                    if value < 0x80, index &+ 8 <= unitCount { break }
                     index &+= 1
-                    target[out] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
-                    target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
-                    target[out &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                    out &+= 4
-                case 0xD800..<0xE000:
-                    failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
-                    initialized = out
-                    return
-                default:
-                    target[out] = UInt8(truncatingIfNeeded: 0xE0 | value &>> 12)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value &>> 6 & 0x3F)
-                    target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                    out &+= 3
+                    switch value {
+                    case 0..<0x80:
+                        target[out] = UInt8(truncatingIfNeeded: value)
+                        out &+= 1
+                    case 0x80..<0x800:
+                        target[out] = UInt8(truncatingIfNeeded: 0xC0 | value &>> 6)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
+                        out &+= 2
+                    case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
+                        let scalar = 0x10000 &+ (UInt32(value & 0x3FF) &<< 10 | UInt32(unit(index) & 0x3FF))
+                        index &+= 1
+                        target[out] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
+                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+                        target[out &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                        out &+= 4
+                    case 0xD800..<0xE000:
+                        failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
+                        initialized = out
+                        return
+                    default:
+                        target[out] = UInt8(truncatingIfNeeded: 0xE0 | value &>> 12)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value &>> 6 & 0x3F)
+                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
+                        out &+= 3
+                    }
                 }
             }
             initialized = out
