@@ -3,8 +3,8 @@
 /// index of the keys. No `String` is made until a caller asks for one.
 ///
 /// The parser's result used to be two `String`s, a dictionary insert and, later, a free per
-/// entry, which cost more than reading the file; here an entry is four 32-bit numbers and a
-/// slot in ``StringsKeyIndex``. Keys are compared byte for byte, as CoreFoundation does;
+/// entry, which cost more than reading the file; here an entry is a ``Span`` and a ``Source``
+/// (nine 32-bit numbers, appended to two arrays) and a slot in ``StringsKeyIndex``. Keys are compared byte for byte, as CoreFoundation does;
 /// ``ParsedStrings`` (built from this by ``ParsedStrings/init(_:)``) compares them as Swift
 /// strings, as it always did.
 ///
