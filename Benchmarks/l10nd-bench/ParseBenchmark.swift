@@ -26,6 +26,9 @@ func defaultCorpusRoot() -> String? {
 /// Measures `StringsParser` against Foundation's `PropertyListSerialization` on the same bytes,
 /// in UTF-8 and in UTF-16 LE with a byte order mark, and prints the figures and ratios.
 ///
+/// Ours makes a ``StringsTable`` (one byte buffer, spans and a key index, what the loaders
+/// read), Foundation a dictionary of strings; both results are freed in the timed pass.
+///
 /// The input is every non-empty `.strings` file under `corpusRoot` (Foundation rejects empty
 /// ones), or a generated set when there is no corpus. Each repeat parses every file once.
 func runParseBenchmark(corpusRoot: String?, repeats: Int = 9) -> [BenchmarkFigure] {
@@ -43,7 +46,7 @@ func runParseBenchmark(corpusRoot: String?, repeats: Int = 9) -> [BenchmarkFigur
         let datas = files.map { Data($0) }
         let parseAll = {
             var keys = 0
-            for file in files { keys += (try? StringsParser.parse(file))?.table.count ?? 0 }
+            for file in files { keys += (try? StringsParser.parseTable(file))?.count ?? 0 }
             return keys
         }
         let foundationAll = {
@@ -90,7 +93,7 @@ func runParseBenchmark(corpusRoot: String?, repeats: Int = 9) -> [BenchmarkFigur
             BenchmarkRatio(
                 figure: "parse \(label), ×Foundation's speed", value: oursFigure.median / 1e6, unit: "MB/s",
                 baseline: "PropertyListSerialization", baselineValue: foundationFigure.median / 1e6, ratio: ratio,
-                aim: "≥ 20×", met: ratio >= 20))
+                aim: "≥ 30×", met: ratio >= 30))
     }
     return figures
 }

@@ -26,7 +26,7 @@ enum DumpCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         switch file.kind {
         case .strings:
-            output = try encoder.encode(try StringsParser.parse(bytes, file: path).table)
+            output = try encoder.encode(try StringsParser.parseTable(bytes, file: path).dictionary)
         case .stringsDict:
             output = try encoder.encode(try StringsDictReader.parse(bytes, file: path))
         case .stringCatalog:

@@ -24,7 +24,7 @@ public enum ParsedResource: Sendable, Hashable {
     ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         switch kind {
         case .strings:
-            return (.table(LocalizationTable(strings: try StringsParser.parse(bytes, file: file).table)), [])
+            return (.table(LocalizationTable(strings: try StringsParser.parseTable(bytes, file: file).dictionary)), [])
         case .stringsDict:
             let (entries, problems) = try StringsDictReader.read(bytes, file: file)
             return (.table(LocalizationTable(entries: entries)), problems)

@@ -14,4 +14,21 @@ public struct ParsedStrings: Sendable {
         self.table = table
         self.duplicates = duplicates
     }
+
+    /// The entries of `table`, with its keys compared as Swift strings (canonically
+    /// equivalent keys are one key, as they are in a dictionary).
+    package init(_ table: StringsTable) {
+        var entries: [StringsEntry] = []
+        entries.reserveCapacity(table.spans.count)
+        var values: [String: String] = Dictionary(minimumCapacity: table.count)
+        var duplicates: [StringsEntry] = []
+        for position in table.spans.indices {
+            let entry = table.entry(at: position)
+            if values.updateValue(entry.value, forKey: entry.key) != nil {
+                duplicates.append(StringsEntry(key: entry.key, value: entry.value, location: entry.location))
+            }
+            entries.append(entry)
+        }
+        self.init(entries: entries, table: values, duplicates: duplicates)
+    }
 }

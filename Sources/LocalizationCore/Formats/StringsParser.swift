@@ -47,32 +47,47 @@ public enum StringsParser {
     /// - Returns: The entries in file order, the table (last duplicate wins) and the duplicates.
     /// - Throws: `ResourceParseError` with the line and column of the first problem.
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> ParsedStrings {
+        ParsedStrings(try parseTable(bytes, file: file))
+    }
+
+    /// Parses a `.strings` file's bytes like ``parse(_:file:)``, into one byte buffer with
+    /// offsets (``StringsTable``): no `String` is made.
+    ///
+    /// - Throws: `ResourceParseError` with the line and column of the first problem.
+    package static func parseTable(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> StringsTable {
         let encoding = bytes.withUnsafeBufferPointer { StringsTextDecoder.detectEncoding($0) }
         switch encoding {
         case .utf8(let bomLength):
-            return try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> ParsedStrings in
-                try parseText(UnsafeBufferPointer(rebasing: all[bomLength...]), original: bytes, file: file)
+            return try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> StringsTable in
+                try parseText(
+                    UnsafeBufferPointer(rebasing: all[bomLength...]), buffer: bytes, base: bomLength,
+                    validUTF8: false, original: bytes, file: file)
             }
         case .utf16(let bigEndian, let bomLength):
             let utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
                 try StringsTextDecoder.transcodeUTF16(
                     UnsafeBufferPointer(rebasing: all[bomLength...]), bigEndian: bigEndian, file: file)
             }
-            return try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) -> ParsedStrings in
-                try parseText(text, original: bytes, file: file)
+            return try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) -> StringsTable in
+                try parseText(text, buffer: utf8, base: 0, validUTF8: true, original: bytes, file: file)
             }
         }
     }
 
-    /// Parses UTF-8 `text` (no byte order mark); `original` is the file as given, for the
-    /// property list reader.
+    /// Parses UTF-8 `text` (no byte order mark), which is `buffer` from `base` on;
+    /// `original` is the file as given, for the property list reader.
     private static func parseText(
-        _ text: UnsafeBufferPointer<UInt8>, original: [UInt8], file: String?
-    ) throws(ResourceParseError) -> ParsedStrings {
+        _ text: UnsafeBufferPointer<UInt8>, buffer: [UInt8], base: Int, validUTF8: Bool, original: [UInt8],
+        file: String?
+    ) throws(ResourceParseError) -> StringsTable {
         if original.starts(with: binaryPlistMagic) || startsWithXML(text) {
             return try parsePropertyList(original, file: file)
         }
-        var scanner = StringsScanner(text: text, file: file)
+        guard text.count < Int(UInt32.max) - 4 else {
+            throw ResourceParseError(
+                location: SourceLocation(file: file, line: 1, column: 1), message: "the file is 4 GiB or more")
+        }
+        var scanner = StringsScanner(text: text, buffer: buffer, base: base, validUTF8: validUTF8, file: file)
         return try scanner.parseFile()
     }
 
@@ -94,7 +109,7 @@ public enum StringsParser {
     /// with our own reader, which survives damaged input that crashes Foundation's on Linux):
     /// it must be a dictionary of strings. Entries come sorted by key (a dictionary has no
     /// file order) and located at 1:1.
-    private static func parsePropertyList(_ bytes: [UInt8], file: String?) throws(ResourceParseError) -> ParsedStrings {
+    private static func parsePropertyList(_ bytes: [UInt8], file: String?) throws(ResourceParseError) -> StringsTable {
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard case .dictionary(let dictionary) = try PropertyListValue.parse(bytes, file: file) else {
             throw ResourceParseError(location: start, message: "the property list is not a dictionary of strings")
@@ -107,8 +122,7 @@ public enum StringsParser {
             }
             table[key] = string
         }
-        let entries = table.keys.sorted().map { StringsEntry(key: $0, value: table[$0]!, location: start) }
-        return ParsedStrings(entries: entries, table: table, duplicates: [])
+        return StringsTable(sortedEntriesOf: table, file: file)
     }
 
     /// The line and column of the byte at `offset` in UTF-8 `text`, counted from the start:

@@ -1,14 +1,25 @@
-/// The old-style property list scanner behind `StringsParser`, over UTF-8 text.
+/// The old-style property list scanner behind `StringsParser`, over UTF-8 text; its result
+/// is a ``StringsTable``: spans into a buffer that is the text itself.
 ///
 /// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
 /// a UTF-8 continuation byte can never be mistaken for one. Lines are counted in the same
-/// pass. UTF-8 is checked where it is read: comments and whitespace here, strings by the
-/// standard library as it builds them straight from their slice of the input (a string that
-/// came out different from its bytes was repaired, so they were bad). Runs of plain bytes
-/// are skipped sixteen at a time (`ByteSearch`).
+/// pass. UTF-8 is checked where it is read: comments and whitespace as they are skipped,
+/// strings that hold a byte over 0x7F once they end (text transcoded from UTF-16 is valid
+/// already and is not checked again). Runs of plain bytes are skipped sixteen at a time
+/// (`ByteSearch`).
+///
+/// A string without escapes is its own bytes in the buffer, so it costs nothing to keep; a
+/// string with escapes is decoded over its own bytes in the buffer (decoding never makes a
+/// string longer), which copies the buffer the first time (the text it reads stays as it is).
 struct StringsScanner {
     private let text: UnsafeBufferPointer<UInt8>
     private let file: String?
+    /// The buffer the result's spans point into: the same bytes as `text`, from `base` on.
+    private var buffer: [UInt8]
+    /// Where `text` starts in `buffer` (after a byte order mark).
+    private let base: Int
+    /// Whether `text` is known to be valid UTF-8 (transcoded from UTF-16).
+    private let validUTF8: Bool
     private var position = 0
     /// The line `position` is on, and the offset where that line starts.
     private var line = 1
@@ -16,19 +27,24 @@ struct StringsScanner {
     /// Reused for strings with escapes, so each one does not allocate a buffer of its own.
     private var scratch: [UInt8] = []
 
-    init(text: UnsafeBufferPointer<UInt8>, file: String?) {
+    /// A scanner of `text`, which is `buffer` from `base` on (the same bytes, not a copy);
+    /// `validUTF8` when `text` needs no UTF-8 check.
+    init(text: UnsafeBufferPointer<UInt8>, buffer: [UInt8], base: Int, validUTF8: Bool, file: String?) {
         self.text = text
+        self.buffer = buffer
+        self.base = base
+        self.validUTF8 = validUTF8
         self.file = file
     }
 
     /// Parses the whole text: an optional outer `{ }` around `key = value;` pairs.
-    mutating func parseFile() throws(ResourceParseError) -> ParsedStrings {
+    mutating func parseFile() throws(ResourceParseError) -> StringsTable {
         // Real files hold about one entry per 100 bytes (the IINA corpus: 103); reserving for
         // that avoids most regrowth.
-        var entries: [StringsEntry] = []
-        entries.reserveCapacity(text.count / 100)
-        var table: [String: String] = Dictionary(minimumCapacity: text.count / 100)
-        var duplicates: [StringsEntry] = []
+        var spans: [StringsTable.Span] = []
+        spans.reserveCapacity(text.count / 100)
+        var sources: [StringsTable.Source] = []
+        sources.reserveCapacity(text.count / 100)
         var openingBrace: Int?
         if try skipWhitespace(), text[position] == Byte.openBrace {
             openingBrace = position
@@ -37,15 +53,9 @@ struct StringsScanner {
         while try skipWhitespace() {
             let byte = text[position]
             if Self.startsString(byte) {
-                let keyStart = position
-                let (key, value, location, valueRange) = try parseEntry()
-                // The strings move into the entry; only the table takes a reference.
-                if table.updateValue(value, forKey: key) != nil {
-                    duplicates.append(StringsEntry(key: key, value: value, location: location))
-                }
-                entries.append(
-                    StringsEntry(
-                        key: key, value: value, location: location, keyOffset: keyStart, valueRange: valueRange))
+                let (span, source) = try parseEntry()
+                spans.append(span)
+                sources.append(source)
                 continue
             }
             if byte == Byte.closeBrace, openingBrace != nil {
@@ -53,22 +63,23 @@ struct StringsScanner {
                 if try skipWhitespace() {
                     throw error(at: position, "unexpected \(describe(at: position)) after the closing '}'")
                 }
-                return ParsedStrings(entries: entries, table: table, duplicates: duplicates)
+                return StringsTable(buffer: buffer, spans: spans, sources: sources, file: file)
             }
             throw keyExpected(insideBraces: openingBrace != nil)
         }
         if let openingBrace {
             throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")
         }
-        return ParsedStrings(entries: entries, table: table, duplicates: duplicates)
+        return StringsTable(buffer: buffer, spans: spans, sources: sources, file: file)
     }
 
-    /// Parses `key = value;` or `key;`, starting at the key; the value's byte range is
+    /// Parses `key = value;` or `key;`, starting at the key; the value's source range is
     /// its token, quotes included (empty, just after the key, for `key;`).
-    private mutating func parseEntry() throws(ResourceParseError) -> (String, String, SourceLocation, Range<Int>) {
+    private mutating func parseEntry() throws(ResourceParseError) -> (StringsTable.Span, StringsTable.Source) {
         let keyStart = position
         // Located before the key is read: a line break inside the key moves the current line.
-        let keyLocation = currentLineLocation(of: keyStart)
+        let keyLine = UInt32(truncatingIfNeeded: line)
+        let keyColumn = currentLineColumn(of: keyStart)
         let key = try parseString()
         let keyEnd = position
         guard try skipWhitespace() else {
@@ -79,7 +90,11 @@ struct StringsScanner {
         switch text[position] {
         case Byte.semicolon:
             position += 1
-            return (key, key, keyLocation, keyEnd..<keyEnd)
+            return (
+                StringsTable.Span(
+                    keyStart: key.start, keyLength: key.length, valueStart: key.start, valueLength: key.length),
+                source(keyLine, keyColumn, keyStart, keyEnd, keyEnd)
+            )
         case Byte.equals:
             let equals = position
             position += 1
@@ -94,7 +109,11 @@ struct StringsScanner {
                 throw error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))")
             }
             position += 1
-            return (key, value, keyLocation, valueStart..<valueEnd)
+            return (
+                StringsTable.Span(
+                    keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length),
+                source(keyLine, keyColumn, keyStart, valueStart, valueEnd)
+            )
         default:
             throw error(
                 at: position,
@@ -169,9 +188,10 @@ struct StringsScanner {
         let end = text.count
         position += 2
         while position < end {
+            // Bytes over 0x7F stop the search to be checked, unless the text is valid already.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: true, sawNonASCII: &unused)
+                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: !validUTF8, sawNonASCII: &unused)
             guard position < end else { break }
             let byte = text[position]
             switch byte {
@@ -201,15 +221,25 @@ struct StringsScanner {
         lineStart = index + 1
     }
 
-    /// The location of `offset`, which must be on the current line.
-    private func currentLineLocation(of offset: Int) -> SourceLocation {
-        var column = 1
+    /// The column of `offset`, which must be on the current line.
+    private func currentLineColumn(of offset: Int) -> UInt32 {
+        var column: UInt32 = 1
         var index = lineStart
         while index < offset {
-            if text[index] & 0xC0 != 0x80 { column += 1 }
+            if text[index] & 0xC0 != 0x80 { column &+= 1 }
             index += 1
         }
-        return SourceLocation(file: file, line: line, column: column)
+        return column
+    }
+
+    /// Where an entry was written (offsets in `text`; `StringsParser` keeps files under 4 GiB).
+    @inline(__always)
+    private func source(
+        _ line: UInt32, _ column: UInt32, _ keyOffset: Int, _ valueStart: Int, _ valueEnd: Int
+    ) -> StringsTable.Source {
+        StringsTable.Source(
+            line: line, column: column, keyOffset: UInt32(truncatingIfNeeded: keyOffset),
+            valueStart: UInt32(truncatingIfNeeded: valueStart), valueEnd: UInt32(truncatingIfNeeded: valueEnd))
     }
 
     /// The length of the UTF-8 sequence at `index`, or an "invalid UTF-8" error there.
@@ -250,8 +280,11 @@ struct StringsScanner {
         }
     }
 
+    /// Where a string's decoded bytes are in `buffer`.
+    private typealias BufferSpan = (start: UInt32, length: UInt32)
+
     /// Parses a quoted or unquoted string starting at `position`.
-    private mutating func parseString() throws(ResourceParseError) -> String {
+    private mutating func parseString() throws(ResourceParseError) -> BufferSpan {
         let first = text[position]
         if first == Byte.doubleQuote || first == Byte.singleQuote {
             return try parseQuotedString(quote: first)
@@ -259,10 +292,16 @@ struct StringsScanner {
         let start = position
         let end = text.count
         while position < end, Self.isUnquoted(text[position]) { position += 1 }
-        return makeString(start, position)
+        return span(start, position - start)
     }
 
-    private mutating func parseQuotedString(quote: UInt8) throws(ResourceParseError) -> String {
+    /// The span of `length` bytes at `start` in `text`, as offsets in `buffer`.
+    @inline(__always)
+    private func span(_ start: Int, _ length: Int) -> BufferSpan {
+        (UInt32(truncatingIfNeeded: base &+ start), UInt32(truncatingIfNeeded: length))
+    }
+
+    private mutating func parseQuotedString(quote: UInt8) throws(ResourceParseError) -> BufferSpan {
         let opening = position
         position += 1
         let contentStart = position
@@ -276,12 +315,14 @@ struct StringsScanner {
             guard index < end else { break }
             let byte = text[index]
             if byte == quote {
-                let string = makeString(contentStart, index)
-                if nonASCII {
-                    try checkUnrepaired(string, contentStart..<index)
+                if nonASCII && !validUTF8,
+                    let bad = StringsTextDecoder.firstInvalidUTF8(
+                        in: UnsafeBufferPointer(rebasing: text[contentStart..<index]))
+                {
+                    throw invalidUTF8(at: contentStart + bad)
                 }
                 position = index + 1
-                return string
+                return span(contentStart, index - contentStart)
             }
             if byte == Byte.backslash {
                 position = index
@@ -297,47 +338,11 @@ struct StringsScanner {
         throw unterminatedString(opening)
     }
 
-    /// Throws the invalid-UTF-8 error if building `string` from `range` had to repair bytes.
-    ///
-    /// The standard library checks UTF-8 while it builds a string anyway, replacing bad bytes
-    /// with U+FFFD; a string that is byte for byte its source had nothing to repair, and that
-    /// comparison costs much less than checking every character a second time.
-    private func checkUnrepaired(_ string: String, _ range: Range<Int>) throws(ResourceParseError) {
-        let source = UnsafeBufferPointer(rebasing: text[range])
-        let unchanged =
-            string.utf8.count == source.count
-            && (string.utf8.withContiguousStorageIfAvailable { Self.sameBytes($0, source) }
-                ?? string.utf8.elementsEqual(source))
-        if !unchanged {
-            throw invalidUTF8(at: range.lowerBound + (StringsTextDecoder.firstInvalidUTF8(in: source) ?? 0))
-        }
-    }
-
-    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
-    private static func sameBytes(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
-            return left.count == right.count
-        }
-        var index = 0
-        while index + 8 <= left.count {
-            if UnsafeRawPointer(leftBase + index).loadUnaligned(as: UInt64.self)
-                != UnsafeRawPointer(rightBase + index).loadUnaligned(as: UInt64.self)
-            {
-                return false
-            }
-            index += 8
-        }
-        while index < left.count {
-            if leftBase[index] != rightBase[index] { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// The rest of a quoted string from its first backslash on, built in `scratch`.
+    /// The rest of a quoted string from its first backslash on, decoded in `scratch` and
+    /// then written over the string's own bytes in `buffer`.
     private mutating func parseEscapedRest(
         opening: Int, contentStart: Int, quote: UInt8
-    ) throws(ResourceParseError) -> String {
+    ) throws(ResourceParseError) -> BufferSpan {
         // The bytes before the first backslash were only scanned, not checked: check them now,
         // since the string is built from `scratch`, not from them.
         if let bad = StringsTextDecoder.firstInvalidUTF8(
@@ -361,7 +366,7 @@ struct StringsScanner {
                 appendRaw(from: mark, to: position, pendingHigh: &pendingHigh)
                 flush(&pendingHigh)
                 position += 1
-                return String(decoding: scratch, as: UTF8.self)
+                return storeDecoded(at: contentStart)
             }
             guard byte == Byte.backslash else {
                 if byte >= 0x80 {
@@ -476,9 +481,19 @@ struct StringsScanner {
         StringsTextDecoder.appendUTF8(scalar, to: &scratch)
     }
 
-    @inline(__always)
-    private func makeString(_ start: Int, _ end: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+    /// Writes `scratch` (a decoded string, never longer than its source) over the string's
+    /// source bytes from `start` in `buffer`; `text` is not touched, as the first write gives
+    /// `buffer` storage of its own.
+    private mutating func storeDecoded(at start: Int) -> BufferSpan {
+        let target = base + start
+        let count = scratch.count
+        scratch.withUnsafeBufferPointer { decoded in
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                guard let source = decoded.baseAddress, let destination = buffer.baseAddress else { return }
+                (destination + target).update(from: source, count: count)
+            }
+        }
+        return span(start, count)
     }
 
     // MARK: Errors

@@ -109,45 +109,59 @@ enum StringsTextDecoder {
             var index = 0
             while index < unitCount {
                 // ASCII runs eight units at a time: one vector load, one test, and the low
-                // bytes stored together.
+                // bytes stored together. The eight are stored even when one is not ASCII (the
+                // output has room: at most 3 bytes a unit so far, 8 units still to come), and
+                // the ASCII ones before it are kept.
                 while index &+ 8 <= unitCount {
                     var units = UnsafeRawPointer(source + 2 &* index).loadUnaligned(as: SIMD8<UInt16>.self)
                     if swapped { units = units &<< 8 | units &>> 8 }
-                    let halves = unsafeBitCast(units, to: SIMD2<UInt64>.self)
-                    guard (halves[0] | halves[1]) & 0xFF80_FF80_FF80_FF80 == 0 else { break }
                     UnsafeMutableRawPointer(target + out).storeBytes(
                         of: SIMD8<UInt8>(truncatingIfNeeded: units), as: SIMD8<UInt8>.self)
-                    out &+= 8
-                    index &+= 8
+                    let halves = unsafeBitCast(units, to: SIMD2<UInt64>.self)
+                    let low = UInt64(littleEndian: halves[0]) & 0xFF80_FF80_FF80_FF80
+                    let high = UInt64(littleEndian: halves[1]) & 0xFF80_FF80_FF80_FF80
+                    if low | high == 0 {
+                        out &+= 8
+                        index &+= 8
+                        continue
+                    }
+                    let ascii = low != 0 ? low.trailingZeroBitCount &>> 4 : 4 &+ high.trailingZeroBitCount &>> 4
+                    out &+= ascii
+                    index &+= ascii
+                    break
                 }
-                guard index < unitCount else { break }
-                let value = unit(index)
-                index &+= 1
-                switch value {
-                case 0..<0x80:
-                    target[out] = UInt8(truncatingIfNeeded: value)
-                    out &+= 1
-                case 0x80..<0x800:
-                    target[out] = UInt8(truncatingIfNeeded: 0xC0 | value &>> 6)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                    out &+= 2
-                case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
-                    let scalar = 0x10000 &+ (UInt32(value & 0x3FF) &<< 10 | UInt32(unit(index) & 0x3FF))
+                // Then one unit at a time while they are not ASCII (a run of Cyrillic or
+                // Japanese text), or to the end once fewer than eight are left.
+                while index < unitCount {
+                    let value = unit(index)
+                    if value < 0x80, index &+ 8 <= unitCount { break }
                     index &+= 1
-                    target[out] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
-                    target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
-                    target[out &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                    out &+= 4
-                case 0xD800..<0xE000:
-                    failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
-                    initialized = out
-                    return
-                default:
-                    target[out] = UInt8(truncatingIfNeeded: 0xE0 | value &>> 12)
-                    target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value &>> 6 & 0x3F)
-                    target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                    out &+= 3
+                    switch value {
+                    case 0..<0x80:
+                        target[out] = UInt8(truncatingIfNeeded: value)
+                        out &+= 1
+                    case 0x80..<0x800:
+                        target[out] = UInt8(truncatingIfNeeded: 0xC0 | value &>> 6)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
+                        out &+= 2
+                    case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
+                        let scalar = 0x10000 &+ (UInt32(value & 0x3FF) &<< 10 | UInt32(unit(index) & 0x3FF))
+                        index &+= 1
+                        target[out] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
+                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
+                        target[out &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                        out &+= 4
+                    case 0xD800..<0xE000:
+                        failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
+                        initialized = out
+                        return
+                    default:
+                        target[out] = UInt8(truncatingIfNeeded: 0xE0 | value &>> 12)
+                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value &>> 6 & 0x3F)
+                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
+                        out &+= 3
+                    }
                 }
             }
             initialized = out

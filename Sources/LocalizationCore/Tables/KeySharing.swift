@@ -39,12 +39,12 @@ package struct KeySharing {
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
     ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         guard kind == .strings else { return try ParsedResource.read(bytes, kind: kind, file: file) }
-        let parsed = try StringsParser.parse(bytes, file: file)
-        guard !parsed.table.isEmpty else { return (.table(LocalizationTable(strings: parsed.table)), []) }
-        let table = share(count: parsed.table.count, table: name) { body in
-            parsed.entries.withUnsafeBufferPointer { entries in
-                for index in entries.indices { body(entries[index].key, entries[index].value) }
-            }
+        // The file's spans are walked straight from its buffer: only the strings the table
+        // keeps are made, no entry list or dictionary of the whole file first.
+        let parsed = try StringsParser.parseTable(bytes, file: file)
+        guard !parsed.isEmpty else { return (.table(LocalizationTable(strings: [:])), []) }
+        let table = share(count: parsed.count, table: name) { body in
+            for position in parsed.spans.indices { body(parsed.key(at: position), parsed.value(at: position)) }
         }
         return (.table(table), [])
     }
