@@ -204,8 +204,12 @@ final class ClientConnection: @unchecked Sendable {
         coalescingWrites = true
         // Counted once per read, not once per request: the counters are behind a mutex.
         var taken = 0
-        defer {
+        func countTaken() {
             if taken > 0 { server.count { $0.requests += taken } }
+            taken = 0
+        }
+        defer {
+            countTaken()
             coalescingWrites = false
             writeOutput()
         }
@@ -237,6 +241,9 @@ final class ClientConnection: @unchecked Sendable {
                 if let reply = server.handler.answerAtOnce(request, from: peer) {
                     appendReply(reply, to: request.id, encoding: encoding)
                 } else {
+                    // What the handler reports (`status`, `metrics`) counts this request and
+                    // those before it, as when each was counted on arrival.
+                    countTaken()
                     dispatch(request, encoding: encoding)
                 }
             }
