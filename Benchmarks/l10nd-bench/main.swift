@@ -1,7 +1,7 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|reload|start|scale|metrics|compiled]
+//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled]
 //                                    [--json FILE] [--svg FILE]
 let arguments = CommandLine.arguments.dropFirst()
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
@@ -24,6 +24,7 @@ func runs(_ name: String) -> Bool { only == nil || only == name }
 if runs("parse"), !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
 if runs("client") { runClientBenchmark() }
 if runs("pipeline") { runPipelineBenchmark() }
+if runs("requests") { runRequestPathBenchmark() }
 if runs("reload") { runReloadLatencyBenchmark() }
 if runs("metrics") { runMetricsCostBenchmark() }
 if runs("start") {

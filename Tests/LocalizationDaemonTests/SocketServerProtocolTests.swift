@@ -39,6 +39,53 @@ import Testing
         }
     }
 
+    /// The fast path (a reply given at once, encoded straight into the output) keeps the
+    /// order: lookups behind a slow request wait for it, in both encodings, and the lookups
+    /// after it are answered in order whether or not something was owed when they came.
+    @Test(arguments: [WireEncoding.jsonLines, .binaryFrames])
+    func repliesGivenAtOnceKeepTheRequestOrder(encoding: WireEncoding) throws {
+        let running = try RunningServer(handler: TestHandler(answersLookupsAtOnce: true))
+        defer { running.shutDown() }
+        let client = try running.client()
+        var requests = WireCodec.encode(WireRequest(id: .number(1), operation: .reload), as: encoding)
+        for id in 2...300 {
+            requests += WireCodec.encode(
+                WireRequest(id: .number(Int64(id)), operation: .lookup(key: "k\(id)", languages: ["ja"], table: nil)),
+                as: encoding)
+        }
+        client.send(requests)
+        for id in 1...300 {
+            guard case .reply(let replyID, let reply) = try client.readServerMessage() else {
+                Issue.record("event instead of reply")
+                return
+            }
+            #expect(replyID == .number(Int64(id)))
+            if id == 1 {
+                #expect(reply == .fields(["generation": 2]))
+            } else {
+                #expect(
+                    reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "ja", generation: 1)))
+            }
+        }
+        // Nothing owed now: each of these goes straight to the output.
+        var more: [UInt8] = []
+        for id in 301...600 {
+            more += WireCodec.encode(
+                WireRequest(id: .number(Int64(id)), operation: .lookup(key: "k\(id)", languages: ["ja"], table: nil)),
+                as: encoding)
+        }
+        client.send(more)
+        for id in 301...600 {
+            guard case .reply(let replyID, let reply) = try client.readServerMessage() else {
+                Issue.record("event instead of reply")
+                return
+            }
+            #expect(replyID == .number(Int64(id)))
+            #expect(reply == .lookup(WireLookupResult(value: "«k\(id)»", found: true, language: "ja", generation: 1)))
+        }
+        #expect(running.server.statistics.requests == 600)
+    }
+
     @Test func binaryFramesAreAnsweredInBinary() throws {
         let running = try RunningServer()
         defer { running.shutDown() }

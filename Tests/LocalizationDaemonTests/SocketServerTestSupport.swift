@@ -119,20 +119,32 @@ final class TestClient {
 /// another thread, `status` reports the peer, `missing` fails.
 struct TestHandler: WireRequestHandler {
     var reloadDelay: Double = 0.2
+    /// Whether lookups take the server's fast path (``answerAtOnce(_:from:)``), as the
+    /// daemon's lookups do, instead of the reply closure.
+    var answersLookupsAtOnce = false
+
+    func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? {
+        guard answersLookupsAtOnce, case .lookup(let key, let languages, _, _, _) = request.operation else {
+            return nil
+        }
+        return Self.lookupReply(key, languages: languages)
+    }
+
+    /// A lookup's answer: the key in «», or `big:N` as N bytes.
+    static func lookupReply(_ key: String, languages: [String]) -> WireReply {
+        if key.hasPrefix("big:"), let size = Int(key.dropFirst(4)) {
+            return .lookup(
+                WireLookupResult(value: String(repeating: "x", count: size), found: true, language: "en", generation: 1)
+            )
+        }
+        return .lookup(
+            WireLookupResult(value: "«\(key)»", found: true, language: languages.first ?? "en", generation: 1))
+    }
 
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
         switch request.operation {
         case .lookup(let key, let languages, _, _, _):
-            if key.hasPrefix("big:"), let size = Int(key.dropFirst(4)) {
-                reply(
-                    .lookup(
-                        WireLookupResult(
-                            value: String(repeating: "x", count: size), found: true, language: "en", generation: 1)))
-                return
-            }
-            reply(
-                .lookup(
-                    WireLookupResult(value: "«\(key)»", found: true, language: languages.first ?? "en", generation: 1)))
+            reply(Self.lookupReply(key, languages: languages))
         case .batch(let keys, _, _, _):
             reply(.batch(WireBatchResult(values: keys.map { "«\($0)»" }, found: keys.map { _ in true }, generation: 1)))
         case .table:

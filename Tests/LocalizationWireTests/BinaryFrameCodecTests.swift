@@ -68,6 +68,47 @@ import Testing
         #expect(stringFailure.error.code == .badRequest)
     }
 
+    /// Keys are checked by decoding with repair and comparing: sequences whose repair has
+    /// their own length (a truncated 4-byte sequence, three bytes, becomes one U+FFFD, three
+    /// bytes), surrogates and overlong forms are refused; U+FFFD itself and every valid
+    /// string are taken as sent.
+    @Test(
+        arguments: [
+            [0xF0, 0x90, 0x80], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0x61, 0xFF, 0x62], [0xBF],
+            [0xF4, 0x90, 0x80, 0x80],
+        ] as [[UInt8]])
+    func keysThatAreNotUTF8AreRefused(key: [UInt8]) {
+        var payload: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, UInt8(key.count)] + key
+        payload += [0, 0, 0, 0, 0, 0, 0, 0, 0]
+        guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(payload) else {
+            Issue.record("accepted \(key)"); return
+        }
+        #expect(failure.error.message.contains("key is not valid UTF-8"))
+    }
+
+    @Test(arguments: ["", "k", "\u{FFFD}", "a\u{FFFD}b", "多言語化", "😀 e\u{301} ﬁ", String(repeating: "長い鍵", count: 40)])
+    func validKeysAreTakenAsSent(key: String) {
+        let request = WireRequest(id: .number(3), operation: .lookup(key: key, languages: ["ja"], table: nil))
+        #expect(BinaryFrameCodec.decodeRequest(payload(request)) == .success(request))
+    }
+
+    /// A reply encoded at the end of a connection's output is the same frame as one encoded
+    /// apart, and what was there before it is left alone.
+    @Test func repliesEncodedIntoAnOutputEqualRepliesEncodedApart() {
+        let replies: [WireServerMessage] = [
+            .reply(id: .number(7), .lookup(WireLookupResult(value: "あ", found: true, language: "ja", generation: 3))),
+            .reply(id: nil, .error(WireError(code: .badRequest, message: "no"))),
+            .event(.changed(generation: 4, changes: [WireTableChange(language: "ja", table: "Localizable")])),
+        ]
+        var output: [UInt8] = [1, 2, 3]
+        var expected = output
+        for reply in replies {
+            BinaryFrameCodec.encode(reply, appendingTo: &output)
+            expected += BinaryFrameCodec.encode(reply)
+        }
+        #expect(output == expected)
+    }
+
     @Test func invalidUTF8AndBadFlagsAreRefused() {
         let badKey: [UInt8] = [0x02, 0, 0, 0, 1, 0, 0, 0, 1, 0xC3, 0, 0, 0, 0, 0, 0, 0, 0, 0]
         guard case .failure(let failure) = BinaryFrameCodec.decodeRequest(badKey) else {

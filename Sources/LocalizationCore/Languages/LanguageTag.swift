@@ -104,6 +104,8 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// The BCP 47 form: `zh-Hant-TW`, or `Base`.
     public var identifier: String {
+        // A bare language (`ja`) is its own identifier: no array, no join, on every lookup.
+        if script == nil, region == nil, variants.isEmpty { return language }
         var parts = [language]
         if let script { parts.append(script) }
         if let region { parts.append(region) }

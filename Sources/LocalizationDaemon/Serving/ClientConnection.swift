@@ -202,7 +202,14 @@ final class ClientConnection: @unchecked Sendable {
         // Every reply to what one read brought is written with one `send`, not one each:
         // fewer system calls here, and fewer wake-ups for a client that pipelines.
         coalescingWrites = true
+        // Counted once per read, not once per request: the counters are behind a mutex.
+        var taken = 0
+        func countTaken() {
+            if taken > 0 { server.count { $0.requests += taken } }
+            taken = 0
+        }
         defer {
+            countTaken()
             coalescingWrites = false
             writeOutput()
         }
@@ -218,7 +225,7 @@ final class ClientConnection: @unchecked Sendable {
             }
             guard let message = framer.nextMessage() else { break }
             tookMessage = true
-            server.count { $0.requests += 1 }
+            taken += 1
             let encoding = message.encoding
             switch WireCodec.decodeRequest(message) {
             case .failure(let failure):
@@ -231,7 +238,14 @@ final class ClientConnection: @unchecked Sendable {
                 appendFilledSlot(
                     WireCodec.encode(.reply(id: request.id, .ok), as: encoding), id: request.id, encoding: encoding)
             case .success(let request):
-                dispatch(request, encoding: encoding)
+                if let reply = server.handler.answerAtOnce(request, from: peer) {
+                    appendReply(reply, to: request.id, encoding: encoding)
+                } else {
+                    // What the handler reports (`status`, `metrics`) counts this request and
+                    // those before it, as when each was counted on arrival.
+                    countTaken()
+                    dispatch(request, encoding: encoding)
+                }
             }
         }
         if tookMessage { lastActivity = DispatchTime.now().uptimeNanoseconds }
@@ -271,6 +285,21 @@ final class ClientConnection: @unchecked Sendable {
                 queue.async { self.complete(sequence, with: bytes, isError: isError) }
             }
         }
+    }
+
+    /// A reply the handler gave at once. Encoded straight into the output when no earlier
+    /// reply is still owed (then none is held in `slots`, and order is kept by appending),
+    /// else into its place in the order.
+    private func appendReply(_ reply: WireReply, to id: WireRequestID?, encoding: WireEncoding) {
+        if case .error = reply { server.count { $0.errors += 1 } }
+        let message = WireServerMessage.reply(id: id, reply)
+        guard slotsHead == slots.count else {
+            return appendFilledSlot(WireCodec.encode(message, as: encoding), id: id, encoding: encoding)
+        }
+        let before = output.count
+        WireCodec.encode(message, as: encoding, appendingTo: &output)
+        queuedTotal += UInt64(output.count - before)
+        if !coalescingWrites { writeOutput() }
     }
 
     private func complete(_ sequence: UInt64, with bytes: [UInt8], isError: Bool) {

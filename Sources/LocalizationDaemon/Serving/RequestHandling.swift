@@ -22,4 +22,17 @@ package protocol WireRequestHandler: Sendable {
     ///
     /// Must not block: it runs on the queue that serves every connection.
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void)
+
+    /// The reply to `request` when it can be given at once, without blocking (a lookup: an
+    /// in-memory read), else `nil` and the server calls ``handle(_:from:reply:)``.
+    ///
+    /// The socket server's fast path: a reply returned here is encoded straight into the
+    /// connection's output, with no reply closure and no place kept in the reply order for
+    /// it. Runs on the server's queue, like `handle`.
+    func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply?
+}
+
+extension WireRequestHandler {
+    /// No request is answered at once: each goes to ``handle(_:from:reply:)``.
+    package func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? { nil }
 }

@@ -4,7 +4,10 @@ package import LocalizationCore
 ///
 /// Readers take a snapshot and use it for a whole request; a reload builds the next one
 /// and swaps it in at once, so a reader sees the old tables or the new, never a mix.
-package struct ResourceSnapshot: Sendable {
+///
+/// A class: every request takes the current snapshot, and taking a reference is one retain,
+/// where copying the catalog's fields was a dozen.
+package final class ResourceSnapshot: Sendable {
     /// Increases by one with every reload that changed something; starts at 1.
     package let generation: UInt64
     /// The assembled tables.
@@ -13,4 +16,12 @@ package struct ResourceSnapshot: Sendable {
     package let errors: [ResourceParseError]
     /// The number of resource files known.
     package let fileCount: Int
+
+    /// Creates a snapshot.
+    package init(generation: UInt64, catalog: ResourceCatalog, errors: [ResourceParseError], fileCount: Int) {
+        self.generation = generation
+        self.catalog = catalog
+        self.errors = errors
+        self.fileCount = fileCount
+    }
 }

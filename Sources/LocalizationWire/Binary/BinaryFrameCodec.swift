@@ -161,6 +161,22 @@ package enum BinaryFrameCodec {
     /// Encodes a reply or an event as one frame.
     package static func encode(_ message: WireServerMessage) -> [UInt8] {
         var writer = BinaryWriter()
+        write(message, to: &writer)
+        return writer.finish()
+    }
+
+    /// Encodes a reply or an event as one frame at the end of `bytes`: a connection's output,
+    /// written in place instead of built apart and copied there.
+    package static func encode(_ message: WireServerMessage, appendingTo bytes: inout [UInt8]) {
+        // Moved, not shared, so the writer's appends do not copy the output.
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        var writer = BinaryWriter(appendingTo: consume taken)
+        write(message, to: &writer)
+        bytes = writer.finish()
+    }
+
+    private static func write(_ message: WireServerMessage, to writer: inout BinaryWriter) {
         switch message {
         case .event(.changed(let generation, let changes)):
             writer.write(ReplyKind.changedEvent.rawValue)
@@ -219,7 +235,6 @@ package enum BinaryFrameCodec {
                 writer.write(error.message)
             }
         }
-        return writer.finish()
     }
 
     /// Decodes a payload the daemon sent (the bytes after the header).

@@ -2,17 +2,29 @@
 /// to a frame whose header is patched in once the payload length is known.
 struct BinaryWriter {
     private(set) var bytes: [UInt8]
+    /// Where the frame's header starts in `bytes`.
+    private let frameStart: Int
 
     /// Starts a frame: reserves room for the header.
     init(reservingCapacity capacity: Int = 64) {
         bytes = []
         bytes.reserveCapacity(capacity + BinaryFrameHeader.size)
+        frameStart = 0
         bytes.append(contentsOf: repeatElement(0, count: BinaryFrameHeader.size))
     }
 
-    /// The finished frame, header included.
+    /// Starts a frame at the end of `bytes` (a connection's output), so it is written there
+    /// in place rather than built apart and copied.
+    init(appendingTo bytes: consuming [UInt8]) {
+        self.bytes = bytes
+        frameStart = self.bytes.count
+        self.bytes.append(contentsOf: repeatElement(0, count: BinaryFrameHeader.size))
+    }
+
+    /// The finished frame, header included (after whatever the writer was given to append to).
     mutating func finish() -> [UInt8] {
-        BinaryFrameHeader.write(length: bytes.count - BinaryFrameHeader.size, into: &bytes, at: 0)
+        BinaryFrameHeader.write(
+            length: bytes.count - frameStart - BinaryFrameHeader.size, into: &bytes, at: frameStart)
         return bytes
     }
 

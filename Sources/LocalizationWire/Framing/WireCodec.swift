@@ -42,4 +42,14 @@ package enum WireCodec {
         case .binaryFrames: BinaryFrameCodec.encode(message)
         }
     }
+
+    /// Encodes a reply or event in `encoding` at the end of `bytes` (a connection's output).
+    package static func encode(
+        _ message: WireServerMessage, as encoding: WireEncoding, appendingTo bytes: inout [UInt8]
+    ) {
+        switch encoding {
+        case .jsonLines: bytes.append(contentsOf: JSONLineCodec.encode(message))
+        case .binaryFrames: BinaryFrameCodec.encode(message, appendingTo: &bytes)
+        }
+    }
 }
