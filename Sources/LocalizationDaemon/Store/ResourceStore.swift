@@ -231,32 +231,50 @@ package final class ResourceStore: Sendable {
         _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
     ) {
         let now = ContinuousClock.now
+        var graceOver: [String] = []
         for (path, outcome) in touched {
             guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex) else {
                 state.vanishedSince[path] = nil
                 continue
             }
-            if Self.exists(path) {
-                // Back already: its directory was renamed away while it was listed and back
-                // before this check (a deployment's rename pair, repeated). Read the file
-                // itself again rather than drop it; only a file left out for another reason
-                // (a link now leading out of the roots) goes at once.
-                state.vanishedSince[path] = nil
-                if let again = reread(path, in: state, reading: &reading)[path], let again {
-                    touched[path] = .some(again)
-                    continue
-                }
-                guard !Self.exists(path) else { continue }
-            }
+            if rereadIfBack(path, &touched, state: &state, reading: &reading) { continue }
             let since = state.vanishedSince[path] ?? now
             if now - since >= holdGrace {
-                state.vanishedSince[path] = nil
+                graceOver.append(path)
             } else {
                 state.vanishedSince[path] = since
                 touched[path] = nil  // untouched: the last table stays
                 reading.heldFiles.append(path)
             }
         }
+        guard !graceOver.isEmpty else { return }
+        // Gone at two refreshes a grace apart is not yet gone throughout: a directory renamed
+        // away and back in a loop is gone a fraction of the time, and on a loaded machine
+        // both looks can land in that fraction. One more look a moment later, once per
+        // refresh, before anything is dropped.
+        usleep(Self.lastLookDelayMicroseconds)
+        for path in graceOver where !rereadIfBack(path, &touched, state: &state, reading: &reading) {
+            state.vanishedSince[path] = nil
+        }
+    }
+
+    /// How long the last look before a drop waits (``holdVanishedFiles(_:except:state:reading:)``).
+    static let lastLookDelayMicroseconds: UInt32 = 10_000
+
+    /// Reads `path` again when it exists after all, putting the outcome in `touched`; whether
+    /// it did. A file back already had its directory renamed away while it was listed and
+    /// back before this check (a deployment's rename pair, repeated); only a file left out
+    /// for another reason (a link now leading out of the roots) goes at once.
+    private func rereadIfBack(
+        _ path: String, _ touched: inout [String: LoadedFile?], state: inout State, reading: inout Reading
+    ) -> Bool {
+        guard Self.exists(path) else { return false }
+        state.vanishedSince[path] = nil
+        if let again = reread(path, in: state, reading: &reading)[path], let again {
+            touched[path] = .some(again)
+            return true
+        }
+        return Self.exists(path)
     }
 
     /// The paths to read: `paths`, except that a path under a root that resolves elsewhere
