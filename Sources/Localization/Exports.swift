@@ -4,10 +4,11 @@
 // wire's codecs. docs/api/Localization.md lists the result (scripts/api-listing).
 //
 // From `LocalizationCore`: what a lookup answers with (`Localizer.lookup`, `servedLanguages`:
-// LookupResult, LanguageTag and its error, TableEntry, PluralFormat, PluralCategory), a
-// lookup's plural counts (PluralOperands, and PluralCounts, which `WireOperation.lookup`
-// carries) and a format argument the daemon formats with
-// (FormatValue).
+// LookupResult, LanguageTag and its error, TableEntry, PluralFormat, PluralCategory, and
+// PluralRules, which their methods take), a lookup's plural counts (PluralOperands, and
+// PluralCounts, which `WireOperation.lookup` carries), a format argument the daemon formats
+// with (FormatValue), the user's preferred languages (PreferredLanguages), and the formatter
+// that finishes a looked-up value as `.localized(args)` does (LocalizedFormatter).
 //
 // From `LocalizationWire`: ``LocalizationClient`` speaks the socket protocol's messages
 // (docs/PROTOCOL.md), so the operations, the replies, their payloads and the pushed event
@@ -17,11 +18,14 @@
 @_exported public import enum LocalizationCore.FormatValue
 @_exported public import struct LocalizationCore.LanguageTag
 @_exported public import struct LocalizationCore.LanguageTagError
+@_exported public import enum LocalizationCore.LocalizedFormatter
 @_exported public import struct LocalizationCore.LookupResult
 @_exported public import enum LocalizationCore.PluralCategory
 @_exported public import enum LocalizationCore.PluralCounts
 @_exported public import struct LocalizationCore.PluralFormat
 @_exported public import struct LocalizationCore.PluralOperands
+@_exported public import struct LocalizationCore.PluralRules
+@_exported public import enum LocalizationCore.PreferredLanguages
 @_exported public import struct LocalizationCore.TableEntry
 @_exported public import struct LocalizationWire.WireBatchResult
 @_exported public import struct LocalizationWire.WireError
