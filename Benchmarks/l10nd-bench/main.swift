@@ -1,7 +1,7 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|reload|start|scale|metrics]
+//                                    [--only parse|client|pipeline|reload|start|scale|metrics|compiled]
 //                                    [--json FILE] [--svg FILE]
 let arguments = CommandLine.arguments.dropFirst()
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
@@ -32,6 +32,11 @@ if runs("start") {
         keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
 }
 if runs("scale") { runScaleBenchmark() }
+if runs("compiled") {
+    runCompiledLookupBenchmark(
+        languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
+        keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
+}
 if let json = value(of: "--json") {
     do { try BenchmarkReport.shared.writeJSON(to: json) } catch { print("cannot write \(json): \(error)") }
 }
