@@ -60,7 +60,11 @@ let package = Package(
         ),
         .testTarget(name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets", "CSharedMemory", "TestSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets", "CSharedMemory", "TestSupport",
+            ]),
         .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),
     ]
 )

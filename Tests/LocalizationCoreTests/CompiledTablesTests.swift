@@ -115,14 +115,14 @@ import Testing
                         guard expected.entry?.plural != nil else { continue }
                         for count in [0, 1, 2, 3, 5, 11, 21, 101] {
                             let operands = PluralOperands(count)
-                            let selected = catalog.lookup(key, in: name, chain: chain, count: operands).value
+                            let selected = catalog.lookup(key, in: name, chain: chain, plural: .count(operands)).value
                             if try answer.value(forCount: operands) != selected {
                                 found.append("\(place): count \(count) selects differently")
                             }
                         }
                         let counts: [PluralOperands?] = [PluralOperands(1), PluralOperands(21), nil]
                         if try answer.value(forCounts: counts)
-                            != catalog.lookup(key, in: name, chain: chain, counts: counts).value
+                            != catalog.lookup(key, in: name, chain: chain, plural: .counts(counts)).value
                         {
                             found.append("\(place): counts select differently")
                         }

@@ -23,13 +23,13 @@ package struct CompiledAnswer {
     /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` when the plural block is damaged.
     package func value(forCount count: PluralOperands) throws(CompiledTablesError) -> String {
         guard let plural else { return valueString }
-        return try plural.format().resolved(count: count, rules: plural.rules())
+        return try plural.format().resolved(.count(count), rules: plural.rules())
     }
 
     /// The value a lookup with `counts` (one per format argument) returns.
     package func value(forCounts counts: [PluralOperands?]) throws(CompiledTablesError) -> String {
         guard let plural else { return valueString }
-        return try plural.format().resolved(counts: counts, rules: plural.rules())
+        return try plural.format().resolved(.counts(counts), rules: plural.rules())
     }
 }
 

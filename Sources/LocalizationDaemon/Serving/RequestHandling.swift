@@ -22,4 +22,17 @@ package protocol WireRequestHandler: Sendable {
     ///
     /// Must not block: it runs on the queue that serves every connection.
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void)
+
+    /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to
+    /// attach to the reply's bytes (`nil` with an error reply). The server sends the file's
+    /// descriptor with the first byte of that reply, in request order like any reply.
+    ///
+    /// Must not block. The default refuses: a handler without compiled tables.
+    func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void)
+}
+
+extension WireRequestHandler {
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+        reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled tables")), nil)
+    }
 }
