@@ -102,11 +102,22 @@ import Testing
 
     /// The lines of this process's memory map naming a memory file `l10nd-tables-PID-GENERATION`.
     static func mappedFiles(of daemon: DaemonProcess) -> [String] {
-        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        let maps = Self.memoryMap()
         let name = "/memfd:l10nd-tables-\(daemon.process.processIdentifier)-"
         return maps.split(separator: "\n").filter { $0.contains(name) }.map {
             String($0[$0.range(of: name)!.upperBound...].prefix { $0 != " " })
         }
+    }
+
+    /// The lines of this process's memory map naming any memory file, for a failure's message.
+    static func memoryFileLines() -> [Substring] {
+        Self.memoryMap().split(separator: "\n").filter { $0.contains("/memfd:") }
+    }
+
+    /// `/proc/self/maps`, read to its end (`String(contentsOfFile:)` stops after one page of it).
+    static func memoryMap() -> String {
+        let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 
     @Test func anEditMapsTheNewGenerationAndUnmapsTheOld() throws {
@@ -123,7 +134,7 @@ import Testing
         #expect(localizer.lookup("k", languages: ["ja"]).value == "old")
         // The hot path too: its thread cache holds the generation until the next lookup.
         #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old")
-        #expect(Self.mappedFiles(of: daemon) == ["1"])
+        #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
 
         try "\"k\" = \"new\";\n".write(toFile: japanese, atomically: true, encoding: .utf8)
         #expect(ClientDaemonTests.wait(seconds: 10) { changed.withLock { $0 } != nil }, "no change callback")
