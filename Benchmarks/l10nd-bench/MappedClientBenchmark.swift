@@ -187,7 +187,9 @@ func runClientProcess(_ arguments: [String]) -> Never {
     Localizer.shared.useDaemon(socketPath: arguments[0], mode: mode, timeout: 600)
     var sum = 0
     for language in languages {
-        for key in 0..<keys { sum &+= Language("screen\(key % 97).label\(key)", identifier: language).localized.utf8.count }
+        for key in 0..<keys {
+            sum &+= Language("screen\(key % 97).label\(key)", identifier: language).localized.utf8.count
+        }
     }
     guard sum > 0 else { exit(1) }
     // Unbuffered: the parent waits for this line.

@@ -184,7 +184,9 @@ final class ImpostorDaemon: @unchecked Sendable {
                 bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0, listen(listener, 4) == 0 else { throw SocketError(code: .init(rawValue: "bind"), message: "") }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            throw SocketError(code: .init(rawValue: "bind"), message: "")
+        }
         let thread = Thread { [self] in acceptAndServe() }
         thread.start()
     }

@@ -73,8 +73,9 @@ final class MessageReader: @unchecked Sendable {
         framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         var outcome = ReadOutcome()
         while let message = framer.nextMessage() {
-            do throws(DaemonConnectionError) { outcome.messages.append(claimDescriptor(for: try Self.decode(message))) }
-            catch {
+            do throws(DaemonConnectionError) {
+                outcome.messages.append(claimDescriptor(for: try Self.decode(message)))
+            } catch {
                 outcome.failure = error
                 break
             }

@@ -358,7 +358,8 @@ public final class Localizer: Sendable {
             {
                 local.pointee.remember(place, as: name)
                 if let value = place.value(key) { return value }
-                daemon.misses.record(key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
+                daemon.misses.record(
+                    key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
                 return key
             }
         }

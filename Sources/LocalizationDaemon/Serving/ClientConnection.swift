@@ -367,7 +367,9 @@ final class ClientConnection: @unchecked Sendable {
                 // without: a send stops short of the next reply that carries one.
                 let attachment = unsentAttachments.first
                 let end =
-                    attachment.map { $0.start > writtenTotal ? outputStart + Int($0.start - writtenTotal) : output.count }
+                    attachment.map {
+                        $0.start > writtenTotal ? outputStart + Int($0.start - writtenTotal) : output.count
+                    }
                     ?? output.count
                 if let attachment, attachment.start == writtenTotal {
                     // withUnsafeBytes rethrows untyped: the typed error rides out in a Result.
