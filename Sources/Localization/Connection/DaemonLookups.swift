@@ -26,6 +26,9 @@ final class DaemonLookups: Sendable {
     /// The protocol minor version that added `map`: an older daemon is used in cached mode.
     static let mapMinorVersion = 5
 
+    /// The least time limit of a `map` request, in seconds.
+    static let mapTimeout = 60.0
+
     /// The most round-trip answers (direct mode, or with counts) remembered for when the
     /// daemon goes away.
     static let rememberedCapacity = 10_000
@@ -87,7 +90,9 @@ final class DaemonLookups: Sendable {
         for _ in 0..<3 {
             guard let connectionNumber = mapped.attempt else { return nil }
             let reply: WireReply
-            do { reply = try client.send(.map) } catch { return nil }
+            // The first `map` of a generation waits for the daemon to compile it (seconds for a
+            // million strings): a time limit meant for lookups would call the daemon hung.
+            do { reply = try client.send(.map, timeout: max(client.timeout, Self.mapTimeout)) } catch { return nil }
             guard case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
                 let mapping = ReceivedMappings.take(number), let tables = try? MappedTables(mapping)
             else {
