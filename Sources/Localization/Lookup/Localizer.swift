@@ -327,11 +327,10 @@ public final class Localizer: Sendable {
         let local = ThreadLookupCache.current
         let epoch = self.epoch.load(ordering: .acquiring)
         if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) {
-            if let place = local.pointee.lastPlace {
-                if let value = place.value(key) { return value }
-            } else if let value = local.pointee.lastEntries[key] {
-                return value
-            }
+            // Read through the pointer, not copied out: a copy of the place would retain its
+            // generation on every lookup. Mapped or cached, the other one is empty.
+            if let value = local.pointee.lastPlace?.value(key) { return value }
+            if let value = local.pointee.lastEntries[key] { return value }
         }
         return valueSlowly(key, languages: languages, table: table, epoch: epoch, local: local)
     }

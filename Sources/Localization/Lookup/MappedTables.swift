@@ -33,24 +33,28 @@ final class MappedTables: Sendable {
         guard let compiledLanguage = compiled.language(language), let compiledTable = compiled.table(table) else {
             return nil
         }
-        return Place(tables: self, language: compiledLanguage, table: compiledTable)
+        return Place(tables: self, compiled: compiled, language: compiledLanguage, table: compiledTable)
     }
 
     /// Where lookups of one (language, table) read, with the generation that holds it.
     struct Place {
+        /// Keeps the mapping alive while the place is used.
         let tables: MappedTables
+        /// `tables.compiled`, copied here so that a lookup through a place borrowed in place
+        /// (the thread cache's) touches no reference count.
+        let compiled: CompiledTables
         let language: CompiledTables.Language
         let table: CompiledTables.Table
 
         /// `key`'s value as a lookup without counts returns it; `nil` for a miss (or damage).
         @inline(__always)
         func value(_ key: String) -> String? {
-            (try? tables.compiled.lookup(key, language: language, table: table))??.valueString
+            (try? compiled.lookup(key, language: language, table: table))??.valueString
         }
 
         /// `key` looked up with plural forms selected as `plural` says.
         func result(_ key: String, plural: PluralCounts) -> LookupResult {
-            guard let answer = try? tables.compiled.lookup(key, language: language, table: table) else {
+            guard let answer = try? compiled.lookup(key, language: language, table: table) else {
                 return .missing(key)
             }
             let value: String?
