@@ -84,9 +84,12 @@ final class DaemonLookups: Sendable {
     }
 
     /// The current generation's compiled tables, mapped: kept, else asked for with `map`;
-    /// `nil` when the daemon failed (mapped lookups then fall back to cached ones).
+    /// `nil` when the daemon failed, or while another thread asks (mapped lookups then fall
+    /// back to cached ones).
     func mappedTables() -> MappedTables? {
         if let current = mapped.current { return current }
+        guard mapped.beginFetch() else { return nil }
+        defer { mapped.endFetch() }
         for _ in 0..<3 {
             guard let connectionNumber = mapped.attempt else { return nil }
             let reply: WireReply

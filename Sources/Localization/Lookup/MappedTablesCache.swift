@@ -19,6 +19,8 @@ final class MappedTablesCache: Sendable {
         /// The connection on which a `map` failed: mapped lookups fall back to cached ones
         /// until the next connection, rather than asking again on every lookup.
         var failedConnection: Int?
+        /// Whether a thread is asking `map` now.
+        var fetching = false
     }
 
     private let state = Mutex(State())
@@ -33,6 +35,23 @@ final class MappedTablesCache: Sendable {
     /// to ``store(_:fetchedOnConnection:)`` or ``noteFailure(onConnection:)``.
     var attempt: Int? {
         state.withLock { $0.failedConnection == $0.connectionNumber ? nil : $0.connectionNumber }
+    }
+
+    /// Claims the one `map` in flight: `false` when another thread is asking already (the
+    /// first `map` after a reload waits for the daemon to compile, seconds for a million
+    /// strings; meanwhile other lookups are answered as in cached mode, not held up).
+    /// A `true` is followed by ``endFetch()``.
+    func beginFetch() -> Bool {
+        state.withLock { state in
+            if state.fetching { return false }
+            state.fetching = true
+            return true
+        }
+    }
+
+    /// Ends the `map` ``beginFetch()`` claimed.
+    func endFetch() {
+        state.withLock { $0.fetching = false }
     }
 
     /// Keeps `tables` unless an event newer than them arrived, or the connection changed,
