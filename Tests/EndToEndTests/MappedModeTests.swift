@@ -150,6 +150,46 @@ import Testing
         #expect(Self.mappedFiles(of: daemon).count == 1)
     }
 
+    @Test func pipelinedMapRepliesEachCarryTheirOwnDescriptor() throws {
+        let resources = try TemporaryDirectory()
+        try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 10)
+        let socket = connection.descriptor
+        let requests = Array("{\"op\":\"map\",\"id\":1}\n{\"op\":\"map\",\"id\":2}\n{\"op\":\"hello\",\"id\":3}\n".utf8)
+        #expect(requests.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == requests.count)
+        var received: [UInt8] = []
+        // For each descriptor: how many map replies were complete before the read that brought it.
+        var mapRepliesBefore: [Int] = []
+        var mappings: [SealedMemoryMapping] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { buffer.deallocate() }
+        func completeMapReplies() -> Int {
+            String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast().filter { $0.contains("\"descriptor\":true") }.count
+        }
+        while received.filter({ $0 == UInt8(ascii: "\n") }).count < 3 {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            #expect(read.count > 0)
+            if read.count == 0 { break }
+            if let descriptor = read.descriptor.take() {
+                mapRepliesBefore.append(completeMapReplies())
+                mappings.append(try SealedMemoryMapping(verifying: descriptor, size: Self.fileSize(descriptor)))
+            }
+            received += buffer[..<read.count]
+        }
+        #expect(mapRepliesBefore == [0, 1], "descriptors and replies out of step: \(mapRepliesBefore)")
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].contains("\"id\":1") && lines[1].contains("\"id\":2"))
+        #expect(mappings.count == 2 && mappings.allSatisfy { lines[0].contains("\"size\":\($0.size)") })
+    }
+
+    /// The size of the file `descriptor` opens.
+    static func fileSize(_ descriptor: borrowing FileDescriptor) -> Int {
+        var status = stat()
+        return fstat(descriptor.rawValue, &status) == 0 ? Int(status.st_size) : -1
+    }
+
     @Test func anUnsealedDescriptorIsRefusedAndLookupsFallBackToCached() throws {
         let impostor = try ImpostorDaemon()
         let localizer = Localizer(environment: [:], log: { _ in })

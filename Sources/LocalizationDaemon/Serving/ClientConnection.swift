@@ -365,18 +365,17 @@ final class ClientConnection: @unchecked Sendable {
             do throws(SocketError) {
                 // A sealed file goes with the first byte of its reply, and the bytes before it
                 // without: a send stops short of the next reply that carries one.
-                let attachment = unsentAttachments.first
+                let attachment = unsentAttachments.first.flatMap { $0.start == writtenTotal ? $0 : nil }
+                let next = attachment == nil ? 0 : 1
                 let end =
-                    attachment.map {
-                        $0.start > writtenTotal ? outputStart + Int($0.start - writtenTotal) : output.count
-                    }
-                    ?? output.count
-                if let attachment, attachment.start == writtenTotal {
+                    next < unsentAttachments.count
+                    ? outputStart + Int(unsentAttachments[next].start - writtenTotal) : output.count
+                if let attachment {
                     // withUnsafeBytes rethrows untyped: the typed error rides out in a Result.
                     written = try output.withUnsafeBytes { buffer in
                         Result { () throws(SocketError) in
                             try DescriptorPassing.send(
-                                UnsafeRawBufferPointer(rebasing: buffer[outputStart...]),
+                                UnsafeRawBufferPointer(rebasing: buffer[outputStart..<end]),
                                 attaching: attachment.file.file.descriptor, over: descriptor)
                         }
                     }.get()
