@@ -152,23 +152,42 @@ import Testing
 
     @Test func pipelinedMapRepliesEachCarryTheirOwnDescriptor() throws {
         let resources = try TemporaryDirectory()
-        try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        // A table reply of megabytes, more than the socket holds.
+        let big = (0..<20_000).map { "\"key\($0)\" = \"\(String(repeating: "v", count: 100))\";\n" }.joined()
+        try resources.write(big, to: "en.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
         let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 10)
         let socket = connection.descriptor
-        let requests = Array("{\"op\":\"map\",\"id\":1}\n{\"op\":\"map\",\"id\":2}\n{\"op\":\"hello\",\"id\":3}\n".utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        // The daemon compiles the generation on the first `map`: done here, so the two below
+        // are answered at once.
+        let warmUp = Array("{\"op\":\"map\",\"id\":9}\n".utf8)
+        #expect(warmUp.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == warmUp.count)
+        var warmUpReply: [UInt8] = []
+        while warmUpReply.last != UInt8(ascii: "\n") {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            guard read.count > 0 else { break }
+            read.descriptor.take()?.close()
+            warmUpReply += buffer[..<read.count]
+        }
+        // Unread, the table reply fills the socket; both map replies then wait behind it in the
+        // daemon's output and go out from one buffer: each must still bring its own descriptor.
+        let requests = Array(
+            ("{\"op\":\"table\",\"lang\":\"en\",\"id\":0}\n{\"op\":\"map\",\"id\":1}\n"
+                + "{\"op\":\"map\",\"id\":2}\n{\"op\":\"hello\",\"id\":3}\n").utf8)
         #expect(requests.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == requests.count)
+        usleep(500_000)
         var received: [UInt8] = []
         // For each descriptor: how many map replies were complete before the read that brought it.
         var mapRepliesBefore: [Int] = []
         var mappings: [SealedMemoryMapping] = []
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
-        defer { buffer.deallocate() }
         func completeMapReplies() -> Int {
             String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                 .dropLast().filter { $0.contains("\"descriptor\":true") }.count
         }
-        while received.filter({ $0 == UInt8(ascii: "\n") }).count < 3 {
+        var lineCount = 0
+        while lineCount < 4 {
             var read = try DescriptorPassing.receive(into: buffer, from: socket)
             #expect(read.count > 0)
             if read.count == 0 { break }
@@ -177,11 +196,12 @@ import Testing
                 mappings.append(try SealedMemoryMapping(verifying: descriptor, size: Self.fileSize(descriptor)))
             }
             received += buffer[..<read.count]
+            lineCount += buffer[..<read.count].filter { $0 == UInt8(ascii: "\n") }.count
         }
         #expect(mapRepliesBefore == [0, 1], "descriptors and replies out of step: \(mapRepliesBefore)")
         let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
-        #expect(lines.count == 3 && lines[0].contains("\"id\":1") && lines[1].contains("\"id\":2"))
-        #expect(mappings.count == 2 && mappings.allSatisfy { lines[0].contains("\"size\":\($0.size)") })
+        #expect(lines.count == 4 && lines[1].contains("\"id\":1") && lines[2].contains("\"id\":2"))
+        #expect(mappings.count == 2 && zip(mappings, lines[1...2]).allSatisfy { $1.contains("\"size\":\($0.size)") })
     }
 
     /// The size of the file `descriptor` opens.
