@@ -58,9 +58,15 @@ let package = Package(
                 "LocalizationDaemon", "LocalizationWire", "LocalizationCore", "LocalizationSockets", "TestSupport",
             ]
         ),
-        .testTarget(name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets", "CSharedMemory", "TestSupport"]),
+        .testTarget(
+            name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets", "CSharedMemory", "TestSupport"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["LocalizationCore", "Localization", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "LocalizationCore", "Localization", "LocalizationWire", "LocalizationSockets", "CSharedMemory",
+                "TestSupport",
+            ]),
         .testTarget(name: "CommandLineHelpTests", dependencies: ["CommandLineHelp"]),
     ]
 )

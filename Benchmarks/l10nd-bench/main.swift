@@ -1,9 +1,11 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled]
+//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled|mapped]
 //                                    [--json FILE] [--svg FILE]
 let arguments = CommandLine.arguments.dropFirst()
+// The benchmark's own client processes (the mapped part starts them).
+if arguments.first == "--client-process" { runClientProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 
 /// The value after `name`, if given.
@@ -35,6 +37,11 @@ if runs("start") {
 if runs("scale") { runScaleBenchmark() }
 if runs("compiled") {
     runCompiledLookupBenchmark(
+        languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
+        keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
+}
+if runs("mapped") {
+    runMappedClientBenchmark(
         languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
         keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
 }

@@ -34,7 +34,7 @@ import Testing
         return true
     }
 
-    @Test(arguments: [LookupMode.cached, .direct])
+    @Test(arguments: [LookupMode.mapped, .cached, .direct])
     func anEditIsVisibleOnceTheCallbackFires(mode: LookupMode) throws {
         let setup = try Setup()
         let localizer = Localizer(environment: [:], log: { _ in })

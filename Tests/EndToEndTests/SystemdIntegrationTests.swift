@@ -1,3 +1,6 @@
+// `stat` comes through CSharedMemory here: this test target imports it (MappedModeTests), and
+// its header includes <sys/stat.h> first, so clang credits the declarations to it.
+import CSharedMemory
 import Foundation
 import Glibc
 import TestSupport

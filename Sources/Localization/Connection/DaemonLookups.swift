@@ -2,9 +2,9 @@ import LocalizationCore
 import LocalizationWire
 import Synchronization
 
-/// A ``Localizer``'s link to `l10nd` in cached or direct mode: the client connection, the
-/// resolved tables (cached mode), the remembered answers (direct mode) and the miss
-/// reporter. Replaced as a whole when the localizer is configured again.
+/// A ``Localizer``'s link to `l10nd` in mapped, cached or direct mode: the client
+/// connection, the mapped generation (mapped mode), the resolved tables (cached mode, and
+/// mapped mode's fallback), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
 final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {
@@ -23,6 +23,12 @@ final class DaemonLookups: Sendable {
     /// The protocol minor version that added a lookup's `counts`.
     static let countsMinorVersion = 3
 
+    /// The protocol minor version that added `map`: an older daemon is used in cached mode.
+    static let mapMinorVersion = 5
+
+    /// The least time limit of a `map` request, in seconds.
+    static let mapTimeout = 60.0
+
     /// The most round-trip answers (direct mode, or with counts) remembered for when the
     /// daemon goes away.
     static let rememberedCapacity = 10_000
@@ -30,6 +36,7 @@ final class DaemonLookups: Sendable {
     let mode: LookupMode
     let client: LocalizationClient
     let cache: ResolvedTableCache
+    let mapped = MappedTablesCache()
     let misses: MissReporter
     let developmentLanguage: LanguageTag
     private let remembered = Mutex<[Question: LookupResult]>([:])
@@ -44,6 +51,7 @@ final class DaemonLookups: Sendable {
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void
     ) {
         let cache = ResolvedTableCache()
+        let mapped = self.mapped
         let daemonMinorVersion = self.daemonMinorVersion
         self.cache = cache
         self.mode = mode
@@ -52,12 +60,14 @@ final class DaemonLookups: Sendable {
             switch event {
             case .connected(let hello):
                 cache.reset()
+                mapped.reset()
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
             case .changed(let generation, let changes):
                 cache.invalidate(
                     changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) },
                     generation: generation)
+                mapped.invalidate(generation: generation)
             case .disconnected: break  // the tables stay: they are the last known answers
             }
             onEvent(event)
@@ -66,6 +76,38 @@ final class DaemonLookups: Sendable {
         misses = MissReporter { batch in
             _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
         }
+    }
+
+    /// Whether lookups read mapped tables: mapped mode, with a daemon that has `map`.
+    var mapsTables: Bool {
+        mode == .mapped && daemonMinorVersion.value.load(ordering: .relaxed) >= Self.mapMinorVersion
+    }
+
+    /// The current generation's compiled tables, mapped: kept, else asked for with `map`;
+    /// `nil` when the daemon failed, or while another thread asks (mapped lookups then fall
+    /// back to cached ones).
+    func mappedTables() -> MappedTables? {
+        if let current = mapped.current { return current }
+        guard mapped.beginFetch() else { return nil }
+        defer { mapped.endFetch() }
+        for _ in 0..<3 {
+            guard let connectionNumber = mapped.attempt else { return nil }
+            let reply: WireReply
+            // The first `map` of a generation waits for the daemon to compile it (seconds for a
+            // million strings): a time limit meant for lookups would call the daemon hung.
+            do { reply = try client.send(.map, timeout: max(client.timeout, Self.mapTimeout)) } catch { return nil }
+            guard case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
+                let mapping = ReceivedMappings.take(number), let tables = try? MappedTables(mapping)
+            else {
+                // Refused, or the descriptor failed its checks: not asked again on this connection.
+                mapped.noteFailure(onConnection: connectionNumber)
+                return nil
+            }
+            if mapped.store(tables, fetchedOnConnection: connectionNumber) { return tables }
+            // An event newer than the reply arrived meanwhile: ask again for the newer generation.
+            if let newer = mapped.current { return newer }
+        }
+        return nil
     }
 
     /// The resolved table for `key`: cached, else fetched; `nil` when the daemon failed.
@@ -136,9 +178,13 @@ final class DaemonLookups: Sendable {
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
         if let answer = remembered.withLock({ $0[question] }) { return answer }
-        return cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)).map {
-            Self.result(key, in: $0)
+        if let table = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
+            return Self.result(key, in: table)
         }
+        guard languages.count == 1, let place = mapped.lastKnown?.place(language: languages[0], table: table) else {
+            return nil
+        }
+        return place.result(key, plural: plural)
     }
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.

@@ -21,11 +21,22 @@ final class MessageReader: @unchecked Sendable {
     let token: UInt64
     private let socket: UnixStreamSocket
     private var framer = MessageFramer(maxMessageBytes: 256 << 20)
+    /// Descriptors received and not yet claimed by a `map` reply, oldest first (owned: closed
+    /// when claimed or in `deinit`). A descriptor arrives with the read that brings the first
+    /// byte of its reply, so it waits here until that reply is complete.
+    private var descriptors: [Int32] = []
+
+    /// The most unclaimed descriptors kept: a daemon that sends more breaks the protocol.
+    private static let maxUnclaimedDescriptors = 4
 
     /// Opens the socket's reading half; `token` names the connection in the loop.
     init(socket: UnixStreamSocket, token: UInt64) {
         self.socket = socket
         self.token = token
+    }
+
+    deinit {
+        descriptors.forEach { FileDescriptor(adopting: $0).close() }
     }
 
     /// The descriptor, to wait for input on; owned by the socket.
@@ -50,9 +61,11 @@ final class MessageReader: @unchecked Sendable {
         loop.assertOnLoopThread()
         let count: Int
         do {
-            count = try SystemCall.run("recv") {
-                recv(socket.descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-            }
+            // recvmsg, not recv: a `map` reply's descriptor would be closed by a plain read.
+            var received = try DescriptorPassing.receive(
+                into: buffer, from: socket.descriptor, flags: Int32(MSG_DONTWAIT))
+            count = received.count
+            if let descriptor = received.descriptor.take() { keep(descriptor) }
         } catch {
             return error.wouldBlock ? ReadOutcome() : ReadOutcome(failure: DaemonConnectionError(socketFailure: error))
         }
@@ -60,12 +73,47 @@ final class MessageReader: @unchecked Sendable {
         framer.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         var outcome = ReadOutcome()
         while let message = framer.nextMessage() {
-            do throws(DaemonConnectionError) { outcome.messages.append(try Self.decode(message)) } catch {
+            do throws(DaemonConnectionError) {
+                outcome.messages.append(claimDescriptor(for: try Self.decode(message)))
+            } catch {
                 outcome.failure = error
                 break
             }
         }
         return outcome
+    }
+
+    private func keep(_ descriptor: consuming FileDescriptor) {
+        descriptors.append(descriptor.take())
+        if descriptors.count > Self.maxUnclaimedDescriptors {
+            FileDescriptor(adopting: descriptors.removeFirst()).close()
+        }
+    }
+
+    /// `message` with the descriptor its `map` reply announces (`"descriptor":true`) checked
+    /// and mapped (``SealedMemoryMapping``), and held in ``ReceivedMappings`` under the number
+    /// the reply's `mapping` field now gives; a descriptor that fails the checks, or is missing,
+    /// turns the reply into an error. Other messages pass unchanged.
+    private func claimDescriptor(for message: WireServerMessage) -> WireServerMessage {
+        guard case .reply(let id, .fields(var fields)) = message, fields["descriptor"]?.boolValue == true else {
+            return message
+        }
+        func failure(_ text: String) -> WireServerMessage {
+            .reply(id: id, .error(WireError(code: WireError.Code(rawValue: "unsealed_memory"), message: text)))
+        }
+        guard !descriptors.isEmpty else { return failure("the map reply came without its descriptor") }
+        let descriptor = FileDescriptor(adopting: descriptors.removeFirst())
+        // Closed when `descriptor` goes (FileDescriptor closes itself): the mapping keeps the file.
+        guard let size = fields["size"]?.integerValue, let size = Int(exactly: size) else {
+            return failure("the map reply announces no size")
+        }
+        do {
+            let mapping = try SealedMemoryMapping(verifying: descriptor, size: size)
+            fields["mapping"] = .integer(ReceivedMappings.hold(mapping))
+            return .reply(id: id, .fields(fields))
+        } catch {
+            return failure(error.message)
+        }
     }
 
     private static var closedByDaemon: DaemonConnectionError {

@@ -3,13 +3,13 @@ import LocalizationCore
 import LocalizationWire
 import Synchronization
 
-/// Where `localized` gets its strings: `l10nd` (cached or direct mode) or the resource
+/// Where `localized` gets its strings: `l10nd` (mapped, cached or direct mode) or the resource
 /// files read in the process (embedded mode). The rules are in `docs/CLIENT.md`.
 ///
 /// ``shared`` reads its configuration from the environment, and explicit calls override it:
 ///
-/// - `L10N_MODE=embedded|cached|direct` picks the mode; without it, a non-empty
-///   `L10N_SOCKET` means cached mode and anything else embedded mode.
+/// - `L10N_MODE=embedded|mapped|cached|direct` picks the mode; without it, a non-empty
+///   `L10N_SOCKET` means mapped mode and anything else embedded mode.
 /// - In a daemon mode the socket is ``useDaemon(socketPath:mode:timeout:)``'s path, else
 ///   `L10N_SOCKET`, else the daemon's default path.
 /// - Resource directories (``useResources(at:developmentLanguage:)``, else
@@ -22,7 +22,7 @@ import Synchronization
 ///
 /// ```swift
 /// Localizer.shared.useResources(at: ["/usr/share/myapp/Resources"])   // files
-/// Localizer.shared.useDaemon()                                       // l10nd, cached
+/// Localizer.shared.useDaemon()                                       // l10nd, mapped
 /// let observation = Localizer.shared.onChange { change in redraw() }
 /// ```
 public final class Localizer: Sendable {
@@ -75,7 +75,7 @@ public final class Localizer: Sendable {
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .cached)
+        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
         if mode != .embedded {
             useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
@@ -107,9 +107,9 @@ public final class Localizer: Sendable {
     }
 
     /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
-    /// path), in `mode` (`.cached` or `.direct`; `.embedded` is ``useEmbedded()``), with
-    /// `timeout` seconds per request. Returns once the first connection attempt is over.
-    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .cached, timeout: Double = 1) {
+    /// path), in `mode` (`.mapped`, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
+    /// with `timeout` seconds per request. Returns once the first connection attempt is over.
+    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .mapped, timeout: Double = 1) {
         guard mode != .embedded else { return useEmbedded() }
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let development = state.withLock { $0.developmentLanguage }
@@ -159,7 +159,7 @@ public final class Localizer: Sendable {
     public var servedLanguages: [LanguageTag] {
         switch route() {
         case .files(let resources): resources.catalog.languages
-        case .cached(let daemon), .direct(let daemon): daemon.languages() ?? []
+        case .mapped(let daemon), .cached(let daemon), .direct(let daemon): daemon.languages() ?? []
         case .lastKnown, .keys: []
         }
     }
@@ -270,20 +270,20 @@ public final class Localizer: Sendable {
         let tableName = ResourceCatalog.tableName(table)
         let current = route()
         switch current {
-        case .cached(let daemon):
-            // The cached tables hold each entry's `other` forms: a count asks the daemon.
-            if plural != .none,
-                let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural)
+        case .mapped(let daemon):
+            // One language, compiled by the daemon: answered in place, plural forms included.
+            if identifiers.count == 1,
+                let place = daemon.mappedTables()?.place(language: identifiers[0], table: tableName)
             {
+                let result = place.result(key, plural: plural)
+                if !result.found {
+                    daemon.misses.record(key, in: ResolvedTable.Key(languages: identifiers, table: tableName))
+                }
                 return (result, .daemon)
             }
-            let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
-            if let resolved = daemon.table(for: tableKey) {
-                let result = DaemonLookups.result(key, in: resolved)
-                if !result.found { daemon.misses.record(key, in: tableKey) }
-                return (result, .daemon)
-            }
-            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+        case .cached(let daemon):
+            return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .direct(let daemon):
             if let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural) {
                 return (result, .daemon)
@@ -301,17 +301,40 @@ public final class Localizer: Sendable {
         }
     }
 
+    /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold).
+    private func cachedLookup(
+        _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups
+    ) -> (result: LookupResult, source: LookupSource) {
+        let identifiers = tags.map(\.identifier)
+        // The cached tables hold each entry's `other` forms: a count asks the daemon.
+        if plural != .none,
+            let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural)
+        {
+            return (result, .daemon)
+        }
+        let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
+        if let resolved = daemon.table(for: tableKey) {
+            let result = DaemonLookups.result(key, in: resolved)
+            if !result.found { daemon.misses.record(key, in: tableKey) }
+            return (result, .daemon)
+        }
+        return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+    }
+
     /// The value `localized` returns. In cached mode, once this thread has read the table,
     /// it costs a thread-local read, the epoch, two short comparisons and one dictionary
     /// read: no lock, no allocation, no reference count on anything other threads share.
+    /// In mapped mode the dictionary read is a probe of the mapped tables' key index and a
+    /// copy of the value.
     @usableFromInline
     func value(_ key: String, languages: LanguageList, table: String?) -> String {
         let local = ThreadLookupCache.current
         let epoch = self.epoch.load(ordering: .acquiring)
-        if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch),
-            let value = local.pointee.lastEntries[key]
-        {
-            return value
+        if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) {
+            // Read through the pointer, not copied out: a copy of the place would retain its
+            // generation on every lookup. Mapped or cached, the other one is empty.
+            if let value = local.pointee.lastPlace?.value(key) { return value }
+            if let value = local.pointee.lastEntries[key] { return value }
         }
         return valueSlowly(key, languages: languages, table: table, epoch: epoch, local: local)
     }
@@ -330,6 +353,19 @@ public final class Localizer: Sendable {
             return lookup(key, languages: languages.tags, table: table).value
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
+        if local.pointee.mapsTables {
+            let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
+            if identifiers.count == 1,
+                let place = daemon.mappedTables()?.place(
+                    language: identifiers[0], table: ResourceCatalog.tableName(table))
+            {
+                local.pointee.remember(place, as: name)
+                if let value = place.value(key) { return value }
+                daemon.misses.record(
+                    key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
+                return key
+            }
+        }
         var resolved = local.pointee.tables[name]
         if resolved == nil {
             let tableKey = ResolvedTable.Key(
@@ -381,7 +417,11 @@ public final class Localizer: Sendable {
         while true {
             let next = state.withLock { state -> ReadyOrRead<LookupRoute> in
                 if let daemon = state.daemon, daemon.client.isConnected {
-                    return .ready(daemon.mode == .cached ? .cached(daemon) : .direct(daemon))
+                    switch daemon.mode {
+                    case .direct: return .ready(.direct(daemon))
+                    case .mapped where daemon.mapsTables: return .ready(.mapped(daemon))
+                    case .mapped, .cached, .embedded: return .ready(.cached(daemon))
+                    }
                 }
                 if let resources = state.resources { return .ready(.files(resources)) }
                 if let read = ResourceRead(state) { return .read(read) }
@@ -479,6 +519,11 @@ public final class Localizer: Sendable {
         invalidate()
         switch event {
         case .changed(let generation, let changes):
+            // Maps the new generation now, off this thread (which must not wait for a reply),
+            // so the next lookup finds it mapped.
+            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables {
+                DispatchQueue.global(qos: .utility).async { _ = daemon.mappedTables() }
+            }
             let tables = changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }
             observers.notify(
                 LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))

@@ -3,7 +3,9 @@ import LocalizationCore
 /// How a ``Localizer`` answers in its current epoch: the mode and, in a daemon mode,
 /// whether the daemon is reachable or which fallback serves instead.
 enum LookupRoute: Sendable {
-    /// Cached mode, daemon reachable.
+    /// Mapped mode, daemon reachable and able to `map`.
+    case mapped(DaemonLookups)
+    /// Cached mode (or mapped mode with an older daemon), daemon reachable.
     case cached(DaemonLookups)
     /// Direct mode, daemon reachable.
     case direct(DaemonLookups)
@@ -16,7 +18,7 @@ enum LookupRoute: Sendable {
 
     var source: LookupSource {
         switch self {
-        case .cached, .direct: .daemon
+        case .mapped, .cached, .direct: .daemon
         case .files: .files
         case .lastKnown: .lastKnown
         case .keys: .keys

@@ -20,8 +20,11 @@ struct ThreadLookupCache {
     var owner: UInt64 = 0
     /// The localizer's epoch this was filled at; any other epoch empties it.
     var epoch: UInt64 = 0
-    /// The daemon when the epoch's route is ``LookupRoute/cached(_:)``, else `nil`.
+    /// The daemon when the epoch's route is ``LookupRoute/cached(_:)`` or
+    /// ``LookupRoute/mapped(_:)``, else `nil`.
     var cachedDaemon: DaemonLookups?
+    /// Whether the epoch's route is ``LookupRoute/mapped(_:)``.
+    var mapsTables = false
     /// Tables by the names callers used.
     var tables: [TableName: ResolvedTable] = [:]
     /// The name of the table the last cached-mode lookup read, and its entries: a thread
@@ -29,6 +32,10 @@ struct ThreadLookupCache {
     /// than hashing a name.
     var lastName = Self.noTable
     var lastEntries: [String: String] = [:]
+    /// In mapped mode, where the last table read lies in the mapped generation (``lastEntries``
+    /// is then unused). It holds that generation until this thread's next lookup in a new
+    /// epoch, or the thread's end: a thread that stops looking up keeps one old mapping.
+    var lastPlace: MappedTables.Place?
 
     /// The name ``lastName`` has while no table was read. Any name would do: with no
     /// entries, a lookup that matches it finds nothing and takes the slow path.
@@ -47,10 +54,15 @@ struct ThreadLookupCache {
     mutating func reset(owner: UInt64, epoch: UInt64, route: LookupRoute) {
         self.owner = owner
         self.epoch = epoch
-        if case .cached(let daemon) = route { cachedDaemon = daemon } else { cachedDaemon = nil }
+        switch route {
+        case .cached(let daemon): (cachedDaemon, mapsTables) = (daemon, false)
+        case .mapped(let daemon): (cachedDaemon, mapsTables) = (daemon, true)
+        default: (cachedDaemon, mapsTables) = (nil, false)
+        }
         tables.removeAll(keepingCapacity: true)
         lastName = Self.noTable
         lastEntries = [:]
+        lastPlace = nil
     }
 
     /// Keeps `table`, found under `name`, for the next lookups.
@@ -63,6 +75,14 @@ struct ThreadLookupCache {
     mutating func remember(_ table: ResolvedTable, as name: TableName) {
         lastName = name
         lastEntries = table.entries
+        lastPlace = nil
+    }
+
+    /// Makes `place`, in the mapped generation, the one the hot path reads.
+    mutating func remember(_ place: MappedTables.Place, as name: TableName) {
+        lastName = name
+        lastEntries = [:]
+        lastPlace = place
     }
 
     private static let key: pthread_key_t = {

@@ -28,6 +28,8 @@ final class ClientConnection: @unchecked Sendable {
         let id: WireRequestID?
         let encoding: WireEncoding
         var isEvent = false
+        /// A `map` reply's sealed file, sent with the reply's first byte.
+        var attachment: SharedTablesFile?
     }
 
     private enum State {
@@ -71,6 +73,9 @@ final class ClientConnection: @unchecked Sendable {
     /// first's terms to learn from the second when an event has gone out.
     private var queuedTotal: UInt64 = 0
     private var writtenTotal: UInt64 = 0
+    /// Sealed files to send, each with the byte at `start` (in `queuedTotal` terms): the first
+    /// byte of its `map` reply. Kept in output order, so descriptors pair with replies in order.
+    private var unsentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
     /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
     private var unsentEvents: [(end: UInt64, size: Int)] = []
     private var unsentEventsHead = 0
@@ -273,17 +278,22 @@ final class ClientConnection: @unchecked Sendable {
         // `self`, not a weak reference: one would move this object's reference counts to a
         // side table, making every retain of it slower; a late reply to a closed connection is
         // dropped by `complete`.
-        server.handler.handle(request, from: peer) { [self] reply in
+        let answer: @Sendable (WireReply, SharedTablesFile?) -> Void = { [self] reply, attachment in
             let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
             let isError: Bool
             if case .error = reply { isError = true } else { isError = false }
             if DispatchQueue.getSpecific(key: queueKey) != nil {
-                complete(sequence, with: bytes, isError: isError)
+                complete(sequence, with: bytes, isError: isError, attachment: attachment)
             } else {
                 // Encoded above, on the thread that answered: a large reply costs that
                 // thread, not the queue every client shares.
-                queue.async { self.complete(sequence, with: bytes, isError: isError) }
+                queue.async { self.complete(sequence, with: bytes, isError: isError, attachment: attachment) }
             }
+        }
+        if case .map = request.operation {
+            server.handler.handleMap(from: peer, reply: answer)
+        } else {
+            server.handler.handle(request, from: peer) { answer($0, nil) }
         }
     }
 
@@ -302,7 +312,9 @@ final class ClientConnection: @unchecked Sendable {
         if !coalescingWrites { writeOutput() }
     }
 
-    private func complete(_ sequence: UInt64, with bytes: [UInt8], isError: Bool) {
+    private func complete(
+        _ sequence: UInt64, with bytes: [UInt8], isError: Bool, attachment: SharedTablesFile? = nil
+    ) {
         dispatchPrecondition(condition: .onQueue(queue))
         if sequence == tableSequence { tableSequence = nil }
         guard !isClosed, sequence >= firstSequence else { return }
@@ -310,6 +322,7 @@ final class ClientConnection: @unchecked Sendable {
         guard index < slots.count, slots[index].bytes == nil else { return }
         if isError { server.count { $0.errors += 1 } }
         slots[index].bytes = bytes
+        slots[index].attachment = attachment
         heldBytes += bytes.count
         flushSlots()
     }
@@ -342,6 +355,9 @@ final class ClientConnection: @unchecked Sendable {
     private func flushSlots() {
         while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
             heldBytes -= bytes.count
+            if let file = slots[slotsHead].attachment, !bytes.isEmpty {
+                unsentAttachments.append((start: queuedTotal, file: file))
+            }
             // Taken whole when nothing waits before it: a reply of many megabytes is not copied.
             if outputStart == output.count {
                 output = bytes
@@ -375,14 +391,32 @@ final class ClientConnection: @unchecked Sendable {
         guard !isClosed else { return }
         while outputStart < output.count {
             let written: Int
-            do {
-                written = try SystemCall.run("send") {
-                    output.withUnsafeBytes { buffer in
-                        // MSG_NOSIGNAL: a vanished peer is an EPIPE for this connection, not a
-                        // SIGPIPE that kills the daemon.
-                        guard let base = buffer.baseAddress else { return 0 }
-                        return send(
-                            descriptor, base + outputStart, buffer.count - outputStart, Int32(MSG_NOSIGNAL))
+            do throws(SocketError) {
+                // A sealed file goes with the first byte of its reply, and the bytes before it
+                // without: a send stops short of the next reply that carries one.
+                let attachment = unsentAttachments.first.flatMap { $0.start == writtenTotal ? $0 : nil }
+                let next = attachment == nil ? 0 : 1
+                let end =
+                    next < unsentAttachments.count
+                    ? outputStart + Int(unsentAttachments[next].start - writtenTotal) : output.count
+                if let attachment {
+                    // withUnsafeBytes rethrows untyped: the typed error rides out in a Result.
+                    written = try output.withUnsafeBytes { buffer in
+                        Result { () throws(SocketError) in
+                            try DescriptorPassing.send(
+                                UnsafeRawBufferPointer(rebasing: buffer[outputStart..<end]),
+                                attaching: attachment.file.file.descriptor, over: descriptor)
+                        }
+                    }.get()
+                    unsentAttachments.removeFirst()
+                } else {
+                    written = try SystemCall.run("send") {
+                        output.withUnsafeBytes { buffer in
+                            // MSG_NOSIGNAL: a vanished peer is an EPIPE for this connection, not a
+                            // SIGPIPE that kills the daemon.
+                            guard let base = buffer.baseAddress else { return 0 }
+                            return send(descriptor, base + outputStart, end - outputStart, Int32(MSG_NOSIGNAL))
+                        }
                     }
                 }
             } catch {
@@ -500,6 +534,7 @@ final class ClientConnection: @unchecked Sendable {
         state = .closed
         output = []
         slots = []
+        unsentAttachments = []
         suspendReading()
         // A suspended source must be resumed before it is cancelled, or it is never released.
         if let writeSource, writeSuspended {

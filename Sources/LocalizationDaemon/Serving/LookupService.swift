@@ -48,6 +48,8 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, one at a time: a client asking for many tables
     /// takes one core at most.
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
+    /// The current generation's compiled tables in a sealed file, for `map`.
+    private let sharedTables = SharedTablesCache()
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
     /// to change the daemon, as `SO_PEERCRED` reports them.
@@ -120,6 +122,9 @@ package final class LookupService: WireRequestHandler {
                     .fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
             case .subscribe:
                 reply(.ok)  // the server answers subscribe itself; this is never reached
+            case .map:
+                // The server sends `map` to handleMap (the reply carries a descriptor).
+                reply(.error(WireError(code: .badRequest, message: "map is answered with a descriptor")))
             }
         } catch {
             reply(.error(error))
@@ -146,6 +151,28 @@ package final class LookupService: WireRequestHandler {
         }
         counters.requestDurations(request.operation.kind).record(since: started)
         return answer
+    }
+
+    /// Answers `map` on the tables queue: compiling a generation (the first request after a
+    /// reload) takes as long as resolving every table, and must not hold up lookups. Anyone
+    /// who may look strings up may map them, as with `table`.
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+        let started = DurationHistogram.now()
+        let durations = counters.requestDurations(.map)
+        tables.async { [self] in
+            defer { durations.record(since: started) }
+            do {
+                let file = try sharedTables.file(for: store.snapshot)
+                reply(
+                    .fields([
+                        "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),
+                        "descriptor": .bool(true),
+                    ]),
+                    file)
+            } catch {
+                reply(.error(WireError(code: .unavailable, message: "cannot share the compiled tables: \(error)")), nil)
+            }
+        }
     }
 
     /// Refuses an operation that changes the daemon to anyone but root and its own user.

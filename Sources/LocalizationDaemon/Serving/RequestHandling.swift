@@ -30,9 +30,20 @@ package protocol WireRequestHandler: Sendable {
     /// connection's output, with no reply closure and no place kept in the reply order for
     /// it. Runs on the server's queue, like `handle`.
     func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply?
+
+    /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to
+    /// attach to the reply's bytes (`nil` with an error reply). The server sends the file's
+    /// descriptor with the first byte of that reply, in request order like any reply.
+    ///
+    /// Must not block. The default refuses: a handler without compiled tables.
+    func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void)
 }
 
 extension WireRequestHandler {
     /// No request is answered at once: each goes to ``handle(_:from:reply:)``.
     package func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? { nil }
+
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+        reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled tables")), nil)
+    }
 }

@@ -62,14 +62,15 @@ package enum DescriptorPassing {
     }
 
     /// Receives what is there, up to `buffer.count` bytes, and the descriptor sent with them if
-    /// any (close-on-exec); a count of 0 means the peer closed the connection.
+    /// any (close-on-exec); a count of 0 means the peer closed the connection. `flags` are
+    /// added to `recvmsg`'s (`MSG_DONTWAIT` for a reader woken by readiness).
     ///
     /// A descriptor beyond the first is closed and counted in ``ReceivedBytes/extraDescriptors``.
     /// Throws ``SocketError/Code/truncatedControl`` (after closing whatever arrived) when the
     /// kernel dropped descriptors that did not fit: the bytes were consumed, so the caller
     /// must close the connection. Throws `EAGAIN` when a non-blocking socket has nothing.
     package static func receive(
-        into buffer: UnsafeMutableRawBufferPointer, from socket: Int32
+        into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, flags: Int32 = 0
     ) throws(SocketError) -> ReceivedBytes {
         let space = l10nd_rights_space(receiveCapacity)
         return try withUnsafeTemporaryAllocation(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment) {
@@ -81,7 +82,7 @@ package enum DescriptorPassing {
                 message.msg_iovlen = 1
                 message.msg_control = control.baseAddress
                 message.msg_controllen = space
-                return try SystemCall.run("recvmsg") { recvmsg(socket, &message, Int32(MSG_CMSG_CLOEXEC)) }
+                return try SystemCall.run("recvmsg") { recvmsg(socket, &message, Int32(MSG_CMSG_CLOEXEC) | flags) }
             }
             var numbers = [Int32](
                 repeating: -1, count: l10nd_rights_received(control.baseAddress, message.msg_controllen, nil))

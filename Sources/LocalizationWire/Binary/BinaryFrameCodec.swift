@@ -32,7 +32,7 @@ package enum BinaryFrameCodec {
         writer.write(request.operation.kind.rawValue)
         writer.write(request.id?.frameValue ?? 0)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics, .map:
             break
         case .lookup(let key, let languages, let table, let plural, let arguments):
             writer.write(key)
@@ -90,7 +90,7 @@ package enum BinaryFrameCodec {
     ) throws(WireError) -> WireOperation {
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics, .map:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             let key = try reader.readString("key")

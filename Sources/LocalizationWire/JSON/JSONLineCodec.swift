@@ -25,7 +25,7 @@ package enum JSONLineCodec {
         writer.writeMember("op", first: &first)
         writer.write(request.operation.name)
         switch request.operation {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics, .map:
             break
         case .lookup(let key, let languages, let table, let plural, let arguments):
             writer.writeMember("key", first: &first)
@@ -100,7 +100,7 @@ package enum JSONLineCodec {
         }
         if let operation = kind.argumentFreeOperation { return operation }
         switch kind {
-        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics:
+        case .hello, .subscribe, .reload, .status, .languages, .missing, .reset, .metrics, .map:
             preconditionFailure("answered by argumentFreeOperation")
         case .lookup:
             guard case .string(let key)? = object["key"] else {

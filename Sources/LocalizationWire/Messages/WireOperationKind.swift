@@ -23,6 +23,8 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     case reset = 0x0A
     /// `metrics`, op code `0x0B` (protocol 1.4).
     case metrics = 0x0B
+    /// `map`, op code `0x0C` (protocol 1.5).
+    case map = 0x0C
 
     /// The operation itself when it takes no arguments (`hello`, `status`…), so both
     /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
@@ -36,6 +38,7 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .missing: .missing
         case .reset: .reset
         case .metrics: .metrics
+        case .map: .map
         case .lookup, .batch, .table: nil
         }
     }
@@ -54,6 +57,7 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .missing: "missing"
         case .reset: "reset"
         case .metrics: "metrics"
+        case .map: "map"
         }
     }
 

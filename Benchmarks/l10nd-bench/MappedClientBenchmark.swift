@@ -1,0 +1,201 @@
+import Foundation
+import Localization
+
+/// Mapped mode (issue 14, item 3) against its baselines, in one run on one daemon serving
+/// `languages` × `keys` synthetic strings:
+///
+/// - a mapped lookup through the public API (`Language.localized`) against a
+///   `[String: String]` read, and against the same call in cached mode;
+/// - a new process's first lookup, connection included, in mapped mode against cached mode;
+/// - the PSS of twenty client processes in mapped mode, each having read every key of every
+///   language, plus the daemon's, against the daemon's RSS alone (aim ≤ 2×).
+func runMappedClientBenchmark(languages languageCount: Int, keys keyCount: Int, clients: Int = 20) {
+    print("mapped mode: \(languageCount) languages × \(keyCount) keys, \(clients) client processes")
+    let directory = BenchmarkDirectory("mapped")
+    let resources = SyntheticResources(languages: languageCount, keys: keyCount, under: directory.path)
+    let socket = directory.path + "/l10nd.sock"
+    guard let daemon = BenchmarkDaemon(resources: [resources.root], socket: socket),
+        daemon.waitUntilAnswering(timeout: 900)
+    else { return }
+    let keys = (0..<keyCount).map { "screen\($0 % 97).label\($0)" }
+
+    // In process: the daemon compiles the generation on this first `map`, so the clients
+    // below time what every later process pays.
+    let chosen = resources.languages[min(1, resources.languages.count - 1)]
+    let compileStart = ContinuousClock.now
+    Localizer.shared.useDaemon(socketPath: socket, mode: .mapped, timeout: 600)
+    _ = Language(keys[0], identifier: chosen).localized
+    print(String(format: "  first map (the daemon compiles): %.0f ms", milliseconds(since: compileStart)))
+    let order = keys.shuffled()
+    var dictionary: [String: String] = [:]
+    dictionary.reserveCapacity(keyCount)
+    for (index, key) in keys.enumerated() {
+        dictionary[key] = SyntheticResources.value(key: index, language: resources.languages.firstIndex(of: chosen)!)
+    }
+    var mappedSamples: [Double] = []
+    var cachedSamples: [Double] = []
+    var dictionarySamples: [Double] = []
+    for _ in 0..<3 {
+        // Each mode's first pass (mapping, or fetching the table; first touches) is not timed.
+        Localizer.shared.useDaemon(socketPath: socket, mode: .mapped, timeout: 600)
+        _ = nanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count }
+        mappedSamples.append(nanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count })
+        Localizer.shared.useDaemon(socketPath: socket, mode: .cached, timeout: 600)
+        _ = nanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count }
+        cachedSamples.append(nanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count })
+        dictionarySamples.append(nanosecondsPerCall(order) { dictionary[$0]?.utf8.count ?? 0 })
+    }
+    Localizer.shared.useEmbedded()
+    let mapped = mappedSamples.sorted()[1]
+    let cached = cachedSamples.sorted()[1]
+    let read = dictionarySamples.sorted()[1]
+    print(
+        String(
+            format:
+                "  Language.localized: mapped %.1f ns, cached %.1f ns; [String: String] read %.1f ns: mapped %.2f× the read (aim ≤ 1.5×), %.2f× cached",
+            mapped, cached, read, mapped / read, mapped / cached))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "mapped lookup (Language.localized), \(keyCount) keys, ×dictionary read", value: mapped, unit: "ns",
+            baseline: "[String: String] read", baselineValue: read, ratio: mapped / read, aim: "≤ 1.5×",
+            met: mapped / read <= 1.5))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "mapped lookup (Language.localized), \(keyCount) keys, ×cached mode", value: mapped, unit: "ns",
+            baseline: "cached mode, same call", baselineValue: cached, ratio: mapped / cached))
+
+    // A new process's first lookup, connection and handshake included, alternating modes.
+    var firstMapped: [Double] = []
+    var firstCached: [Double] = []
+    for _ in 0..<5 {
+        for mode in ["mapped", "cached"] {
+            guard let client = ClientProcess(socket: socket, mode: mode, languages: [chosen], keys: 1) else { return }
+            guard let first = client.waitUntilReady() else { return print("  a \(mode) client failed") }
+            if mode == "mapped" { firstMapped.append(first) } else { firstCached.append(first) }
+        }
+    }
+    let mappedFirst = firstMapped.sorted()[2]
+    let cachedFirst = firstCached.sorted()[2]
+    print(
+        String(
+            format: "  a new process's first lookup: mapped %.2f ms, cached %.2f ms: %.2f×", mappedFirst / 1e6,
+            cachedFirst / 1e6, mappedFirst / cachedFirst))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "new process's first lookup, mapped mode, \(keyCount)-key table, ×cached mode",
+            value: mappedFirst / 1e6, unit: "ms", baseline: "cached mode's first lookup",
+            baselineValue: cachedFirst / 1e6, ratio: mappedFirst / cachedFirst))
+
+    // Twenty processes reading every key of every language in mapped mode.
+    let started = ContinuousClock.now
+    var processes: [ClientProcess] = []
+    for _ in 0..<clients {
+        guard let client = ClientProcess(socket: socket, mode: "mapped", languages: resources.languages, keys: keyCount)
+        else { return }
+        processes.append(client)
+    }
+    for client in processes where client.waitUntilReady() == nil { return print("  a mapped client failed") }
+    print(String(format: "  %d clients read every string in %.1f s", clients, milliseconds(since: started) / 1e3))
+    let pid = daemon.process.processIdentifier
+    guard let alone = ProcessMemory.usage(of: pid),
+        let together = ProcessMemory.proportionalBytes(ofAll: [pid] + processes.map(\.process.processIdentifier))
+    else { return print("  cannot read /proc/PID/smaps_rollup") }
+    let clientPSS = together - alone.proportionalBytes
+    let ratio = Double(together) / Double(alone.residentBytes)
+    print(
+        String(
+            format:
+                "  PSS of the daemon and %d clients %.1f MiB (clients %.1f MiB, %.2f MiB each); the daemon's RSS %.1f MiB: %.2f× (aim ≤ 2×)",
+            clients, mebibytes(together), mebibytes(clientPSS), mebibytes(clientPSS) / Double(clients),
+            mebibytes(alone.residentBytes), ratio))
+    BenchmarkReport.shared.record(
+        BenchmarkRatio(
+            figure: "PSS of \(clients) mapped clients (every string of \(languageCount) × \(keyCount)) + the daemon",
+            value: mebibytes(together), unit: "MiB", baseline: "the daemon's RSS alone",
+            baselineValue: mebibytes(alone.residentBytes), ratio: ratio, aim: "≤ 2×", met: ratio <= 2))
+    processes.forEach { $0.finish() }
+}
+
+private func mebibytes(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+
+/// Mean ns per call of `body` over `keys`, its results summed so none is optimized away.
+private func nanosecondsPerCall(_ keys: [String], _ body: (String) -> Int) -> Double {
+    var sum = 0
+    let start = ContinuousClock.now
+    for key in keys { sum &+= body(key) }
+    precondition(sum > 0)
+    return milliseconds(since: start) * 1e6 / Double(keys.count)
+}
+
+/// A client process for the benchmark: this program run as `l10nd-bench --client-process`
+/// (``runClientProcess(_:)``), which connects, times its first lookup, reads keys, says so
+/// on its standard output and waits for its standard input to close.
+final class ClientProcess {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+
+    init?(socket: String, mode: String, languages: [String], keys: Int) {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--client-process", socket, mode, languages.joined(separator: ","), String(keys)]
+        process.standardInput = input
+        process.standardOutput = output
+        do { try process.run() } catch {
+            print("  cannot start a client process: \(error)")
+            return nil
+        }
+    }
+
+    /// Waits for the `ready FIRST_NS` line; the first lookup's nanoseconds, nil on failure.
+    func waitUntilReady() -> Double? {
+        var line = Data()
+        while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
+            line.append(byte)
+        }
+        let words = String(decoding: line, as: UTF8.self).split(separator: " ")
+        guard words.count == 2, words[0] == "ready" else { return nil }
+        return Double(words[1])
+    }
+
+    /// Lets the process end and waits for it.
+    func finish() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { finish() }
+    }
+}
+
+/// The client process's side: `SOCKET MODE LANGUAGES KEYS`. Times its first lookup from
+/// before the localizer connects, reads the first `KEYS` synthetic keys in every language,
+/// prints `ready FIRST_NS`, and exits when its standard input closes.
+func runClientProcess(_ arguments: [String]) -> Never {
+    guard arguments.count == 4, let mode = LookupMode(rawValue: arguments[1]), let keys = Int(arguments[3]) else {
+        print("usage: l10nd-bench --client-process SOCKET MODE LANGUAGES KEYS")
+        exit(2)
+    }
+    let languages = arguments[2].split(separator: ",").map(String.init)
+    let started = ContinuousClock.now
+    let localizer = Localizer(environment: [:], log: { _ in })
+    localizer.useDaemon(socketPath: arguments[0], mode: mode, timeout: 600)
+    let first = localizer.lookup("screen0.label0", languages: [languages[0]])
+    let firstNanoseconds = milliseconds(since: started) * 1e6
+    guard first.found else {
+        print("failed")
+        exit(1)
+    }
+    Localizer.shared.useDaemon(socketPath: arguments[0], mode: mode, timeout: 600)
+    var sum = 0
+    for language in languages {
+        for key in 0..<keys {
+            sum &+= Language("screen\(key % 97).label\(key)", identifier: language).localized.utf8.count
+        }
+    }
+    guard sum > 0 else { exit(1) }
+    // Unbuffered: the parent waits for this line.
+    FileHandle.standardOutput.write(Data("ready \(Int(firstNanoseconds))\n".utf8))
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    exit(0)
+}

@@ -1,0 +1,308 @@
+import CSharedMemory
+import Foundation
+import Glibc
+import LocalizationCore
+import LocalizationSockets
+import LocalizationWire
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Localization
+
+/// Mapped mode against a real `l10nd`: the daemon's compiled tables, received as a sealed
+/// memory file, answer as the daemon does; an edit maps the new generation and unmaps the
+/// old; a descriptor that is not sealed for good is refused.
+@Suite struct MappedModeTests {
+    /// A localizer on `daemon` in `mode`.
+    static func localizer(_ daemon: DaemonProcess, _ mode: LookupMode, timeout: Double = 10) -> Localizer {
+        let localizer = Localizer(environment: [:], log: { _ in })
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: mode, timeout: timeout)
+        return localizer
+    }
+
+    /// Every (language, table, key) of `resources`, with whether the key has plural forms there.
+    static func questions(_ resources: ResourceSet) -> [(language: String, table: String, key: String, plural: Bool)] {
+        let catalog = resources.catalog
+        var keysByTable: [String: Set<String>] = [:]
+        for language in catalog.languages {
+            for table in catalog.tableNames(of: language) {
+                keysByTable[table, default: []].formUnion(
+                    catalog.resolvedTable(table, chain: catalog.chain([language])).keys)
+            }
+        }
+        var questions: [(String, String, String, Bool)] = []
+        for language in catalog.languages {
+            for (table, keys) in keysByTable.sorted(by: { $0.key < $1.key }) {
+                let resolved = catalog.resolvedTable(table, chain: catalog.chain([language]))
+                for key in keys.sorted() {
+                    questions.append((language.identifier, table, key, resolved[key]?.entry?.plural != nil))
+                }
+            }
+        }
+        return questions
+    }
+
+    /// The mapped generation of `localizer`'s daemon link, if any.
+    static func mappedGeneration(_ localizer: Localizer) -> UInt64? {
+        localizer.daemon?.mapped.current?.generation
+    }
+
+    /// Compares mapped lookups of every key of `roots` with `other` mode's, plural forms
+    /// included for up to `pluralLimit` plural keys; returns the differences.
+    static func differences(roots: [String], against other: LookupMode, pluralLimit: Int) throws -> [String] {
+        let daemon = try DaemonProcess(resources: roots)
+        let mapped = localizer(daemon, .mapped)
+        let reference = localizer(daemon, other)
+        let questions = Self.questions(ResourceSet.load(roots: roots))
+        #expect(!questions.isEmpty)
+        var found: [String] = []
+        var plurals = 0
+        for (language, table, key, plural) in questions {
+            let (answer, source) = mapped.lookupWithSource(key, languages: [language], table: table, plural: .none)
+            let expected = reference.lookup(key, languages: [language], table: table)
+            if source != .daemon || answer.value != expected.value || answer.found != expected.found
+                || answer.language != expected.language
+            {
+                found.append("\(language) \(table) \(key): \(answer) ≠ \(expected)")
+            }
+            guard plural, plurals < pluralLimit else { continue }
+            plurals += 1
+            for count in [0, 1, 2, 5, 21] {
+                let selected = mapped.lookup(key, languages: [language], table: table, count: count)
+                let expected = reference.lookup(key, languages: [language], table: table, count: count)
+                if selected.value != expected.value { found.append("\(language) \(table) \(key) count \(count)") }
+            }
+        }
+        #expect(mappedGeneration(mapped) != nil, "the lookups were not answered from mapped tables")
+        return found
+    }
+
+    @Test(arguments: [LookupMode.direct, .cached])
+    func mappedAnswersEqualTheDaemonsOnTheExamples(other: LookupMode) throws {
+        let found = try Self.differences(roots: [PackagePaths.exampleResources], against: other, pluralLimit: .max)
+        #expect(found.isEmpty, "\(found.prefix(10))")
+    }
+
+    @Test(.enabled(if: PackagePaths.corpus != nil, "the corpus ../shared/corpus/iina is absent"))
+    func mappedAnswersEqualCachedOnTheCorpus() throws {
+        let found = try Self.differences(roots: [try #require(PackagePaths.corpus)], against: .cached, pluralLimit: 200)
+        #expect(found.isEmpty, "\(found.prefix(10))")
+    }
+
+    @Test func mappedIsTheDefaultWithADaemon() throws {
+        let resources = try TemporaryDirectory()
+        try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let localizer = Localizer(environment: ["L10N_SOCKET": daemon.socketPath], log: { _ in })
+        #expect(localizer.mode == .mapped)
+        #expect(localizer.value("k", languages: .one("en"), table: nil) == "v")
+        #expect(Self.mappedGeneration(localizer) == 1)
+    }
+
+    /// The lines of this process's memory map naming a memory file `l10nd-tables-PID-GENERATION`.
+    static func mappedFiles(of daemon: DaemonProcess) -> [String] {
+        let maps = Self.memoryMap()
+        let name = "/memfd:l10nd-tables-\(daemon.process.processIdentifier)-"
+        return maps.split(separator: "\n").filter { $0.contains(name) }.map {
+            String($0[$0.range(of: name)!.upperBound...].prefix { $0 != " " })
+        }
+    }
+
+    /// The lines of this process's memory map naming any memory file, for a failure's message.
+    static func memoryFileLines() -> [Substring] {
+        Self.memoryMap().split(separator: "\n").filter { $0.contains("/memfd:") }
+    }
+
+    /// `/proc/self/maps`, read to its end (`String(contentsOfFile:)` stops after one page of it).
+    static func memoryMap() -> String {
+        let data = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func anEditMapsTheNewGenerationAndUnmapsTheOld() throws {
+        let resources = try TemporaryDirectory()
+        let japanese = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
+        try resources.write("\"k\" = \"english\";\n", to: "en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let localizer = Self.localizer(daemon, .mapped)
+        let changed = Mutex<String?>(nil)
+        let observation = localizer.onChange { _ in
+            changed.withLock { $0 = localizer.lookup("k", languages: ["ja"]).value }
+        }
+        defer { observation.cancel() }
+        #expect(localizer.lookup("k", languages: ["ja"]).value == "old")
+        // The hot path too: its thread cache holds the generation until the next lookup.
+        #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old")
+        #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
+
+        try "\"k\" = \"new\";\n".write(toFile: japanese, atomically: true, encoding: .utf8)
+        #expect(ClientDaemonTests.wait(seconds: 10) { changed.withLock { $0 } != nil }, "no change callback")
+        #expect(changed.withLock { $0 } == "new", "the callback read the old generation")
+        #expect(localizer.value("k", languages: .one("ja"), table: nil) == "new")
+        // Mapped in the background after the event (lookups meanwhile go the cached way).
+        #expect(ClientDaemonTests.wait(seconds: 10) { (Self.mappedGeneration(localizer) ?? 0) >= 2 })
+        #expect(localizer.lookup("k", languages: ["ja"]).value == "new")
+        // Every reference to generation 1 is gone: its mapping with it.
+        #expect(
+            ClientDaemonTests.wait(seconds: 5) { !Self.mappedFiles(of: daemon).contains("1") },
+            "generation 1 is still mapped: \(Self.mappedFiles(of: daemon))")
+        #expect(Self.mappedFiles(of: daemon).count == 1)
+    }
+
+    @Test func pipelinedMapRepliesEachCarryTheirOwnDescriptor() throws {
+        let resources = try TemporaryDirectory()
+        // A table reply of megabytes, more than the socket holds.
+        let big = (0..<20_000).map { "\"key\($0)\" = \"\(String(repeating: "v", count: 100))\";\n" }.joined()
+        try resources.write(big, to: "en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 10)
+        let socket = connection.descriptor
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        // The daemon compiles the generation on the first `map`: done here, so the two below
+        // are answered at once.
+        let warmUp = Array("{\"op\":\"map\",\"id\":9}\n".utf8)
+        #expect(warmUp.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == warmUp.count)
+        var warmUpReply: [UInt8] = []
+        while warmUpReply.last != UInt8(ascii: "\n") {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            guard read.count > 0 else { break }
+            read.descriptor.take()?.close()
+            warmUpReply += buffer[..<read.count]
+        }
+        // Unread, the table reply fills the socket; both map replies then wait behind it in the
+        // daemon's output and go out from one buffer: each must still bring its own descriptor.
+        let requests = Array(
+            ("{\"op\":\"table\",\"lang\":\"en\",\"id\":0}\n{\"op\":\"map\",\"id\":1}\n"
+                + "{\"op\":\"map\",\"id\":2}\n{\"op\":\"hello\",\"id\":3}\n").utf8)
+        #expect(requests.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == requests.count)
+        usleep(500_000)
+        var received: [UInt8] = []
+        // For each descriptor: how many map replies were complete before the read that brought it.
+        var mapRepliesBefore: [Int] = []
+        var mappings: [SealedMemoryMapping] = []
+        func completeMapReplies() -> Int {
+            String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast().filter { $0.contains("\"descriptor\":true") }.count
+        }
+        var lineCount = 0
+        while lineCount < 4 {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            #expect(read.count > 0)
+            if read.count == 0 { break }
+            if let descriptor = read.descriptor.take() {
+                mapRepliesBefore.append(completeMapReplies())
+                mappings.append(try SealedMemoryMapping(verifying: descriptor, size: Self.fileSize(descriptor)))
+            }
+            received += buffer[..<read.count]
+            lineCount += buffer[..<read.count].filter { $0 == UInt8(ascii: "\n") }.count
+        }
+        #expect(mapRepliesBefore == [0, 1], "descriptors and replies out of step: \(mapRepliesBefore)")
+        let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 4 && lines[1].contains("\"id\":1") && lines[2].contains("\"id\":2"))
+        #expect(mappings.count == 2 && zip(mappings, lines[1...2]).allSatisfy { $1.contains("\"size\":\($0.size)") })
+    }
+
+    /// The size of the file `descriptor` opens.
+    static func fileSize(_ descriptor: borrowing FileDescriptor) -> Int {
+        var status = stat()
+        return fstat(descriptor.rawValue, &status) == 0 ? Int(status.st_size) : -1
+    }
+
+    @Test func anUnsealedDescriptorIsRefusedAndLookupsFallBackToCached() throws {
+        let impostor = try ImpostorDaemon()
+        let localizer = Localizer(environment: [:], log: { _ in })
+        localizer.useDaemon(socketPath: impostor.socketPath, mode: .mapped, timeout: 5)
+        let daemon = try #require(localizer.daemon)
+        #expect(daemon.mapsTables)
+        #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
+        #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
+        // Refused once, not asked again on every lookup: the cached path answers instead.
+        #expect(localizer.lookup("k", languages: ["en"]).value == "from table")
+        #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
+        #expect(Self.mappedGeneration(localizer) == nil)
+    }
+}
+
+/// A daemon that speaks protocol 1.5 and answers `map` with a memory file sealed against
+/// resizing but not writing, as a rogue process on the socket path could; `table` answers
+/// one key.
+final class ImpostorDaemon: @unchecked Sendable {
+    let directory: TemporarySocketDirectory
+    let mapRequests = Atomic<Int>(0)
+    private let listener: Int32
+
+    var socketPath: String { directory.socketPath }
+
+    init() throws {
+        directory = try TemporarySocketDirectory()
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(directory.socketPath.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            throw SocketError(code: .init(rawValue: "bind"), message: "")
+        }
+        let thread = Thread { [self] in acceptAndServe() }
+        thread.start()
+    }
+
+    deinit { Glibc.close(listener) }
+
+    private func acceptAndServe() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            Thread { [self] in serve(client) }.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { Glibc.close(client) }
+        var framer = MessageFramer(maxMessageBytes: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
+            guard count > 0 else { return }
+            buffer.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            while let message = framer.nextMessage() {
+                guard case .success(let request) = WireCodec.decodeRequest(message) else { return }
+                let reply: WireReply
+                switch request.operation {
+                case .hello:
+                    reply = .fields(["daemon": .string("impostor"), "protocol": .object(["major": 1, "minor": 5])])
+                case .map:
+                    mapRequests.add(1, ordering: .relaxed)
+                    let bytes = WireCodec.encode(
+                        .reply(
+                            id: request.id,
+                            .fields(["descriptor": .bool(true), "generation": 1, "size": .integer(4096)])),
+                        as: message.encoding)
+                    let file = l10nd_memfd_create("l10nd-impostor")
+                    ftruncate(file, 4096)
+                    _ = l10nd_add_seals(file, L10ND_F_SEAL_SHRINK | L10ND_F_SEAL_GROW)
+                    let sent = bytes.withUnsafeBytes {
+                        try? DescriptorPassing.send($0, attachingNumbers: [file], over: client)
+                    }
+                    Glibc.close(file)
+                    if let sent, sent < bytes.count {
+                        _ = bytes.withUnsafeBytes { write(client, $0.baseAddress! + sent, bytes.count - sent) }
+                    }
+                    continue
+                case .table:
+                    reply = .table(WireTableResult(entries: ["k": "from table"], generation: 1))
+                default:
+                    reply = .ok
+                }
+                let bytes = WireCodec.encode(.reply(id: request.id, reply), as: message.encoding)
+                _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+            }
+        }
+    }
+}
