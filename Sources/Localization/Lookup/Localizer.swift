@@ -435,6 +435,17 @@ public final class Localizer: Sendable {
         }
     }
 
+    /// Where lookups go now, as ``route()`` decides, but without reading the files: it runs
+    /// on the process's connection thread (events), which must never wait for the disk —
+    /// every client's replies wait behind it. Files not read yet are what will answer.
+    private func currentSource() -> LookupSource {
+        state.withLock { state in
+            if let daemon = state.daemon, daemon.client.isConnected { return .daemon }
+            if state.resources != nil || ResourceRead(state) != nil { return .files }
+            return state.daemon != nil ? .lastKnown : .keys
+        }
+    }
+
     /// What one look at the state found: the answer, or files to read first.
     private enum ReadyOrRead<Value> {
         case ready(Value)
@@ -536,7 +547,7 @@ public final class Localizer: Sendable {
 
     /// Logs the source when it changed, and tells observers that everything may differ.
     private func noteSource(reason: String?) {
-        let current = route().source
+        let current = currentSource()
         let (previous, path) = state.withLock { state in
             defer { state.source = current }
             return (state.source, state.daemon?.client.socketPath ?? "")
