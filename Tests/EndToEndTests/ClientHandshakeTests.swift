@@ -33,8 +33,8 @@ import Testing
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
-    /// A listening Unix stream socket at `path`.
-    private static func listen(at path: String) throws -> Int32 {
+    /// A listening Unix stream socket at `path`; what connects waits in its backlog until accepted.
+    static func listen(at path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(descriptor >= 0)
         var address = sockaddr_un()
