@@ -32,24 +32,31 @@ import Testing
     @Test func tasksSharingOneConnectionEachGetTheirOwnAnswers() async throws {
         let setup = try Setup()
         let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 10)
-        let wrong = await withTaskGroup(of: Int.self) { group in
+        // Each failure as text (an error such as a time limit, or another question's answer),
+        // so a failure under load says which it was.
+        let failures = await withTaskGroup(of: [String].self) { group in
             for task in 0..<16 {
                 group.addTask {
-                    var wrong = 0
+                    var failures: [String] = []
                     for index in 0..<200 {
                         let key = index % 10 == 0 ? "k" : "key \(task) \(index)"
-                        let reply = try? await client.send(Self.lookup(key))
-                        guard case .lookup(let result)? = reply, result.value == (key == "k" ? "値" : key) else {
-                            wrong += 1
-                            continue
+                        let expected = key == "k" ? "値" : key
+                        do {
+                            let reply = try await client.send(Self.lookup(key))
+                            guard case .lookup(let result) = reply, result.value == expected else {
+                                failures.append("\(key): answered \(reply)")
+                                continue
+                            }
+                        } catch {
+                            failures.append("\(key): \(error)")
                         }
                     }
-                    return wrong
+                    return failures
                 }
             }
-            return await group.reduce(0, +)
+            return await group.reduce([], +)
         }
-        #expect(wrong == 0)
+        #expect(failures.isEmpty, "\(failures.count) of 3,200, e.g. \(failures.prefix(3))")
     }
 
     /// Requests queued for a later write keep their own time limits: against a stopped
