@@ -90,11 +90,12 @@ import Testing
         #expect(found.isEmpty, "\(found.prefix(10))")
     }
 
-    @Test func mappedIsTheDefaultWithADaemon() throws {
+    @Test func l10nModeMappedPicksMappedMode() throws {
         let resources = try TemporaryDirectory()
         try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
-        let localizer = Localizer(environment: ["L10N_SOCKET": daemon.socketPath], log: { _ in })
+        let localizer = Localizer(
+            environment: ["L10N_SOCKET": daemon.socketPath, "L10N_MODE": "mapped"], log: { _ in })
         #expect(localizer.mode == .mapped)
         #expect(localizer.value("k", languages: .one("en"), table: nil) == "v")
         #expect(Self.mappedGeneration(localizer) == 1)

@@ -75,7 +75,7 @@ public final class Localizer: Sendable {
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
+        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .cached)
         if mode != .embedded {
             useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
@@ -109,7 +109,7 @@ public final class Localizer: Sendable {
     /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
     /// path), in `mode` (`.mapped`, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
     /// with `timeout` seconds per request. Returns once the first connection attempt is over.
-    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .mapped, timeout: Double = 1) {
+    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .cached, timeout: Double = 1) {
         guard mode != .embedded else { return useEmbedded() }
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let development = state.withLock { $0.developmentLanguage }
