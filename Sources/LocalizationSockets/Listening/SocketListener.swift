@@ -178,19 +178,36 @@ package final class SocketListener: Sendable {
         try SystemCall.run("connect") { address.withSockaddr { Glibc.connect(descriptor, $0, $1) } }
     }
 
+    /// The process's umask, read from `/proc/self/status` (Linux 4.7+), which, unlike
+    /// `umask(2)`, reads it without setting it; `nil` when it cannot be read.
+    static func currentUmask() -> mode_t? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("Umask:") else { continue }
+            return mode_t(String(text.dropFirst(6).filter { !$0.isWhitespace }), radix: 8)
+        }
+        return nil
+    }
+
     private static func bind(_ descriptor: Int32, to address: UnixSocketAddress, path: String, permissions: UInt32)
         throws(SocketError)
     {
-        // bind creates the file with 0777 & ~umask. The umask is process-wide, so it is only
-        // tightened (nothing for "other"), never loosened: a file another thread creates in
-        // this instant loses only permissions for others, and the socket is never more open
-        // than intended before the chmod below sets exactly `permissions`.
-        let previousMask = umask(0o007)
-        umask(previousMask | 0o007)
+        // bind creates the file with 0777 & ~umask, and connecting needs write permission.
+        // With the usual umask (022, systemd's default) only the owner can connect until the
+        // chmod below sets exactly `permissions`, and the umask is left alone. Otherwise it
+        // is tightened for the bind. The umask is process-wide: a file another thread creates
+        // in that instant loses permissions for others (in the test process, a temporary
+        // directory another user's daemon could then not list), hence only when needed.
+        let tighten = (Self.currentUmask() ?? 0) & 0o022 != 0o022
+        let previousMask = tighten ? umask(0o007) : 0
+        if tighten { umask(previousMask | 0o007) }
         let result = Result { () throws(SocketError) -> Int32 in
             try SystemCall.run("bind(\(path))") { address.withSockaddr { Glibc.bind(descriptor, $0, $1) } }
         }
-        umask(previousMask)
+        if tighten { umask(previousMask) }
         do {
             _ = try result.get()
         } catch  where error.errno == EADDRINUSE {
