@@ -214,7 +214,7 @@ package final class ResourceWatcher: @unchecked Sendable {
             running = true
             var change = PendingChange()
             for root in roots where !Self.isDirectory(root) {
-                record(error: "resource directory \(root) does not exist or is not a directory")
+                record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))")
                 missingRoots.insert(root)
             }
             mounts = MountTable.entries()
