@@ -1,6 +1,9 @@
 import Foundation
+import LocalizationWire
 import TestSupport
 import Testing
+
+@testable import Localization
 
 /// Outside testers: at `max_connections` the refused client read "too many connections",
 /// `l10nctl` printed "send failed: Broken pipe", and the daemon's log said nothing. Now each
@@ -21,6 +24,20 @@ import Testing
             })
         let refused = try JSONLineClient(path: daemon.socketPath).readObject()
         #expect((refused["error"] as? [String: Any])?["message"] as? String == limitLine, "\(refused)")
+        // Deterministically the broken-pipe case `l10nctl` met: the daemon has already said
+        // why and closed when the request is sent.
+        func refusedSoFar() -> Int {
+            let server = (try? holder?.request(["op": "status"]))??["server"] as? [String: Any]
+            return server?["connections_refused"] as? Int ?? 0
+        }
+        let before = refusedSoFar()
+        let connection = try DaemonConnection(socketPath: daemon.socketPath, timeout: 5)
+        #expect(eventually { refusedSoFar() > before })
+        guard case .error(let error) = try connection.send(.status) else {
+            Issue.record("a refused connection's request got no error")
+            return
+        }
+        #expect(error.code == .unavailable && error.message == limitLine, "\(error)")
         for command in ["status", "reload", "languages", "status"] {
             let result = try ProcessRunner.run(
                 PackagePaths.executable("l10nctl"), [command, "--socket", daemon.socketPath],

@@ -33,7 +33,10 @@ struct FrameSocket: Sendable {
         } catch {
             // A daemon that refuses a connection (at its connection limit) says why, then
             // closes: that answer, not the broken pipe it leaves, is what the caller gets.
-            if case .reply(_, let reply)? = try? reader.receive(), case .error = reply { return reply }
+            // (Not after a send that timed out: the daemon is there, and a read would wait again.)
+            if error.code != .timeout, case .reply(_, let reply)? = try? reader.receive(), case .error = reply {
+                return reply
+            }
             throw error
         }
         while true {
