@@ -17,6 +17,8 @@ package enum ParsedArgument: Sendable, Hashable {
 ///
 /// An option takes its value after `=` or as the next argument (`--socket=PATH`,
 /// `--socket PATH`), may repeat, and stands anywhere on the line; `--` ends the options;
+/// a next argument that starts with `--` is another option, not a value (`l10nd --resources
+/// --socket X` is a usage error, not a root named `--socket`): such a value goes after `=`;
 /// a word without `--` (`-` included) is positional unless the grammar names it a short
 /// flag. Arguments are read one at a time, so the first bad one is the one reported, and a
 /// caller may reject an argument before the parser has seen the next.
@@ -34,7 +36,7 @@ package struct ArgumentParser {
     /// The next argument, or nil at the end of the line.
     ///
     /// - Throws: ``UsageError`` for an option without its value (`option '--socket' needs a
-    ///   value`), a flag given one (`option '--strict' takes no value`) or an option the
+    ///   value`, also when the next argument is an option or `--`), a flag given one (`option '--strict' takes no value`) or an option the
     ///   grammar does not know (`unknown option '--setle-ms' (did you mean '--settle-ms'?)`).
     package mutating func next() throws(UsageError) -> ParsedArgument? {
         guard let argument = arguments.popFirst() else { return nil }
@@ -53,9 +55,12 @@ package struct ArgumentParser {
             throw UsageError("option '--\(name)' takes no value")
         }
         if grammar.valueOptions.contains(name) {
-            guard let value = inlineValue ?? arguments.popFirst() else {
+            if let inlineValue { return .option(name, value: inlineValue) }
+            // A forgotten value would otherwise swallow the option after it, silently.
+            guard let value = arguments.first, !value.hasPrefix("--") else {
                 throw UsageError("option '--\(name)' needs a value")
             }
+            arguments.removeFirst()
             return .option(name, value: value)
         }
         if grammar.passesUnknownOptions { return .unknownOption(argument) }

@@ -43,6 +43,9 @@ package final class Daemon: Sendable {
     let startedAtWallClock = Date().timeIntervalSince1970
     /// What ``start(onStop:)`` created and ``stop(onStop:)`` takes down.
     let startedParts = Mutex(StartedParts())
+    /// Roots the configuration lists again after their first place: read once, and said so
+    /// at start (a second copy would only ever be reported as holding no language).
+    let repeatedRoots: [String]
     private let phase = Mutex<Phase>(.starting)
 
     /// Signal sources, kept alive for the daemon's life. Dispatch sources are thread-safe;
@@ -78,6 +81,8 @@ package final class Daemon: Sendable {
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
         var socketCheck: SocketCheck?
+        /// The timer that logs bursts of clients refused at `max_connections`.
+        var connectionLimitCheck: SocketCheck?
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
@@ -90,7 +95,10 @@ package final class Daemon: Sendable {
         do { development = try LanguageTag(configuration.developmentLanguage) } catch {
             throw ConfigurationError(code: .invalidConfiguration, message: "development_language: \(error)")
         }
-        let roots = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let listed = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let repeated = ResourceRootProblem.repeatedIndices(listed)
+        repeatedRoots = repeated.sorted().map { listed[$0] }
+        let roots = listed.indices.filter { !repeated.contains($0) }.map { listed[$0] }
         store = ResourceStore(
             roots: roots, developmentLanguage: development,
             allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots,
@@ -108,6 +116,7 @@ package final class Daemon: Sendable {
         // Before any client can take the last descriptor (see DispatchDescriptors).
         DispatchDescriptors.prepare()
         installSignalHandlers(onStop: onStop)
+        for root in repeatedRoots { logger.warning("\(ResourceRootProblem.duplicate(root))") }
         let listener = try makeListener()
         startedParts.withLock { $0.listener = listener }
         let watcher = ResourceWatcher(
@@ -146,6 +155,7 @@ package final class Daemon: Sendable {
         server.start()
         phase.withLock { $0 = .running }
         startSocketCheck()
+        startConnectionLimitCheck(server)
         let snapshot = store.snapshot
         logger.notice(
             "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")"
@@ -213,6 +223,24 @@ package final class Daemon: Sendable {
         )
         timer.setEventHandler { [weak self] in self?.checkSocketFile() }
         startedParts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
+        timer.resume()
+    }
+
+    /// Logs when clients start being refused at `max_connections` and when that stops: one
+    /// line each per burst (``ConnectionLimitLog``).
+    private func startConnectionLimitCheck(_ server: SocketServer) {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.connection-limit"))
+        let interval = DispatchTimeInterval.milliseconds(Int(ConnectionLimitLog.checkInterval * 1000))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        // Confined to the timer's serial queue.
+        nonisolated(unsafe) var log = ConnectionLimitLog(limit: configuration.maxConnections)
+        timer.setEventHandler { [weak self, weak server] in
+            guard let self, let server else { return }
+            if let line = log.check(refusedTotal: server.statistics.connectionsRefused) {
+                logger.log(line.level, line.message)
+            }
+        }
+        startedParts.withLock { $0.connectionLimitCheck = SocketCheck(timer: timer) }
         timer.resume()
     }
 
@@ -368,6 +396,7 @@ package final class Daemon: Sendable {
             ($0.watcher, $0.server, $0.listener, $0.socketCheck)
         }
         socketCheck?.timer.cancel()
+        startedParts.withLock { $0.connectionLimitCheck }?.timer.cancel()
         guard let server else {
             watcher?.stop()
             listener?.close()  // stopped during start-up, before the server took the listener

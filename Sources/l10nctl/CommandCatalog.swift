@@ -72,7 +72,8 @@ enum CommandCatalog {
                     + "there are errors.",
                 "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
                     + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
-                    + "categories), review-state (catalog new/needs_review/stale) (warnings). Placeholders are "
+                    + "categories), review-state (catalog new/needs_review/stale), format-width (a width or "
+                    + "precision over 4095, which formatting refuses) (warnings). Placeholders are "
                     + "compared as printf, plus the %0 and {name} styles when the development language uses "
                     + "them. See docs/TRANSLATORS.md.",
             ],

@@ -22,6 +22,12 @@ struct CommandDescription: Sendable {
     /// What `--format` may say, the default first; empty when the command prints no data.
     var formats: [String] = ["text", "json"]
 
+    /// How many operands it takes at most, read off ``arguments``: none for `""`, one each
+    /// for `KEY` and `[COMMAND]`, any number after `DIR...`.
+    var maximumOperands: Int? {
+        arguments.contains("...") ? nil : arguments.split(separator: " ").count
+    }
+
     /// The usage line: `l10nctl get KEY [options]`.
     var usage: String {
         var parts = ["l10nctl", name]

@@ -37,8 +37,9 @@ enum GetCommand {
         let roots = invocation.globals.values[.resources, default: []]
         let useFiles = !roots.isEmpty || !(environment["L10N_RESOURCES"] ?? "").isEmpty
         let problems = ResourceRootProblem.check(roots)
-        if !problems.isEmpty {
-            throw CommandFailure(problems.map(\.description).joined(separator: "; "))
+        for problem in problems where problem.isWarning { warn("\(problem)") }
+        if problems.contains(where: { !$0.isWarning }) {
+            throw CommandFailure(problems.filter { !$0.isWarning }.map(\.description).joined(separator: "; "))
         }
         if roots.isEmpty {
             let inherited = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)

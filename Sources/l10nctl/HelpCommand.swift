@@ -4,7 +4,6 @@ import CommandLineHelp
 enum HelpCommand {
     static func run(_ invocation: Invocation) throws(UsageError) {
         let topics = invocation.arguments.positionals
-        guard topics.count <= 1 else { throw UsageError("help takes at most one COMMAND") }
         if invocation.format == "man" {
             guard topics.isEmpty else { throw UsageError("--format man prints the whole l10nctl(1); name no COMMAND") }
             print(L10nctlHelp.manualPage.roff(version: "l10nctl \(ProductVersion.string)"), terminator: "")

@@ -28,6 +28,10 @@ struct Invocation {
         }
         format = globals.format ?? command.formats.first ?? "text"
         arguments = try CommandArguments(globals.rest, of: command)
+        // An operand too many is a mistake to say, not to ignore (`l10nctl status ja`).
+        if let maximum = command.maximumOperands, arguments.positionals.count > maximum {
+            throw UsageError("unexpected argument '\(arguments.positionals[maximum])'")
+        }
     }
 
     /// Whether the output is JSON.

@@ -16,7 +16,6 @@ enum WatchCommand {
     static let maxRetryDelay = 5.0
 
     static func run(_ invocation: Invocation) throws {
-        guard invocation.arguments.positionals.isEmpty else { throw UsageError("watch takes no arguments") }
         var connection = try DaemonCommands.connect(invocation, timeout: 3600)
         _ = try DaemonCommands.fields(.subscribe, on: connection)
         let path = connection.socketPath

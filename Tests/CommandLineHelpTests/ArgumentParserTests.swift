@@ -31,15 +31,21 @@ import Testing
                 .option("socket", value: "/a"), .positional("x"), .option("socket", value: "/b"), .flag("help"),
                 .flag("strict"), .positional("-"), .endOfOptions, .positional("--strict"), .positional("-h"),
             ])
-        // The next argument is the value whatever it looks like; an empty value after `=` is a value.
+        // A value that starts with `--` goes after `=`; an empty value after `=` is a value; a
+        // value starting with one dash is a value (`--count -1`, `--output -`).
         #expect(
-            try read(["--socket", "--strict", "--socket="], strict) == [
-                .option("socket", value: "--strict"), .option("socket", value: ""),
+            try read(["--socket=--strict", "--socket=", "--socket", "-1"], strict) == [
+                .option("socket", value: "--strict"), .option("socket", value: ""), .option("socket", value: "-1"),
             ])
     }
 
     @Test func badOptionsSayWhatIsWrong() {
         #expect(message(["--socket"], strict) == "option '--socket' needs a value")
+        // A forgotten value does not swallow the option after it (tester: `l10nd --resources
+        // --socket X` served a root named `--socket`), nor `--`.
+        #expect(message(["--socket", "--strict"], strict) == "option '--socket' needs a value")
+        #expect(message(["--socket", "--settle-ms", "3"], strict) == "option '--socket' needs a value")
+        #expect(message(["--socket", "--", "x"], strict) == "option '--socket' needs a value")
         #expect(message(["--strict=1"], strict) == "option '--strict' takes no value")
         #expect(message(["--setle-ms", "3"], strict) == "unknown option '--setle-ms' (did you mean '--settle-ms'?)")
         #expect(message(["--bogus"], strict) == "unknown option '--bogus'")
@@ -58,5 +64,6 @@ import Testing
                 .option("socket", value: "/s"), .positional("-h"),
             ])
         #expect(message(["--socket"], handingOn) == "option '--socket' needs a value")
+        #expect(message(["--socket", "--lang", "ja"], handingOn) == "option '--socket' needs a value")
     }
 }

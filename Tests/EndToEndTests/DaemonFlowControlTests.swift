@@ -85,6 +85,43 @@ import Testing
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
+    /// Outside testers: a client pipelining `table` requests and reading their replies
+    /// slowly but all the while was closed by `idle_timeout_seconds`. The socket takes more
+    /// of a reply only once the reader has read about three quarters of what waits (some
+    /// 180 KB), which at 120 KB/s is 1.5 s without a byte accepted. Its reading is activity
+    /// (the socket's unread bytes shrinking): every reply arrives. Silent and non-reading
+    /// clients still idle out (`DaemonRobustnessTests`).
+    @Test func aSlowButSteadyReaderOfPipelinedTablesIsNotIdle() throws {
+        // About 240 KB per reply.
+        let root = try bigTableRoot(count: 2_000, valueBytes: 100)
+        let daemon = try startDaemon(["idle_timeout_seconds = 1"], extraRoots: [root.path])
+        let client = try RawSocketClient(path: daemon.socketPath, timeout: 10)
+        let requests =
+            (0..<3).map { #"{"op":"table","lang":"xx","table":"Big","id":\#($0)}"# + "\n" }.joined()
+            + #"{"op":"lookup","key":"key-000007","lang":"xx","table":"Big","id":"after"}"# + "\n"
+        #expect(try client.send(Array(requests.utf8)) == .sent)
+        // 120 KB/s, caught up after a stall rather than slowed further by it: the pace is
+        // the point of the test.
+        let bytesPerSecond = 120_000.0
+        let started = Date()
+        var received: [UInt8] = []
+        var lines = 0
+        while lines < 4 {
+            usleep(20_000)
+            let allowed = Int(Date().timeIntervalSince(started) * bytesPerSecond) - received.count
+            guard allowed > 0 else { continue }
+            let chunk = try client.read(upTo: min(allowed, 16_384))
+            try #require(!chunk.isEmpty, "closed after \(lines) replies, \(received.count) bytes read")
+            received += chunk
+            lines += chunk.count(where: { $0 == UInt8(ascii: "\n") })
+        }
+        let replies = received.split(separator: UInt8(ascii: "\n"))
+        #expect(replies.count == 4 && replies.prefix(3).allSatisfy { $0.count > 200_000 }, "\(replies.map(\.count))")
+        let server = try #require(try daemon.request(["op": "status"])["server"] as? [String: Any])
+        #expect(server["connections_cut_off"] as? Int == 0, "\(server)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     /// Tester report #11: clients sending one byte every 2 s held every connection (the idle
     /// timeout never fired) and a real client got `unavailable`. Now each is closed once its
     /// request is older than `request_timeout_seconds`, and the real client gets in.

@@ -30,6 +30,41 @@ import Testing
         #expect(result.stderr.contains("resource directory \(empty.path) holds no language"), "\(result.stderr)")
     }
 
+    /// Outside testers: a root listed twice was reported as holding no language the second
+    /// time, and a root that is a file as missing. Now the first is a duplicate, read once (a
+    /// warning), and the second "not a directory": from `l10nctl get` and from the daemon.
+    @Test func aRootListedTwiceIsADuplicateAndAFileIsNotADirectory() throws {
+        let scratch = try TemporaryDirectory()
+        let file = try scratch.write("\"k\" = \"v\";\n", to: "Localizable.strings")
+        let roots = PackagePaths.exampleResources
+        let twice = try run(["get", "多言語化", "--lang", "de", "--resources", roots, "--resources", roots + "/"])
+        #expect(twice.status == 0 && twice.stdout == "Mehrsprachigkeit\n", "\(twice)")
+        #expect(
+            twice.stderr
+                == "l10nctl: warning: resource directory \(roots)/ is listed twice: it is read once, where it is first listed\n",
+            "\(twice.stderr)")
+        let asFile = try run(["get", "k", "--resources", file])
+        #expect(asFile.status == 1, "\(asFile)")
+        #expect(
+            asFile.stderr
+                == "l10nctl: error: resource directory \(file) is not a directory (give the directory that holds the xx.lproj folders)\n",
+            "\(asFile.stderr)")
+
+        let daemon = try DaemonProcess(resources: [roots, roots, file])
+        let status = try daemon.request(["op": "status"])
+        let errors = (status["errors"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(!errors.contains { $0.contains("holds no language") }, "\(errors)")
+        #expect(errors.contains { $0.contains("the resource root is not a directory") }, "\(status)")
+        #expect(!errors.contains { $0.contains("does not exist") }, "\(errors)")
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems == ["resource root \(file) is not a directory (fix resources=)"], "\(problems)")
+        #expect(
+            daemon.log.contains(
+                "resource directory \(roots) is listed twice: it is read once, where it is first listed"),
+            "\(daemon.log)")
+        #expect(try daemon.request(["op": "lookup", "key": "保存", "lang": "de"])["value"] as? String == "Sichern")
+    }
+
     @Test func aMissingDirectoryInL10NResourcesIsAWarning() throws {
         let result = try run(
             ["get", "多言語化", "--lang", "de"],

@@ -149,6 +149,42 @@ import Testing
         #expect(help.stdout.hasPrefix("l10nd: serve localized strings"), "\(help.stdout)")
     }
 
+    /// Outside testers: `l10nd --resources --socket X` started a daemon serving a root named
+    /// `--socket` from the default socket; `l10nctl get k --lang --json` looked `k` up in a
+    /// language named `--json`. An option whose next argument is another option lacks its value.
+    @Test func anOptionFollowedByAnotherOptionLacksItsValue() throws {
+        let socket = try TemporaryDirectory(prefix: "l10nd-sock")
+        let daemon = try ProcessRunner.run(
+            PackagePaths.executable("l10nd"), ["--resources", "--socket", socket.path + "/l10nd.sock"])
+        #expect(daemon.status == 2, "\(daemon.stderr)")
+        #expect(daemon.stderr.hasPrefix("l10nd: error: option '--resources' needs a value\n"), "\(daemon.stderr)")
+        let client = try run(["get", "k", "--lang", "--json", "--resources", PackagePaths.exampleResources])
+        #expect(client.status == 2, "\(client.stdout)")
+        #expect(client.stderr.contains("option '--lang' needs a value"), "\(client.stderr)")
+        let global = try run(["--socket", "--json", "status"])
+        #expect(global.status == 2)
+        #expect(global.stderr.contains("option '--socket' needs a value"), "\(global.stderr)")
+        // Such a value goes after `=`.
+        let inline = try run(["get", "k", "--lang=--json", "--resources", PackagePaths.exampleResources])
+        #expect(!inline.stderr.contains("needs a value"), "\(inline.stderr)")
+    }
+
+    /// Outside testers: `l10nctl status extra` printed the status and ignored `extra`. A
+    /// command that takes no operands refuses one, as `watch` always did.
+    @Test func commandsWithoutOperandsRefuseThem() throws {
+        for command in ["status", "reload", "watch", "missing", "reset", "metrics", "languages", "socket-path"] {
+            let result = try run([command, "extra", "--socket", "/nonexistent/l10nd.sock"])
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("unexpected argument 'extra'"), "\(command): \(result.stderr)")
+        }
+        let export = try run(["export", PackagePaths.exampleResources, "second", "--lang", "fr"])
+        #expect(export.status == 2, "\(export.stderr)")
+        #expect(export.stderr.contains("unexpected argument 'second'"), "\(export.stderr)")
+        let help = try run(["help", "status", "get"])
+        #expect(help.status == 2, "\(help.stderr)")
+        #expect(help.stderr.contains("unexpected argument 'get'"), "\(help.stderr)")
+    }
+
     @Test func socketPathIsTheOneTheDaemonListensOn() throws {
         // No XDG_RUNTIME_DIR: the daemon's own fallback, which the README's socat line relies on.
         let bare = try run(["socket-path"])

@@ -44,6 +44,29 @@ import Testing
         #expect(try run("lint", root.path, "--format", "xml").status == 2)
     }
 
+    /// Outside testers: lint passed a translation with `%5000d`, which the daemon refuses to
+    /// format (widths and precisions over 4095). Now it is a warning, in every file kind.
+    @Test func hugeWidthsAndPrecisionsAreWarned() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"Files\" = \"%d files\";\n\"Pi\" = \"%.2f\";\n", to: "en.lproj/Localizable.strings")
+        try root.write(
+            "\"Files\" = \"%5000d Dateien\";\n\"Pi\" = \"%.4095f\";\n", to: "de.lproj/Localizable.strings")
+        let result = try run("lint", root.path)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "\(root.path)/de.lproj/Localizable.strings:1:1: warning: \"Files\": %5000d asks for a width or precision over 4095, which formatting refuses [format-width]"
+            ], "\(result.stdout)")
+        let catalog = try root.write(
+            #"{"sourceLanguage":"en","version":"1.0","strings":{"n":{"localizations":{"en":{"stringUnit":{"state":"translated","value":"%.99999f"}}}}}}"#,
+            to: "Other.xcstrings")
+        let fromCatalog = try run("lint", catalog)
+        #expect(
+            fromCatalog.stdout.contains("\"n\": %.99999f asks for a width or precision over 4095"), "\(fromCatalog)")
+        #expect(fromCatalog.stdout.contains("[format-width]"), "\(fromCatalog)")
+    }
+
     @Test func sarifValidatesAgainstTheSARIF210Schema() throws {
         let root = try project()
         let result = try run("lint", root.path, "--format", "sarif")

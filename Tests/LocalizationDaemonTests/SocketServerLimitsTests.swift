@@ -82,7 +82,9 @@ import Testing
         }
         let refused = try running.client()
         #expect(
-            try refused.readLine() == #"{"ok":false,"error":{"code":"unavailable","message":"too many connections"}}"#)
+            try refused.readLine()
+                == #"{"ok":false,"error":{"code":"unavailable","message":"l10nd is at its connection limit (max_connections = 3); try again later"}}"#
+        )
         #expect(refused.waitForClose())
         #expect(running.server.statistics.connectionsRefused == 1)
         admitted[0].send(#"{"op":"hello","id":2}"# + "\n")

@@ -39,6 +39,19 @@ import Testing
         if language == "ar" { #expect(value.hasSuffix(" ساعة")) } else { #expect(value == expected) }
     }
 
+    /// Outside testers: `localized(count: 1.5)` on a `%ld` string returned "%ld files"
+    /// unfilled. An integer conversion takes the count's integral part, which chooses the
+    /// form too (gettext's `ngettext` takes an `unsigned long`).
+    @Test func aFractionalCountOfAnIntegerStringTakesItsIntegralPart() {
+        #expect("%d files".en.localized(count: 1.5) == "1 file")
+        #expect("%d files".en.localized(count: 2.0) == "2 files")
+        #expect("%d files".ru.localized(count: 21.9) == "21 файл")
+        #expect("%d files".fr.localized(count: -1.5) == "-1 fichier")
+        #expect("%ld unread messages".en.localized(count: 0.5) == "No unread messages")
+        // A floating conversion keeps the fraction, and its form follows it.
+        #expect("%.1f hours".en.localized(count: 1.5) == "1.5 hours")
+    }
+
     static let catalogCases: [(String, Int, Int, String)] = [
         ("en", 1, 2, "1 photo in 2 albums"), ("en", 5, 1, "5 photos in 1 album"),
         ("ru", 21, 5, "21 фотография в 5 альбомах"), ("ru", 2, 1, "2 фотографии в 1 альбоме"),

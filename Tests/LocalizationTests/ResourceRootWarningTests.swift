@@ -49,6 +49,23 @@ import Testing
             ])
     }
 
+    /// Outside testers: a root listed twice was "holding no language" the second time, a
+    /// root that is a file "did not exist". The library says what each is.
+    @Test func aDuplicateRootAndAFileRootAreNamedForWhatTheyAre() throws {
+        let scratch = try TemporaryDirectory()
+        let file = try scratch.write("\"k\" = \"v\";\n", to: "Localizable.strings")
+        let log = Log()
+        let localizer = Localizer(environment: [:], log: log.handler)
+        let roots = PackagePaths.exampleResources
+        localizer.useResources(at: [roots, file, roots])
+        #expect(localizer.lookup("多言語化", languages: ["de"]).value == "Mehrsprachigkeit")
+        #expect(
+            log.all == [
+                "l10nd-client: warning: resource directory \(file) is not a directory (give the directory that holds the xx.lproj folders)",
+                "l10nd-client: warning: resource directory \(roots) is listed twice: it is read once, where it is first listed",
+            ], "\(log.all)")
+    }
+
     @Test func aTagNoServedLanguageMatchesIsReported() {
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useResources(at: [PackagePaths.exampleResources])

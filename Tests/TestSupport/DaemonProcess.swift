@@ -18,10 +18,13 @@ public final class DaemonProcess {
     /// supplementary groups), and the socket's directory is handed to it: tests run as root,
     /// to whom file permissions do not apply, so permission faults need an ordinary user.
     /// With `standardError`, the daemon's stderr goes there instead of ``logPath`` (a pipe, a
-    /// file on a full disk), and ``log`` stays empty.
+    /// file on a full disk), and ``log`` stays empty. With `launcher`, the daemon is started
+    /// through that command (`unshare --mount …`: a mount namespace of its own), which must
+    /// exec it in place, so the process is the daemon.
     public init(
         resources: [String], arguments: [String] = [], environment: [String: String] = [:],
-        startTimeout: TimeInterval = 20, user: UInt32? = nil, standardError: FileHandle? = nil
+        startTimeout: TimeInterval = 20, user: UInt32? = nil, standardError: FileHandle? = nil,
+        launcher: [String] = []
     ) throws {
         directory = try TemporaryDirectory(prefix: "l10nd-daemon")
         socketPath = directory.path + "/l10nd.sock"
@@ -38,6 +41,9 @@ public final class DaemonProcess {
             process.arguments =
                 ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", PackagePaths.executable("l10nd")]
                 + daemonArguments
+        } else if let command = launcher.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = launcher.dropFirst() + [PackagePaths.executable("l10nd")] + daemonArguments
         } else {
             process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
             process.arguments = daemonArguments

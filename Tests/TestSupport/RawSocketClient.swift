@@ -111,6 +111,24 @@ public final class RawSocketClient {
         return received
     }
 
+    /// Reads what has arrived, at most `count` bytes, waiting for the first; empty once the
+    /// daemon has closed the connection (for a reader that paces itself).
+    ///
+    /// - Throws: when nothing arrives within the read time limit.
+    public func read(upTo count: Int) throws -> [UInt8] {
+        var received = [UInt8](repeating: 0, count: count)
+        while true {
+            let got = received.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got >= 0 { return Array(received[..<got]) }
+            switch errno {
+            case EINTR: continue
+            case ECONNRESET: return []
+            case EAGAIN: throw JSONLineClient.Failure(description: "no bytes within the time limit")
+            case let code: throw JSONLineClient.Failure(description: "recv: \(String(cString: strerror(code)))")
+            }
+        }
+    }
+
     /// Whether the daemon has closed the connection: a read that waits at most `timeout`
     /// seconds for the end, discarding any bytes that arrive first.
     public func isClosedByPeer(within timeout: TimeInterval) -> Bool {

@@ -28,7 +28,17 @@ struct FrameSocket: Sendable {
     /// Sends `operation` and reads until its reply, skipping events; for a connection with
     /// nothing else in flight (``DaemonConnection``).
     func roundTrip(_ operation: WireOperation, id: UInt32) throws(DaemonConnectionError) -> WireReply {
-        try writer.send(WireRequest(id: .number(Int64(id)), operation: operation))
+        do {
+            try writer.send(WireRequest(id: .number(Int64(id)), operation: operation))
+        } catch {
+            // A daemon that refuses a connection (at its connection limit) says why, then
+            // closes: that answer, not the broken pipe it leaves, is what the caller gets.
+            // (Not after a send that timed out: the daemon is there, and a read would wait again.)
+            if error.code != .timeout, case .reply(_, let reply)? = try? reader.receive(), case .error = reply {
+                return reply
+            }
+            throw error
+        }
         while true {
             if case .reply(_, let reply) = try reader.receive() { return reply }
         }

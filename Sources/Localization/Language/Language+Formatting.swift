@@ -11,7 +11,14 @@ extension Language where Base == String {
     }
 
     /// The string for a fractional `count` (`1.5` is `other` in English, `one` in French),
-    /// formatted with `count` as its argument.
+    /// formatted with `count` as its argument. A string that takes an integer (`%ld files`)
+    /// takes the count's integral part, and its form is chosen by it: "1 file" for `1.5`,
+    /// as gettext does.
+    ///
+    /// ```swift
+    /// "%.1f hours".en.localized(count: 1.5)   // "1.5 hours"
+    /// "%d files".en.localized(count: 1.5)     // "1 file"
+    /// ```
     public func localized(count: Double, table: String? = nil) -> String {
         Localizer.shared.localized(base, languages: identifiers, table: table, count: count)
     }

@@ -17,10 +17,22 @@ extension Localizer {
     }
 
     /// `key` with its forms chosen by `count` (whole or fractional), formatted with `count`.
+    ///
+    /// A string that takes its count as an integer (`%ld files`) takes the count's integral
+    /// part, and its form is chosen by that part too: `1.5` gives "1 file", as gettext's
+    /// `ngettext(…, 1.5)` does in C (its count is an `unsigned long`), where Foundation's
+    /// `String(format: "%ld", 1.5)` prints whatever the integer register held. Before, the
+    /// format came back unfilled ("%ld files"). A count with no integral part (NaN, an
+    /// infinity, past `Int`) still leaves the conversion as written.
     func localized(_ key: String, languages: [String], table: String?, count: Double) -> String {
         // Selected where the entry is: by the daemon (a decimal since protocol 1.2) or by the
         // embedded catalog, with the same rules.
         let value = lookup(key, languages: languages, table: table, count: PluralOperands(count)).value
+        if FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(value))[1] == .integer,
+            let whole = Int(exactly: count.rounded(.towardZero))
+        {
+            return localized(key, languages: languages, table: table, count: whole, arguments: [whole])
+        }
         return formatted(key, value, [count], languages: languages, table: table)
     }
 

@@ -23,6 +23,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case reviewState = "review-state"
     /// Placeholders that differ from the development language's (type, count, position).
     case placeholderMismatch = "placeholder-mismatch"
+    /// A conversion whose width or precision is over 4,095 (`%5000d`), which formatting
+    /// refuses: the string is served, but never filled with its arguments.
+    case formatWidth = "format-width"
 
     /// How bad a finding of this rule is unless configured otherwise.
     public var defaultSeverity: LintFinding.Severity {
@@ -45,6 +48,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .pluralForms: "a plural variable lacks a form for one of its language's CLDR categories"
         case .reviewState: "a String Catalog localization is marked new, needs_review or stale"
         case .placeholderMismatch: "placeholders differ from the development language's (type, count or position)"
+        case .formatWidth: "a conversion's width or precision is over 4095, which formatting refuses"
         }
     }
 

@@ -161,7 +161,36 @@ public enum ResourceLinter {
         } catch {
             return .failure(error)
         }
+        if file.kind != .stringCatalog {
+            for key in entries.order {
+                guard let (entry, location) = entries.values[key] else { continue }
+                findings += widthFindings(entry, key: key, at: location)
+            }
+        }
         return .success((entries, findings))
+    }
+
+    /// Conversions of `entry` (its value and every plural form) whose width or precision is
+    /// over ``LocalizedFormatter/maximumWidth``: formatting refuses them (in the daemon and
+    /// the library alike), so the string would never be filled with its arguments.
+    static func widthFindings(_ entry: TableEntry, key: String, at location: SourceLocation) -> [LintFinding] {
+        var texts = [entry.value]
+        if let plural = entry.plural {
+            texts.append(plural.format)
+            for (_, variable) in plural.variables.sorted(by: { $0.key < $1.key }) {
+                texts += variable.forms.sorted(by: { $0.key.rawValue < $1.key.rawValue }).map(\.value)
+            }
+        }
+        var seen: Set<String> = []
+        return texts.flatMap(FormatSpecifier.parse).compactMap { specifier in
+            guard !LocalizedFormatter.widthAndPrecisionFit(specifier.flagsWidthPrecision),
+                seen.insert(specifier.text).inserted
+            else { return nil }
+            return LintFinding(
+                .formatWidth, at: location,
+                "\"\(key)\": \(specifier) asks for a width or precision over \(LocalizedFormatter.maximumWidth), which formatting refuses"
+            )
+        }
     }
 
     /// String Catalog states that are served (every state is) but want a translator's look.
@@ -203,9 +232,15 @@ public enum ResourceLinter {
     )
         -> [LintFinding]
     {
-        guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
-        let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         var findings: [LintFinding] = []
+        for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) {
+            for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
+                findings += widthFindings(
+                    entry, key: key, at: locator.location(of: ["strings", key, "localizations", language]))
+            }
+        }
+        guard let source = catalog.tables[catalog.sourceLanguage] else { return findings }
+        let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
             for (key, _) in source.sorted(by: { $0.key < $1.key })

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Why a resource directory gives no strings: it is not there, or nothing under it is a
-/// language (no `xx.lproj` folder, no `.xcstrings` file). Said out loud by the client
-/// library, `l10nctl get` and the daemon, instead of every lookup quietly returning its key.
+/// Why a resource directory gives no strings: it is not there, it is a file, or nothing under
+/// it is a language (no `xx.lproj` folder, no `.xcstrings` file); or why it gives nothing
+/// new: it was listed before. Said out loud by the client library, `l10nctl get` and the
+/// daemon, instead of every lookup quietly returning its key.
 ///
 /// ```swift
 /// for problem in ResourceRootProblem.missing(in: ["/usr/share/myapp/Resources"]) {
@@ -10,16 +11,27 @@ import Foundation
 /// }
 /// ```
 package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
-    /// The directory does not exist (or is not a directory).
+    /// The directory does not exist (or a link to it leads nowhere).
     case missing(String)
+    /// The path exists but is not a directory (a file).
+    case notADirectory(String)
     /// The directory exists but holds no language.
     case noLanguage(String)
+    /// The directory was listed before: it is read once, in its first place.
+    case duplicate(String)
 
     /// The directory concerned.
     package var path: String {
         switch self {
-        case .missing(let path), .noLanguage(let path): path
+        case .missing(let path), .notADirectory(let path), .noLanguage(let path), .duplicate(let path): path
         }
+    }
+
+    /// Whether the root still serves (a duplicate does, in its first place): a warning where
+    /// the others are errors.
+    package var isWarning: Bool {
+        if case .duplicate = self { return true }
+        return false
     }
 
     /// One sentence naming the path and the fix.
@@ -27,32 +39,56 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .missing(let path):
             "resource directory \(path) does not exist (give the directory that holds the xx.lproj folders)"
+        case .notADirectory(let path):
+            "resource directory \(path) is not a directory (give the directory that holds the xx.lproj folders)"
+        case .duplicate(let path):
+            "resource directory \(path) is listed twice: it is read once, where it is first listed"
         case .noLanguage(let path):
             "resource directory \(path) holds no language: no xx.lproj folder or .xcstrings file under it"
         }
     }
 
-    /// The roots among `roots` that are not directories: one `stat` each.
+    /// The roots among `roots` that are not directories — missing, or files: one `stat` each.
     package static func missing(in roots: [String]) -> [ResourceRootProblem] {
-        roots.filter { !isDirectory($0) }.map(ResourceRootProblem.missing)
+        roots.compactMap(notThere)
     }
 
-    /// The roots of `resources` that exist but gave it no file, from what it loaded.
-    /// (Missing ones are ``missing(in:)``'s.)
+    /// The roots of `resources` that exist but gave it no file, from what it loaded, and those
+    /// listed twice (which give nothing of their own). (Missing ones are ``missing(in:)``'s.)
     package static func noLanguage(in resources: ResourceSet) -> [ResourceRootProblem] {
         let used = Set(resources.files.map(\.rootIndex))
-        return resources.roots.enumerated()
-            .filter { !used.contains($0.offset) && isDirectory($0.element) }
-            .map { .noLanguage($0.element) }
+        let repeated = repeatedIndices(resources.roots)
+        return resources.roots.enumerated().compactMap { index, root in
+            if repeated.contains(index) { return .duplicate(root) }
+            return !used.contains(index) && isDirectory(root) ? .noLanguage(root) : nil
+        }
     }
 
     /// Every problem of `roots`, scanning each that exists (for a one-shot check, such as
     /// `l10nctl get --resources`; the library reads it off the loaded resources instead).
     package static func check(_ roots: [String]) -> [ResourceRootProblem] {
-        roots.compactMap { root in
-            if !isDirectory(root) { return .missing(root) }
+        let repeated = repeatedIndices(roots)
+        return roots.enumerated().compactMap { index, root in
+            if repeated.contains(index) { return .duplicate(root) }
+            if let problem = notThere(root) { return problem }
             return ResourceScanner.scan(directory: root, rootIndex: 0).isEmpty ? .noLanguage(root) : nil
         }
+    }
+
+    /// The positions in `roots` of paths listed earlier (`/srv/l10n/` repeats `/srv/l10n`).
+    package static func repeatedIndices(_ roots: [String]) -> Set<Int> {
+        var seen: Set<String> = []
+        return Set(
+            roots.enumerated().compactMap { index, root in
+                seen.insert(URL(fileURLWithPath: root).standardizedFileURL.path).inserted ? nil : index
+            })
+    }
+
+    /// Why `root` is not a directory to read, or nil when it is one.
+    private static func notThere(_ root: String) -> ResourceRootProblem? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else { return .missing(root) }
+        return isDirectory.boolValue ? nil : .notADirectory(root)
     }
 
     /// Whether `path` is a directory (through symbolic links).

@@ -40,10 +40,12 @@ extension ConfigurationKey {
             "The largest request line or binary frame accepted (1024 to 67108864); a longer request gets "
                 + "too_large and its connection is closed. Default: 1048576."
         case .maxConnections:
-            "Clients served at once (1 to 65536); more get unavailable and are closed. Default: 1024."
+            "Clients served at once (1 to 65536); more get unavailable (the daemon is at its connection "
+                + "limit) and are closed, and the log says so once per burst. Default: 1024."
         case .idleTimeoutSeconds:
             "A client silent this long is disconnected (0 to 86400; 0: never). Silent: no whole request "
-                + "arrives and no reply goes out. Subscribers and clients waiting for a reply are never idle. "
+                + "arrives and no reply goes out. Subscribers, clients waiting for a reply and clients reading "
+                + "their replies, however slowly, are never idle. "
                 + "Default: 300."
         case .requestTimeoutSeconds:
             "How long one request may take to arrive, from its first byte to its last (1 to 3600); a client "

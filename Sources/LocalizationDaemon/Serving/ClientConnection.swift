@@ -62,10 +62,14 @@ final class ClientConnection: @unchecked Sendable {
     private var output: [UInt8] = []
     private var outputStart = 0
     private(set) var subscription: WireEncoding?
-    /// When a request last arrived whole or the socket last took a byte of output (uptime
-    /// nanoseconds). Bytes read do not count by themselves: a client sending blank lines, or
+    /// When a request last arrived whole, the socket last took a byte of output, or a sweep
+    /// found the peer had read some of what waits in the socket (uptime nanoseconds). Bytes
+    /// read do not count by themselves: a client sending blank lines, or
     /// a byte now and then, is not kept from idling out by them.
     private(set) var lastActivity: UInt64
+    /// What the peer had left unread in the socket at the last sweep (``SocketSendQueue``),
+    /// while output waited for it: less at the next sweep is reading, hence activity.
+    private var unreadAtLastSweep = 0
     /// When the first byte of the request still incomplete in the framer was read; nil when
     /// none is, or while the server is not reading (then the wait is ours, not the client's).
     private var partialRequestSince: UInt64?
@@ -140,6 +144,8 @@ final class ClientConnection: @unchecked Sendable {
         func older(than seconds: Double, _ time: UInt64) -> Bool {
             seconds.isFinite && now > time && Double(now - time) > seconds * 1e9
         }
+        if case .closed = state { return }
+        noteReadingProgress(now: now)
         switch state {
         case .closed:
             return
@@ -165,6 +171,16 @@ final class ClientConnection: @unchecked Sendable {
             if unsentBytes > 0 { $0.connectionsCutOff += 1 } else { $0.connectionsTimedOut += 1 }
         }
         close()
+    }
+
+    /// Counts the peer's reading as activity: a slow reader of a large reply may keep the
+    /// socket from taking a byte for longer than the idle timeout (it takes more only once
+    /// about three quarters of what waits is read), yet the queue shrinks as it reads.
+    private func noteReadingProgress(now: UInt64) {
+        guard unreadAtLastSweep > 0 || outputStart < output.count else { return }
+        let unread = SocketSendQueue.unreadByteCount(descriptor) ?? 0
+        if unread < unreadAtLastSweep { lastActivity = now }
+        unreadAtLastSweep = unread
     }
 
     // MARK: Reading

@@ -238,7 +238,10 @@ package final class SocketServer: @unchecked Sendable {
 
     private func admit(_ socket: consuming FileDescriptor) {
         guard connections.count < limits.maxConnections, readiness != nil else {
-            let reason = readiness == nil ? "l10nd cannot wait for input on connections" : "too many connections"
+            let reason =
+                readiness == nil
+                ? "l10nd cannot wait for input on connections"
+                : "l10nd is at its connection limit (max_connections = \(limits.maxConnections)); try again later"
             let reply = JSONLineCodec.encode(
                 .reply(id: nil, .error(WireError(code: .unavailable, message: reason))))
             count { $0.connectionsRefused += 1 }

@@ -9,7 +9,12 @@ extension Daemon {
         let missingRoots =
             startedParts.withLock { $0.watcher }?.statistics.missingRoots
             ?? ResourceRootProblem.missing(in: store.roots).map(\.path)
-        var problems = missingRoots.map { "resource root \($0) does not exist (create it, or fix resources=)" }
+        var problems = missingRoots.map { root in
+            if case .notADirectory = ResourceRootProblem.missing(in: [root]).first {
+                return "resource root \(root) is not a directory (fix resources=)"
+            }
+            return "resource root \(root) does not exist (create it, or fix resources=)"
+        }
         if store.snapshot.catalog.languages.isEmpty {
             problems.append(
                 "no language is served: no xx.lproj folder or .xcstrings file under \(store.roots.joined(separator: ", "))"

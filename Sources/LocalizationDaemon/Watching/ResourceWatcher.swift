@@ -25,7 +25,9 @@ import Synchronization
 /// directory is watched first and scanned second, so files that land in it before the
 /// watch exists are still reported. A directory whose file system is unmounted keeps its
 /// tables (it is not reported) and is looked for again, like a missing root, until a mount
-/// there lists something.
+/// there lists something. A file system mounted over a root or a directory below one (or
+/// taken away from it) is seen in the mount table, which inotify does not report
+/// (``MountTable``): what it covers is walked, watched and read again.
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
@@ -160,6 +162,9 @@ package final class ResourceWatcher: @unchecked Sendable {
     private var rootParents: [WatchDescriptor: String] = [:]
     /// Resource files created or modified and not yet closed: someone is still writing them.
     private var filesBeingWritten: Set<String> = []
+    /// The process's mounts when last looked at, and the subscription that says when they change.
+    private var mounts: Set<MountEntry> = []
+    private var mountSubscription: Int?
 
     /// Creates a watcher over `roots`; nothing is watched until `start()`.
     ///
@@ -209,14 +214,19 @@ package final class ResourceWatcher: @unchecked Sendable {
             running = true
             var change = PendingChange()
             for root in roots where !Self.isDirectory(root) {
-                record(error: "resource directory \(root) does not exist or is not a directory")
+                record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))")
                 missingRoots.insert(root)
             }
+            mounts = MountTable.entries()
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
             watchRootParents()
             updateWatchCount()
             updateRootCheck()
             updateUnwatched()
+            mountSubscription = MountTable.shared.subscribe { [weak self] in
+                guard let self else { return }
+                queue.async { self.mountTableChanged() }
+            }
         }
     }
 
@@ -255,6 +265,8 @@ package final class ResourceWatcher: @unchecked Sendable {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             running = false
+            if let mountSubscription { MountTable.shared.unsubscribe(mountSubscription) }
+            mountSubscription = nil
             debouncer.cancel()
             rootCheck?.cancel()
             rootCheck = nil
@@ -530,6 +542,46 @@ package final class ResourceWatcher: @unchecked Sendable {
         record(error: "\(directory) was unmounted; its last tables are served until it holds files again")
         unmountedDirectories[directory] = depth
         updateRootCheck()
+    }
+
+    /// A file system was mounted or unmounted somewhere: one mounted over a root, over a
+    /// directory above one or below one, hides what is watched there (the watches stay on
+    /// the covered directories), and one taken away uncovers them. inotify says nothing of
+    /// either, so what the mount covers is walked and watched again, and read.
+    private func mountTableChanged() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard running else { return }
+        let now = MountTable.entries()
+        // Mount points are real paths; roots may be links (`current -> releases/41`).
+        let points = now.symmetricDifference(mounts).map(\.path)
+        mounts = now
+        var directories: [String: Int] = [:]
+        for (root, real) in zip(roots, realRoots) where Self.isDirectory(root) {
+            for point in points {
+                if point == "/" || point == real || real.hasPrefix(point + "/") {
+                    directories[root] = 0
+                } else if point.hasPrefix(real + "/") {
+                    // The nearest watched directory at or above the mount point.
+                    var directory = root + point.dropFirst(real.count)
+                    while watchedPaths[directory] == nil, directory.count > root.count {
+                        directory = Self.parent(directory)
+                    }
+                    if let watched = watchedPaths[directory] { directories[directory] = watched.depth }
+                }
+            }
+        }
+        // A directory below another one read again is read with it.
+        let outermost = directories.filter { path, _ in
+            !directories.keys.contains { $0 != path && path.hasPrefix($0 + "/") }
+        }
+        guard !outermost.isEmpty else { return }
+        log(.notice, "the mount table changed: reading \(outermost.keys.sorted().joined(separator: ", ")) again")
+        var change = PendingChange()
+        change.directories.formUnion(outermost.keys)
+        rescanSubtrees(outermost.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, into: &change)
+        updateWatchCount()
+        updateUnwatched()
+        submit(change)
     }
 
     /// Whether `directory` lists at least one entry: a remounted file system, not the empty

@@ -1,0 +1,72 @@
+import Foundation
+import LocalizationWire
+import TestSupport
+import Testing
+
+@testable import Localization
+
+/// Outside testers: at `max_connections` the refused client read "too many connections",
+/// `l10nctl` printed "send failed: Broken pipe", and the daemon's log said nothing. Now each
+/// says the daemon is at its connection limit, and the log says so once per burst.
+@Suite struct ConnectionLimitTests {
+    @Test func refusedClientsAndTheLogSayTheDaemonIsAtItsConnectionLimit() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-conf")
+        let config = try directory.write("max_connections = 1\n", to: "l10nd.conf")
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources], arguments: ["--config", config])
+        let limitLine = "l10nd is at its connection limit (max_connections = 1); try again later"
+        // Holds the one connection; answered, so it is in the daemon's table (the start-up
+        // probe's connection may not be closed there yet: then this one is refused, and retried).
+        var holder: JSONLineClient?
+        #expect(
+            eventually {
+                holder = try? daemon.connect()
+                return (try? holder?.request(["op": "hello"]))??["ok"] as? Bool == true
+            })
+        let refused = try JSONLineClient(path: daemon.socketPath).readObject()
+        #expect((refused["error"] as? [String: Any])?["message"] as? String == limitLine, "\(refused)")
+        // Deterministically the broken-pipe case `l10nctl` met: the daemon has already said
+        // why and closed when the request is sent.
+        func refusedSoFar() -> Int {
+            let server = (try? holder?.request(["op": "status"]))??["server"] as? [String: Any]
+            return server?["connections_refused"] as? Int ?? 0
+        }
+        let before = refusedSoFar()
+        let connection = try DaemonConnection(socketPath: daemon.socketPath, timeout: 5)
+        #expect(eventually { refusedSoFar() > before })
+        guard case .error(let error) = try connection.send(.status) else {
+            Issue.record("a refused connection's request got no error")
+            return
+        }
+        #expect(error.code == .unavailable && error.message == limitLine, "\(error)")
+        for command in ["status", "reload", "languages", "status"] {
+            let result = try ProcessRunner.run(
+                PackagePaths.executable("l10nctl"), [command, "--socket", daemon.socketPath],
+                environment: ["PATH": "/usr/bin:/bin"])
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(
+                result.stderr == "l10nctl: error: the daemon refused: \(limitLine) (unavailable)\n",
+                "\(command): \(result.stderr)")
+        }
+        // One line for the burst, and one when it is over (a second without refusals).
+        holder = nil
+        let ended = "below the connection limit again: "
+        #expect(eventually(10) { daemon.log.contains(ended) }, "\(daemon.log)")
+        let refusedCount = try #require(
+            (try daemon.request(["op": "status"])["server"] as? [String: Any])?["connections_refused"] as? Int)
+        #expect(refusedCount >= 5)
+        #expect(
+            daemon.log.contains(ended + "\(refusedCount) clients were refused (max_connections = 1)")
+                || daemon.log.components(separatedBy: ended).count > 2, "\(daemon.log)")
+        let started = "at the connection limit (max_connections = 1): refusing new clients until some leave"
+        let bursts = daemon.log.components(separatedBy: started).count - 1
+        #expect(
+            bursts >= 1 && bursts <= 2 && bursts == daemon.log.components(separatedBy: ended).count - 1, "\(daemon.log)"
+        )
+        // The limit is a limit, not a failure: the next client is served.
+        // (Once the daemon has seen the last connection close.)
+        #expect(
+            eventually {
+                (try? daemon.request(["op": "lookup", "key": "保存", "lang": "de"]))?["value"] as? String == "Sichern"
+            })
+    }
+}
