@@ -174,8 +174,8 @@ import Testing
     @Test func environmentPicksTheMode() throws {
         let none = "/tmp/l10nd-no-such-dir/none.sock"
         #expect(Localizer(environment: [:]).mode == .embedded)
-        #expect(Localizer(environment: ["L10N_SOCKET": none], log: { _ in }).mode == .cached)
-        #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "mapped"], log: { _ in }).mode == .mapped)
+        #expect(Localizer(environment: ["L10N_SOCKET": none], log: { _ in }).mode == .mapped)
+        #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "cached"], log: { _ in }).mode == .cached)
         #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "direct"], log: { _ in }).mode == .direct)
         #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "embedded"]).mode == .embedded)
         let keysOnly = Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "embedded"])
