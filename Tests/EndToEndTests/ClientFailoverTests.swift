@@ -57,7 +57,10 @@ import Testing
     }
 
     /// Eight threads look up in a loop while the daemon is killed and started again.
-    @Test(arguments: [(LookupMode.cached, true), (.cached, false), (.direct, true), (.direct, false)])
+    @Test(arguments: [
+        (LookupMode.mapped, true), (.mapped, false), (.cached, true), (.cached, false), (.direct, true),
+        (.direct, false),
+    ])
     func killAndRestartUnderLoad(mode: LookupMode, withFiles: Bool) throws {
         let resources = try Self.resources()
         let slot = try DaemonSlot()

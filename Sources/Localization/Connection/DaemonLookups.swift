@@ -35,7 +35,7 @@ final class DaemonLookups: Sendable {
     /// this share of the time limit. A generation the daemon compiled already (another process
     /// mapped it) arrives well within it, so even a process's first lookup reads it in place;
     /// a compile in progress costs lookups no more, and they go the cached way meanwhile.
-    static let mapWait = 0.05
+    static let mapWait = 0.1
     static let mapWaitShare = 0.25
 
     /// The most round-trip answers (direct mode, or with counts) remembered for when the

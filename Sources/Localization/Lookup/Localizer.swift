@@ -194,6 +194,7 @@ public final class Localizer: Sendable {
             return state.daemon
         }
         daemon?.cache.reset()
+        daemon?.mapped.reset()
         invalidate()
     }
 
