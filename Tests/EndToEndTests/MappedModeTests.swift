@@ -56,6 +56,13 @@ import Testing
         let reference = localizer(daemon, other)
         let questions = Self.questions(ResourceSet.load(roots: roots))
         #expect(!questions.isEmpty)
+        // Every answer below from the mapped tables: mapped first (in the background, the
+        // compile of a large set taking seconds).
+        #expect(
+            ClientDaemonTests.wait(seconds: 120) {
+                _ = mapped.lookup("", languages: [questions.first?.language ?? "en"])
+                return mappedGeneration(mapped) != nil
+            }, "never mapped")
         var found: [String] = []
         var plurals = 0
         for (language, table, key, plural) in questions {
@@ -152,6 +159,11 @@ import Testing
         // Each on a thread of its own, whose cache holds the generation its `localized` read.
         let reader = ParkedThread()
         let parked = ParkedThread()
+        #expect(
+            ClientDaemonTests.wait(seconds: 10) {
+                _ = localizer.lookup("other", languages: ["ja"])
+                return Self.mappedGeneration(localizer) == 1
+            }, "generation 1 was never mapped")
         reader.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
         parked.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
         #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
@@ -205,6 +217,8 @@ import Testing
         }
         defer { observation.cancel() }
         #expect(localizer.lookup("k", languages: ["ja"]).value == "old")
+        // Mapped in the background if not within the first lookup's short wait.
+        #expect(ClientDaemonTests.wait(seconds: 10) { Self.mappedGeneration(localizer) == 1 })
         // The hot path too: its thread cache holds the generation until the next lookup.
         #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old")
         #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
@@ -289,6 +303,12 @@ import Testing
         localizer.useDaemon(socketPath: impostor.socketPath, mode: .mapped, timeout: 5)
         let daemon = try #require(localizer.daemon)
         #expect(daemon.mapsTables)
+        #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
+        // Asked in the background: done once the fetch has ended.
+        #expect(
+            ClientDaemonTests.wait(seconds: 10) {
+                daemon.mapped.inFlight == nil && impostor.mapRequests.load(ordering: .relaxed) == 1
+            })
         #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
         #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
         // Refused once, not asked again on every lookup: the cached path answers instead.

@@ -177,7 +177,11 @@ final class DaemonLookups: Sendable {
     /// the one kept, else a new one, which replaces it. Called by the one fetch in flight.
     private func mapClient(for connectionNumber: Int) -> LocalizationClient {
         if let kept = mapConnection.withLock({ $0 }), kept.connectionNumber == connectionNumber { return kept.client }
-        let opened = LocalizationClient(socketPath: client.socketPath, timeout: client.timeout, subscribe: false)
+        // The `map` sets its own time limit; the handshake may take as long (this is a
+        // background thread, and a loaded daemon's handshake past a short limit would end
+        // mapping until the next connection).
+        let opened = LocalizationClient(
+            socketPath: client.socketPath, timeout: max(client.timeout, Self.mapTimeout), subscribe: false)
         let replaced = mapConnection.withLock { kept in
             defer { kept = (connectionNumber, opened) }
             return kept?.client
