@@ -4,8 +4,8 @@ import LocalizationWire
 import Synchronization
 
 /// A ``Localizer``'s link to `l10nd` in mapped, cached or direct mode: the client
-/// connection, the mapped generation (mapped mode), the resolved tables (cached mode, and
-/// mapped mode's fallback), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
+/// connection, the mapped generation and the connection that maps it (mapped mode), the
+/// resolved tables (cached mode, and mapped mode's way until a generation is mapped), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
 final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {

@@ -107,7 +107,7 @@ public final class Localizer: Sendable {
     }
 
     /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
-    /// path), in `mode` (`.mapped`, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
+    /// path), in `mode` (`.mapped`, the default, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
     /// with `timeout` seconds per request. Returns once the first connection attempt is over.
     public func useDaemon(socketPath: String? = nil, mode: LookupMode = .mapped, timeout: Double = 1) {
         guard mode != .embedded else { return useEmbedded() }
