@@ -57,7 +57,10 @@ import Testing
     }
 
     /// Eight threads look up in a loop while the daemon is killed and started again.
-    @Test(arguments: [(LookupMode.cached, true), (.cached, false), (.direct, true), (.direct, false)])
+    @Test(arguments: [
+        (LookupMode.mapped, true), (.mapped, false), (.cached, true), (.cached, false), (.direct, true),
+        (.direct, false),
+    ])
     func killAndRestartUnderLoad(mode: LookupMode, withFiles: Bool) throws {
         let resources = try Self.resources()
         let slot = try DaemonSlot()
@@ -174,8 +177,8 @@ import Testing
     @Test func environmentPicksTheMode() throws {
         let none = "/tmp/l10nd-no-such-dir/none.sock"
         #expect(Localizer(environment: [:]).mode == .embedded)
-        #expect(Localizer(environment: ["L10N_SOCKET": none], log: { _ in }).mode == .cached)
-        #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "mapped"], log: { _ in }).mode == .mapped)
+        #expect(Localizer(environment: ["L10N_SOCKET": none], log: { _ in }).mode == .mapped)
+        #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "cached"], log: { _ in }).mode == .cached)
         #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "direct"], log: { _ in }).mode == .direct)
         #expect(Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "embedded"]).mode == .embedded)
         let keysOnly = Localizer(environment: ["L10N_SOCKET": none, "L10N_MODE": "embedded"])

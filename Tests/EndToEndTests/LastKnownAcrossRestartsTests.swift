@@ -6,20 +6,22 @@ import Testing
 
 @testable import Localization
 
-/// Cached mode's last known answers across daemon restarts, as an outside tester's chaos
-/// run went (TERM, a restarted daemon still loading, a short reconnection, TERM again):
-/// every table and counted answer the daemon gave on any connection keeps answering while
-/// it is away, through attempts that end at the handshake's time limit. (The keys that
-/// tester saw were for tables the client had never fetched: those have no last answer.)
+/// The last known answers of cached and mapped mode across daemon restarts, as an outside
+/// tester's chaos run went (TERM, a restarted daemon still loading, a short reconnection, TERM
+/// again): every table, mapped generation and counted answer the daemon gave on any
+/// connection keeps answering while it is away, through attempts that end at the handshake's
+/// time limit. (The keys that tester saw were for tables the client had never fetched: those
+/// have no last answer.)
 @Suite struct LastKnownAcrossRestartsTests {
-    @Test func answersOutliveTwoRestartsAndADaemonThatDoesNotAnswerYet() throws {
+    @Test(arguments: [LookupMode.cached, .mapped])
+    func answersOutliveTwoRestartsAndADaemonThatDoesNotAnswerYet(mode: LookupMode) throws {
         let resources = try TemporaryDirectory()
         try resources.write("\"k\" = \"ja value\";\n", to: "ja.lproj/Localizable.strings")
         try resources.write("\"k\" = \"fr value\";\n", to: "fr.lproj/Localizable.strings")
         let slot = try ClientFailoverTests.DaemonSlot()
         try slot.start(resources: resources.path)
         let localizer = Localizer(environment: [:], log: { _ in })
-        localizer.useDaemon(socketPath: slot.path, mode: .cached, timeout: 0.3)
+        localizer.useDaemon(socketPath: slot.path, mode: mode, timeout: 0.3)
         // The first connection answers ja: its table, and one counted question.
         #expect(localizer.value("k", languages: .one("ja"), table: nil) == "ja value")
         #expect(localizer.lookup("k", languages: ["ja"], count: 3).value == "ja value")

@@ -56,6 +56,13 @@ import Testing
         let reference = localizer(daemon, other)
         let questions = Self.questions(ResourceSet.load(roots: roots))
         #expect(!questions.isEmpty)
+        // Every answer below from the mapped tables: mapped first (in the background, the
+        // compile of a large set taking seconds).
+        #expect(
+            ClientDaemonTests.wait(seconds: 120) {
+                _ = mapped.lookup("", languages: [questions.first?.language ?? "en"])
+                return mappedGeneration(mapped) != nil
+            }, "never mapped")
         var found: [String] = []
         var plurals = 0
         for (language, table, key, plural) in questions {
@@ -90,15 +97,92 @@ import Testing
         #expect(found.isEmpty, "\(found.prefix(10))")
     }
 
-    @Test func l10nModeMappedPicksMappedMode() throws {
+    @Test func mappedIsTheDefaultWithADaemon() throws {
         let resources = try TemporaryDirectory()
         try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
-        let localizer = Localizer(
-            environment: ["L10N_SOCKET": daemon.socketPath, "L10N_MODE": "mapped"], log: { _ in })
+        let localizer = Localizer(environment: ["L10N_SOCKET": daemon.socketPath], log: { _ in })
         #expect(localizer.mode == .mapped)
         #expect(localizer.value("k", languages: .one("en"), table: nil) == "v")
-        #expect(Self.mappedGeneration(localizer) == 1)
+        // Mapped in the background if not within the first lookup's short wait.
+        #expect(ClientDaemonTests.wait(seconds: 10) { Self.mappedGeneration(localizer) == 1 })
+        #expect(localizer.value("k", languages: .one("en"), table: nil) == "v")
+        let explicit = Localizer(environment: [:], log: { _ in })
+        explicit.useDaemon(socketPath: daemon.socketPath)
+        #expect(explicit.mode == .mapped)
+    }
+
+    @Test func aMapReplyCarriesAReadOnlyDescriptorWithEverySeal() throws {
+        let resources = try TemporaryDirectory()
+        try resources.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 10)
+        let socket = connection.descriptor
+        let request = Array("{\"op\":\"map\",\"id\":1}\n".utf8)
+        #expect(request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == request.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+        defer { buffer.deallocate() }
+        var reply: [UInt8] = []
+        var numbers: [Int32] = []
+        defer { numbers.forEach { _ = close($0) } }
+        while reply.last != UInt8(ascii: "\n") {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            guard read.count > 0 else { break }
+            if let descriptor = read.descriptor.take() { numbers.append(descriptor.take()) }
+            reply += buffer[..<read.count]
+        }
+        try #require(numbers.count == 1, "\(String(decoding: reply, as: UTF8.self))")
+        let received = numbers[0]
+        #expect(fcntl(received, F_GETFL) & O_ACCMODE == O_RDONLY, "the client could try to write the tables")
+        #expect(l10nd_get_seals(received) == l10nd_immutable_seals)
+        #expect(pwrite(received, "x", 1, 0) == -1 && Glibc.errno == EBADF)
+        var status = stat()
+        try #require(fstat(received, &status) == 0 && status.st_size > 0)
+        let writable = mmap(nil, Int(status.st_size), PROT_READ | PROT_WRITE, MAP_SHARED, received, 0)
+        #expect(writable == MAP_FAILED && Glibc.errno == EACCES)
+    }
+
+    @Test func aThreadsNextLookupOfAnyKindLetsGoOfTheGenerationItRead() throws {
+        let resources = try TemporaryDirectory()
+        let japanese = try resources.write("\"k\" = \"v1\";\n", to: "ja.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        let localizer = Self.localizer(daemon, .mapped)
+        func edit(_ value: String, generation: UInt64) throws {
+            try "\"k\" = \"\(value)\";\n".write(toFile: japanese, atomically: true, encoding: .utf8)
+            // Mapped in the background after the event (lookups start it if it had not begun).
+            #expect(
+                ClientDaemonTests.wait(seconds: 10) {
+                    _ = localizer.lookup("other", languages: ["ja"])
+                    return Self.mappedGeneration(localizer) == generation
+                }, "generation \(generation) was never mapped")
+        }
+        // Each on a thread of its own, whose cache holds the generation its `localized` read.
+        let reader = ParkedThread()
+        let parked = ParkedThread()
+        #expect(
+            ClientDaemonTests.wait(seconds: 10) {
+                _ = localizer.lookup("other", languages: ["ja"])
+                return Self.mappedGeneration(localizer) == 1
+            }, "generation 1 was never mapped")
+        reader.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
+        parked.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
+        #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
+
+        try edit("v2", generation: 2)
+        // Not a `localized`: a `lookup` (as `String(localized:)` with numbers makes) lets go too.
+        reader.run { #expect(localizer.lookup("k", languages: ["ja"], count: 2).value == "v2") }
+        try edit("v3", generation: 3)
+        reader.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v3") }
+        // The parked thread never looks up again: it keeps generation 1, and only that.
+        #expect(
+            ClientDaemonTests.wait(seconds: 5) { Self.mappedFiles(of: daemon).sorted() == ["1", "3"] },
+            "\(Self.mappedFiles(of: daemon))")
+        parked.run { _ = localizer.lookup("k", languages: ["ja"]) }
+        #expect(
+            ClientDaemonTests.wait(seconds: 5) { Self.mappedFiles(of: daemon) == ["3"] },
+            "\(Self.mappedFiles(of: daemon))")
+        reader.end()
+        parked.end()
     }
 
     /// The lines of this process's memory map naming a memory file `l10nd-tables-PID-GENERATION`.
@@ -133,6 +217,8 @@ import Testing
         }
         defer { observation.cancel() }
         #expect(localizer.lookup("k", languages: ["ja"]).value == "old")
+        // Mapped in the background if not within the first lookup's short wait.
+        #expect(ClientDaemonTests.wait(seconds: 10) { Self.mappedGeneration(localizer) == 1 })
         // The hot path too: its thread cache holds the generation until the next lookup.
         #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old")
         #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
@@ -217,6 +303,12 @@ import Testing
         localizer.useDaemon(socketPath: impostor.socketPath, mode: .mapped, timeout: 5)
         let daemon = try #require(localizer.daemon)
         #expect(daemon.mapsTables)
+        #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
+        // Asked in the background: done once the fetch has ended.
+        #expect(
+            ClientDaemonTests.wait(seconds: 10) {
+                daemon.mapped.inFlight == nil && impostor.mapRequests.load(ordering: .relaxed) == 1
+            })
         #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
         #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
         // Refused once, not asked again on every lookup: the cached path answers instead.
@@ -305,5 +397,43 @@ final class ImpostorDaemon: @unchecked Sendable {
                 _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
             }
         }
+    }
+}
+
+/// A thread of its own that runs the closures it is given, one at a time, and waits between
+/// them: what its per-thread lookup cache holds stays between two of them.
+final class ParkedThread: Sendable {
+    private let work = Mutex<[@Sendable () -> Void]>([])
+    private let ready = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let ending = Atomic<Bool>(false)
+
+    init() {
+        Thread { [self] in
+            while true {
+                ready.wait()
+                if ending.load(ordering: .acquiring) {
+                    done.signal()
+                    return
+                }
+                let next = work.withLock { $0.removeFirst() }
+                next()
+                done.signal()
+            }
+        }.start()
+    }
+
+    /// Runs `body` on the thread and waits for it.
+    func run(_ body: @escaping @Sendable () -> Void) {
+        work.withLock { $0.append(body) }
+        ready.signal()
+        done.wait()
+    }
+
+    /// Ends the thread (its lookup cache goes with it) and waits for that.
+    func end() {
+        ending.store(true, ordering: .releasing)
+        ready.signal()
+        done.wait()
     }
 }

@@ -3,6 +3,8 @@ import Glibc
 import TestSupport
 import Testing
 
+@testable import Localization
+
 /// The daemon under a storm, for a fixed time: several clients look up without pause — single
 /// keys, batches and whole tables, in JSON and in binary frames — while another process
 /// (`scripts/soak-writer`) rewrites the tables hundreds of times, writes files with syntax
@@ -35,6 +37,15 @@ import Testing
             }
         }
         let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--log-level", "warning"])
+        // Mapped before the baseline: the daemon keeps the sealed file of its current generation.
+        let localizer = Localizer(environment: [:], log: { _ in })
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: .mapped, timeout: 2)
+        let mapped = Date().addingTimeInterval(30)
+        while localizer.daemon?.mapped.current == nil, Date() < mapped {
+            _ = localizer.lookup("k00", languages: ["ja"])
+            usleep(10_000)
+        }
+        #expect(localizer.daemon?.mapped.current != nil, "the mapped client never mapped")
         let baseline = try DaemonBaseline(daemon)
         let steady = try SteadyLookupClient(daemon: daemon, key: "k00", language: "en", value: "en:Localizable:k00")
         let checker = SoakChecker()
@@ -61,9 +72,36 @@ import Testing
                 }
             }.start()
         }
+        // The client library in mapped mode (the default with a daemon) reads beside them: a
+        // reload maps each new generation while lookups go on. Its answers must be values the
+        // writer wrote (or the development language's), never keys.
+        finished.enter()
+        Thread {
+            defer { finished.leave() }
+            var generator = SeededGenerator(seed: 99)
+            while Date() < deadline {
+                let (language, table) = (
+                    Self.languages.randomElement(using: &generator)!, Self.tables.randomElement(using: &generator)!
+                )
+                let key = Self.keys.randomElement(using: &generator)!
+                let hotPath = Bool.random(using: &generator)
+                let value =
+                    hotPath
+                    ? localizer.value(key, languages: .one(language), table: table)
+                    : localizer.lookup(key, languages: [language], table: table).value
+                let context = hotPath ? "mapped localized" : "mapped lookup"
+                if checker.version(
+                    of: value, key: key, table: table, language: language, reportedLanguage: nil, context: context)
+                    != nil
+                {
+                    checker.answered(context)
+                }
+            }
+        }.start()
         usleep(UInt32(Self.seconds * 500_000))  // half-way through the soak: the moment to sample
         let midwayKiB = daemon.residentKilobytes ?? 0
         #expect(finished.wait(timeout: .now() + Self.seconds + 30) == .success, "the clients did not finish")
+        localizer.useEmbedded()  // its connections close: the daemon's descriptors are counted below
         // SIGKILL: the test runner may hand its children SIGTERM ignored, which bash cannot undo.
         writer.send(signal: SIGKILL)
         _ = writer.waitForExit(timeout: 10)

@@ -24,9 +24,10 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stdout.split(separator: "\n") == [
-                "bytes=tables 7 descriptors=1 truncated=False", "sealed=True",
+                "bytes=tables 7 descriptors=1 truncated=False", "sealed=True", "access=read-only",
                 "size=\(table.utf8.count) content=\(table)",
-                "write=EPERM", "shrink=EPERM", "grow=EPERM", "map-writable=EPERM", "add-seal=EPERM",
+                // Refused for want of write access (a read-only descriptor) before any seal is consulted.
+                "write=EBADF", "shrink=EINVAL", "grow=EINVAL", "map-writable=EACCES", "add-seal=EPERM",
             ])
     }
 

@@ -23,9 +23,33 @@ import Testing
         #expect(mapping.withUnsafeBytes { Array($0) } == Self.table)
     }
 
-    @Test func theSealsRefuseEveryChange() throws {
+    @Test func theDescriptorHandedOutIsReadOnly() throws {
         let file = try SealedMemoryFile(name: "l10nd-test", contents: Self.table)
         let descriptor = file.descriptor.rawValue
+        #expect(fcntl(descriptor, F_GETFL) & O_ACCMODE == O_RDONLY)
+        #expect(l10nd_get_seals(descriptor) == l10nd_immutable_seals)
+        var status = stat()
+        #expect(fstat(descriptor, &status) == 0 && status.st_mode & 0o777 == 0o444)
+        // A reader cannot even try: these fail for want of write access, before any seal.
+        #expect(Self.errno { pwrite(descriptor, "x", 1, 0) } == EBADF)
+        #expect(Self.errno { ftruncate(descriptor, 0) } == EINVAL)
+        let writable = mmap(nil, file.size, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        #expect(writable == MAP_FAILED && Glibc.errno == EACCES)
+        let mapping = try SealedMemoryMapping(verifying: file.descriptor, size: file.size)
+        #expect(mapping.withUnsafeBytes { Array($0) } == Self.table)
+    }
+
+    @Test func theSealsRefuseEveryChange() throws {
+        let file = try SealedMemoryFile(name: "l10nd-test", contents: Self.table)
+        // The descriptor handed out is read-only (above); the seals must hold against a writable
+        // one too, which only root can still open, through /proc (the file's mode is 0444).
+        let reopened = open("/proc/self/fd/\(file.descriptor.rawValue)", O_RDWR | O_CLOEXEC)
+        guard reopened >= 0 else {
+            #expect(Glibc.errno == EACCES, "a writable descriptor failed otherwise than for want of permission")
+            return
+        }
+        defer { close(reopened) }
+        let descriptor = reopened
         #expect(Self.errno { pwrite(descriptor, "x", 1, 0) } == EPERM)
         #expect(Self.errno { ftruncate(descriptor, 0) } == EPERM)
         #expect(Self.errno { ftruncate(descriptor, 1 << 20) } == EPERM)

@@ -1,10 +1,11 @@
+import Dispatch
 import LocalizationCore
 import LocalizationWire
 import Synchronization
 
 /// A ``Localizer``'s link to `l10nd` in mapped, cached or direct mode: the client
-/// connection, the mapped generation (mapped mode), the resolved tables (cached mode, and
-/// mapped mode's fallback), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
+/// connection, the mapped generation and the connection that maps it (mapped mode), the
+/// resolved tables (cached mode, and mapped mode's way until a generation is mapped), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
 final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {
@@ -26,8 +27,16 @@ final class DaemonLookups: Sendable {
     /// The protocol minor version that added `map`: an older daemon is used in cached mode.
     static let mapMinorVersion = 5
 
-    /// The least time limit of a `map` request, in seconds.
+    /// The least time limit of a `map` request, in seconds: the first `map` of a generation
+    /// waits for the daemon to compile it (seconds for a million strings), in the background.
     static let mapTimeout = 60.0
+
+    /// How long after a `map` began lookups may wait for it, at most, in seconds; and at most
+    /// this share of the time limit. A generation the daemon compiled already (another process
+    /// mapped it) arrives well within it, so even a process's first lookup reads it in place;
+    /// a compile in progress costs lookups no more, and they go the cached way meanwhile.
+    static let mapWait = 0.1
+    static let mapWaitShare = 0.25
 
     /// The most round-trip answers (direct mode, or with counts) remembered for when the
     /// daemon goes away.
@@ -39,17 +48,29 @@ final class DaemonLookups: Sendable {
     let mapped = MappedTablesCache()
     let misses: MissReporter
     let developmentLanguage: LanguageTag
+    /// Told when a new generation is mapped: lookups then move to it from the cached way.
+    private let onMapped: @Sendable () -> Void
     private let remembered = Mutex<[Question: LookupResult]>([:])
+    /// The connection `map` requests go on, and the number of ``client``'s connection it was
+    /// opened for. A `map` waits for the daemon's compile (seconds), and every reply after it
+    /// on the same connection would wait too, since the daemon keeps each connection's order:
+    /// the cached way's `table` requests, which answer meanwhile, included. Opened by the first
+    /// `map` after each new connection of ``client``, so that it reaches the daemon ``client``
+    /// reached (a `map` from another one, with generations of its own, would be kept only if
+    /// its generation is not older than the events ``client`` heard).
+    private let mapConnection = Mutex<(connectionNumber: Int, client: LocalizationClient)?>(nil)
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
     private let daemonMinorVersion = ProtocolMinorVersion()
 
     /// Connects (first attempt before returning); `onEvent` hears every connection event
-    /// after the cache has applied it.
+    /// after the cache has applied it, `onMapped` every generation mapped.
     init(
         socketPath: String?, mode: LookupMode, timeout: Double, developmentLanguage: LanguageTag,
-        onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void
+        onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
+        onMapped: @escaping @Sendable () -> Void = {}
     ) {
+        self.onMapped = onMapped
         let cache = ResolvedTableCache()
         let mapped = self.mapped
         let daemonMinorVersion = self.daemonMinorVersion
@@ -83,41 +104,104 @@ final class DaemonLookups: Sendable {
         mode == .mapped && daemonMinorVersion.value.load(ordering: .relaxed) >= Self.mapMinorVersion
     }
 
-    /// The current generation's compiled tables, mapped: kept, else asked for with `map`;
-    /// `nil` when the daemon failed, or while another thread asks (mapped lookups then fall
-    /// back to cached ones).
+    /// The current generation's compiled tables, mapped; else `nil`, and the lookup goes the
+    /// cached way. Never waits for a compile: mapping happens in the background (begun here if
+    /// nobody began it), and a lookup waits for it only while it is young (``mapWait``), so
+    /// that a generation the daemon has compiled already answers at once.
     func mappedTables() -> MappedTables? {
         if let current = mapped.current { return current }
-        guard mapped.beginFetch() else { return nil }
-        defer { mapped.endFetch() }
+        guard let fetch = startMapping() else { return nil }
+        let waitLimit = min(Self.mapWait, client.timeout * Self.mapWaitShare)
+        let until = fetch.started &+ UInt64(max(0, waitLimit) * 1e9)
+        if DispatchTime.now().uptimeNanoseconds < until {
+            _ = fetch.done.wait(timeout: DispatchTime(uptimeNanoseconds: until))
+        }
+        return mapped.current
+    }
+
+    /// What is left of the client's time limit `started` ago, for the requests of a lookup
+    /// that waited for a `map` (at most ``mapWaitShare`` of it): so the lookup as a whole
+    /// takes no longer than the limit. At least half the limit, so that a thread the system
+    /// held up does not call the daemon hung.
+    func timeLeft(since started: DispatchTime) -> Double {
+        let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
+        return max(client.timeout / 2, client.timeout - waited)
+    }
+
+    /// Maps the current generation in the background, unless it is mapped, being mapped, or
+    /// a `map` failed on this connection; returns the fetch in flight, if any.
+    @discardableResult
+    func startMapping() -> MappedTablesCache.Fetch? {
+        guard let fetch = mapped.beginFetch() else { return mapped.inFlight }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { mapped.endFetch(fetch) }
+            fetchMapping()
+        }
+        return fetch
+    }
+
+    /// Asks `map` until a generation at least as new as the last event is kept, the daemon
+    /// fails, or three replies were already outdated.
+    private func fetchMapping() {
         for _ in 0..<3 {
-            guard let connectionNumber = mapped.attempt else { return nil }
+            guard let connectionNumber = mapped.attempt else { return }
             let reply: WireReply
-            // The first `map` of a generation waits for the daemon to compile it (seconds for a
-            // million strings): a time limit meant for lookups would call the daemon hung.
-            do { reply = try client.send(.map, timeout: max(client.timeout, Self.mapTimeout)) } catch { return nil }
+            do {
+                reply = try mapClient(for: connectionNumber).send(.map, timeout: max(client.timeout, Self.mapTimeout))
+            } catch {
+                // Late, or the connection broke: the next connection asks again.
+                mapped.noteFailure(onConnection: connectionNumber)
+                return
+            }
             guard case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
                 let mapping = ReceivedMappings.take(number), let tables = try? MappedTables(mapping)
             else {
                 // Refused, or the descriptor failed its checks: not asked again on this connection.
                 mapped.noteFailure(onConnection: connectionNumber)
-                return nil
+                return
             }
-            if mapped.store(tables, fetchedOnConnection: connectionNumber) { return tables }
-            // An event newer than the reply arrived meanwhile: ask again for the newer generation.
-            if let newer = mapped.current { return newer }
+            if mapped.store(tables, fetchedOnConnection: connectionNumber) {
+                // The tables this generation answers need no copy of their own any more.
+                cache.drop { key in
+                    key.languages.count == 1 && tables.place(language: key.languages[0], table: key.table) != nil
+                }
+                onMapped()
+                return
+            }
+            // An event newer than the reply arrived meanwhile, or a new connection: ask again.
+            if mapped.current != nil { return }
         }
-        return nil
     }
 
-    /// The resolved table for `key`: cached, else fetched; `nil` when the daemon failed.
-    func table(for key: ResolvedTable.Key) -> ResolvedTable? {
+    /// The connection for `map` requests while ``client`` is on connection `connectionNumber`:
+    /// the one kept, else a new one, which replaces it. Called by the one fetch in flight.
+    private func mapClient(for connectionNumber: Int) -> LocalizationClient {
+        if let kept = mapConnection.withLock({ $0 }), kept.connectionNumber == connectionNumber { return kept.client }
+        // The `map` sets its own time limit; the handshake may take as long (this is a
+        // background thread, and a loaded daemon's handshake past a short limit would end
+        // mapping until the next connection).
+        let opened = LocalizationClient(
+            socketPath: client.socketPath, timeout: max(client.timeout, Self.mapTimeout), subscribe: false)
+        let replaced = mapConnection.withLock { kept in
+            defer { kept = (connectionNumber, opened) }
+            return kept?.client
+        }
+        replaced?.close()
+        return opened
+    }
+
+    /// The resolved table for `key`: cached, else fetched (each request within `timeLimit`
+    /// seconds, default the client's); `nil` when the daemon failed.
+    func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
         if let table = cache.table(for: key) { return table }
         // A reply older than an event that arrived meanwhile is used once, not kept; a
         // second fetch then sees the new generation.
         for _ in 0..<3 {
             let connectionNumber = cache.connectionNumber
-            guard case .table(let result)? = try? client.send(.table(languages: key.languages, table: key.table)) else {
+            guard
+                case .table(let result)? = try? client.send(
+                    .table(languages: key.languages, table: key.table), timeout: timeLimit)
+            else {
                 return nil
             }
             let chain = FallbackChain(
@@ -132,13 +216,15 @@ final class DaemonLookups: Sendable {
         return nil
     }
 
-    /// One `lookup` round trip, the daemon selecting plural forms as `plural` says; `nil`
-    /// when the daemon failed.
-    func lookup(_ key: String, languages: [String], table: String, plural: PluralCounts) -> LookupResult? {
+    /// One `lookup` round trip (within `timeLimit` seconds, default the client's), the daemon
+    /// selecting plural forms as `plural` says; `nil` when the daemon failed.
+    func lookup(
+        _ key: String, languages: [String], table: String, plural: PluralCounts, timeLimit: Double? = nil
+    ) -> LookupResult? {
         let operation = Self.lookupOperation(
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
-        guard case .lookup(let reply)? = try? client.send(operation) else { return nil }
+        guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else { return nil }
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
@@ -181,9 +267,10 @@ final class DaemonLookups: Sendable {
         if let table = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
             return Self.result(key, in: table)
         }
-        guard languages.count == 1, let place = mapped.lastKnown?.place(language: languages[0], table: table) else {
-            return nil
-        }
+        // The mapped generations kept: the newest that has the (language, table) answers.
+        guard languages.count == 1,
+            let place = mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first
+        else { return nil }
         return place.result(key, plural: plural)
     }
 
@@ -205,5 +292,6 @@ final class DaemonLookups: Sendable {
     func close() {
         misses.flush()
         client.close()
+        mapConnection.withLock { $0?.client }?.close()
     }
 }

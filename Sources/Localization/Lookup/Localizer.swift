@@ -75,7 +75,7 @@ public final class Localizer: Sendable {
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .cached)
+        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
         if mode != .embedded {
             useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
@@ -107,17 +107,16 @@ public final class Localizer: Sendable {
     }
 
     /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
-    /// path), in `mode` (`.mapped`, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
+    /// path), in `mode` (`.mapped`, the default, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
     /// with `timeout` seconds per request. Returns once the first connection attempt is over.
-    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .cached, timeout: Double = 1) {
+    public func useDaemon(socketPath: String? = nil, mode: LookupMode = .mapped, timeout: Double = 1) {
         guard mode != .embedded else { return useEmbedded() }
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let development = state.withLock { $0.developmentLanguage }
         let daemon = DaemonLookups(
-            socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development
-        ) { [weak self] event in
-            self?.handle(event, from: serial)
-        }
+            socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development,
+            onEvent: { [weak self] event in self?.handle(event, from: serial) },
+            onMapped: { [weak self] in self?.handleMapped(from: serial) })
         let old = state.withLock { state in
             defer {
                 state.daemon = daemon
@@ -195,6 +194,7 @@ public final class Localizer: Sendable {
             return state.daemon
         }
         daemon?.cache.reset()
+        daemon?.mapped.reset()
         invalidate()
     }
 
@@ -265,6 +265,9 @@ public final class Localizer: Sendable {
     package func lookupWithSource(
         _ key: String, languages: [String], table: String?, plural: PluralCounts
     ) -> (result: LookupResult, source: LookupSource) {
+        // A generation this thread's cache holds from an earlier epoch is let go now, not at
+        // its next `localized`: it may never come.
+        ThreadLookupCache.current.pointee.releaseOutdated(owner: serial, epoch: epoch.load(ordering: .acquiring))
         let tags = LanguageTag.preferences(languages)
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
@@ -272,16 +275,20 @@ public final class Localizer: Sendable {
         switch current {
         case .mapped(let daemon):
             // One language, compiled by the daemon: answered in place, plural forms included.
-            if identifiers.count == 1,
-                let place = daemon.mappedTables()?.place(language: identifiers[0], table: tableName)
-            {
+            guard identifiers.count == 1 else {
+                return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            }
+            let started = DispatchTime.now()
+            if let place = daemon.mappedTables()?.place(language: identifiers[0], table: tableName) {
                 let result = place.result(key, plural: plural)
                 if !result.found {
                     daemon.misses.record(key, in: ResolvedTable.Key(languages: identifiers, table: tableName))
                 }
                 return (result, .daemon)
             }
-            return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            return cachedLookup(
+                key, tags: tags, table: tableName, plural: plural, daemon: daemon,
+                timeLimit: daemon.timeLeft(since: started))
         case .cached(let daemon):
             return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .direct(let daemon):
@@ -301,19 +308,23 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold).
+    /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold, and
+    /// while a generation is being mapped), each request within `timeLimit` seconds (default
+    /// the client's).
     private func cachedLookup(
-        _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups
+        _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups,
+        timeLimit: Double? = nil
     ) -> (result: LookupResult, source: LookupSource) {
         let identifiers = tags.map(\.identifier)
         // The cached tables hold each entry's `other` forms: a count asks the daemon.
         if plural != .none,
-            let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural)
+            let result = daemon.lookup(
+                key, languages: identifiers, table: tableName, plural: plural, timeLimit: timeLimit)
         {
             return (result, .daemon)
         }
         let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
-        if let resolved = daemon.table(for: tableKey) {
+        if let resolved = daemon.table(for: tableKey, timeLimit: timeLimit) {
             let result = DaemonLookups.result(key, in: resolved)
             if !result.found { daemon.misses.record(key, in: tableKey) }
             return (result, .daemon)
@@ -353,17 +364,23 @@ public final class Localizer: Sendable {
             return lookup(key, languages: languages.tags, table: table).value
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
+        var timeLimit: Double?
         if local.pointee.mapsTables {
             let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
-            if identifiers.count == 1,
-                let place = daemon.mappedTables()?.place(
+            if identifiers.count == 1 {
+                let started = DispatchTime.now()
+                if let place = daemon.mappedTables()?.place(
                     language: identifiers[0], table: ResourceCatalog.tableName(table))
-            {
-                local.pointee.remember(place, as: name)
-                if let value = place.value(key) { return value }
-                daemon.misses.record(
-                    key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
-                return key
+                {
+                    local.pointee.remember(place, as: name)
+                    if let value = place.value(key) { return value }
+                    daemon.misses.record(
+                        key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
+                    return key
+                }
+                // Not mapped yet: the cached way, in what is left of the time limit. The
+                // mapped generation's arrival moves the epoch, and this thread to it.
+                timeLimit = daemon.timeLeft(since: started)
             }
         }
         var resolved = local.pointee.tables[name]
@@ -371,7 +388,7 @@ public final class Localizer: Sendable {
             let tableKey = ResolvedTable.Key(
                 languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
-            resolved = daemon.table(for: tableKey)
+            resolved = daemon.table(for: tableKey, timeLimit: timeLimit)
             if let resolved { local.pointee.store(resolved, as: name) }
         }
         guard let resolved else { return lookup(key, languages: languages.tags, table: table).value }
@@ -530,19 +547,29 @@ public final class Localizer: Sendable {
         invalidate()
         switch event {
         case .changed(let generation, let changes):
-            // Maps the new generation now, off this thread (which must not wait for a reply),
-            // so the next lookup finds it mapped.
-            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables {
-                DispatchQueue.global(qos: .utility).async { _ = daemon.mappedTables() }
-            }
+            // Maps the new generation now, in the background (this thread must not wait for a
+            // reply); lookups go the cached way until it is mapped.
+            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables { daemon.startMapping() }
             let tables = changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }
             observers.notify(
                 LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))
         case .connected:
+            // A process that read mapped tables before maps the new daemon's now, rather
+            // than at its next lookup.
+            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables, !daemon.mapped.kept.isEmpty {
+                daemon.startMapping()
+            }
             noteSource(reason: nil)
         case .disconnected(let error):
             noteSource(reason: error.message)
         }
+    }
+
+    /// A new generation was mapped (in the background): the threads' caches, which hold
+    /// the cached way's tables or the previous generation, move to it at their next lookup.
+    private func handleMapped(from daemonSerial: UInt64) {
+        guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
+        invalidate()
     }
 
     /// Logs the source when it changed, and tells observers that everything may differ.

@@ -59,6 +59,15 @@ final class ResolvedTableCache: Sendable {
         }
     }
 
+    /// Drops the tables, of this connection and earlier ones, whose key `isAnswered` says
+    /// something else answers now (mapped mode's generation).
+    func drop(where isAnswered: (ResolvedTable.Key) -> Bool) {
+        state.withLock { state in
+            state.tables = state.tables.filter { !isAnswered($0.key) }
+            state.earlier = state.earlier.filter { !isAnswered($0.key) }
+        }
+    }
+
     /// Serves nothing more from the cache: a new connection, whose daemon may serve
     /// anything. The tables stay for ``lastKnown(for:)`` only.
     func reset() {

@@ -33,8 +33,12 @@ struct ThreadLookupCache {
     var lastName = Self.noTable
     var lastEntries: [String: String] = [:]
     /// In mapped mode, where the last table read lies in the mapped generation (``lastEntries``
-    /// is then unused). It holds that generation until this thread's next lookup in a new
-    /// epoch, or the thread's end: a thread that stops looking up keeps one old mapping.
+    /// is then unused). It holds that generation — keeps it mapped — until this thread's next
+    /// lookup after the epoch moved (any lookup: `localized`, `lookup`, of any localizer), or
+    /// the thread's end. So a thread that stops looking up keeps the one generation it read
+    /// last, and no more: a process maps at most its current generation plus one older per
+    /// such thread. (Letting go from another thread would need every lookup to announce itself,
+    /// which costs the hot path more than the rare pinned generation does.)
     var lastPlace: MappedTables.Place?
 
     /// The name ``lastName`` has while no table was read. Any name would do: with no
@@ -60,6 +64,16 @@ struct ThreadLookupCache {
         default: (cachedDaemon, mapsTables) = (nil, false)
         }
         tables.removeAll(keepingCapacity: true)
+        lastName = Self.noTable
+        lastEntries = [:]
+        lastPlace = nil
+    }
+
+    /// Lets go of the mapped generation and tables this cache holds for `owner` when they are
+    /// from an epoch other than `epoch`; the next lookup starts over.
+    mutating func releaseOutdated(owner: UInt64, epoch: UInt64) {
+        guard self.owner == owner, self.epoch != epoch, lastPlace != nil || !tables.isEmpty else { return }
+        tables.removeAll()
         lastName = Self.noTable
         lastEntries = [:]
         lastPlace = nil

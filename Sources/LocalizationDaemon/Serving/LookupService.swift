@@ -48,6 +48,10 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, one at a time: a client asking for many tables
     /// takes one core at most.
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
+    /// Where `map` requests are answered, one at a time: the first after a reload compiles the
+    /// generation (seconds for a million strings), and `table` requests must not wait behind
+    /// it — a mapped client asks for tables the cached way until its `map` is answered.
+    private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables = SharedTablesCache()
 
@@ -153,13 +157,13 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers `map` on the tables queue: compiling a generation (the first request after a
-    /// reload) takes as long as resolving every table, and must not hold up lookups. Anyone
-    /// who may look strings up may map them, as with `table`.
+    /// Answers `map` on its own queue: compiling a generation (the first request after a
+    /// reload) takes as long as resolving every table, and must hold up neither lookups nor
+    /// `table` replies. Anyone who may look strings up may map them, as with `table`.
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(.map)
-        tables.async { [self] in
+        compiling.async { [self] in
             defer { durations.record(since: started) }
             do {
                 let file = try sharedTables.file(for: store.snapshot)

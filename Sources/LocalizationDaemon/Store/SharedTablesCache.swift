@@ -8,7 +8,7 @@ final class SharedTablesCache: Sendable {
     private let current = Mutex<SharedTablesFile?>(nil)
 
     /// The file of `snapshot`'s generation: the one kept, else a new one, which replaces it.
-    /// Called on one queue at a time (the service's `l10nd.tables`), so a generation is
+    /// Called on one queue at a time (the service's `l10nd.compile`), so a generation is
     /// compiled once.
     func file(for snapshot: ResourceSnapshot) throws -> SharedTablesFile {
         if let kept = current.withLock({ $0 }), kept.generation == snapshot.generation { return kept }

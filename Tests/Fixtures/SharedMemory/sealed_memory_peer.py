@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The other process in l10nd's sealed-memory tests (Tests/LocalizationDaemonTests/SealedMemoryProcessTests.swift).
+"""The other process in l10nd's sealed-memory tests (Tests/LocalizationSocketsTests/SealedMemoryProcessTests.swift).
 
     sealed_memory_peer.py receive SOCKET_PATH
         Connects, receives bytes with one descriptor (SCM_RIGHTS), and prints one line per
-        check a client in mapped mode relies on: the seals, the size, the content read
-        through a read-only mapping, and that writing, resizing, mapping writable and adding
-        seals are all refused. Exit 0 once every line is printed.
+        check a client in mapped mode relies on: the seals, the descriptor's access mode, the
+        size, the content read through a read-only mapping, and that writing, resizing, mapping
+        writable and adding seals are all refused. Exit 0 once every line is printed.
 
     sealed_memory_peer.py send-unsealed SOCKET_PATH
         Connects and sends b"unsealed" with a memory file sealed against resizing but not
@@ -36,6 +36,8 @@ def receive(connection):
     seals = fcntl.fcntl(descriptor, fcntl.F_GET_SEALS)
     wanted = fcntl.F_SEAL_WRITE | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL
     print(f"sealed={seals & wanted == wanted}")
+    access = fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE
+    print("access=" + {os.O_RDONLY: "read-only", os.O_WRONLY: "write-only", os.O_RDWR: "read-write"}[access])
     size = os.fstat(descriptor).st_size
     with mmap.mmap(descriptor, size, mmap.MAP_SHARED, mmap.PROT_READ) as view:
         print(f"size={size} content={view[:].decode()}")
