@@ -228,6 +228,17 @@ final class ClientConnection: @unchecked Sendable {
                     return
                 }
             }
+            // Nothing owed before it: a frame the handler answers in place goes straight
+            // from the read bytes to the output.
+            if slotsHead == slots.count {
+                let before = output.count
+                if framer.answerNextFrame({ server.handler.answerFrame($0, appendingTo: &output) }) {
+                    queuedTotal += UInt64(output.count - before)
+                    tookMessage = true
+                    taken += 1
+                    continue
+                }
+            }
             guard let message = framer.nextMessage() else { break }
             tookMessage = true
             taken += 1

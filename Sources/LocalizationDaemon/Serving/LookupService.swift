@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import LocalizationCore
 package import LocalizationSockets
 package import LocalizationWire
@@ -151,6 +152,38 @@ package final class LookupService: WireRequestHandler {
         }
         counters.requestDurations(request.operation.kind).record(since: started)
         return answer
+    }
+
+    /// Answers a binary one-language `lookup` frame from the compiled tables of the current
+    /// generation, when they are ready and hold the answer in that very language: the key's
+    /// bytes hashed straight from the frame, the value's copied straight into `output`. The
+    /// rest — tables not compiled yet (the first lookups after a reload ask for them, in the
+    /// background on the tables queue), a miss, an answer from a fallback language (the
+    /// missing-key report notes it), counts, arguments, several languages — goes the general
+    /// way, through the catalog. The counters and the histogram see both paths alike.
+    package func answerFrame(_ payload: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Bool {
+        guard let frame = BinaryLookupFrame(payload) else { return false }
+        let started = DurationHistogram.now()
+        let generation = store.snapshot.generation
+        guard let compiled = sharedTables.ready(generation) else {
+            sharedTables.compileSoon(generation) {
+                tables.async { [self] in
+                    // A failure (tables past the format's limits) leaves lookups on the
+                    // catalog; a `map` request reports it.
+                    _ = try? sharedTables.compiled(for: store.snapshot)
+                }
+            }
+            return false
+        }
+        guard let language = compiled.answerableLanguage(frame.language), let table = compiled.table(frame.table),
+            let answer = try? compiled.tables.lookup(frame.key, language: language, table: table),
+            answer.language.count == frame.language.count,
+            memcmp(answer.language.baseAddress!, frame.language.baseAddress!, frame.language.count) == 0
+        else { return false }
+        counters.add(1, to: .found)
+        frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
+        counters.requestDurations(.lookup).record(since: started)
+        return true
     }
 
     /// Answers `map` on the tables queue: compiling a generation (the first request after a

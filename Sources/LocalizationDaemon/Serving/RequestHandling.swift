@@ -31,6 +31,16 @@ package protocol WireRequestHandler: Sendable {
     /// it. Runs on the server's queue, like `handle`.
     func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply?
 
+    /// Answers a binary frame straight from its `payload` (the bytes after the header, in
+    /// the connection's read buffer) by appending the whole reply frame to `output`, and
+    /// returns `true`; or returns `false`, leaving `output` alone, and the frame is decoded
+    /// and answered the general way.
+    ///
+    /// The socket server's fastest path, tried first for every binary frame when no earlier
+    /// reply is owed: no ``WireRequest``, no ``WireReply``, no `String` per request. An answer
+    /// here must be the bytes the general way would send. Runs on the server's queue.
+    func answerFrame(_ payload: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Bool
+
     /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to
     /// attach to the reply's bytes (`nil` with an error reply). The server sends the file's
     /// descriptor with the first byte of that reply, in request order like any reply.
@@ -42,6 +52,9 @@ package protocol WireRequestHandler: Sendable {
 extension WireRequestHandler {
     /// No request is answered at once: each goes to ``handle(_:from:reply:)``.
     package func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? { nil }
+
+    /// No frame is answered in place: each is decoded.
+    package func answerFrame(_ payload: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Bool { false }
 
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled tables")), nil)
