@@ -47,7 +47,9 @@ import Testing
         var expected: [[String: Any]] = []
         for question in questions {
             expected.append(
-                try json.request(["op": "lookup", "key": question.key, "lang": question.language, "table": question.table]))
+                try json.request([
+                    "op": "lookup", "key": question.key, "lang": question.language, "table": question.table,
+                ]))
         }
         var index = 0
         while index < questions.count {
@@ -63,7 +65,8 @@ import Testing
                 let payload = try binary.read(exactly: Int(header[2...5].reduce(0) { $0 << 8 | UInt32($1) }))
                 let context = "\(phase): \(questions[number])"
                 let reply = try #require(BinaryRequest.lookupReply(payload), "\(context): \(payload.prefix(32))")
-                #expect(Array(payload[1..<5]) == withUnsafeBytes(of: UInt32(number).bigEndian, Array.init), "\(context)")
+                #expect(
+                    Array(payload[1..<5]) == withUnsafeBytes(of: UInt32(number).bigEndian, Array.init), "\(context)")
                 #expect(reply.value == expected[number]["value"] as? String, "\(context)")
                 #expect(reply.language == expected[number]["lang"] as? String, "\(context)")
                 #expect(reply.found == expected[number]["found"] as? Bool, "\(context)")

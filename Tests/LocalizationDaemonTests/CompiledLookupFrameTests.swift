@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The service's fastest path, binary lookups answered from the compiled tables straight from
-/// the frame (`LookupService.answerFrame`), sends exactly the bytes the general path sends —
+/// the frame (`LookupService.answerFrames`), sends exactly the bytes the general path sends —
 /// decoding the frame, looking up in the catalog, encoding the reply — for every key of the
 /// examples in every language and table; it declines until a generation's tables are
 /// compiled, and again right after a reload, until the new generation's are.
@@ -41,16 +41,19 @@ import Testing
         }
     }
 
-    /// The frame's reply from `answerFrame`, or nil when it declined; and the general path's.
+    /// The frame's reply from `answerFrames`, or nil when it declined; and the general path's.
     func replies(
         _ service: LookupService, language: String, table: String, key: String, id: UInt32
     ) throws -> (fast: [UInt8]?, general: [UInt8]) {
         let frame = BinaryFrameCodec.encode(
             WireRequest(id: .number(Int64(id)), operation: .lookup(key: key, languages: [language], table: table)))
         let payload = Array(frame[BinaryFrameHeader.size...])
+        var framer = MessageFramer()
+        framer.append(contentsOf: frame)
         var output: [UInt8] = [1, 2, 3]
-        let answered = payload.withUnsafeBytes { service.answerFrame($0, appendingTo: &output) }
+        let answered = service.answerFrames(from: &framer, appendingTo: &output, outputLimit: .max) == 1
         #expect(answered || output == [1, 2, 3], "a declined frame left bytes behind")
+        #expect(framer.bufferedByteCount == (answered ? 0 : frame.count))
         let request = try BinaryFrameCodec.decodeRequest(payload).get()
         let reply = try #require(service.answerAtOnce(request, from: peer))
         return (answered ? Array(output[3...]) : nil, BinaryFrameCodec.encode(.reply(id: request.id, reply)))
@@ -95,6 +98,43 @@ import Testing
         #expect(try compareAll(service, store.snapshot.catalog) > 100)
         let fresh = try #require(try replies(service, language: "ja", table: "", key: "設定", id: 4).fast)
         #expect(String(decoding: fresh, as: UTF8.self).contains("新しい設定"))
+    }
+
+    /// A burst is answered in order up to the first frame the fast path declines (a miss),
+    /// which is left whole in the framer with everything after it; and no frame is answered
+    /// once the output holds the limit.
+    @Test func aBurstStopsAtTheFirstDeclinedFrameAndAtTheOutputLimit() throws {
+        let (service, _) = service(root: PackagePaths.exampleResources)
+        #expect(try eventually { try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil })
+        func frame(_ key: String, _ id: Int64) -> [UInt8] {
+            BinaryFrameCodec.encode(
+                WireRequest(id: .number(id), operation: .lookup(key: key, languages: ["ja"], table: nil)))
+        }
+        let tail = frame("nobody has this", 3) + frame("設定", 4)
+        var framer = MessageFramer()
+        framer.append(contentsOf: frame("設定", 1) + frame("設定", 2) + tail)
+        var output: [UInt8] = []
+        #expect(service.answerFrames(from: &framer, appendingTo: &output, outputLimit: .max) == 2)
+        #expect(framer.bufferedByteCount == tail.count)
+        // Two frames of one length: the same key and language, ids of one size.
+        let half = output.count / 2
+        let messages = try [0, half].map { start in
+            try BinaryFrameCodec.decodeServerMessage(Array(output[(start + BinaryFrameHeader.size)..<(start + half)]))
+        }
+        for (index, reply) in messages.enumerated() {
+            guard case .reply(.number(let id), .lookup(let result)) = reply else {
+                Issue.record("not a lookup reply: \(reply)")
+                continue
+            }
+            #expect(id == Int64(index + 1))
+            #expect(result.found && result.language == "ja")
+        }
+
+        var limited = MessageFramer()
+        limited.append(contentsOf: frame("設定", 1) + frame("設定", 2))
+        var full: [UInt8] = [0, 0]
+        #expect(service.answerFrames(from: &limited, appendingTo: &full, outputLimit: 3) == 1)
+        #expect(service.answerFrames(from: &limited, appendingTo: &full, outputLimit: 3) == 0)
     }
 
     /// The fast path answers only what the requested language has itself, so the

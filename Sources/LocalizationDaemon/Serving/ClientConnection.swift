@@ -228,14 +228,17 @@ final class ClientConnection: @unchecked Sendable {
                     return
                 }
             }
-            // Nothing owed before it: a frame the handler answers in place goes straight
-            // from the read bytes to the output.
+            // Nothing owed before them: the frames the handler answers in place go straight
+            // from the read bytes to the output, up to the output limit (`canDispatch` with
+            // nothing held in slots).
             if slotsHead == slots.count {
                 let before = output.count
-                if framer.answerNextFrame({ server.handler.answerFrame($0, appendingTo: &output) }) {
+                let answered = server.handler.answerFrames(
+                    from: &framer, appendingTo: &output, outputLimit: outputStart + limits.maxOutputBufferBytes)
+                if answered > 0 {
                     queuedTotal += UInt64(output.count - before)
                     tookMessage = true
-                    taken += 1
+                    taken += answered
                     continue
                 }
             }

@@ -154,36 +154,66 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers a binary one-language `lookup` frame from the compiled tables of the current
+    /// Answers binary one-language `lookup` frames from the compiled tables of the current
     /// generation, when they are ready and hold the answer in that very language: the key's
     /// bytes hashed straight from the frame, the value's copied straight into `output`. The
-    /// rest — tables not compiled yet (the first lookups after a reload ask for them, in the
+    /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
     /// background on the tables queue), a miss, an answer from a fallback language (the
     /// missing-key report notes it), counts, arguments, several languages — goes the general
     /// way, through the catalog. The counters and the histogram see both paths alike.
-    package func answerFrame(_ payload: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) -> Bool {
-        guard let frame = BinaryLookupFrame(payload) else { return false }
-        let started = DurationHistogram.now()
-        let generation = store.snapshot.generation
-        guard let compiled = sharedTables.ready(generation) else {
-            sharedTables.compileSoon(generation) {
-                tables.async { [self] in
-                    // A failure (tables past the format's limits) leaves lookups on the
-                    // catalog; a `map` request reports it.
-                    _ = try? sharedTables.compiled(for: store.snapshot)
+    ///
+    /// One snapshot serves the frames of one call, which arrived together: as if they had
+    /// been answered a moment earlier, never a mix of generations within a reply.
+    package func answerFrames(
+        from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int
+    ) -> Int {
+        // Taken at the first lookup frame: a call that meets none costs no lock.
+        var compiled: CompiledGeneration?
+        var compiledTables: CompiledTables?
+        let histogram = counters.requestDurations(.lookup)
+        var previous = 0
+        var found = 0
+        let answered = framer.answerFrames { payload in
+            guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
+            if compiled == nil {
+                previous = DurationHistogram.now()
+                let generation = store.snapshot.generation
+                guard let ready = sharedTables.ready(generation) else {
+                    compileSoon(generation)
+                    return false
                 }
+                compiled = ready
+                compiledTables = ready.tables
             }
-            return false
+            guard let compiled, let compiledTables, let language = compiled.answerableLanguage(frame.language),
+                let table = compiled.table(frame.table),
+                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
+                answer.language.count == frame.language.count,
+                memcmp(answer.language.baseAddress!, frame.language.baseAddress!, frame.language.count) == 0
+            else { return false }
+            frame.appendReply(
+                value: answer.value, language: answer.language, generation: compiled.generation, to: &output)
+            found += 1
+            // One clock read per frame: each is timed from the end of the one before (or the
+            // first's start), which is when its decoding began.
+            let now = DurationHistogram.now()
+            histogram.record(nanoseconds: now - previous)
+            previous = now
+            return true
         }
-        guard let language = compiled.answerableLanguage(frame.language), let table = compiled.table(frame.table),
-            let answer = try? compiled.tables.lookup(frame.key, language: language, table: table),
-            answer.language.count == frame.language.count,
-            memcmp(answer.language.baseAddress!, frame.language.baseAddress!, frame.language.count) == 0
-        else { return false }
-        counters.add(1, to: .found)
-        frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
-        counters.requestDurations(.lookup).record(since: started)
-        return true
+        if found > 0 { counters.add(found, to: .found) }
+        return answered
+    }
+
+    /// Has `generation` compiled on the tables queue, once.
+    private func compileSoon(_ generation: UInt64) {
+        sharedTables.compileSoon(generation) {
+            tables.async { [self] in
+                // A failure (tables past the format's limits) leaves lookups on the catalog;
+                // a `map` request reports it.
+                _ = try? sharedTables.compiled(for: store.snapshot)
+            }
+        }
     }
 
     /// Answers `map` on the tables queue: compiling a generation (the first request after a

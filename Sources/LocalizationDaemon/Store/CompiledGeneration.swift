@@ -4,7 +4,7 @@ import LocalizationSockets
 
 /// One generation's compiled tables, read by the daemon itself: the sealed file a `map`
 /// reply hands out, mapped read-only here, so that lookups answer from the same bytes the
-/// clients map — byte keys, no `String` per request (``LookupService/answerFrame(_:appendingTo:)``).
+/// clients map — byte keys, no `String` per request (``LookupService/answerFrames(from:appendingTo:outputLimit:)``).
 ///
 /// Only what a lookup in the catalog answers the same way is answered from here: a request
 /// naming one language, exactly as a compiled language's identifier, whose preference is that

@@ -64,28 +64,37 @@ package struct MessageFramer: Sendable {
         return nil
     }
 
-    /// Hands the payload of the binary frame at the head of the buffer, if one has arrived
-    /// whole, to `answer` in place — no copy, no ``FramedMessage`` — and consumes it when
-    /// `answer` returns `true`. Otherwise (no whole frame there, a line, a frame the framer
-    /// will refuse, or `answer` declining) nothing changes and ``nextMessage()`` takes it.
+    /// Hands the payload of each whole binary frame at the head of the buffer, in order, to
+    /// `answer` in place — no copy, no ``FramedMessage`` — consuming each it answers (returns
+    /// `true` for), until it declines one, or the next message is not a whole frame; returns
+    /// how many it answered. What is left (a line, a part of a frame, a frame the framer will
+    /// refuse, the declined frame) ``nextMessage()`` takes as before.
     ///
-    /// The daemon's fast path: a lookup frame answered straight from the read bytes.
-    package mutating func answerNextFrame(_ answer: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        let available = buffer.count - start
-        guard !failed, available >= BinaryFrameHeader.size, buffer[start] == BinaryFrameHeader.magic,
-            buffer[start + 1] == BinaryFrameHeader.version
-        else { return false }
-        var length = 0
-        for offset in 2..<6 { length = length << 8 | Int(buffer[start + offset]) }
-        guard length <= maxMessageBytes, available >= BinaryFrameHeader.size + length else { return false }
-        let payloadStart = start + BinaryFrameHeader.size
-        let answered = buffer.withUnsafeBytes { bytes in
-            answer(UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + length)]))
+    /// The daemon's fast path: lookup frames answered straight from the read bytes.
+    package mutating func answerFrames(_ answer: (UnsafeRawBufferPointer) -> Bool) -> Int {
+        guard !failed else { return 0 }
+        var answered = 0
+        let end = buffer.count
+        var position = start
+        buffer.withUnsafeBytes { bytes in
+            while end - position >= BinaryFrameHeader.size, bytes[position] == BinaryFrameHeader.magic,
+                bytes[position + 1] == BinaryFrameHeader.version
+            {
+                let length = Int(
+                    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: position + 2, as: UInt32.self)))
+                let payloadStart = position + BinaryFrameHeader.size
+                guard length <= maxMessageBytes, end - payloadStart >= length,
+                    answer(UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + length)]))
+                else { return }
+                position = payloadStart + length
+                answered += 1
+            }
         }
-        guard answered else { return false }
-        start = payloadStart + length
-        scanned = 0
-        return true
+        if answered > 0 {
+            start = position
+            scanned = 0
+        }
+        return answered
     }
 
     private mutating func nextFrame() -> FramedMessage? {
