@@ -167,35 +167,45 @@ package final class LookupService: WireRequestHandler {
     package func answerFrames(
         from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int
     ) -> Int {
-        // Taken at the first lookup frame: a call that meets none costs no lock.
-        var compiled: CompiledGeneration?
-        var compiledTables: CompiledTables?
+        // A look first: a message of another kind costs no lock.
+        guard framer.nextFrameKind == WireOperationKind.lookup.rawValue else { return 0 }
+        var previous = DurationHistogram.now()
+        let generation = store.snapshot.generation
+        guard let compiled = sharedTables.ready(generation) else {
+            compileSoon(generation)
+            return 0
+        }
+        // Taken once: copying the tables, or reading them through `compiled`, per frame
+        // costs reference counting.
+        let tables = compiled.tables
         let histogram = counters.requestDurations(.lookup)
-        var previous = 0
+        // The language and table of the frame before, by their bytes in the framer's buffer
+        // (which stays put meanwhile): a burst most often asks one of each.
+        var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
+        var language: CompiledTables.Language?
+        var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
+        var table: CompiledTables.Table?
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
-            if compiled == nil {
-                previous = DurationHistogram.now()
-                let generation = store.snapshot.generation
-                guard let ready = sharedTables.ready(generation) else {
-                    compileSoon(generation)
-                    return false
-                }
-                compiled = ready
-                compiledTables = ready.tables
+            if language == nil || !CompiledGeneration.same(frame.language, languageName) {
+                guard let answerable = compiled.answerableLanguage(frame.language) else { return false }
+                language = answerable
+                languageName = frame.language
             }
-            guard let compiled, let compiledTables, let language = compiled.answerableLanguage(frame.language),
-                let table = compiled.table(frame.table),
-                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
-                answer.language.count == frame.language.count,
-                memcmp(answer.language.baseAddress!, frame.language.baseAddress!, frame.language.count) == 0
+            if table == nil || !CompiledGeneration.same(frame.table, tableName) {
+                table = compiled.table(frame.table)
+                tableName = frame.table
+            }
+            // The answer must come from the language asked: a fallback's goes to the
+            // missing-key report, on the general path.
+            guard let language, let table, let answer = try? tables.lookup(frame.key, language: language, table: table),
+                CompiledGeneration.same(answer.language, frame.language)
             else { return false }
-            frame.appendReply(
-                value: answer.value, language: answer.language, generation: compiled.generation, to: &output)
+            frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
             found += 1
             // One clock read per frame: each is timed from the end of the one before (or the
-            // first's start), which is when its decoding began.
+            // burst's start), which is when its decoding began.
             let now = DurationHistogram.now()
             histogram.record(nanoseconds: now - previous)
             previous = now

@@ -70,6 +70,12 @@ final class CompiledGeneration: @unchecked Sendable {
         return Self.position(of: name, in: tableNames).map { tables.tables[$0] }
     }
 
+    /// Whether two spans hold the same bytes.
+    static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+    }
+
     private static func position(of bytes: UnsafeRawBufferPointer, in names: [[UInt8]]) -> Int? {
         for (index, name) in names.enumerated() where equal(bytes, name) { return index }
         return nil

@@ -32,27 +32,39 @@ package struct BinaryLookupFrame {
         guard payload.count >= 1 + 4 + 4 + 4 + 4 + 4 + 1,
             payload[0] == WireOperationKind.lookup.rawValue
         else { return nil }
-        var position = 1
-        func u32() -> Int {
-            defer { position += 4 }
-            return Int(UInt32(bigEndian: payload.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-        }
-        /// The `length`-prefixed span at the position, if the payload holds it and the count
-        /// flag's byte after it.
-        func span() -> UnsafeRawBufferPointer? {
-            guard payload.count - position >= 4 else { return nil }
-            let length = u32()
-            guard length <= payload.count - position else { return nil }
-            defer { position += length }
-            return UnsafeRawBufferPointer(rebasing: payload[position..<(position + length)])
-        }
-        id = UInt32(truncatingIfNeeded: u32())
-        guard let key = span(), payload.count - position >= 4, u32() == 1, let language = span(),
-            let table = span(), position == payload.count - 1, payload[position] == 0
+        var cursor = Cursor(payload: payload, position: 1)
+        id = cursor.u32()
+        guard let key = cursor.span(), cursor.remaining >= 4, cursor.u32() == 1, let language = cursor.span(),
+            let table = cursor.span(), cursor.remaining == 1, payload[cursor.position] == 0
         else { return nil }
         self.key = key
         self.language = language
         self.table = table
+    }
+
+    /// Reads big-endian lengths and the spans they announce, checked against the payload.
+    /// A struct with mutating methods, not nested functions capturing a variable: those
+    /// would check exclusive access at run time on every call.
+    private struct Cursor {
+        let payload: UnsafeRawBufferPointer
+        var position: Int
+
+        var remaining: Int { payload.count - position }
+
+        /// The `u32` at the position; the caller has checked four bytes remain.
+        mutating func u32() -> UInt32 {
+            defer { position += 4 }
+            return UInt32(bigEndian: payload.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+        }
+
+        /// The length-prefixed span at the position, if the payload holds it.
+        mutating func span() -> UnsafeRawBufferPointer? {
+            guard remaining >= 4 else { return nil }
+            let length = Int(u32())
+            guard length <= remaining else { return nil }
+            defer { position += length }
+            return UnsafeRawBufferPointer(rebasing: payload[position..<(position + length)])
+        }
     }
 
     /// Appends the binary `lookup` reply to this request — found, `value` served by
@@ -68,33 +80,40 @@ package struct BinaryLookupFrame {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: frameLength))
         output.withUnsafeMutableBytes { buffer in
-            var position = start
-            func byte(_ value: UInt8) {
-                buffer[position] = value
-                position += 1
-            }
-            func u32(_ value: UInt32) {
-                buffer.storeBytes(of: value.bigEndian, toByteOffset: position, as: UInt32.self)
-                position += 4
-            }
-            func bytes(_ span: UnsafeRawBufferPointer) {
-                u32(UInt32(truncatingIfNeeded: span.count))
-                if let base = span.baseAddress, !span.isEmpty {
-                    memcpy(buffer.baseAddress! + position, base, span.count)
-                }
-                position += span.count
-            }
-            byte(BinaryFrameHeader.magic)
-            byte(BinaryFrameHeader.version)
-            u32(UInt32(truncatingIfNeeded: payloadLength))
-            byte(BinaryFrameCodec.ReplyKind.lookup.rawValue)
-            u32(id)
+            var writer = SpanWriter(base: buffer.baseAddress! + start)
+            writer.byte(BinaryFrameHeader.magic)
+            writer.byte(BinaryFrameHeader.version)
+            writer.u32(UInt32(truncatingIfNeeded: payloadLength))
+            writer.byte(BinaryFrameCodec.ReplyKind.lookup.rawValue)
+            writer.u32(id)
             // Flags: found, with a language, nothing formatted.
-            byte(1 | 2)
-            bytes(value)
-            bytes(language)
-            u32(UInt32(truncatingIfNeeded: generation >> 32))
-            u32(UInt32(truncatingIfNeeded: generation))
+            writer.byte(1 | 2)
+            writer.bytes(value)
+            writer.bytes(language)
+            writer.u32(UInt32(truncatingIfNeeded: generation >> 32))
+            writer.u32(UInt32(truncatingIfNeeded: generation))
+        }
+    }
+
+    /// Writes big-endian fields one after the other into room already made.
+    private struct SpanWriter {
+        var base: UnsafeMutableRawPointer
+
+        mutating func byte(_ value: UInt8) {
+            base.storeBytes(of: value, as: UInt8.self)
+            base += 1
+        }
+
+        mutating func u32(_ value: UInt32) {
+            base.storeBytes(of: value.bigEndian, toByteOffset: 0, as: UInt32.self)
+            base += 4
+        }
+
+        /// A length-prefixed span.
+        mutating func bytes(_ span: UnsafeRawBufferPointer) {
+            u32(UInt32(truncatingIfNeeded: span.count))
+            if let source = span.baseAddress, !span.isEmpty { memcpy(base, source, span.count) }
+            base += span.count
         }
     }
 }

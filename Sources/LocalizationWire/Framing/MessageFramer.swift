@@ -64,6 +64,15 @@ package struct MessageFramer: Sendable {
         return nil
     }
 
+    /// The first payload byte (the kind) of the binary frame at the head of the buffer, if
+    /// one starts there and that byte has arrived: a cheap look before ``answerFrames(_:)``.
+    package var nextFrameKind: UInt8? {
+        guard !failed, buffer.count - start > BinaryFrameHeader.size, buffer[start] == BinaryFrameHeader.magic else {
+            return nil
+        }
+        return buffer[start + BinaryFrameHeader.size]
+    }
+
     /// Hands the payload of each whole binary frame at the head of the buffer, in order, to
     /// `answer` in place — no copy, no ``FramedMessage`` — consuming each it answers (returns
     /// `true` for), until it declines one, or the next message is not a whole frame; returns
