@@ -49,6 +49,10 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, one at a time: a client asking for many tables
     /// takes one core at most.
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
+    /// Where each generation is compiled, once, and `map` requests answered: apart from
+    /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
+    /// strings).
+    private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables = SharedTablesCache()
 
@@ -158,7 +162,7 @@ package final class LookupService: WireRequestHandler {
     /// generation, when they are ready and hold the answer in that very language: the key's
     /// bytes hashed straight from the frame, the value's copied straight into `output`. The
     /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
-    /// background on the tables queue), a miss, an answer from a fallback language (the
+    /// background on the compile queue), a miss, an answer from a fallback language (the
     /// missing-key report notes it), counts, arguments, several languages — goes the general
     /// way, through the catalog. The counters and the histogram see both paths alike.
     ///
@@ -177,7 +181,7 @@ package final class LookupService: WireRequestHandler {
         }
         // Taken once: copying the tables, or reading them through `compiled`, per frame
         // costs reference counting.
-        let tables = compiled.tables
+        let compiledTables = compiled.tables
         let histogram = counters.requestDurations(.lookup)
         // The language and table of the frame before, by their bytes in the framer's buffer
         // (which stays put meanwhile): a burst most often asks one of each.
@@ -199,7 +203,8 @@ package final class LookupService: WireRequestHandler {
             }
             // The answer must come from the language asked: a fallback's goes to the
             // missing-key report, on the general path.
-            guard let language, let table, let answer = try? tables.lookup(frame.key, language: language, table: table),
+            guard let language, let table,
+                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
                 CompiledGeneration.same(answer.language, frame.language)
             else { return false }
             frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
@@ -215,10 +220,10 @@ package final class LookupService: WireRequestHandler {
         return answered
     }
 
-    /// Has `generation` compiled on the tables queue, once.
+    /// Has `generation` compiled on the compile queue, once.
     private func compileSoon(_ generation: UInt64) {
         sharedTables.compileSoon(generation) {
-            tables.async { [self] in
+            compiling.async { [self] in
                 // A failure (tables past the format's limits) leaves lookups on the catalog;
                 // a `map` request reports it.
                 _ = try? sharedTables.compiled(for: store.snapshot)
@@ -226,13 +231,13 @@ package final class LookupService: WireRequestHandler {
         }
     }
 
-    /// Answers `map` on the tables queue: compiling a generation (the first request after a
+    /// Answers `map` on the compile queue: compiling a generation (the first request after a
     /// reload) takes as long as resolving every table, and must not hold up lookups. Anyone
     /// who may look strings up may map them, as with `table`.
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(.map)
-        tables.async { [self] in
+        compiling.async { [self] in
             defer { durations.record(since: started) }
             do {
                 let file = try sharedTables.file(for: store.snapshot)

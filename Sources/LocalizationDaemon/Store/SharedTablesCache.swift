@@ -11,7 +11,7 @@ final class SharedTablesCache: Sendable {
     private let requested = Atomic<UInt64>(0)
 
     /// The compiled tables of `snapshot`'s generation: the ones kept, else new ones, which
-    /// replace them. Called on one queue at a time (the service's `l10nd.tables`), so a
+    /// replace them. Called on one queue at a time (the service's `l10nd.compile`), so a
     /// generation is compiled once.
     func compiled(for snapshot: ResourceSnapshot) throws -> CompiledGeneration {
         if let kept = current.withLock({ $0 }), kept.generation == snapshot.generation { return kept }
@@ -35,7 +35,7 @@ final class SharedTablesCache: Sendable {
         current.withLock { $0?.generation == generation ? $0 : nil }
     }
 
-    /// Asks for `generation` to be compiled by `compile` (which runs it on the tables queue),
+    /// Asks for `generation` to be compiled by `compile` (which runs it on the compile queue),
     /// unless it was asked for already.
     func compileSoon(_ generation: UInt64, on compile: () -> Void) {
         guard requested.load(ordering: .relaxed) < generation else { return }
