@@ -11,14 +11,16 @@ enum BinaryRequest {
         frame([0x04] + integer(id) + integer(1) + string(language) + string(table))
     }
 
-    /// A lookup reply: value, language (when the daemon said one) and generation; nil when
-    /// the payload is anything else.
-    static func lookupReply(_ payload: [UInt8]) -> (value: String, language: String?, generation: UInt64)? {
+    /// A lookup reply: value, language (when the daemon said one), generation and whether
+    /// the key was found; nil when the payload is anything else.
+    static func lookupReply(_ payload: [UInt8]) -> (
+        value: String, language: String?, generation: UInt64, found: Bool
+    )? {
         var reader = Reader(bytes: payload, offset: 5)
         guard payload.first == 0x81, let flags = reader.byte(), let value = reader.string() else { return nil }
         let language = flags & 2 != 0 ? reader.string() : nil
         guard flags & 2 == 0 || language != nil, let generation = reader.integer64() else { return nil }
-        return (value, language, generation)
+        return (value, language, generation, flags & 1 != 0)
     }
 
     /// A table reply: key → (value, language) and generation; nil for anything else.

@@ -441,12 +441,16 @@ struct DaemonBaseline {
     let residentKilobytes: Int
     let openDescriptors: Int
 
-    /// Measures after a few warm-up lookups, so lazily built caches count as baseline.
+    /// Measures after a few warm-up lookups, so lazily built caches count as baseline: the
+    /// compiled tables too (a sealed file the daemon keeps open and maps), which the first
+    /// binary lookup asks for and `map` waits for (its descriptor, sent along, is closed by
+    /// the plain `recv` that reads the reply).
     init(_ daemon: DaemonProcess) throws {
         let warmUp = try daemon.connect()
         for language in ["en", "de", "ja", "fr"] {
             _ = try warmUp.request(["op": "lookup", "key": "多言語化", "lang": language])
         }
+        _ = try warmUp.request(["op": "map"])
         _ = try warmUp.request(["op": "status"])
         residentKilobytes = try #require(daemon.residentKilobytes)
         // The warm-up connection is still open here; the steady client's is at the end.

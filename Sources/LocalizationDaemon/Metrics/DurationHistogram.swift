@@ -14,11 +14,9 @@ import Synchronization
 /// answer()
 /// histogram.record(since: started)
 /// ```
-package final class DurationHistogram: Sendable {
-    /// One bucket's count: a class, because `Atomic` cannot be an array element.
-    private final class Bucket: Sendable {
-        let count = Atomic<Int>(0)
-    }
+package final class DurationHistogram: @unchecked Sendable {
+    // @unchecked: `buckets` points to atomics, allocated once and freed in deinit; every
+    // access to them is atomic.
 
     /// Bounds for one request: 10 µs to 10 s (a lookup takes tens of microseconds; a big
     /// `table` reply, or one queued behind a slow reader, takes far longer).
@@ -35,15 +33,25 @@ package final class DurationHistogram: Sendable {
     /// The upper bounds of the buckets, in seconds, ascending; `+Inf` is implied.
     package let bounds: [Double]
     private let boundNanoseconds: [Int]
-    /// One more than the bounds: the last counts what exceeds every bound.
-    private let buckets: [Bucket]
+    /// One more than the bounds: the last counts what exceeds every bound. Atomics in one
+    /// allocation, not an array of objects (`Atomic` cannot be an array element): recording
+    /// takes no reference.
+    private let buckets: UnsafeMutablePointer<Atomic<Int>>
+    private let bucketCount: Int
     private let sumNanoseconds = Atomic<Int>(0)
 
     /// Creates an empty histogram with `bounds` (seconds, ascending).
     package init(bounds: [Double]) {
         self.bounds = bounds
         boundNanoseconds = bounds.map { Int(($0 * 1e9).rounded()) }
-        buckets = (0...bounds.count).map { _ in Bucket() }
+        bucketCount = bounds.count + 1
+        buckets = .allocate(capacity: bucketCount)
+        for index in 0..<bucketCount { (buckets + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        buckets.deinitialize(count: bucketCount)
+        buckets.deallocate()
     }
 
     /// The monotonic clock now, in nanoseconds: the start to give ``record(since:)``.
@@ -65,7 +73,7 @@ package final class DurationHistogram: Sendable {
         let duration = max(0, nanoseconds)
         var index = 0
         while index < boundNanoseconds.count, duration > boundNanoseconds[index] { index += 1 }
-        buckets[index].count.add(1, ordering: .relaxed)
+        buckets[index].add(1, ordering: .relaxed)
         sumNanoseconds.add(duration, ordering: .relaxed)
     }
 
@@ -75,10 +83,10 @@ package final class DurationHistogram: Sendable {
     /// meanwhile, but each figure only grows from one read to the next.
     package var snapshot: Snapshot {
         var cumulative: [Int] = []
-        cumulative.reserveCapacity(buckets.count)
+        cumulative.reserveCapacity(bucketCount)
         var running = 0
-        for bucket in buckets {
-            running += bucket.count.load(ordering: .relaxed)
+        for index in 0..<bucketCount {
+            running += buckets[index].load(ordering: .relaxed)
             cumulative.append(running)
         }
         return Snapshot(

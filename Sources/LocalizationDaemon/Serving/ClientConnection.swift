@@ -244,6 +244,20 @@ final class ClientConnection: @unchecked Sendable {
                     return
                 }
             }
+            // Nothing owed before them: the frames the handler answers in place go straight
+            // from the read bytes to the output, up to the output limit (`canDispatch` with
+            // nothing held in slots).
+            if slotsHead == slots.count {
+                let before = output.count
+                let answered = server.handler.answerFrames(
+                    from: &framer, appendingTo: &output, outputLimit: outputStart + limits.maxOutputBufferBytes)
+                if answered > 0 {
+                    queuedTotal += UInt64(output.count - before)
+                    tookMessage = true
+                    taken += answered
+                    continue
+                }
+            }
             guard let message = framer.nextMessage() else { break }
             tookMessage = true
             taken += 1

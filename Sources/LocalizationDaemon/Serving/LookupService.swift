@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import LocalizationCore
 package import LocalizationSockets
 package import LocalizationWire
@@ -48,9 +49,9 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, one at a time: a client asking for many tables
     /// takes one core at most.
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
-    /// Where `map` requests are answered, one at a time: the first after a reload compiles the
-    /// generation (seconds for a million strings), and `table` requests must not wait behind
-    /// it — a mapped client asks for tables the cached way until its `map` is answered.
+    /// Where each generation is compiled, once, and `map` requests answered: apart from
+    /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
+    /// strings).
     private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables = SharedTablesCache()
@@ -157,9 +158,82 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers `map` on its own queue: compiling a generation (the first request after a
-    /// reload) takes as long as resolving every table, and must hold up neither lookups nor
-    /// `table` replies. Anyone who may look strings up may map them, as with `table`.
+    /// Answers binary one-language `lookup` frames from the compiled tables of the current
+    /// generation, when they are ready and hold the answer in that very language: the key's
+    /// bytes hashed straight from the frame, the value's copied straight into `output`. The
+    /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
+    /// background on the compile queue), a miss, an answer from a fallback language (the
+    /// missing-key report notes it), counts, arguments, several languages — goes the general
+    /// way, through the catalog. The counters and the histogram see both paths alike.
+    ///
+    /// One snapshot serves the frames of one call, which arrived together: as if they had
+    /// been answered a moment earlier, never a mix of generations within a reply.
+    package func answerFrames(
+        from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int
+    ) -> Int {
+        // A look first: a message of another kind costs no lock.
+        guard framer.nextFrameKind == WireOperationKind.lookup.rawValue else { return 0 }
+        var previous = DurationHistogram.now()
+        let generation = store.snapshot.generation
+        guard let compiled = sharedTables.ready(generation) else {
+            compileSoon(generation)
+            return 0
+        }
+        // Taken once: copying the tables, or reading them through `compiled`, per frame
+        // costs reference counting.
+        let compiledTables = compiled.tables
+        let histogram = counters.requestDurations(.lookup)
+        // The language and table of the frame before, by their bytes in the framer's buffer
+        // (which stays put meanwhile): a burst most often asks one of each.
+        var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
+        var language: CompiledTables.Language?
+        var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
+        var table: CompiledTables.Table?
+        var found = 0
+        let answered = framer.answerFrames { payload in
+            guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
+            if language == nil || !CompiledGeneration.same(frame.language, languageName) {
+                guard let answerable = compiled.answerableLanguage(frame.language) else { return false }
+                language = answerable
+                languageName = frame.language
+            }
+            if table == nil || !CompiledGeneration.same(frame.table, tableName) {
+                table = compiled.table(frame.table)
+                tableName = frame.table
+            }
+            // The answer must come from the language asked: a fallback's goes to the
+            // missing-key report, on the general path.
+            guard let language, let table,
+                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
+                CompiledGeneration.same(answer.language, frame.language)
+            else { return false }
+            frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
+            found += 1
+            // One clock read per frame: each is timed from the end of the one before (or the
+            // burst's start), which is when its decoding began.
+            let now = DurationHistogram.now()
+            histogram.record(nanoseconds: now - previous)
+            previous = now
+            return true
+        }
+        if found > 0 { counters.add(found, to: .found) }
+        return answered
+    }
+
+    /// Has `generation` compiled on the compile queue, once.
+    private func compileSoon(_ generation: UInt64) {
+        sharedTables.compileSoon(generation) {
+            compiling.async { [self] in
+                // A failure (tables past the format's limits) leaves lookups on the catalog;
+                // a `map` request reports it.
+                _ = try? sharedTables.compiled(for: store.snapshot)
+            }
+        }
+    }
+
+    /// Answers `map` on the compile queue: compiling a generation (the first request after a
+    /// reload) takes as long as resolving every table, and must not hold up lookups. Anyone
+    /// who may look strings up may map them, as with `table`.
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(.map)

@@ -31,6 +31,18 @@ package protocol WireRequestHandler: Sendable {
     /// it. Runs on the server's queue, like `handle`.
     func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply?
 
+    /// Answers the binary frames at the head of `framer` it can straight from their bytes
+    /// in the connection's read buffer (``MessageFramer/answerFrames(_:)``), appending each
+    /// whole reply frame to `output`, while `output` holds fewer than `outputLimit` bytes;
+    /// returns how many it answered. The first frame it declines, and everything after, is
+    /// decoded and answered the general way.
+    ///
+    /// The socket server's fastest path, tried whenever no earlier reply is owed: no
+    /// ``WireRequest``, no ``WireReply``, no `String` per request, and what is shared by a
+    /// burst of requests (the snapshot, the counters) taken once for all. An answer here must
+    /// be the bytes the general way would send. Runs on the server's queue.
+    func answerFrames(from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int) -> Int
+
     /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to
     /// attach to the reply's bytes (`nil` with an error reply). The server sends the file's
     /// descriptor with the first byte of that reply, in request order like any reply.
@@ -42,6 +54,11 @@ package protocol WireRequestHandler: Sendable {
 extension WireRequestHandler {
     /// No request is answered at once: each goes to ``handle(_:from:reply:)``.
     package func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? { nil }
+
+    /// No frame is answered in place: each is decoded.
+    package func answerFrames(
+        from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int
+    ) -> Int { 0 }
 
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled tables")), nil)

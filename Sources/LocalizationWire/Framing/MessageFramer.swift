@@ -64,6 +64,48 @@ package struct MessageFramer: Sendable {
         return nil
     }
 
+    /// The first payload byte (the kind) of the binary frame at the head of the buffer, if
+    /// one starts there and that byte has arrived: a cheap look before ``answerFrames(_:)``.
+    package var nextFrameKind: UInt8? {
+        guard !failed, buffer.count - start > BinaryFrameHeader.size, buffer[start] == BinaryFrameHeader.magic else {
+            return nil
+        }
+        return buffer[start + BinaryFrameHeader.size]
+    }
+
+    /// Hands the payload of each whole binary frame at the head of the buffer, in order, to
+    /// `answer` in place — no copy, no ``FramedMessage`` — consuming each it answers (returns
+    /// `true` for), until it declines one, or the next message is not a whole frame; returns
+    /// how many it answered. What is left (a line, a part of a frame, a frame the framer will
+    /// refuse, the declined frame) ``nextMessage()`` takes as before.
+    ///
+    /// The daemon's fast path: lookup frames answered straight from the read bytes.
+    package mutating func answerFrames(_ answer: (UnsafeRawBufferPointer) -> Bool) -> Int {
+        guard !failed else { return 0 }
+        var answered = 0
+        let end = buffer.count
+        var position = start
+        buffer.withUnsafeBytes { bytes in
+            while end - position >= BinaryFrameHeader.size, bytes[position] == BinaryFrameHeader.magic,
+                bytes[position + 1] == BinaryFrameHeader.version
+            {
+                let length = Int(
+                    UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: position + 2, as: UInt32.self)))
+                let payloadStart = position + BinaryFrameHeader.size
+                guard length <= maxMessageBytes, end - payloadStart >= length,
+                    answer(UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<(payloadStart + length)]))
+                else { return }
+                position = payloadStart + length
+                answered += 1
+            }
+        }
+        if answered > 0 {
+            start = position
+            scanned = 0
+        }
+        return answered
+    }
+
     private mutating func nextFrame() -> FramedMessage? {
         let available = buffer.count - start
         if available >= 2 && buffer[start + 1] != BinaryFrameHeader.version {
