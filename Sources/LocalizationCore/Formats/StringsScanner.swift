@@ -3,10 +3,11 @@
 ///
 /// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
 /// a UTF-8 continuation byte can never be mistaken for one. Lines are counted in the same
-/// pass. UTF-8 is checked where it is read: comments and whitespace as they are skipped,
-/// strings that hold a byte over 0x7F once they end (text transcoded from UTF-16 is valid
-/// already and is not checked again). Runs of plain bytes are skipped sixteen at a time
-/// (`ByteSearch`).
+/// pass. Text known to be valid UTF-8 is not checked again: text transcoded from UTF-16, and
+/// a UTF-8 file that passed `UTF8Validation` (nearly every one). In any other, UTF-8 is
+/// checked where it is read, which finds the first bad byte: comments and whitespace as they
+/// are skipped, strings that hold a byte over 0x7F once they end. Runs of plain bytes are
+/// skipped sixteen at a time (`ByteSearch`).
 ///
 /// A string without escapes is its own bytes in the buffer, so it costs nothing to keep; a
 /// string with escapes is decoded over its own bytes in the buffer (decoding never makes a
