@@ -51,9 +51,14 @@ public enum ResourceEditor {
                     bytes: bytes, changed: 0,
                     skipped: ["\(file): a UTF-16 .strings file is not written; save it as UTF-8"])
             }
-            let parsed = try StringsParser.parse(bytes, file: file)
+            // Each key's last entry, keys compared as Swift strings, straight from the file's
+            // buffer (no entry list or table of the whole file first).
+            let parsed = try StringsParser.parseTable(bytes, file: file)
             var last: [String: StringsEntry] = [:]
-            for entry in parsed.entries { last[entry.key] = entry }
+            for position in parsed.spans.indices {
+                let entry = parsed.entry(at: position)
+                last[entry.key] = entry
+            }
             for edit in edits {
                 guard case .strings(let key, let value) = edit else { continue }
                 if let entry = last[key] {

@@ -59,14 +59,17 @@ public enum StringsParser {
         switch encoding {
         case .utf8(let bomLength):
             return try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> StringsTable in
-                try parseText(
-                    UnsafeBufferPointer(rebasing: all[bomLength...]), buffer: bytes, base: bomLength,
-                    validUTF8: false, original: bytes, file: file)
+                // One check of the whole text spares the scanner a check of every string; a
+                // text that fails is scanned with them, which find where it fails.
+                let text = UnsafeBufferPointer(rebasing: all[bomLength...])
+                return try parseText(
+                    text, buffer: bytes, base: bomLength, validUTF8: UTF8Validation.isValid(text), original: bytes,
+                    file: file)
             }
         case .utf16(let bigEndian, let bomLength):
             let utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
-                try StringsTextDecoder.transcodeUTF16(
-                    UnsafeBufferPointer(rebasing: all[bomLength...]), bigEndian: bigEndian, file: file)
+                try UTF16Transcoder.utf8(
+                    from: UnsafeBufferPointer(rebasing: all[bomLength...]), bigEndian: bigEndian, file: file)
             }
             return try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) -> StringsTable in
                 try parseText(text, buffer: utf8, base: 0, validUTF8: true, original: bytes, file: file)

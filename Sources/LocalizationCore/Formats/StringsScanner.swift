@@ -3,10 +3,11 @@
 ///
 /// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
 /// a UTF-8 continuation byte can never be mistaken for one. Lines are counted in the same
-/// pass. UTF-8 is checked where it is read: comments and whitespace as they are skipped,
-/// strings that hold a byte over 0x7F once they end (text transcoded from UTF-16 is valid
-/// already and is not checked again). Runs of plain bytes are skipped sixteen at a time
-/// (`ByteSearch`).
+/// pass. Text known to be valid UTF-8 is not checked again: text transcoded from UTF-16, and
+/// a UTF-8 file that passed `UTF8Validation` (nearly every one). In any other, UTF-8 is
+/// checked where it is read, which finds the first bad byte: comments and whitespace as they
+/// are skipped, strings that hold a byte over 0x7F once they end. Runs of plain bytes are
+/// skipped sixteen at a time (`ByteSearch`).
 ///
 /// A string without escapes is its own bytes in the buffer, so it costs nothing to keep; a
 /// string with escapes is decoded over its own bytes in the buffer (decoding never makes a
@@ -43,8 +44,6 @@ struct StringsScanner {
         // that avoids most regrowth.
         var spans: [StringsTable.Span] = []
         spans.reserveCapacity(text.count / 100)
-        var sources: [StringsTable.Source] = []
-        sources.reserveCapacity(text.count / 100)
         var openingBrace: Int?
         if try skipWhitespace(), text[position] == Byte.openBrace {
             openingBrace = position
@@ -53,9 +52,7 @@ struct StringsScanner {
         while try skipWhitespace() {
             let byte = text[position]
             if Self.startsString(byte) {
-                let (span, source) = try parseEntry()
-                spans.append(span)
-                sources.append(source)
+                spans.append(try parseEntry())
                 continue
             }
             if byte == Byte.closeBrace, openingBrace != nil {
@@ -63,19 +60,19 @@ struct StringsScanner {
                 if try skipWhitespace() {
                     throw error(at: position, "unexpected \(describe(at: position)) after the closing '}'")
                 }
-                return StringsTable(buffer: buffer, spans: spans, sources: sources, file: file)
+                return StringsTable(buffer: buffer, spans: spans, file: file)
             }
             throw keyExpected(insideBraces: openingBrace != nil)
         }
         if let openingBrace {
             throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")
         }
-        return StringsTable(buffer: buffer, spans: spans, sources: sources, file: file)
+        return StringsTable(buffer: buffer, spans: spans, file: file)
     }
 
     /// Parses `key = value;` or `key;`, starting at the key; the value's source range is
     /// its token, quotes included (empty, just after the key, for `key;`).
-    private mutating func parseEntry() throws(ResourceParseError) -> (StringsTable.Span, StringsTable.Source) {
+    private mutating func parseEntry() throws(ResourceParseError) -> StringsTable.Span {
         let keyStart = position
         // Located before the key is read: a line break inside the key moves the current line.
         let keyLine = UInt32(truncatingIfNeeded: line)
@@ -90,11 +87,9 @@ struct StringsScanner {
         switch text[position] {
         case Byte.semicolon:
             position += 1
-            return (
-                StringsTable.Span(
-                    keyStart: key.start, keyLength: key.length, valueStart: key.start, valueLength: key.length),
-                source(keyLine, keyColumn, keyStart, keyEnd, keyEnd)
-            )
+            return StringsTable.Span(
+                keyStart: key.start, keyLength: key.length, valueStart: key.start, valueLength: key.length,
+                source: source(keyLine, keyColumn, keyStart, keyEnd, keyEnd))
         case Byte.equals:
             let equals = position
             position += 1
@@ -109,11 +104,9 @@ struct StringsScanner {
                 throw error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))")
             }
             position += 1
-            return (
-                StringsTable.Span(
-                    keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length),
-                source(keyLine, keyColumn, keyStart, valueStart, valueEnd)
-            )
+            return StringsTable.Span(
+                keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length,
+                source: source(keyLine, keyColumn, keyStart, valueStart, valueEnd))
         default:
             throw error(
                 at: position,

@@ -3,8 +3,9 @@
 /// index of the keys. No `String` is made until a caller asks for one.
 ///
 /// The parser's result used to be two `String`s, a dictionary insert and, later, a free per
-/// entry, which cost more than reading the file; here an entry is a ``Span`` and a ``Source``
-/// (nine 32-bit numbers, appended to two arrays) and a slot in ``StringsKeyIndex``. Keys are compared byte for byte, as CoreFoundation does;
+/// entry, which cost more than reading the file; here an entry is a ``Span`` with its
+/// ``Source`` (nine 32-bit numbers, appended to one array) and a slot in ``StringsKeyIndex``.
+/// Keys are compared byte for byte, as CoreFoundation does;
 /// ``ParsedStrings`` (built from this by ``ParsedStrings/init(_:)``) compares them as Swift
 /// strings, as it always did.
 ///
@@ -23,6 +24,9 @@ package struct StringsTable: Sendable {
         package var valueStart: UInt32
         /// The value's length in bytes.
         package var valueLength: UInt32
+        /// Where the entry was written in the file (kept beside the offsets, so each entry is
+        /// one append and each table one array).
+        package var source: Source
     }
 
     /// Where one entry was written in the file, for ``StringsEntry``'s location and ranges.
@@ -46,18 +50,15 @@ package struct StringsTable: Sendable {
     package let buffer: [UInt8]
     /// Every entry in file order, duplicates included.
     package let spans: [Span]
-    /// Where each entry of ``spans`` was written, at the same position.
-    package let sources: [Source]
     /// The entry each distinct key's value comes from (the last of its duplicates).
     package let index: StringsKeyIndex
     /// The path errors and locations name.
     package let file: String?
 
     /// A table of `spans` into `buffer`, indexing their keys.
-    init(buffer: [UInt8], spans: [Span], sources: [Source], file: String?) {
+    init(buffer: [UInt8], spans: [Span], file: String?) {
         self.buffer = buffer
         self.spans = spans
-        self.sources = sources
         self.file = file
         index = buffer.withUnsafeBufferPointer { StringsKeyIndex(spans: spans, in: $0) }
     }
@@ -66,6 +67,7 @@ package struct StringsTable: Sendable {
     /// located at 1:1, with no offsets in the file.
     init(sortedEntriesOf dictionary: [String: String], file: String?) {
         var buffer: [UInt8] = []
+        let none = Source(line: 1, column: 1, keyOffset: Source.none, valueStart: Source.none, valueEnd: Source.none)
         var spans: [Span] = []
         spans.reserveCapacity(dictionary.count)
         for key in dictionary.keys.sorted() {
@@ -76,11 +78,9 @@ package struct StringsTable: Sendable {
             spans.append(
                 Span(
                     keyStart: keyStart, keyLength: valueStart - keyStart, valueStart: valueStart,
-                    valueLength: UInt32(truncatingIfNeeded: buffer.count) - valueStart))
+                    valueLength: UInt32(truncatingIfNeeded: buffer.count) - valueStart, source: none))
         }
-        let none = Source(line: 1, column: 1, keyOffset: Source.none, valueStart: Source.none, valueEnd: Source.none)
-        self.init(
-            buffer: buffer, spans: spans, sources: [Source](repeating: none, count: spans.count), file: file)
+        self.init(buffer: buffer, spans: spans, file: file)
     }
 
     /// The number of distinct keys (byte for byte).
@@ -110,7 +110,7 @@ package struct StringsTable: Sendable {
 
     /// The location of the entry at `position` in ``spans``.
     package func location(at position: Int) -> SourceLocation {
-        SourceLocation(file: file, line: Int(sources[position].line), column: Int(sources[position].column))
+        SourceLocation(file: file, line: Int(spans[position].source.line), column: Int(spans[position].source.column))
     }
 
     /// Calls `body` with the position in ``spans`` of each entry that gives its key's value
@@ -127,7 +127,7 @@ package struct StringsTable: Sendable {
     /// The entry at `position` in ``spans`` as a ``StringsEntry``, with its offsets in the
     /// file (none for a property list file).
     package func entry(at position: Int) -> StringsEntry {
-        let source = sources[position]
+        let source = spans[position].source
         let located = source.keyOffset != Source.none
         return StringsEntry(
             key: key(at: position), value: value(at: position), location: location(at: position),

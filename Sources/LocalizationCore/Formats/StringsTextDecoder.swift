@@ -1,7 +1,8 @@
 /// Finds out how a `.strings` file's bytes are encoded and gives the parser UTF-8.
 ///
-/// The parser works on UTF-8 only: UTF-16 input is transcoded once, up front, so every later
-/// step (and every line and column, which count Unicode scalars) is the same for both.
+/// The parser works on UTF-8 only: UTF-16 input is transcoded once, up front
+/// (``UTF16Transcoder``), so every later step (and every line and column, which count Unicode
+/// scalars) is the same for both.
 enum StringsTextDecoder {
     /// How the bytes of a file are encoded, and how many bytes of byte order mark to skip.
     enum Encoding: Equatable {
@@ -84,99 +85,6 @@ enum StringsTextDecoder {
             }
         }
         return length
-    }
-
-    /// `text` as UTF-16 in the given byte order, transcoded to UTF-8.
-    ///
-    /// An odd byte count or an unpaired surrogate is an error located at the character where
-    /// it happens; nothing is silently replaced.
-    static func transcodeUTF16(
-        _ text: UnsafeBufferPointer<UInt8>, bigEndian: Bool, file: String?
-    ) throws(ResourceParseError) -> [UInt8] {
-        let unitCount = text.count / 2
-        // Why the text stops being valid UTF-16 (where the output ends); nil when all is well.
-        var failure: String?
-        // Three UTF-8 bytes per UTF-16 unit at most (a surrogate pair takes four for two).
-        let output = [UInt8](unsafeUninitializedCapacity: unitCount * 3) { buffer, initialized in
-            guard let source = text.baseAddress, let target = buffer.baseAddress else { return }
-            // Units are read in the machine's byte order and swapped when the file's differs.
-            let swapped = bigEndian != (1.bigEndian == 1)
-            func unit(_ index: Int) -> UInt16 {
-                let raw = UnsafeRawPointer(source + 2 &* index).loadUnaligned(as: UInt16.self)
-                return swapped ? raw.byteSwapped : raw
-            }
-            var out = 0
-            var index = 0
-            while index < unitCount {
-                // ASCII runs eight units at a time: one vector load, one test, and the low
-                // bytes stored together. The eight are stored even when one is not ASCII (the
-                // output has room: at most 3 bytes a unit so far, 8 units still to come), and
-                // the ASCII ones before it are kept.
-                while index &+ 8 <= unitCount {
-                    var units = UnsafeRawPointer(source + 2 &* index).loadUnaligned(as: SIMD8<UInt16>.self)
-                    if swapped { units = units &<< 8 | units &>> 8 }
-                    UnsafeMutableRawPointer(target + out).storeBytes(
-                        of: SIMD8<UInt8>(truncatingIfNeeded: units), as: SIMD8<UInt8>.self)
-                    let halves = unsafeBitCast(units, to: SIMD2<UInt64>.self)
-                    let low = UInt64(littleEndian: halves[0]) & 0xFF80_FF80_FF80_FF80
-                    let high = UInt64(littleEndian: halves[1]) & 0xFF80_FF80_FF80_FF80
-                    if low | high == 0 {
-                        out &+= 8
-                        index &+= 8
-                        continue
-                    }
-                    let ascii = low != 0 ? low.trailingZeroBitCount &>> 4 : 4 &+ high.trailingZeroBitCount &>> 4
-                    out &+= ascii
-                    index &+= ascii
-                    break
-                }
-                // Then one unit at a time while they are not ASCII (a run of Cyrillic or
-                // Japanese text), or to the end once fewer than eight are left.
-                while index < unitCount {
-                    let value = unit(index)
-                    if value < 0x80, index &+ 8 <= unitCount { break }
-                    index &+= 1
-                    switch value {
-                    case 0..<0x80:
-                        target[out] = UInt8(truncatingIfNeeded: value)
-                        out &+= 1
-                    case 0x80..<0x800:
-                        target[out] = UInt8(truncatingIfNeeded: 0xC0 | value &>> 6)
-                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                        out &+= 2
-                    case 0xD800..<0xDC00 where index < unitCount && unit(index) & 0xFC00 == 0xDC00:
-                        let scalar = 0x10000 &+ (UInt32(value & 0x3FF) &<< 10 | UInt32(unit(index) & 0x3FF))
-                        index &+= 1
-                        target[out] = UInt8(truncatingIfNeeded: 0xF0 | scalar &>> 18)
-                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 12 & 0x3F)
-                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | scalar &>> 6 & 0x3F)
-                        target[out &+ 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                        out &+= 4
-                    case 0xD800..<0xE000:
-                        failure = "invalid UTF-16: unpaired surrogate 0x\(String(value, radix: 16, uppercase: true))"
-                        initialized = out
-                        return
-                    default:
-                        target[out] = UInt8(truncatingIfNeeded: 0xE0 | value &>> 12)
-                        target[out &+ 1] = UInt8(truncatingIfNeeded: 0x80 | value &>> 6 & 0x3F)
-                        target[out &+ 2] = UInt8(truncatingIfNeeded: 0x80 | value & 0x3F)
-                        out &+= 3
-                    }
-                }
-            }
-            initialized = out
-        }
-        if failure == nil, text.count % 2 != 0 {
-            failure = "the file ends in the middle of a UTF-16 character (it has an odd number of bytes)"
-        }
-        if let failure {
-            // The error is where the valid text ends.
-            let location = output.withUnsafeBufferPointer {
-                StringsParser.location(of: $0.count, in: $0, file: file)
-            }
-            throw ResourceParseError(location: location, message: failure)
-        }
-        return output
     }
 
     /// Appends the UTF-8 form of the scalar value `scalar` (which must be valid) to `output`.

@@ -119,20 +119,24 @@ public enum ResourceLinter {
         do {
             switch file.kind {
             case .strings:
-                let parsed = try StringsParser.parse(bytes, file: file.path)
+                // The entries straight from the file's buffer, keys compared as Swift strings
+                // (as a table's are): no entry list or dictionary of the whole file first.
+                let parsed = try StringsParser.parseTable(bytes, file: file.path)
                 var first: [String: SourceLocation] = [:]
-                for entry in parsed.entries {
-                    if let earlier = first[entry.key] {
+                for position in parsed.spans.indices {
+                    let key = parsed.key(at: position)
+                    let location = parsed.location(at: position)
+                    if let earlier = first[key] {
                         findings.append(
                             LintFinding(
-                                .duplicateKey, at: entry.location,
-                                "duplicate key \"\(entry.key)\" (first at \(earlier.line):\(earlier.column)); the last one wins",
+                                .duplicateKey, at: location,
+                                "duplicate key \"\(key)\" (first at \(earlier.line):\(earlier.column)); the last one wins",
                                 related: earlier))
                     } else {
-                        first[entry.key] = entry.location
-                        entries.order.append(entry.key)
+                        first[key] = location
+                        entries.order.append(key)
                     }
-                    entries.values[entry.key] = (TableEntry(value: entry.value), entry.location)
+                    entries.values[key] = (TableEntry(value: parsed.value(at: position)), location)
                 }
             case .stringsDict:
                 let (read, problems) = try StringsDictReader.read(bytes, file: file.path)
