@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationCore
 
 /// What one thread remembers of one ``Localizer`` between lookups: for the localizer's
 /// current epoch, whether it is in cached mode and the resolved tables it has used, so a cached-mode lookup
@@ -36,6 +37,11 @@ struct ThreadLookupCache {
     /// is then unused). It holds that generation until this thread's next lookup in a new
     /// epoch, or the thread's end: a thread that stops looking up keeps one old mapping.
     var lastPlace: MappedTables.Place?
+    /// `lastPlace?.compiled`, kept apart for the hot path: it holds no reference, so reading
+    /// it through the cache's pointer copies no generation and counts no reference.
+    private(set) var lastCompiled: CompiledTables.Place?
+    /// The values mapped lookups made in ``lastPlace``'s generation, emptied when it changes.
+    var mappedValues = MappedValueCache()
 
     /// The name ``lastName`` has while no table was read. Any name would do: with no
     /// entries, a lookup that matches it finds nothing and takes the slow path.
@@ -62,7 +68,7 @@ struct ThreadLookupCache {
         tables.removeAll(keepingCapacity: true)
         lastName = Self.noTable
         lastEntries = [:]
-        lastPlace = nil
+        setPlace(nil)
     }
 
     /// Keeps `table`, found under `name`, for the next lookups.
@@ -75,14 +81,22 @@ struct ThreadLookupCache {
     mutating func remember(_ table: ResolvedTable, as name: TableName) {
         lastName = name
         lastEntries = table.entries
-        lastPlace = nil
+        setPlace(nil)
     }
 
     /// Makes `place`, in the mapped generation, the one the hot path reads.
     mutating func remember(_ place: MappedTables.Place, as name: TableName) {
         lastName = name
         lastEntries = [:]
+        setPlace(place)
+    }
+
+    /// Sets ``lastPlace`` and ``lastCompiled``; ``mappedValues`` hold record numbers of the
+    /// generation read until now, so they go when it changes (or is let go).
+    private mutating func setPlace(_ place: MappedTables.Place?) {
+        if place?.tables !== lastPlace?.tables { mappedValues.removeAll() }
         lastPlace = place
+        lastCompiled = place?.compiled
     }
 
     private static let key: pthread_key_t = {
@@ -90,6 +104,7 @@ struct ThreadLookupCache {
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
             let cache = pointer.assumingMemoryBound(to: ThreadLookupCache.self)
+            cache.pointee.mappedValues.deallocate()
             cache.deinitialize(count: 1)
             cache.deallocate()
         }

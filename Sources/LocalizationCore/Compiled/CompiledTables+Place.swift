@@ -46,26 +46,43 @@ extension CompiledTables {
         /// path of mapped mode: no answer is built, nothing is retained.
         @inline(__always)
         package func value(_ key: String) -> String? {
-            let span: UnsafeRawBufferPointer?? = try? Self.withUTF8(of: key, valueSpan(_:))
-            guard let span, let span else { return nil }
-            return String(decoding: span, as: UTF8.self)
+            recordNumber(key).flatMap(value(ofRecord:))
         }
 
-        /// The bytes of the value answering `key`.
+        /// The number of the record answering `key` (checked to be one of the records):
+        /// `nil` when the language does not answer `key` or the bytes on the way are damaged.
+        /// Records are numbered per buffer, shared by every place of it: a cache of values
+        /// by record number serves every language and table of one generation.
         @inline(__always)
-        private func valueSpan(_ key: UnsafeRawBufferPointer) throws(CompiledTablesError) -> UnsafeRawBufferPointer? {
-            guard let record = try recordOffset(of: key) else { return nil }
-            return try bytes.string(at: record)
+        package func recordNumber(_ key: String) -> UInt32? {
+            try? Self.withUTF8(of: key) { bytes throws(CompiledTablesError) in try recordNumber(of: bytes) }
+        }
+
+        /// The value of record `number`, one ``recordNumber(_:)`` gave, as a new `String`;
+        /// `nil` when its reference is damaged.
+        @inline(__always)
+        package func value(ofRecord number: UInt32) -> String? {
+            guard Int(number) < recordCount,
+                let span = bytes.optionalString(at: recordsOffset + Int(number) * Layout.recordSize)
+            else { return nil }
+            return String(decoding: span, as: UTF8.self)
         }
 
         /// The offset of the record answering `key`, checked to lie in the records section.
         @inline(__always)
         private func recordOffset(of key: UnsafeRawBufferPointer) throws(CompiledTablesError) -> Int? {
+            guard let record = try recordNumber(of: key) else { return nil }
+            return recordsOffset + Int(record) * Layout.recordSize
+        }
+
+        /// The number of the record answering `key`, checked to be below the record count.
+        @inline(__always)
+        private func recordNumber(of key: UnsafeRawBufferPointer) throws(CompiledTablesError) -> UInt32? {
             guard answersOffset != 0, let number = try keyNumber(of: key) else { return nil }
             let record = bytes.u32(answersOffset + number * Layout.answerSize)
             if record == Layout.noRecord { return nil }
             guard Int(record) < recordCount else { throw .outOfBounds("record \(record)") }
-            return recordsOffset + Int(record) * Layout.recordSize
+            return record
         }
 
         /// The number of `key` in the table's index: its bytes as given, else (when they are
