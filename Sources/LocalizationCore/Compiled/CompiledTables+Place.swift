@@ -55,7 +55,12 @@ extension CompiledTables {
         /// by record number serves every language and table of one generation.
         @inline(__always)
         package func recordNumber(_ key: String) -> UInt32? {
-            try? Self.withUTF8(of: key) { bytes throws(CompiledTablesError) in try recordNumber(of: bytes) }
+            // Errors become nil inside: nothing but a trivial value crosses the closure.
+            let number = key.utf8.withContiguousStorageIfAvailable { bytes in
+                try? recordNumber(of: UnsafeRawBufferPointer(bytes))
+            }
+            if let number { return number }
+            return Array(key.utf8).withUnsafeBytes { try? recordNumber(of: $0) }
         }
 
         /// The value of record `number`, one ``recordNumber(_:)`` gave, as a new `String`;
@@ -138,12 +143,19 @@ extension CompiledTables {
         private static func withUTF8<Result>(
             of key: String, _ body: (UnsafeRawBufferPointer) throws(CompiledTablesError) -> Result
         ) throws(CompiledTablesError) -> Result {
-            // withContiguousStorageIfAvailable rethrows untyped: the typed error rides out in a Result.
-            let result = key.utf8.withContiguousStorageIfAvailable { bytes in
-                Swift.Result { () throws(CompiledTablesError) in try body(UnsafeRawBufferPointer(bytes)) }
+            // withContiguousStorageIfAvailable rethrows untyped: the error rides out in a
+            // variable, so that only the (trivial) answer crosses the closure; a Result would
+            // be copied and destroyed through its error's value witnesses on every lookup.
+            var thrown: CompiledTablesError?
+            let result = key.utf8.withContiguousStorageIfAvailable { bytes -> Result? in
+                do throws(CompiledTablesError) { return try body(UnsafeRawBufferPointer(bytes)) } catch {
+                    thrown = error
+                    return nil
+                }
             }
-            if let result { return try result.get() }
-            return try Array(key.utf8).withUnsafeBytes { bytes in
+            if let thrown { throw thrown }
+            if let result, let result { return result }
+            return try Array(key.utf8).withUnsafeBytes { bytes -> Swift.Result<Result, CompiledTablesError> in
                 Swift.Result { () throws(CompiledTablesError) in try body(bytes) }
             }.get()
         }
