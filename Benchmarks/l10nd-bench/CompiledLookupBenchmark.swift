@@ -10,7 +10,8 @@ func runCompiledLookupBenchmark(languages languageCount: Int = 10, keys keyCount
     let identifiers = ["en", "ja", "fr", "de", "es", "it", "ru", "ko", "pt-BR", "zh-Hans"]
     let tags = identifiers.prefix(max(1, min(languageCount, identifiers.count))).map { try! LanguageTag($0) }
     let languageCount = tags.count
-    let keys = (0..<keyCount).map { "screen\($0 % 97).label\($0)" }
+    // Decoded, as a file's parser makes them (CallerKeys says why).
+    let keys = (0..<keyCount).map { CallerKeys.copy("screen\($0 % 97).label\($0)") }
     var catalog = ResourceCatalog(developmentLanguage: tags[0])
     var dictionary: [String: String] = [:]
     for (number, tag) in tags.enumerated() {
@@ -31,13 +32,8 @@ func runCompiledLookupBenchmark(languages languageCount: Int = 10, keys keyCount
         String(
             format: "  compiled in %.0f ms: %.1f MiB", milliseconds(of: ContinuousClock.now - started),
             Double(bytes.count) / 1_048_576))
-    var generator = SystemRandomNumberGenerator()
-    // Keys of their own, as a caller holds them (decoded from a request, a literal in the
-    // program): the dictionary's own key instances would let `==` answer from the shared
-    // storage pointer without reading the key's bytes, which no caller's key does. That
-    // case is printed too, for comparison.
-    let shared = keys.shuffled(using: &generator)
-    let order = shared.map { String(decoding: Array($0.utf8), as: UTF8.self) }
+    // Keys of their own, as a caller holds them; the dictionary's own instances for comparison.
+    let (order, shared) = CallerKeys.shuffled(keys)
     bytes.withUnsafeBytes { buffer in
         guard let tables = try? CompiledTables(buffer), let language = tables.language(chosen.identifier),
             let table = tables.table(nil)
@@ -48,11 +44,11 @@ func runCompiledLookupBenchmark(languages languageCount: Int = 10, keys keyCount
         // Paired and alternating, five rounds: load on the shared machine hits both alike.
         for _ in 0..<5 {
             compiledSamples.append(
-                nanosecondsPerLookup(order) { key in
+                cpuNanosecondsPerCall(order) { key in
                     (try? tables.lookup(key, language: language, table: table))?.value.count ?? 0
                 })
-            dictionarySamples.append(nanosecondsPerLookup(order) { key in dictionary[key]?.utf8.count ?? 0 })
-            sharedKeySamples.append(nanosecondsPerLookup(shared) { key in dictionary[key]?.utf8.count ?? 0 })
+            dictionarySamples.append(cpuNanosecondsPerCall(order) { key in dictionary[key]?.utf8.count ?? 0 })
+            sharedKeySamples.append(cpuNanosecondsPerCall(shared) { key in dictionary[key]?.utf8.count ?? 0 })
         }
         let compiled = compiledSamples.sorted()[2]
         let baseline = dictionarySamples.sorted()[2]
@@ -72,17 +68,6 @@ func runCompiledLookupBenchmark(languages languageCount: Int = 10, keys keyCount
                 value: compiled, unit: "ns", baseline: "[String: String] read", baselineValue: baseline, ratio: ratio,
                 aim: "≤ 1.5×", met: ratio <= 1.5))
     }
-}
-
-/// Mean ns per call of `body` over every key of `keys`, its results summed so none is
-/// optimized away.
-private func nanosecondsPerLookup(_ keys: [String], _ body: (String) -> Int) -> Double {
-    var sum = 0
-    let start = ContinuousClock.now
-    for key in keys { sum &+= body(key) }
-    let elapsed = ContinuousClock.now - start
-    precondition(sum > 0, "every key was found")
-    return milliseconds(of: elapsed) * 1e6 / Double(keys.count)
 }
 
 private func milliseconds(of duration: Duration) -> Double {

@@ -62,10 +62,13 @@ import Testing
         var magic = Self.bytes
         magic[0] = UInt8(ascii: "X")
         #expect(throws: CompiledTablesError.badMagic) { try Self.openAndReadAll(magic) }
-        var version = Self.bytes
-        version[8] = 2
-        #expect(throws: CompiledTablesError.unsupportedVersion(major: 2, minor: 0)) {
-            try Self.openAndReadAll(version)
+        // Format 1 (bytewise keys, FNV-1a) and a later one.
+        for major in [Layout.majorVersion - 1, Layout.majorVersion + 1] {
+            var version = Self.bytes
+            version[8] = UInt8(major)
+            #expect(throws: CompiledTablesError.unsupportedVersion(major: major, minor: 0)) {
+                try Self.openAndReadAll(version)
+            }
         }
     }
 

@@ -19,9 +19,13 @@ import Testing
         #expect(
             CRC32C.checksum(String(repeating: "a", count: 33)) == Self.bytewiseCRC32C(Array(repeating: 0x61, count: 33))
         )
-        #expect(FNV1a64.hash("") == 0xCBF2_9CE4_8422_2325)
-        #expect(FNV1a64.hash("a") == 0xAF63_DC4C_8601_EC8C)
-        #expect(FNV1a64.hash("foobar") == 0x8594_4171_F739_67E8)
+        // As the Python reader, written from docs/FORMAT.md, computes them: empty, one byte,
+        // less than a word, two words and a tail, exactly one word.
+        #expect(CompiledKeyHash.hash("") == 0xF8BB_92C9_1B3F_5CC0)
+        #expect(CompiledKeyHash.hash("a") == 0x8B4F_F74B_C8E7_8038)
+        #expect(CompiledKeyHash.hash("foobar") == 0x1CDB_540C_A949_AE1D)
+        #expect(CompiledKeyHash.hash("screen12.label12345") == 0xE423_22A7_73A6_37D8)
+        #expect(CompiledKeyHash.hash("abcdefgh") == 0xDD71_5570_8D27_C908)
     }
 
     @Test func examplesAnswerAsTheCatalogDoes() throws {
@@ -37,6 +41,46 @@ import Testing
         let catalog = ResourceSet.load(roots: [root]).catalog
         let mismatches = try Self.mismatches(catalog, languages: catalog.languages + [try LanguageTag("en-XA")])
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    /// A key spelled composed finds one stored decomposed and the other way round, as in
+    /// the catalog's dictionaries; the keys array keeps each key as the files spell it.
+    @Test func keysMatchTheirCanonicallyEquivalentSpellings() throws {
+        let stored = [
+            "Xo\u{301}a": "Delete",  // decomposed in the file
+            "Caf\u{E9}": "Coffee",  // composed
+            "\u{212B}ngstro\u{308}m": "Angstrom",  // a singleton (Å sign) and a decomposed ö
+            "한국어": "Korean",  // Hangul syllables, which decompose into jamo
+            "plain": "ASCII",
+        ]
+        var catalog = ResourceCatalog(developmentLanguage: try LanguageTag("en"))
+        catalog.setTable(LocalizationTable(strings: stored), language: "en", name: "Localizable")
+        let bytes = try CompiledTablesWriter(catalog: catalog, languages: [try LanguageTag("en")], generation: 1).bytes
+        try bytes.withUnsafeBytes { buffer in
+            let tables = try CompiledTables(buffer)
+            let en = try #require(tables.language("en"))
+            let table = try #require(tables.table(nil))
+            for (key, value) in stored {
+                for spelling in Self.canonicalSpellings(of: key) {
+                    let expected = catalog.lookup(spelling, chain: catalog.chain([try LanguageTag("en")]))
+                    #expect(expected.found && expected.value == value, "the catalog finds \(spelling.debugDescription)")
+                    #expect(
+                        try tables.lookup(spelling, language: en, table: table)?.valueString == value,
+                        "\(Array(spelling.unicodeScalars))")
+                    let viaBytes = try Array(spelling.utf8).withUnsafeBytes { spellingBytes in
+                        try tables.lookup(spellingBytes, language: en, table: table)?.valueString
+                    }
+                    #expect(viaBytes == value)
+                }
+            }
+            let keys = try (0..<table.keyCount).map { String(decoding: try tables.key($0, in: table), as: UTF8.self) }
+            #expect(Set(keys.map { Array($0.utf8) }) == Set(stored.keys.map { Array($0.utf8) }))
+            // Not equivalent: another letter, a mark on another letter, bytes that are no UTF-8.
+            #expect(try tables.lookup("Xo\u{301}b", language: en, table: table) == nil)
+            #expect(try tables.lookup("X\u{F3}\u{301}a", language: en, table: table) == nil)
+            #expect(
+                try [0x58, 0xCC, 0x61].withUnsafeBytes { try tables.lookup($0, language: en, table: table) } == nil)
+        }
     }
 
     @Test func headerNamesTheGenerationAndEveryLanguageAndTable() throws {
@@ -84,9 +128,12 @@ import Testing
             for name in Set(catalog.tables.values.flatMap(\.keys)).sorted() {
                 var keys: Set<String> = ["no such key ✗"]
                 for byName in catalog.tables.values { byName[name]?.forEachEntry { key, _ in keys.insert(key) } }
+                // Each key also as its canonical decomposition and composition, when they are
+                // other bytes: a dictionary finds them all, so must the compiled tables.
+                let spellings = keys.flatMap(Self.canonicalSpellings(of:))
                 for language in languages {
                     let chain = catalog.chain([language])
-                    for key in keys {
+                    for key in spellings {
                         let expected = catalog.lookup(key, in: name, chain: chain)
                         let answer = try tables.lookup(key, language: language.identifier, table: name)
                         let place = "\(language.identifier)/\(name)/\(key.debugDescription)"
@@ -131,6 +178,17 @@ import Testing
             }
         }
         return found
+    }
+
+    /// `key`, then its canonical decomposition (NFD) and composition (NFC) where their
+    /// bytes differ from every earlier spelling's.
+    static func canonicalSpellings(of key: String) -> [String] {
+        var spellings = [key]
+        for spelling in [key.decomposedStringWithCanonicalMapping, key.precomposedStringWithCanonicalMapping]
+        where !spellings.contains(where: { $0.utf8.elementsEqual(spelling.utf8) }) {
+            spellings.append(spelling)
+        }
+        return spellings
     }
 
     /// The CRC-32C of `bytes` one bit at a time, as the definition states it.

@@ -15,6 +15,7 @@ A damaged buffer gives {"error": ...} for the file and exit status 1.
 import json
 import struct
 import sys
+import unicodedata
 
 MAGIC = b"L10NDTBL"
 HEADER_LENGTH = 128
@@ -25,7 +26,7 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 
 class Damaged(Exception):
-    """The buffer is not whole, undamaged compiled tables of version 1."""
+    """The buffer is not whole, undamaged compiled tables of version 2."""
 
 
 def crc32c(data):
@@ -47,11 +48,16 @@ def crc32c(data):
 crc32c.table = None
 
 
-def fnv1a64(data):
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
+def key_hash(data):
+    m = 0x9E3779B97F4A7C15
+    mask = 0xFFFFFFFFFFFFFFFF
+    h = 0xCBF29CE484222325 ^ len(data)
+    for start in range(0, len(data), 8):
+        (word,) = struct.unpack("<Q", data[start:start + 8].ljust(8, b"\0"))
+        h = ((h ^ word) * m) & mask
+        h ^= h >> 29
+    h = (h * m) & mask
+    return h ^ (h >> 32)
 
 
 class CompiledTables:
@@ -61,7 +67,7 @@ class CompiledTables:
         if data[0:8] != MAGIC:
             raise Damaged("bad magic")
         major, minor, header_length, self.generation, total = struct.unpack_from("<HHIQQ", data, 8)
-        if major != 1:
+        if major != 2:
             raise Damaged("version %d.%d" % (major, minor))
         if total > len(data):
             raise Damaged("truncated")
@@ -121,8 +127,19 @@ class CompiledTables:
         if language not in self.languages or (table or "Localizable") not in self.tables:
             return None
         number, key_count, slot_count, slots, _keys = self.tables[table or "Localizable"]
-        key = key.encode("utf-8")
-        h = fnv1a64(key)
+        encoded = key.encode("utf-8")
+        key_number = self.key_number(encoded, key_count, slot_count, slots)
+        if key_number is None and not encoded.isascii():
+            # The index holds each key's canonical composition (NFC).
+            composed = unicodedata.normalize("NFC", key).encode("utf-8")
+            if composed != encoded:
+                key_number = self.key_number(composed, key_count, slot_count, slots)
+        if key_number is None:
+            return None
+        return self.answer(self.languages[language], number, key_count, key_number)
+
+    def key_number(self, key, key_count, slot_count, slots):
+        h = key_hash(key)
         slot = h & (slot_count - 1)
         for _ in range(slot_count):
             (word,) = struct.unpack_from("<Q", self.data, slots + 16 * slot)
@@ -133,7 +150,7 @@ class CompiledTables:
                 if key_number > key_count:
                     raise Damaged("key number")
                 if self.string_bytes(slots + 16 * slot + 8) == key:
-                    return self.answer(self.languages[language], number, key_count, key_number - 1)
+                    return key_number - 1
             slot = (slot + 1) & (slot_count - 1)
         return None
 

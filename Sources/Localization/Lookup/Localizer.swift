@@ -335,17 +335,22 @@ public final class Localizer: Sendable {
     /// The value `localized` returns. In cached mode, once this thread has read the table,
     /// it costs a thread-local read, the epoch, two short comparisons and one dictionary
     /// read: no lock, no allocation, no reference count on anything other threads share.
-    /// In mapped mode the dictionary read is a probe of the mapped tables' key index and a
-    /// copy of the value.
+    /// In mapped mode the dictionary read is a probe of the mapped tables' key index, and a
+    /// copy of the value unless this thread made it before (``MappedValueCache``).
     @usableFromInline
     func value(_ key: String, languages: LanguageList, table: String?) -> String {
         let local = ThreadLookupCache.current
         let epoch = self.epoch.load(ordering: .acquiring)
         if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) {
-            // Read through the pointer, not copied out: a copy of the place would retain its
-            // generation on every lookup. Mapped or cached, the other one is empty.
-            if let value = local.pointee.lastPlace?.value(key) { return value }
-            if let value = local.pointee.lastEntries[key] { return value }
+            // Mapped: the place's offsets alone, copied without touching a reference count
+            // (the generation they read is held by the cache's `lastPlace`), and the values
+            // this thread made before. Cached: the entries, read through the pointer, not
+            // copied out.
+            if let place = local.pointee.lastCompiled {
+                if let value = local.pointee.mappedValues.value(key, in: place) { return value }
+            } else if let value = local.pointee.lastEntries[key] {
+                return value
+            }
         }
         return valueSlowly(key, languages: languages, table: table, epoch: epoch, local: local)
     }

@@ -30,31 +30,31 @@ final class MappedTables: Sendable {
     /// The compiled language and table a lookup for `language` (a normalised identifier) in
     /// `table` reads; `nil` when the daemon compiled no such language or table.
     func place(language: String, table: String) -> Place? {
-        guard let compiledLanguage = compiled.language(language), let compiledTable = compiled.table(table) else {
+        guard let compiledLanguage = compiled.language(language), let compiledTable = compiled.table(table),
+            let place = try? compiled.place(language: compiledLanguage, table: compiledTable)
+        else {
             return nil
         }
-        return Place(tables: self, compiled: compiled, language: compiledLanguage, table: compiledTable)
+        return Place(tables: self, compiled: place)
     }
 
     /// Where lookups of one (language, table) read, with the generation that holds it.
     struct Place {
         /// Keeps the mapping alive while the place is used.
         let tables: MappedTables
-        /// `tables.compiled`, copied here so that a lookup through a place borrowed in place
-        /// (the thread cache's) touches no reference count.
-        let compiled: CompiledTables
-        let language: CompiledTables.Language
-        let table: CompiledTables.Table
+        /// The language's answers for the table in `tables`: no reference, so a lookup
+        /// through a copy of it (the thread cache's) touches no reference count.
+        let compiled: CompiledTables.Place
 
         /// `key`'s value as a lookup without counts returns it; `nil` for a miss (or damage).
         @inline(__always)
         func value(_ key: String) -> String? {
-            (try? compiled.lookup(key, language: language, table: table))??.valueString
+            compiled.value(key)
         }
 
         /// `key` looked up with plural forms selected as `plural` says.
         func result(_ key: String, plural: PluralCounts) -> LookupResult {
-            guard let answer = try? compiled.lookup(key, language: language, table: table) else {
+            guard let answer = try? compiled.answer(key) else {
                 return .missing(key)
             }
             let value: String?

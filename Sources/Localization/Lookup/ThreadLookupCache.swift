@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationCore
 
 /// What one thread remembers of one ``Localizer`` between lookups: for the localizer's
 /// current epoch, whether it is in cached mode and the resolved tables it has used, so a cached-mode lookup
@@ -39,7 +40,12 @@ struct ThreadLookupCache {
     /// last, and no more: a process maps at most its current generation plus one older per
     /// such thread. (Letting go from another thread would need every lookup to announce itself,
     /// which costs the hot path more than the rare pinned generation does.)
-    var lastPlace: MappedTables.Place?
+    private(set) var lastPlace: MappedTables.Place?
+    /// `lastPlace?.compiled`, kept apart for the hot path: it holds no reference, so reading
+    /// it through the cache's pointer copies no generation and counts no reference.
+    private(set) var lastCompiled: CompiledTables.Place?
+    /// The values mapped lookups made in ``lastPlace``'s generation, emptied when it changes.
+    var mappedValues = MappedValueCache()
 
     /// The name ``lastName`` has while no table was read. Any name would do: with no
     /// entries, a lookup that matches it finds nothing and takes the slow path.
@@ -66,7 +72,7 @@ struct ThreadLookupCache {
         tables.removeAll(keepingCapacity: true)
         lastName = Self.noTable
         lastEntries = [:]
-        lastPlace = nil
+        setPlace(nil)
     }
 
     /// Lets go of the mapped generation and tables this cache holds for `owner` when they are
@@ -76,7 +82,7 @@ struct ThreadLookupCache {
         tables.removeAll()
         lastName = Self.noTable
         lastEntries = [:]
-        lastPlace = nil
+        setPlace(nil)
     }
 
     /// Keeps `table`, found under `name`, for the next lookups.
@@ -89,14 +95,22 @@ struct ThreadLookupCache {
     mutating func remember(_ table: ResolvedTable, as name: TableName) {
         lastName = name
         lastEntries = table.entries
-        lastPlace = nil
+        setPlace(nil)
     }
 
     /// Makes `place`, in the mapped generation, the one the hot path reads.
     mutating func remember(_ place: MappedTables.Place, as name: TableName) {
         lastName = name
         lastEntries = [:]
+        setPlace(place)
+    }
+
+    /// Sets ``lastPlace`` and ``lastCompiled``; ``mappedValues`` hold record numbers of the
+    /// generation read until now, so they go when it changes (or is let go).
+    private mutating func setPlace(_ place: MappedTables.Place?) {
+        if place?.tables !== lastPlace?.tables { mappedValues.removeAll() }
         lastPlace = place
+        lastCompiled = place?.compiled
     }
 
     private static let key: pthread_key_t = {
@@ -104,6 +118,7 @@ struct ThreadLookupCache {
         pthread_key_create(&key) { pointer in
             guard let pointer else { return }
             let cache = pointer.assumingMemoryBound(to: ThreadLookupCache.self)
+            cache.pointee.mappedValues.deallocate()
             cache.deinitialize(count: 1)
             cache.deallocate()
         }

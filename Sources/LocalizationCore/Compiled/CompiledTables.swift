@@ -1,7 +1,8 @@
 import Glibc
 
 /// Compiled tables read in place (docs/FORMAT.md): a lookup hashes the key, probes the
-/// table's key index and returns the answer as spans of the buffer, allocating nothing.
+/// table's key index and returns the answer as spans of the buffer, allocating nothing
+/// (unless a key that is not ASCII misses as given: it is then composed and tried again).
 ///
 /// Opening checks the header, the checksums and where every section and table lies; each
 /// lookup checks every offset it follows before reading there. Damaged or foreign bytes
@@ -195,20 +196,16 @@ package struct CompiledTables: @unchecked Sendable {
     }
 
     /// Looks `key` up in `table` as `language` resolves it: `nil` when the language
-    /// answers no such key (a lookup's miss: the key itself is the value).
+    /// answers no such key (a lookup's miss: the key itself is the value). A key matches
+    /// the index's canonically equivalent one (a decomposed `é` finds a precomposed key), as
+    /// it does in a Swift dictionary; ASCII keys and keys spelled as the index holds them are
+    /// compared byte for byte only.
     ///
     /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` when an offset on the way is damaged.
     package func lookup(_ key: String, language: Language, table: Table) throws(CompiledTablesError)
         -> CompiledAnswer?
     {
-        var key = key
-        // A native string's bytes are contiguous: no copy on the way to the index.
-        // withUTF8 rethrows untyped: the typed error rides out in a Result.
-        return try key.withUTF8 { bytes in
-            Result { () throws(CompiledTablesError) in
-                try lookup(UnsafeRawBufferPointer(bytes), language: language, table: table)
-            }
-        }.get()
+        try place(language: language, table: table).answer(key)
     }
 
     /// ``lookup(_:language:table:)`` for a key given as UTF-8 bytes (straight from a
@@ -216,6 +213,14 @@ package struct CompiledTables: @unchecked Sendable {
     package func lookup(_ key: UnsafeRawBufferPointer, language: Language, table: Table) throws(CompiledTablesError)
         -> CompiledAnswer?
     {
+        try place(language: language, table: table).answer(key)
+    }
+
+    /// Where lookups of `language` in `table` read, for many lookups in a row.
+    ///
+    /// - Throws: ``CompiledTablesError/outOfBounds(_:)`` for a language or table of other
+    ///   tables, or a damaged cell.
+    package func place(language: Language, table: Table) throws(CompiledTablesError) -> Place {
         // The handles' own offsets are checked again, arrays untouched: a handle from other
         // tables must not read outside these, and a lookup retains nothing.
         guard language.index < languageCount, table.index < tableCount,
@@ -224,20 +229,13 @@ package struct CompiledTables: @unchecked Sendable {
         else {
             throw .outOfBounds("a language or table from other tables")
         }
-        guard let keyNumber = try keyNumber(of: key, in: table) else { return nil }
         let cell = cellsOffset + (language.index * tableCount + table.index) * Layout.cellSize
         let answers = bytes.u64(cell)
-        if answers == 0 { return nil }
-        let answersOffset = try bytes.range(answers, length: table.keyCount * Layout.answerSize, "an answers array")
-        let record = bytes.u32(answersOffset + keyNumber * Layout.answerSize)
-        if record == Layout.noRecord { return nil }
-        guard Int(record) < recordCount else { throw .outOfBounds("record \(record)") }
-        let recordOffset = recordsOffset + Int(record) * Layout.recordSize
-        let value = try bytes.string(at: recordOffset)
-        let answeredBy = try bytes.string(at: recordOffset + 8)
-        let pluralOffset = bytes.u64(recordOffset + 16)
-        let plural = pluralOffset == 0 ? nil : try CompiledPlural(bytes: bytes, offset: pluralOffset)
-        return CompiledAnswer(value: value, language: answeredBy, plural: plural)
+        let answersOffset =
+            answers == 0 ? 0 : try bytes.range(answers, length: table.keyCount * Layout.answerSize, "an answers array")
+        return Place(
+            bytes: bytes, table: table, answersOffset: answersOffset, recordsOffset: recordsOffset,
+            recordCount: recordCount)
     }
 
     /// ``lookup(_:language:table:)`` by identifier and table name: `nil` also when the
@@ -261,31 +259,6 @@ package struct CompiledTables: @unchecked Sendable {
             throw .outOfBounds("key number \(number)")
         }
         return try bytes.string(at: table.keysOffset + number * Layout.stringReferenceSize)
-    }
-
-    /// The number of `key` in `table`'s index, found by FNV-1a and linear probing.
-    private func keyNumber(of key: UnsafeRawBufferPointer, in table: Table) throws(CompiledTablesError) -> Int? {
-        let hash = FNV1a64.hash(key)
-        let tag = UInt32(truncatingIfNeeded: hash >> 32)
-        var slot = Int(truncatingIfNeeded: hash) & table.slotMask
-        // At most one pass over the slots: damaged slots with no empty one must not loop forever.
-        for _ in 0...table.slotMask {
-            let offset = table.slotsOffset + slot * Layout.slotSize
-            let word = bytes.u64(offset)
-            let number = Int(word >> 32)
-            if number == 0 { return nil }
-            if UInt32(truncatingIfNeeded: word) == tag {
-                guard number <= table.keyCount else { throw .outOfBounds("key number \(number - 1)") }
-                let stored = try bytes.string(at: offset + 8)
-                if stored.count == key.count,
-                    key.isEmpty || memcmp(stored.baseAddress!, key.baseAddress!, key.count) == 0
-                {
-                    return number - 1
-                }
-            }
-            slot = (slot + 1) & table.slotMask
-        }
-        return nil
     }
 
     /// The index of the span holding `name`'s UTF-8 bytes.

@@ -4,7 +4,7 @@ package enum CompiledTablesLayout {
     /// The first eight bytes: `L10NDTBL` in ASCII.
     package static let magic: [UInt8] = Array("L10NDTBL".utf8)
     /// The format's major version: a reader refuses any other.
-    package static let majorVersion: UInt16 = 1
+    package static let majorVersion: UInt16 = 2
     /// The format's minor version: additions a version-1 reader may ignore.
     package static let minorVersion: UInt16 = 0
     /// The header's length, and where the body starts.
@@ -41,7 +41,7 @@ package enum CompiledTablesLayout {
     /// A cell: the offset of one language's answers for one table, 0 when it has none.
     package static let cellSize = 8
     /// A slot of the key index: the hash's high 32 bits, the key number plus one (0: empty),
-    /// then the key's string reference.
+    /// then the string reference of the key's canonical composition (NFC).
     package static let slotSize = 16
     /// An answer: a record number, or ``noRecord``.
     package static let answerSize = 4

@@ -24,7 +24,7 @@ extension CompiledTablesPlan {
         for (number, table) in tables.enumerated() {
             let slotCount = Self.slotCount(forKeys: table.keys.count)
             let slotsOffset = out.count
-            out.bytes += Self.slots(for: table.keys, references: table.keyReferences, count: slotCount)
+            out.bytes += Self.slots(hashes: table.indexHashes, references: table.indexReferences, count: slotCount)
             let keysOffset = out.count
             for reference in table.keyReferences { out.reference(reference) }
             var entry = CompiledByteWriter()
@@ -107,14 +107,14 @@ extension CompiledTablesPlan {
         return count
     }
 
-    /// The key index of `keys`: each key's key number plus one, with the high half of its
-    /// FNV-1a hash and its string reference, at the first free slot from its hash's low bits
+    /// The key index of a table's keys, given by key number as their hashes and the string
+    /// references of their canonical compositions: each key's number plus one, with the high
+    /// half of its hash and the reference, at the first free slot from its hash's low bits
     /// (linear probing). The reference in the slot spares a probe the read of the keys array.
-    static func slots(for keys: [String], references: [CompiledStringReference], count: Int) -> [UInt8] {
+    static func slots(hashes: [UInt64], references: [CompiledStringReference], count: Int) -> [UInt8] {
         var slots = [(word: UInt64, key: CompiledStringReference)](repeating: (0, .absent), count: count)
         let mask = UInt64(count - 1)
-        for (number, key) in keys.enumerated() {
-            let hash = FNV1a64.hash(key)
+        for (number, hash) in hashes.enumerated() {
             var slot = Int(hash & mask)
             while slots[slot].word != 0 { slot = (slot + 1) & Int(mask) }
             slots[slot] = ((hash >> 32) | (UInt64(number + 1) << 32), references[number])

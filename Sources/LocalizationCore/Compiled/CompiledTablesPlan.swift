@@ -7,6 +7,10 @@ struct CompiledTablesPlan {
         var name: CompiledStringReference
         var keys: [String]
         var keyReferences: [CompiledStringReference]
+        /// By key number: the key's canonical composition (NFC), which the index holds, as
+        /// a string reference and hashed.
+        var indexReferences: [CompiledStringReference]
+        var indexHashes: [UInt64]
         /// By language index; `nil` when the language answers no key of the table.
         var answers: [[UInt32]?]
     }
@@ -67,8 +71,21 @@ struct CompiledTablesPlan {
             guard keySet.count < Int(Int32.max) else { throw .tooLarge("table \(name) has \(keySet.count) keys") }
             let keys = keySet.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             var keyReferences: [CompiledStringReference] = []
+            var indexReferences: [CompiledStringReference] = []
+            var indexHashes: [UInt64] = []
             keyReferences.reserveCapacity(keys.count)
-            for key in keys { keyReferences.append(try strings.reference(key)) }
+            indexReferences.reserveCapacity(keys.count)
+            indexHashes.reserveCapacity(keys.count)
+            for key in keys {
+                let reference = try strings.reference(key)
+                keyReferences.append(reference)
+                let composed = Self.composed(key)
+                indexReferences.append(
+                    try composed.map { key throws(CompiledTablesError) in
+                        try strings.reference(key)
+                    } ?? reference)
+                indexHashes.append(CompiledKeyHash.hash(composed ?? key))
+            }
             var answers: [[UInt32]?] = []
             for table in resolved {
                 guard !table.isEmpty else {
@@ -82,8 +99,20 @@ struct CompiledTablesPlan {
                 answers.append(numbers)
             }
             tables.append(
-                Table(name: try strings.reference(name), keys: keys, keyReferences: keyReferences, answers: answers))
+                Table(
+                    name: try strings.reference(name), keys: keys, keyReferences: keyReferences,
+                    indexReferences: indexReferences, indexHashes: indexHashes, answers: answers))
         }
+    }
+
+    /// `key`'s canonical composition (NFC) when its bytes differ from `key`'s; `nil` for a
+    /// key in NFC already (every ASCII key).
+    static func composed(_ key: String) -> String? {
+        guard !key.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        // The stdlib's own composition: the one Swift's `==`, and so the catalog's
+        // dictionaries, compare keys by.
+        let composed = key._nfcCodeUnits
+        return composed.elementsEqual(key.utf8) ? nil : String(decoding: composed, as: UTF8.self)
     }
 
     /// The number of the record for `answer`, adding it when new.
