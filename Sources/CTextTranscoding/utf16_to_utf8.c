@@ -7,15 +7,16 @@
 // and a shuffle chosen by the units' lengths (a table of the 81 ways four units can have
 // lengths 1 to 3) packs each half's words together. Blocks with a surrogate (emoji and other
 // characters past U+FFFF, rare in these files) and the last units are done one at a time,
-// as is everything on a machine without those instructions (checked once, with CPUID).
+// as is everything on a machine without those instructions.
 
 #include "utf16_to_utf8.h"
+
+#include "cpu_features.h"
 
 #include <string.h>
 
 #if defined(__x86_64__)
 
-#include <cpuid.h>
 #include <immintrin.h>
 #include <pthread.h>
 
@@ -25,13 +26,9 @@
 static uint8_t packing_shuffles[256][16] __attribute__((aligned(16)));
 /// For each pattern, how many bytes the four units take.
 static uint8_t packed_lengths[256];
-static bool cpu_supported;
-static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void setup(void) {
-    unsigned eax, ebx, ecx, edx;
-    // CPUID leaf 1, ECX: bit 9 SSSE3, bit 19 SSE4.1.
-    cpu_supported = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & (1u << 9)) && (ecx & (1u << 19));
+static void make_tables(void) {
     for (unsigned pattern = 0; pattern < 256; pattern++) {
         unsigned out = 0;
         for (unsigned unit = 0; unit < 4; unit++) {
@@ -139,30 +136,35 @@ VECTOR_CODE bool transcode(
     size_t index = 0;
     size_t out = 0;
     bool failed = false;
-    while (index + 8 <= count) {
+    while (index + 16 <= count) {
         __m128i units = load_units(source, index, swap);
-        if (index + 16 <= count) {
-            __m128i more = load_units(source, index + 8, swap);
-            if (_mm_testz_si128(_mm_or_si128(units, more), not_ascii)) {
-                _mm_storeu_si128((__m128i *)(target + out), _mm_packus_epi16(units, more));
-                out += 16;
-                index += 16;
-                continue;
-            }
-        }
-        if (_mm_testz_si128(units, not_ascii)) {
-            _mm_storel_epi64((__m128i *)(target + out), _mm_packus_epi16(units, units));
-            out += 8;
-            index += 8;
+        __m128i more = load_units(source, index + 8, swap);
+        if (_mm_testz_si128(_mm_or_si128(units, more), not_ascii)) {
+            _mm_storeu_si128((__m128i *)(target + out), _mm_packus_epi16(units, more));
+            out += 16;
+            index += 16;
             continue;
         }
+        __m128i surrogates = _mm_or_si128(
+            _mm_cmpeq_epi16(_mm_and_si128(units, surrogate_bits), surrogate),
+            _mm_cmpeq_epi16(_mm_and_si128(more, surrogate_bits), surrogate));
+        if (_mm_testz_si128(surrogates, surrogates)) {
+            out += encode_block(units, target + out);
+            out += encode_block(more, target + out);
+            index += 16;
+        } else {
+            index = transcode_units(source, index, index + 16, count, swap, target, &out, &failed);
+            if (failed) break;
+        }
+    }
+    while (!failed && index + 8 <= count) {
+        __m128i units = load_units(source, index, swap);
         __m128i surrogates = _mm_cmpeq_epi16(_mm_and_si128(units, surrogate_bits), surrogate);
         if (_mm_testz_si128(surrogates, surrogates)) {
             out += encode_block(units, target + out);
             index += 8;
         } else {
             index = transcode_units(source, index, index + 8, count, swap, target, &out, &failed);
-            if (failed) break;
         }
     }
     if (!failed) index = transcode_units(source, index, count, count, swap, target, &out, &failed);
@@ -183,8 +185,10 @@ __attribute__((target("ssse3,sse4.1"))) static bool transcode_with_vectors(
 bool l10n_utf16_to_utf8(
     const uint8_t *source, size_t unit_count, bool big_endian, uint8_t *target, l10n_transcode_progress *progress) {
 #if defined(__x86_64__)
-    pthread_once(&setup_once, setup);
-    if (cpu_supported) return transcode_with_vectors(source, unit_count, big_endian, target, progress);
+    if (l10n_cpu_features()->ssse3_and_sse41) {
+        pthread_once(&tables_once, make_tables);
+        return transcode_with_vectors(source, unit_count, big_endian, target, progress);
+    }
 #endif
     bool failed = false;
     size_t out = 0;
