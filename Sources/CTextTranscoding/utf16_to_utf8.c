@@ -1,13 +1,14 @@
-// UTF-16 to UTF-8 eight units at a time with SSSE3/SSE4.1 byte shuffles.
+// UTF-16 to UTF-8 sixteen units per step with SSSE3/SSE4.1 byte shuffles.
 //
 // Most of a `.strings` file is ASCII even in a Japanese or Russian translation, so sixteen
-// ASCII units are packed into sixteen bytes after one test. A block of eight units with other
-// characters but no surrogate is encoded without a branch per unit: each unit's one to three
-// UTF-8 bytes are computed in every lane at once and laid out as one 32-bit word per unit,
-// and a shuffle chosen by the units' lengths (a table of the 81 ways four units can have
-// lengths 1 to 3) packs each half's words together. Blocks with a surrogate (emoji and other
-// characters past U+FFFF, rare in these files) and the last units are done one at a time,
-// as is everything on a machine without those instructions.
+// ASCII units are packed into sixteen bytes after one test. Sixteen units with other
+// characters but no surrogate are encoded as two halves of eight without a branch per unit
+// (nor a test of whether a half is ASCII, which mispredicted where the text changes): each
+// unit's one to three UTF-8 bytes are computed in every lane at once and laid out as one
+// 32-bit word per unit, and a shuffle chosen by the units' lengths (a table of the 81 ways
+// four units can have lengths 1 to 3) packs each quarter's words together. Blocks with a
+// surrogate (emoji and other characters past U+FFFF, rare in these files) and the last units
+// are done one at a time, as is everything on a machine without those instructions.
 
 #include "utf16_to_utf8.h"
 
