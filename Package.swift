@@ -19,7 +19,8 @@ let package = Package(
         .executable(name: "l10nd-bench", targets: ["l10nd-bench"]),
     ],
     targets: [
-        .target(name: "LocalizationCore"),
+        .target(name: "LocalizationCore", dependencies: ["CTextTranscoding"]),
+        .target(name: "CTextTranscoding"),
         .target(name: "CommandLineHelp"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
         .target(name: "LocalizationInterchange", dependencies: ["LocalizationCore"]),

@@ -5,7 +5,7 @@ import Testing
 /// The two whole-text passes in front of the `.strings` scanner: `UTF8Validation` (which
 /// decides whether strings and comments are checked one by one) must say "valid" exactly
 /// when the scanner's own check finds nothing, and `UTF16Transcoder` must give the standard
-/// library's UTF-8 for any text, at every length around its 8- and 32-unit steps.
+/// library's UTF-8 for any text, at every length around its 8- and 16-unit steps.
 @Suite struct TextEncodingFastPathTests {
     /// Pieces that put every kind of sequence (and every kind of damage) at every offset.
     static let pieces: [[UInt8]] = [
