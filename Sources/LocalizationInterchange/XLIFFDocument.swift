@@ -1,5 +1,5 @@
 public import Foundation
-public import LocalizationCore
+import LocalizationCore
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -19,7 +19,7 @@ public enum XLIFFDocument {
             """
         for file in project.files where !file.units.isEmpty {
             xml += """
-                  <file original="\(escaped(file.original))" source-language="\(project.developmentLanguage.identifier)" \
+                  <file original="\(XLIFFText.attribute(file.original))" source-language="\(project.developmentLanguage.identifier)" \
                 target-language="\(project.language.identifier)" datatype="plaintext">
                     <header>
                       <tool tool-id="l10nd" tool-name="l10nctl"/>
@@ -28,10 +28,10 @@ public enum XLIFFDocument {
 
                 """
             for unit in file.units {
-                xml += "      <trans-unit id=\"\(escaped(unit.id))\" xml:space=\"preserve\">\n"
-                xml += "        <source>\(escaped(unit.source))</source>\n"
-                if let target = unit.target { xml += "        <target>\(escaped(target))</target>\n" }
-                if let note = unit.note { xml += "        <note>\(escaped(note))</note>\n" }
+                xml += "      <trans-unit id=\"\(XLIFFText.attribute(unit.id))\" xml:space=\"preserve\">\n"
+                xml += "        <source>\(XLIFFText.content(unit.source))</source>\n"
+                if let target = unit.target { xml += "        <target>\(XLIFFText.content(target))</target>\n" }
+                if let note = unit.note { xml += "        <note>\(XLIFFText.attribute(note))</note>\n" }
                 xml += "      </trans-unit>\n"
             }
             xml += "    </body>\n  </file>\n"
@@ -58,16 +58,14 @@ public enum XLIFFDocument {
         // Foundation's parser on Linux may report success for a truncated document: the
         // elements must also close.
         guard parser.parse(), parser.parserError == nil, delegate.sawRoot, delegate.depth == 0 else {
+            // Where the first error was met: Foundation's parser may read on to the end
+            // after it, so its final line would be the document's last.
+            let (line, column) = delegate.firstError ?? (parser.lineNumber, parser.columnNumber)
             throw InterchangeError(
-                "not well-formed XLIFF at line \(parser.lineNumber): \(parser.parserError?.localizedDescription ?? "?")"
-            )
+                "not well-formed XLIFF at line \(line), column \(column): "
+                    + (parser.parserError?.localizedDescription ?? "?"))
         }
         return (delegate.language, delegate.entries)
-    }
-
-    /// XML text with quotes and carriage returns escaped too, for attributes and `xml:space`.
-    static func escaped(_ text: String) -> String {
-        TextEscaping.escaped(text, TextEscaping.xml.merging(["\"": "&quot;", "\r": "&#13;"]) { $1 })
     }
 
     private final class Reader: NSObject, XMLParserDelegate {
@@ -76,6 +74,10 @@ public enum XLIFFDocument {
         var original = ""
         var id: String?
         var target: String?
+        /// The text of a `<ph ctype="x-ctrl">` being read in a target.
+        var controlCharacter: String?
+        /// The line and column of the first error the parser reported.
+        var firstError: (line: Int, column: Int)?
         var sawRoot = false
         var depth = 0
 
@@ -87,20 +89,39 @@ public enum XLIFFDocument {
             depth += 1
             switch name {
             case "file":
-                original = attributes["original"] ?? ""
+                original = XLIFFText.decodedAttribute(attributes["original"] ?? "")
                 language = language ?? attributes["target-language"]
-            case "trans-unit": id = attributes["id"]
+            case "trans-unit": id = attributes["id"].map(XLIFFText.decodedAttribute)
             case "target": target = ""
+            case "ph" where target != nil && attributes["ctype"] == XLIFFText.controlPlaceholderType:
+                controlCharacter = ""
             default: break
             }
         }
 
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if firstError == nil { firstError = (parser.lineNumber, parser.columnNumber) }
+        }
+
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if target != nil { target! += string }
+            if controlCharacter != nil {
+                controlCharacter! += string
+            } else if target != nil {
+                target! += string
+            }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             depth -= 1
+            if name == "ph", let text = controlCharacter {
+                // The character a `<ph ctype="x-ctrl">` stands for; other text as written.
+                if let scalar = XLIFFText.decodedPlaceholder(text) {
+                    target?.unicodeScalars.append(scalar)
+                } else {
+                    target? += text
+                }
+                controlCharacter = nil
+            }
             guard name == "target", let id, let text = target else { return }
             entries.append(Entry(original: original, id: id, target: text))
             target = nil

@@ -28,10 +28,25 @@ struct Invocation {
         }
         format = globals.format ?? command.formats.first ?? "text"
         arguments = try CommandArguments(globals.rest, of: command)
+        // Every command says the same about a socket path the kernel cannot take (`new.sock`
+        // is relative: it would be "not listening" to one command, "not absolute" to another).
+        if let socket = globals.value(.socket), !Self.isUsableSocketPath(socket) {
+            throw UsageError(
+                "--socket needs an absolute path (or @name) of at most 107 bytes without NUL, not '\(socket)'")
+        }
         // An operand too many is a mistake to say, not to ignore (`l10nctl status ja`).
         if let maximum = command.maximumOperands, arguments.positionals.count > maximum {
             throw UsageError("unexpected argument '\(arguments.positionals[maximum])'")
         }
+    }
+
+    /// Whether `path` fits a Unix socket address: absolute (or `@` and an abstract name) and
+    /// at most 107 bytes, as the kernel's `sun_path` holds.
+    static func isUsableSocketPath(_ path: String) -> Bool {
+        let bytes = Array(path.utf8)
+        guard !bytes.contains(0) else { return false }
+        if path.hasPrefix("@") { return bytes.count > 1 && bytes.count <= 108 }
+        return path.hasPrefix("/") && bytes.count <= 107
     }
 
     /// Whether the output is JSON.

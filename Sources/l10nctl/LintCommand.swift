@@ -25,6 +25,8 @@ enum LintCommand {
         case "sarif": print(report.sarif())
         default: print(report.text, terminator: "")
         }
+        // The findings first, whole: with `2>&1` the summary must not land mid-line.
+        fflush(nil)
         let (errors, warnings) = (report.errorCount, report.warningCount)
         FileHandle.standardError.write(
             Data("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n".utf8))

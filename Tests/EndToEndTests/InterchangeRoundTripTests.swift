@@ -187,6 +187,100 @@ import Testing
         }
     }
 
+    /// Local copies of the XLIFF 1.2 schemas, transitional and strict, with the network
+    /// import of xml.xsd rewritten; `nil` (saying why) where xmllint is absent.
+    static func localSchemas(in directory: TemporaryDirectory) throws -> [String]? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else {
+            print("skipped: xmllint is not installed (Debian libxml2-utils; scripts/install-dependencies installs it)")
+            return nil
+        }
+        let schemas = PackagePaths.shared + "/schemas"
+        try FileManager.default.copyItem(atPath: schemas + "/xml.xsd", toPath: directory.path + "/xml.xsd")
+        return try ["transitional", "strict"].map { variant in
+            let schema = try String(contentsOfFile: schemas + "/xliff-core-1.2-\(variant).xsd", encoding: .utf8)
+                .replacing("http://www.w3.org/2001/xml.xsd", with: "xml.xsd")
+            return try directory.write(schema, to: "\(variant).xsd")
+        }
+    }
+
+    /// xmllint's complaint about `xliff` under `schema`, `nil` when it validates.
+    static func schemaProblem(_ xliff: String, _ schema: String) throws -> String? {
+        let check = try ProcessRunner.run("/usr/bin/xmllint", ["--nonet", "--noout", "--schema", schema, xliff])
+        return check.status == 0 ? nil : check.stderr
+    }
+
+    /// Every IINA language, control characters included (zh-Hant's U+0018, ml's U+000C):
+    /// the XLIFF is well-formed and valid under both schemas, and imports back unchanged.
+    @Test(
+        .enabled(if: hasCorpora, "the corpora ../shared/corpus/{iina,mastodon-ios} are absent: skipped"),
+        .enabled(if: hasSchemas, "the schemas ../shared/schemas are absent: skipped"))
+    func everyIINALanguageExportsValidXLIFFAndImportsBackUnchanged() throws {
+        let directory = try TemporaryDirectory()
+        guard let schemas = try Self.localSchemas(in: directory) else { return }
+        let original = try #require(Self.corpus("iina"))
+        let (copyDirectory, copy) = try Self.copy(original)
+        let languages = try FileManager.default.contentsOfDirectory(atPath: copy)
+            .filter { $0.hasSuffix(".lproj") && $0 != "en.lproj" && $0 != "Base.lproj" }
+            .map { String($0.dropLast(".lproj".count)) }.sorted()
+        #expect(languages.contains("zh-Hant") && languages.contains("ml"))
+        for language in languages {
+            let xliff = copyDirectory.path + "/\(language).xliff"
+            let exported = try run("export", copy, "--lang", language, "--output", xliff)
+            #expect(exported.status == 0, "\(language): \(exported.stderr)")
+            for schema in schemas {
+                let problem = try Self.schemaProblem(xliff, schema)
+                #expect(problem == nil, "\(language), \(schema): \(problem ?? "")")
+            }
+            let imported = try run("import", copy, xliff)
+            #expect(
+                imported.status == 0 && imported.stderr.contains("0 values changed in 0 files"),
+                "\(language): \(imported.stderr)")
+        }
+        #expect(try Self.files(under: copy) == Self.files(under: original))
+    }
+
+    /// Keys and values with characters XML cannot carry (U+0001, U+0018, U+000C), line breaks
+    /// and tabs in keys, and a literal `\U0018` beside a real one: exported from one copy and
+    /// imported into a copy without the translation, the translation comes back exactly.
+    @Test(.enabled(if: hasSchemas, "the schemas ../shared/schemas are absent: skipped"))
+    func controlCharactersRoundTripThroughXLIFF() throws {
+        let directory = try TemporaryDirectory()
+        let keys = [#"k\U0001ey"#, #"tab\tkey"#, #"line\nkey"#, #"lit\\U0018 \U0018"#, #"two\\\\U0018"#, "plain"]
+        let english = keys.map { "\"\($0)\" = \"title\\U0018 \\U000C end\";\n" }.joined()
+        let german = keys.map { "\"\($0)\" = \"Titel\\U0018 \\U000C & <Ende> \\\\U0018\";\n" }.joined()
+        try directory.write(english, to: "from/en.lproj/Localizable.strings")
+        let translated = try directory.write(german, to: "from/de.lproj/Localizable.strings")
+        try directory.write(english, to: "into/en.lproj/Localizable.strings")
+        let xliff = directory.path + "/de.xliff"
+        #expect(try run("export", directory.path + "/from", "--lang", "de", "--output", xliff).status == 0)
+        let text = try String(contentsOfFile: xliff, encoding: .utf8)
+        #expect(text.contains(#"<target>Titel<ph id="c1" ctype="x-ctrl">\U0018</ph> "#), "\(text)")
+        #expect(text.contains(#"<trans-unit id="k\U0001ey""#) && text.contains(#"id="line&#10;key""#))
+        if let schemas = try Self.localSchemas(in: directory) {
+            for schema in schemas { #expect(try Self.schemaProblem(xliff, schema) == nil) }
+        }
+        let imported = try run("import", directory.path + "/into", xliff)
+        #expect(imported.status == 0 && imported.stderr.contains("changed in 1 file"), "\(imported.stderr)")
+        let expected = try StringsParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: translated)))).table
+        let written = try StringsParser.parse(
+            Array(Data(contentsOf: URL(fileURLWithPath: directory.path + "/into/de.lproj/Localizable.strings")))
+        ).table
+        #expect(written == expected && written.count == keys.count)
+    }
+
+    /// An import's error names the line xmllint names.
+    @Test func aMalformedXLIFFIsReportedAtItsLine() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("\"a\" = \"A\";\n", to: "res/en.lproj/Localizable.strings")
+        let body = (1...3000).map { "      <trans-unit id=\"k\($0)\"><source>s</source></trans-unit>\n" }.joined()
+        let broken = try directory.write(
+            "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\">\n  <file original=\"x\">\n    <body>\n"
+                + body + "      <trans-unit id=\"bad\"><target>a \u{18} b</target></trans-unit>\n" + body
+                + "    </body>\n  </file>\n</xliff>\n", to: "bad.xliff")
+        let result = try run("import", directory.path + "/res", broken, "--lang", "de")
+        #expect(result.status == 1 && result.stderr.contains("not well-formed XLIFF at line 3005"), "\(result.stderr)")
+    }
+
     /// A String Catalog: plain and plural units, an edit marks the unit translated.
     @Test func aStringCatalogRoundTrips() throws {
         let directory = try TemporaryDirectory()

@@ -27,6 +27,19 @@ import Testing
 
     func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
+    /// A relative `--socket` is the same usage mistake to every command that takes one,
+    /// never "not listening" to one and "not absolute" to another.
+    @Test func aRelativeSocketPathIsTheSameMistakeToEveryCommand() throws {
+        var messages: Set<String> = []
+        for arguments in [["get", "k"], ["status"], ["reload"], ["languages"], ["metrics"], ["socket-path"]] {
+            let result = try run(arguments + ["--socket", "new.sock"])
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("absolute") && result.stderr.contains("'new.sock'"), "\(result.stderr)")
+            messages.insert(String(result.stderr.prefix { $0 != "\n" }))
+        }
+        #expect(messages.count == 1, "\(messages)")
+    }
+
     @Test func globalOptionsWorkBeforeAndAfterTheCommand() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let socket = daemon.socketPath

@@ -32,6 +32,14 @@ import Testing
         #expect(try run("lint", root.path, "--json").stdout == result.stdout)
     }
 
+    /// With `2>&1` the count on stderr comes after every finding, not before or mid-line.
+    @Test func theSummaryFollowsTheFindingsInOneStream() throws {
+        let root = try project()
+        let result = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" lint \"$1\" 2>&1", l10nctl, root.path])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines.last == "1 error, 2 warnings", "\(result.stdout)")
+    }
+
     @Test func severitiesChangeTheExitCode() throws {
         let root = try project()
         let result = try run(

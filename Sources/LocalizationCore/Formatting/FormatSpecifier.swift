@@ -109,12 +109,14 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
         let expected = argumentKinds(of: parse(original))
         let actual = argumentKinds(of: parse(translation))
         if expected == actual { return nil }
-        func describe(_ kinds: [Int: ArgumentKind]) -> String {
-            kinds.isEmpty
-                ? "none"
-                : kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
-        }
         return "format specifiers differ: expected arguments [\(describe(expected))], found [\(describe(actual))]"
+    }
+
+    /// `1: integer, 2: object`, or `none`: argument kinds by position, for a message.
+    static func describe(_ kinds: [Int: ArgumentKind]) -> String {
+        kinds.isEmpty
+            ? "none"
+            : kinds.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
     }
 
     /// Parses after a `%`, leaving `scalars` after the conversion; `nil` for an incomplete

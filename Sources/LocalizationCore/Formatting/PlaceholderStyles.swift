@@ -61,14 +61,33 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
             let found = Self.braceTokens(in: translation).sorted()
             if expected != found { problems.append(Self.describe("placeholders", expected, found)) }
         }
-        if contains(.printf) {
-            // The app's own `%N` are not printf: taken out before printf reads the rest.
-            let strip = contains(.percentNumber)
-            let left = Self.removingProsePercents(strip ? Self.removingNumberedPercents(original) : original)
-            let right = Self.removingProsePercents(strip ? Self.removingNumberedPercents(translation) : translation)
-            if let problem = FormatSpecifier.signatureMismatch(left, right) { problems.append(problem) }
+        if contains(.printf),
+            let problem = FormatSpecifier.signatureMismatch(printfText(original), printfText(translation))
+        {
+            problems.append(problem)
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// Why a plural form's printf placeholders conflict with the development language's,
+    /// or `nil` when they fit one of `originals` (its form of the same category, its
+    /// `other`): every argument the form takes must be one the original takes, of the
+    /// same type. A form may leave an argument out (`one` = "a file", as Apple allows).
+    public func formMismatch(_ originals: [String], _ form: String) -> String? {
+        guard contains(.printf), !originals.isEmpty else { return nil }
+        let found = FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(printfText(form)))
+        let candidates = originals.map { FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(printfText($0))) }
+        if candidates.contains(where: { expected in found.allSatisfy { expected[$0.key] == $0.value } }) {
+            return nil
+        }
+        return "format specifiers differ: expected arguments within [\(FormatSpecifier.describe(candidates[0]))], "
+            + "found [\(FormatSpecifier.describe(found))]"
+    }
+
+    /// `text` as printf reads it here: without the app's own `%N` (when that style is on)
+    /// and without prose percents.
+    private func printfText(_ text: String) -> String {
+        Self.removingProsePercents(contains(.percentNumber) ? Self.removingNumberedPercents(text) : text)
     }
 
     private static func describe(_ what: String, _ expected: [String], _ found: [String]) -> String {
@@ -100,6 +119,12 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
+            // `%%` is a literal percent, as the formatter reads it: what follows is text.
+            if scalars[index] == "%", index + 1 < scalars.count, scalars[index + 1] == "%" {
+                result.append(contentsOf: scalars[index...(index + 1)])
+                index += 2
+                continue
+            }
             if scalars[index] == "%" {
                 var cursor = index + 1
                 while cursor < scalars.count, ("0"..."9").contains(scalars[cursor]) { cursor += 1 }

@@ -18,8 +18,9 @@ public struct LintReport: Sendable {
     /// How many findings are warnings.
     public var warningCount: Int { findings.count - errorCount }
 
-    /// `file:line:column: severity: message [rule]`, one line per finding.
-    public var text: String { findings.map { "\($0)\n" }.joined() }
+    /// `file:line:column: severity: message [rule]`, one line per finding; a control
+    /// character (from a file's name or content) is written `\U001B`, never sent to the terminal.
+    public var text: String { findings.map { LintQuoting.printable("\($0)") + "\n" }.joined() }
 
     /// `{"findings":[{"file","line","column","severity","rule","message","related"?}],
     /// "errors":N,"warnings":N}`, keys sorted.

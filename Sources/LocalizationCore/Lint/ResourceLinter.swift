@@ -130,7 +130,7 @@ public enum ResourceLinter {
                         findings.append(
                             LintFinding(
                                 .duplicateKey, at: location,
-                                "duplicate key \"\(key)\" (first at \(earlier.line):\(earlier.column)); the last one wins",
+                                "duplicate key \(LintQuoting.quoted(key)) (first at \(earlier.line):\(earlier.column)); the last one wins",
                                 related: earlier))
                     } else {
                         first[key] = location
@@ -144,6 +144,9 @@ public enum ResourceLinter {
                 // Binary plists carry no positions: their entries stay at 1:1.
                 let isBinary = bytes.starts(with: BinaryPropertyListReader.magic)
                 let locator = KeyPathLocator(bytes: bytes, syntax: .xmlPropertyList, file: file.path)
+                if !isBinary {
+                    findings += duplicateKeyFindings(PropertyListTopKeys.scan(bytes), in: bytes, file: file.path)
+                }
                 for (key, entry) in read.sorted(by: { $0.key < $1.key }) {
                     entries.values[key] = (entry, isBinary ? start : locator.location(of: [key]))
                     entries.order.append(key)
@@ -174,6 +177,27 @@ public enum ResourceLinter {
         return .success((entries, findings))
     }
 
+    /// A key the top-level dictionary has twice: the reader keeps the last one.
+    static func duplicateKeyFindings(_ keys: [(key: String, offset: Int)], in bytes: [UInt8], file: String)
+        -> [LintFinding]
+    {
+        var first: [String: SourceLocation] = [:]
+        var findings: [LintFinding] = []
+        for (key, offset) in keys {
+            let location = SourceLocation(byteOffset: offset, in: bytes, file: file)
+            guard let earlier = first[key] else {
+                first[key] = location
+                continue
+            }
+            findings.append(
+                LintFinding(
+                    .duplicateKey, at: location,
+                    "duplicate key \(LintQuoting.quoted(key)) (first at \(earlier.line):\(earlier.column)); the last one wins",
+                    related: earlier))
+        }
+        return findings
+    }
+
     /// Conversions of `entry` (its value and every plural form) whose width or precision is
     /// over ``LocalizedFormatter/maximumWidth``: formatting refuses them (in the daemon and
     /// the library alike), so the string would never be filled with its arguments.
@@ -187,12 +211,17 @@ public enum ResourceLinter {
         }
         var seen: Set<String> = []
         return texts.flatMap(FormatSpecifier.parse).compactMap { specifier in
-            guard !LocalizedFormatter.widthAndPrecisionFit(specifier.flagsWidthPrecision),
-                seen.insert(specifier.text).inserted
-            else { return nil }
+            guard seen.insert(specifier.text).inserted else { return nil }
+            if specifier.flagsWidthPrecision.contains("*") {
+                return LintFinding(
+                    .formatWidth, at: location,
+                    "\(LintQuoting.quoted(key)): \(specifier) takes its width or precision from an argument ('*'), which formatting refuses"
+                )
+            }
+            guard !LocalizedFormatter.widthAndPrecisionFit(specifier.flagsWidthPrecision) else { return nil }
             return LintFinding(
                 .formatWidth, at: location,
-                "\"\(key)\": \(specifier) asks for a width or precision over \(LocalizedFormatter.maximumWidth), which formatting refuses"
+                "\(LintQuoting.quoted(key)): \(specifier) asks for a width or precision over \(LocalizedFormatter.maximumWidth), which formatting refuses"
             )
         }
     }
@@ -210,20 +239,30 @@ public enum ResourceLinter {
     /// language's CLDR categories. A missing `other` is the reader's warning already.
     static func pluralFindings(_ entries: Entries, language: LanguageTag) -> [LintFinding] {
         guard !language.isBase else { return [] }
-        let required = PluralRules.cldr(for: language).categories.filter { $0 != .other }
+        let categories = PluralRules.cldr(for: language).categories
+        let required = categories.filter { $0 != .other }
         var findings: [LintFinding] = []
         for key in entries.order {
             guard let (entry, location) = entries.values[key], let plural = entry.plural else { continue }
             for (name, variable) in plural.variables.sorted(by: { $0.key < $1.key }) {
-                let missing = required.filter { variable.forms[$0] == nil }
-                guard !missing.isEmpty else { continue }
-                findings.append(
-                    LintFinding(
-                        .pluralForms, at: entries.variableLocations[key]?[name] ?? location,
-                        "\"\(key)\": plural variable \"\(name)\" has no "
-                            + missing.map(\.rawValue).joined(separator: ", ")
-                            + " form (\(language.identifier) needs "
-                            + PluralRules.cldr(for: language).categories.map(\.rawValue).joined(separator: ", ") + ")"))
+                let all = categories.map(\.rawValue).joined(separator: ", ")
+                func report(_ categories: [PluralCategory], _ problem: String) {
+                    guard !categories.isEmpty else { return }
+                    findings.append(
+                        LintFinding(
+                            .pluralForms, at: entries.variableLocations[key]?[name] ?? location,
+                            "\(LintQuoting.quoted(key)): plural variable \(LintQuoting.quoted(name)) "
+                                + problem.replacing("FORMS", with: categories.map(\.rawValue).joined(separator: ", "))))
+                }
+                // `zero` is Apple's own: any language may have it, for the number 0.
+                report(
+                    variable.forms.keys.filter { $0 != .zero && !categories.contains($0) }.sorted {
+                        $0.rawValue < $1.rawValue
+                    },
+                    "has a FORMS form \(language.identifier) never uses (\(language.identifier) has \(all))")
+                report(
+                    required.filter { variable.forms[$0] == nil },
+                    "has no FORMS form (\(language.identifier) needs \(all))")
             }
         }
         return findings
@@ -252,7 +291,7 @@ public enum ResourceLinter {
                 findings.append(
                     LintFinding(
                         .untranslated, at: locator.location(of: ["strings", key]),
-                        "\"\(key)\" has no \(language) localization",
+                        "\(LintQuoting.quoted(key)) has no \(language) localization",
                         related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage])))
             }
             var translation = Entries()
@@ -270,20 +309,28 @@ public enum ResourceLinter {
                     findings.append(
                         LintFinding(
                             .reviewState, at: location,
-                            "\"\(key)\" in \(language) is marked \(state); it is served as it is"))
+                            "\(LintQuoting.quoted(key)) in \(language) is marked \(state); it is served as it is"))
                 }
                 guard let original = source[key] else { continue }
                 if !TranslationCoverage.isTranslation(entry, of: original) {
                     findings.append(
                         LintFinding(
-                            .emptyValue, at: location, "\"\(key)\" in \(language) is empty; it counts as untranslated"))
+                            .emptyValue, at: location,
+                            "\(LintQuoting.quoted(key)) in \(language) is empty; it counts as untranslated"))
                 } else if !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty,
                     // A key-made source entry is a reference only when the key is itself a
                     // format (`%lld items`); a name (`cart.count`) says nothing of the arguments.
                     let problem = styles.mismatch(original.value, entry.value)
                 {
                     findings.append(
-                        LintFinding(.placeholderMismatch, at: location, "\"\(key)\" in \(language): \(problem)"))
+                        LintFinding(
+                            .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)")
+                    )
+                }
+                if let original = source[key], !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty {
+                    findings += formFindings(
+                        key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
+                        else: location, suffix: " in \(language)")
                 }
             }
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
@@ -307,29 +354,62 @@ public enum ResourceLinter {
                 findings.append(
                     LintFinding(
                         .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
-                        "missing key \"\(key)\" (\(referenceName):\(original.location.line) has it)",
+                        "missing key \(LintQuoting.quoted(key)) (\(referenceName):\(original.location.line) has it)",
                         related: original.location))
                 continue
             }
             if !TranslationCoverage.isTranslation(translated.entry, of: original.entry) {
                 findings.append(
                     LintFinding(
-                        .emptyValue, at: translated.location, "\"\(key)\" is empty; it counts as untranslated",
+                        .emptyValue, at: translated.location,
+                        "\(LintQuoting.quoted(key)) is empty; it counts as untranslated",
                         related: original.location))
             } else if let problem = styles.mismatch(original.entry.value, translated.entry.value) {
                 findings.append(
                     LintFinding(
                         .placeholderMismatch, at: translated.location,
-                        "\"\(key)\": \(problem) (as in \(referenceName))",
+                        "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
                         related: original.location))
             }
+            findings += formFindings(
+                key, translated.entry, of: original.entry, styles: styles,
+                at: translation.variableLocations[key] ?? [:], else: translated.location,
+                suffix: " (as in \(referenceName))", related: original.location)
         }
         for key in translation.order where reference.values[key] == nil {
             guard let translated = translation.values[key] else { continue }
             findings.append(
                 LintFinding(
                     .obsoleteKey, at: translated.location,
-                    "obsolete key \"\(key)\": \(referenceName) no longer has it"))
+                    "obsolete key \(LintQuoting.quoted(key)): \(referenceName) no longer has it"))
+        }
+        return findings
+    }
+
+    /// Plural forms other than `other` (which the entry's value already compares) whose
+    /// placeholders conflict with the development language's form of the same category or
+    /// its `other`: a `%@` in Russian `few` where English has `%d`. A form without a
+    /// placeholder the original has is allowed (`one` = "a file").
+    static func formFindings(
+        _ key: String, _ translated: TableEntry, of original: TableEntry, styles: PlaceholderStyles,
+        at variableLocations: [String: SourceLocation], else location: SourceLocation, suffix: String,
+        related: SourceLocation? = nil
+    ) -> [LintFinding] {
+        guard let plural = translated.plural else { return [] }
+        var findings: [LintFinding] = []
+        for (name, variable) in plural.variables.sorted(by: { $0.key < $1.key }) {
+            let reference = original.plural?.variables[name]
+            for (category, form) in variable.forms.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+            where category != .other {
+                let originals = [reference?.forms[category], reference?.forms[.other] ?? original.value]
+                    .compactMap { $0 }
+                guard let problem = styles.formMismatch(originals, form) else { continue }
+                findings.append(
+                    LintFinding(
+                        .placeholderMismatch, at: variableLocations[name] ?? location,
+                        "\(LintQuoting.quoted(key))\(suffix): plural variable \(LintQuoting.quoted(name)) form \(category.rawValue): \(problem)",
+                        related: related))
+            }
         }
         return findings
     }
