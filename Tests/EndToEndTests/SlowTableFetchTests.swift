@@ -54,8 +54,10 @@ import Testing
         #expect(slowest < Self.timeout + Self.slack, "a lookup took \(slowest) s")
         #expect(localizer.value("k", languages: .one("en"), table: nil) == "english")
         #expect(localizer.lookup("k", languages: ["en"]).value == "english")
-        // Late fetches did not count as the daemon being gone: the connection is the same.
+        // Late fetches did not count as the daemon being gone: the connection is the same,
+        // and still up.
         #expect(localizer.daemon?.cache.connectionNumber == connection)
+        #expect(localizer.daemon?.client.isConnected == true, "a late table fetch ended the connection")
 
         daemon.send(signal: SIGCONT)
         let (after, _) = MappedModeFallbackTests.lookUp(localizer, allowing: ["old", "new"], for: 60) {
