@@ -72,4 +72,39 @@ import Testing
         #expect(cache.lastKnown(for: french.key) == nil, "an event drops the earlier tables it can affect")
         #expect(cache.lastKnown(for: japanese.key) === newer)
     }
+
+    @Test func anEventKeepsTheTablesItTakesOutAsLastKnownUntilTheirRefetch() {
+        let cache = ResolvedTableCache()
+        let old = Self.table(["ja"], "Localizable")
+        cache.store(old, fetchedOnConnection: cache.connectionNumber)
+        cache.invalidate([LocalizationChange.Table(language: "ja", table: "Localizable")], generation: 2)
+        #expect(cache.table(for: old.key) == nil, "not served as the daemon's answer")
+        #expect(cache.lastKnown(for: old.key) === old, "the previous value, while the refetch is late")
+        let fresh = Self.table(["ja"], "Localizable", generation: 2)
+        cache.store(fresh, fetchedOnConnection: cache.connectionNumber)
+        #expect(cache.table(for: old.key) === fresh)
+        cache.invalidate([LocalizationChange.Table(language: "ja", table: "Localizable")], generation: 3)
+        #expect(cache.lastKnown(for: old.key) === fresh)
+        cache.reset()
+        #expect(cache.lastKnown(for: old.key) === fresh, "kept over a new connection")
+        cache.drop { $0 == old.key }
+        #expect(cache.lastKnown(for: old.key) == nil, "a mapped generation answers it now")
+    }
+
+    @Test func oneFetchPerTableIsInFlight() {
+        let cache = ResolvedTableCache()
+        let table = Self.table(["ja"], "Localizable")
+        let (first, isNew) = cache.fetch(for: table.key)
+        let (second, again) = cache.fetch(for: table.key)
+        #expect(isNew && !again && first === second, "lookups wait for the fetch in flight")
+        let (other, isOtherNew) = cache.fetch(for: Self.table(["fr"], "Localizable").key)
+        #expect(isOtherNew, "another table has its own")
+        cache.endFetch(other, for: Self.table(["fr"], "Localizable").key, with: nil)
+        #expect(other.wait(until: 0) == nil)
+        cache.endFetch(first, for: table.key, with: table)
+        #expect(first.wait(until: 0) === table)
+        let (next, isNextNew) = cache.fetch(for: table.key)
+        #expect(isNextNew && next !== first, "asked again once it ended")
+        cache.endFetch(next, for: table.key, with: nil)
+    }
 }

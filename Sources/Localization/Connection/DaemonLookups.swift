@@ -38,6 +38,11 @@ final class DaemonLookups: Sendable {
     static let mapWait = 0.1
     static let mapWaitShare = 0.25
 
+    /// The least time limit of a `table` request, in seconds: made in the background, it may
+    /// take longer than a lookup's limit (a whole table of a large set, resolved by a loaded
+    /// daemon), and the lookups after it get it rather than asking again.
+    static let tableTimeout = 30.0
+
     /// The most round-trip answers (direct mode, or with counts) remembered for when the
     /// daemon goes away.
     static let rememberedCapacity = 10_000
@@ -112,10 +117,7 @@ final class DaemonLookups: Sendable {
         if let current = mapped.current { return current }
         guard let fetch = startMapping() else { return nil }
         let waitLimit = min(Self.mapWait, client.timeout * Self.mapWaitShare)
-        let until = fetch.started &+ UInt64(max(0, waitLimit) * 1e9)
-        if DispatchTime.now().uptimeNanoseconds < until {
-            _ = fetch.done.wait(timeout: DispatchTime(uptimeNanoseconds: until))
-        }
+        _ = fetch.wait(until: fetch.started &+ Self.nanoseconds(waitLimit))
         return mapped.current
     }
 
@@ -190,17 +192,36 @@ final class DaemonLookups: Sendable {
         return opened
     }
 
-    /// The resolved table for `key`: cached, else fetched (each request within `timeLimit`
-    /// seconds, default the client's); `nil` when the daemon failed.
+    /// The resolved table for `key`: cached, else the one `table` fetch in flight for it
+    /// (begun here if none is), waited for at most `timeLimit` seconds (default the client's)
+    /// and no later than the client's limit after it began; `nil` when it failed or is late.
+    /// The fetch goes on in the background with a limit of its own (``tableTimeout``), so a
+    /// table slower than a lookup's limit is asked once and arrives for the lookups after.
     func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
         if let table = cache.table(for: key) { return table }
-        // A reply older than an event that arrived meanwhile is used once, not kept; a
-        // second fetch then sees the new generation.
+        let (fetch, isNew) = cache.fetch(for: key)
+        if isNew {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                cache.endFetch(fetch, for: key, with: fetchTable(key))
+            }
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return fetch.wait(
+            until: min(
+                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
+        )
+    }
+
+    /// Asks `table` for `key` until a reply is kept; `nil` when the daemon failed. A reply
+    /// older than an event that arrived meanwhile is used once, not kept; a second fetch then
+    /// sees the new generation.
+    private func fetchTable(_ key: ResolvedTable.Key) -> ResolvedTable? {
         for _ in 0..<3 {
             let connectionNumber = cache.connectionNumber
             guard
-                case .table(let result)? = try? client.send(
-                    .table(languages: key.languages, table: key.table), timeout: timeLimit)
+                case .table(let result)? = try? client.sendInBackground(
+                    .table(languages: key.languages, table: key.table),
+                    timeout: max(client.timeout, Self.tableTimeout))
             else {
                 return nil
             }
@@ -215,6 +236,9 @@ final class DaemonLookups: Sendable {
         }
         return nil
     }
+
+    /// `seconds` in nanoseconds (none when negative).
+    private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
 
     /// One `lookup` round trip (within `timeLimit` seconds, default the client's), the daemon
     /// selecting plural forms as `plural` says; `nil` when the daemon failed.

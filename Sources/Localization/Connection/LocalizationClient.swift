@@ -81,9 +81,22 @@ public final class LocalizationClient: Sendable {
     /// - Throws: `.unreachable` when no connection is up (at once, without waiting),
     ///   `.timeout` when the reply is late.
     public func send(_ operation: WireOperation, timeout: Double? = nil) throws(DaemonConnectionError) -> WireReply {
+        try send(operation, timeout: timeout, background: false)
+    }
+
+    /// ``send(_:timeout:)`` for a request made in the background for lookups that wait for
+    /// it only briefly, with a time limit longer than theirs: a connection draining after
+    /// another request's timeout is dropped without waiting for it (it then fails).
+    func sendInBackground(_ operation: WireOperation, timeout: Double) throws(DaemonConnectionError) -> WireReply {
+        try send(operation, timeout: timeout, background: true)
+    }
+
+    private func send(_ operation: WireOperation, timeout: Double?, background: Bool) throws(DaemonConnectionError)
+        -> WireReply
+    {
         let box = Mutex<Result<WireReply, DaemonConnectionError>?>(nil)
         let semaphore = DispatchSemaphore(value: 0)
-        let id = try connection.submit(operation) { result in
+        let id = try connection.submit(operation, background: background) { result in
             box.withLock { $0 = result }
             semaphore.signal()
         }

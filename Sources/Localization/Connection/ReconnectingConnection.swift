@@ -19,6 +19,10 @@ final class ReconnectingConnection: Sendable {
         /// When the loop fails it (uptime nanoseconds); `.max` for a caller that keeps its
         /// own time (the blocking `send` waits on a semaphore with a time limit).
         let deadline: UInt64
+        /// Made in the background for lookups that wait for it only briefly (a `table`
+        /// fetch, with a limit longer than a lookup's): a connection draining after another
+        /// request's timeout does not wait for it, and it fails when the socket is dropped.
+        let background: Bool
     }
 
     private struct Machine {
@@ -36,6 +40,10 @@ final class ReconnectingConnection: Sendable {
         /// failure, up to the longest, and starts over once connected.
         var retryDelay: Double
         var firstAttemptOver = false
+
+        /// Whether nothing a draining connection waits for is in flight: only background
+        /// requests, which fail when it is dropped.
+        var onlyBackgroundPending: Bool { pending.values.allSatisfy(\.background) }
     }
 
     /// What ``advance(now:loop:)`` does next.
@@ -97,7 +105,7 @@ final class ReconnectingConnection: Sendable {
     /// resumed together by one read send their next requests together. A lone request is
     /// written at once: nothing would join it.
     func submit(
-        _ operation: WireOperation, timeLimit: Double? = nil, writeLater: Bool = false,
+        _ operation: WireOperation, timeLimit: Double? = nil, writeLater: Bool = false, background: Bool = false,
         completion: @escaping Completion
     ) throws(DaemonConnectionError) -> UInt32 {
         let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
@@ -108,7 +116,7 @@ final class ReconnectingConnection: Sendable {
             guard case .connected(let writer) = machine.state else {
                 throw DaemonConnectionError(code: .unreachable, message: "no connection to l10nd at \(socketPath)")
             }
-            machine.pending[id] = Pending(completion: completion, deadline: deadline)
+            machine.pending[id] = Pending(completion: completion, deadline: deadline, background: background)
             machine.earliestDeadline = min(machine.earliestDeadline, deadline)
             let wakeLoop = deadline < machine.plannedWake
             if wakeLoop { machine.plannedWake = deadline }
@@ -245,7 +253,7 @@ final class ReconnectingConnection: Sendable {
                     case .handshaking(let writer, _, let deadline) where deadline <= now:
                         .abandonHandshake(token: writer.token)
                     case .handshaking(_, _, let deadline): .wait(until: min(deadline, machine.earliestDeadline))
-                    case .draining where machine.pending.isEmpty: .dropDrained
+                    case .draining where machine.onlyBackgroundPending: .dropDrained
                     case .connected, .draining: .wait(until: machine.earliestDeadline)
                     }
                 if case .wait(let until) = step { machine.plannedWake = until }
@@ -465,7 +473,7 @@ final class ReconnectingConnection: Sendable {
                 machine.pending.removeValue(forKey: id).map { ($0.completion, reply) }
             }
             guard case .draining = machine.state else { return (answered, false) }
-            return (answered, machine.pending.isEmpty)
+            return (answered, machine.onlyBackgroundPending)
         }
         for (completion, reply) in answered { completion(.success(reply)) }
         // A draining connection is dropped once nothing is in flight: this was the last.

@@ -316,15 +316,21 @@ public final class Localizer: Sendable {
         timeLimit: Double? = nil
     ) -> (result: LookupResult, source: LookupSource) {
         let identifiers = tags.map(\.identifier)
-        // The cached tables hold each entry's `other` forms: a count asks the daemon.
-        if plural != .none,
-            let result = daemon.lookup(
-                key, languages: identifiers, table: tableName, plural: plural, timeLimit: timeLimit)
-        {
-            return (result, .daemon)
-        }
         let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
-        if let resolved = daemon.table(for: tableKey, timeLimit: timeLimit) {
+        var tableTimeLimit = timeLimit
+        // The cached tables hold each entry's `other` forms: a count asks the daemon. When
+        // that failed, the table is waited for only in what is left of the time limit.
+        if plural != .none {
+            let started = DispatchTime.now()
+            if let result = daemon.lookup(
+                key, languages: identifiers, table: tableName, plural: plural, timeLimit: timeLimit)
+            {
+                return (result, .daemon)
+            }
+            let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
+            tableTimeLimit = (timeLimit ?? daemon.client.timeout) - waited
+        }
+        if let resolved = daemon.table(for: tableKey, timeLimit: tableTimeLimit) {
             let result = DaemonLookups.result(key, in: resolved)
             if !result.found { daemon.misses.record(key, in: tableKey) }
             return (result, .daemon)
@@ -396,7 +402,13 @@ public final class Localizer: Sendable {
             resolved = daemon.table(for: tableKey, timeLimit: timeLimit)
             if let resolved { local.pointee.store(resolved, as: name) }
         }
-        guard let resolved else { return lookup(key, languages: languages.tags, table: table).value }
+        guard let resolved else {
+            // The time limit is spent (a lookup would wait again): files, else last known.
+            return offline(
+                key, tags: LanguageTag.preferences(languages.tags), table: ResourceCatalog.tableName(table),
+                plural: .none, daemon: daemon
+            ).result.value
+        }
         local.pointee.remember(resolved, as: name)
         if let value = resolved.entries[key] { return value }
         daemon.misses.record(key, in: resolved.key)

@@ -20,14 +20,7 @@ import Synchronization
 /// the earlier one once this connection has mapped its own.
 final class MappedTablesCache: Sendable {
     /// One `map` in flight: lookups that find no current generation may wait for it, briefly.
-    final class Fetch: Sendable {
-        /// When it began (uptime nanoseconds).
-        let started = DispatchTime.now().uptimeNanoseconds
-        /// Left when the fetch ends.
-        let done = DispatchGroup()
-
-        init() { done.enter() }
-    }
+    typealias Fetch = BackgroundFetch<Void>
 
     private struct State {
         /// The newest generation mapped on this connection: older than ``floor`` once an event
@@ -83,7 +76,7 @@ final class MappedTablesCache: Sendable {
     /// Ends `fetch`, waking the lookups that wait for it.
     func endFetch(_ fetch: Fetch) {
         state.withLock { if $0.fetch === fetch { $0.fetch = nil } }
-        fetch.done.leave()
+        fetch.finish(with: ())
     }
 
     /// Keeps `tables` unless an event newer than them arrived, or the connection changed,
