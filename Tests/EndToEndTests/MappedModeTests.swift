@@ -246,7 +246,9 @@ import Testing
         let big = (0..<20_000).map { "\"key\($0)\" = \"\(String(repeating: "v", count: 100))\";\n" }.joined()
         try resources.write(big, to: "en.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
-        let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 10)
+        // The warm-up below waits for a debug build's compile of 20,000 entries: about 3 s
+        // alone, past 10 s on this 2-core machine under a full suite's load.
+        let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 60)
         let socket = connection.descriptor
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { buffer.deallocate() }
