@@ -64,7 +64,9 @@ final class SharedTablesCache: Sendable {
     /// Has `generation` compiled on `queue` once it has been served for ``settleDelay``, unless
     /// it was asked for already. `snapshot` gives the snapshot served: a generation replaced
     /// before its compile starts, or while it runs, is left for the next lookup to ask again.
-    func compileSoon(_ generation: UInt64, current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue) {
+    func compileSoon(
+        _ generation: UInt64, current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue
+    ) {
         guard requested.load(ordering: .relaxed) < generation else { return }
         var seen = requested.load(ordering: .relaxed)
         while seen < generation {
