@@ -62,6 +62,9 @@ import Testing
             daemon.log.contains(
                 "resource directory \(roots) is listed twice: it is read once, where it is first listed"),
             "\(daemon.log)")
+        let watcher = try #require(status["watcher"] as? [String: Any])
+        #expect(watcher["missing_roots"] as? [String] == [], "\(watcher)")
+        #expect(watcher["not_directory_roots"] as? [String] == [file], "\(watcher)")
         #expect(try daemon.request(["op": "lookup", "key": "保存", "lang": "de"])["value"] as? String == "Sichern")
     }
 
