@@ -80,6 +80,9 @@ final class ClientConnection: @unchecked Sendable {
     /// Sealed files to send, each with the byte at `start` (in `queuedTotal` terms): the first
     /// byte of its `map` reply. Kept in output order, so descriptors pair with replies in order.
     private var unsentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
+    /// Sealed files sent but whose reply's first byte the peer may not have read yet: each
+    /// stays pinned (in the socket, beyond the daemon's descriptors) until then.
+    private var sentAttachments: [(start: UInt64, size: Int)] = []
     /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
     private var unsentEvents: [(end: UInt64, size: Int)] = []
     private var unsentEventsHead = 0
@@ -386,6 +389,15 @@ final class ClientConnection: @unchecked Sendable {
         while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
             heldBytes -= bytes.count
             if let file = slots[slotsHead].attachment, !bytes.isEmpty {
+                // A map reply's file counts against the output limit by its size until the
+                // peer reads the reply: one that maps and never reads is cut off, as a slow
+                // reader, instead of pinning a file per generation.
+                let pinned = pinnedAttachmentBytes()
+                if pinned > 0, pinned + file.size > limits.maxOutputBufferBytes {
+                    server.count { $0.connectionsCutOff += 1 }
+                    close()
+                    return
+                }
                 unsentAttachments.append((start: queuedTotal, file: file))
             }
             // Taken whole when nothing waits before it: a reply of many megabytes is not copied.
@@ -414,6 +426,17 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
+    /// The bytes of the sealed files this connection holds for the peer: waiting to be sent,
+    /// or sent with a reply the peer has not read yet (``SocketSendQueue``).
+    private func pinnedAttachmentBytes() -> Int {
+        if !sentAttachments.isEmpty {
+            let unread = UInt64(SocketSendQueue.unreadByteCount(descriptor) ?? 0)
+            let read = writtenTotal > unread ? writtenTotal - unread : 0
+            sentAttachments.removeAll { $0.start < read }
+        }
+        return sentAttachments.reduce(0) { $0 + $1.size } + unsentAttachments.reduce(0) { $0 + $1.file.size }
+    }
+
     // MARK: Writing
 
     private func writeOutput() {
@@ -439,6 +462,7 @@ final class ClientConnection: @unchecked Sendable {
                         }
                     }.get()
                     unsentAttachments.removeFirst()
+                    sentAttachments.append((start: writtenTotal, size: attachment.file.size))
                 } else {
                     written = try SystemCall.run("send") {
                         output.withUnsafeBytes { buffer in
