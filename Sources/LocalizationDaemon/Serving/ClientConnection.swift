@@ -82,7 +82,7 @@ final class ClientConnection: @unchecked Sendable {
     private var unsentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
     /// Sealed files sent but whose reply's first byte the peer may not have read yet: each
     /// stays pinned (in the socket, beyond the daemon's descriptors) until then.
-    private var sentAttachments: [(start: UInt64, size: Int)] = []
+    private var sentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
     /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
     private var unsentEvents: [(end: UInt64, size: Int)] = []
     private var unsentEventsHead = 0
@@ -392,8 +392,11 @@ final class ClientConnection: @unchecked Sendable {
                 // A map reply's file counts against the output limit by its size until the
                 // peer reads the reply: one that maps and never reads is cut off, as a slow
                 // reader, instead of pinning a file per generation.
-                let pinned = pinnedAttachmentBytes()
-                if pinned > 0, pinned + file.size > limits.maxOutputBufferBytes {
+                // The same generation's file again (pipelined maps) costs nothing more.
+                let pinned = pinnedFiles()
+                if !pinned.isEmpty, pinned[file.generation] == nil,
+                    pinned.values.reduce(file.size, +) > limits.maxOutputBufferBytes
+                {
                     server.count { $0.connectionsCutOff += 1 }
                     close()
                     return
@@ -426,15 +429,17 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// The bytes of the sealed files this connection holds for the peer: waiting to be sent,
-    /// or sent with a reply the peer has not read yet (``SocketSendQueue``).
-    private func pinnedAttachmentBytes() -> Int {
+    /// The sealed files this connection holds for the peer, their sizes by generation: waiting
+    /// to be sent, or sent with a reply the peer has not read yet (``SocketSendQueue``).
+    private func pinnedFiles() -> [UInt64: Int] {
         if !sentAttachments.isEmpty {
             let unread = UInt64(SocketSendQueue.unreadByteCount(descriptor) ?? 0)
             let read = writtenTotal > unread ? writtenTotal - unread : 0
             sentAttachments.removeAll { $0.start < read }
         }
-        return sentAttachments.reduce(0) { $0 + $1.size } + unsentAttachments.reduce(0) { $0 + $1.file.size }
+        var files: [UInt64: Int] = [:]
+        for file in sentAttachments.map(\.file) + unsentAttachments.map(\.file) { files[file.generation] = file.size }
+        return files
     }
 
     // MARK: Writing
@@ -462,7 +467,7 @@ final class ClientConnection: @unchecked Sendable {
                         }
                     }.get()
                     unsentAttachments.removeFirst()
-                    sentAttachments.append((start: writtenTotal, size: attachment.file.size))
+                    sentAttachments.append((start: writtenTotal, file: attachment.file))
                 } else {
                     written = try SystemCall.run("send") {
                         output.withUnsafeBytes { buffer in
@@ -589,6 +594,7 @@ final class ClientConnection: @unchecked Sendable {
         output = []
         slots = []
         unsentAttachments = []
+        sentAttachments = []
         suspendReading()
         // A suspended source must be resumed before it is cancelled, or it is never released.
         if let writeSource, writeSuspended {
