@@ -97,7 +97,9 @@ package final class Daemon: Sendable {
         }
         let listed = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         let repeated = ResourceRootProblem.repeatedIndices(listed)
-        repeatedRoots = repeated.sorted().map { listed[$0] }
+        // Named as the operator spelled them (`masto/`), not as cleaned for comparing.
+        let spellings = configuration.resourceSpellings.count == listed.count ? configuration.resourceSpellings : listed
+        repeatedRoots = repeated.sorted().map { spellings[$0] }
         let roots = listed.indices.filter { !repeated.contains($0) }.map { listed[$0] }
         store = ResourceStore(
             roots: roots, developmentLanguage: development,

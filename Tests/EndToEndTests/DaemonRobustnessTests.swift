@@ -424,6 +424,39 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 3, "stopping took \(Date().timeIntervalSince(started)) s")
     }
 
+    /// A client that asks `map` after each reload and never reads its replies would pin one
+    /// sealed file per generation (each sent with a reply that waits in its socket): a map
+    /// reply's file counts against the output limit until read, so the client is cut off as a
+    /// slow reader instead, and the daemon's own sealed files stay few.
+    @Test func aClientThatMapsAndNeverReadsIsCutOffInsteadOfPinningEveryGeneration() throws {
+        let scratch = try TemporaryDirectory()
+        let resources = scratch.path + "/Resources"
+        try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
+        let configuration = try scratch.write("max_output_buffer_bytes = 4096\n", to: "l10nd.conf")
+        let daemon = try DaemonProcess(resources: [resources], arguments: ["--config", configuration])
+        let size = try #require(try daemon.request(["op": "map"])["size"] as? Int)
+        #expect(size > 4096, "the example tables take \(size) bytes")
+        let silent = try daemon.connect()
+        for save in 1...20 {
+            try scratch.write("\"設定\" = \"設定 \(save)\";\n", to: "Resources/ja.lproj/Localizable.strings")
+            _ = try daemon.request(["op": "reload"])
+            try? silent.send(line: #"{"op":"map"}"#)
+        }
+        let cutOff = try eventually {
+            let server = try daemon.request(["op": "status"])["server"] as? [String: Any]
+            return (server?["connections_cut_off"] as? Int ?? 0) >= 1
+        }
+        #expect(cutOff)
+        let memfds =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/fd"))?
+            .filter { entry in
+                (try? FileManager.default.destinationOfSymbolicLink(
+                    atPath: "/proc/\(daemon.process.processIdentifier)/fd/\(entry)"))?.hasPrefix("/memfd:") == true
+            }
+        #expect((memfds?.count ?? 0) <= 2, "\(memfds ?? [])")
+        #expect(try daemon.request(["op": "lookup", "key": "設定", "lang": "ja"])["value"] as? String == "設定 20")
+    }
+
     /// CPU time used by process `pid` so far, in clock ticks (1/100 s), from `/proc`.
     func cpuTicks(of pid: Int32) -> Int? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -50,7 +50,7 @@ import Testing
                 == "l10nctl: error: resource directory \(file) is not a directory (give the directory that holds the xx.lproj folders)\n",
             "\(asFile.stderr)")
 
-        let daemon = try DaemonProcess(resources: [roots, roots, file])
+        let daemon = try DaemonProcess(resources: [roots, roots + "/", file])
         let status = try daemon.request(["op": "status"])
         let errors = (status["errors"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         #expect(!errors.contains { $0.contains("holds no language") }, "\(errors)")
@@ -60,8 +60,11 @@ import Testing
         #expect(problems == ["resource root \(file) is not a directory (fix resources=)"], "\(problems)")
         #expect(
             daemon.log.contains(
-                "resource directory \(roots) is listed twice: it is read once, where it is first listed"),
+                "resource directory \(roots)/ is listed twice: it is read once, where it is first listed"),
             "\(daemon.log)")
+        let watcher = try #require(status["watcher"] as? [String: Any])
+        #expect(watcher["missing_roots"] as? [String] == [], "\(watcher)")
+        #expect(watcher["not_directory_roots"] as? [String] == [file], "\(watcher)")
         #expect(try daemon.request(["op": "lookup", "key": "保存", "lang": "de"])["value"] as? String == "Sichern")
     }
 

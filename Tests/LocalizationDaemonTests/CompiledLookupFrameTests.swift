@@ -100,6 +100,37 @@ import Testing
         #expect(String(decoding: fresh, as: UTF8.self).contains("新しい設定"))
     }
 
+    /// A burst of saves, each reload followed by a binary lookup, compiles only the generation
+    /// left served: a background compile waits for its generation to settle and is skipped, or
+    /// given up, once a reload replaces it. The answers stay the newest catalog's.
+    @Test func aBurstOfReloadsWithLookupsBetweenCompilesAtMostTwice() throws {
+        let root = try TemporaryDirectory()
+        let resources = root.path + "/Resources"
+        try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
+        let counters = DaemonCounters()
+        let store = ResourceStore(roots: [resources], developmentLanguage: LanguageTag(language: "en"))
+        store.rescan()
+        let service = LookupService(
+            store: store, missing: MissingKeyReport(), counters: counters,
+            actions: LookupService.Actions(reload: { done in done(store.rescan()) }, status: { nil }),
+            administrators: [])
+        for save in 1...10 {
+            try root.write("\"設定\" = \"設定 \(save)\";\n", to: "Resources/ja.lproj/Localizable.strings")
+            store.rescan()
+            _ = try replies(service, language: "ja", table: "", key: "設定", id: UInt32(save))
+        }
+        var fast: [UInt8]?
+        #expect(
+            try eventually { () throws -> Bool in
+                fast = try replies(service, language: "ja", table: "", key: "設定", id: 11).fast
+                return fast != nil
+            })
+        let last = try #require(fast)
+        #expect(String(decoding: last, as: UTF8.self).contains("設定 10"))
+        #expect(counters.value(.compiles) <= 2, "\(counters.value(.compiles)) compiles for 10 reloads")
+        try compareAll(service, store.snapshot.catalog)
+    }
+
     /// A burst is answered in order up to the first frame the fast path declines (a miss),
     /// which is left whole in the framer with everything after it; and no frame is answered
     /// once the output holds the limit.

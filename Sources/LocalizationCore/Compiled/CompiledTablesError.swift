@@ -15,6 +15,8 @@ package enum CompiledTablesError: Error, Sendable, Hashable, CustomStringConvert
     case tooLarge(String)
     /// The buffer given to write into is smaller than the tables.
     case bufferTooSmall(needed: Int, available: Int)
+    /// The writer's caller stopped it before it finished (its catalog was superseded).
+    case abandoned
 
     /// The error in words, for logs and test failures.
     package var description: String {
@@ -29,6 +31,7 @@ package enum CompiledTablesError: Error, Sendable, Hashable, CustomStringConvert
         case .tooLarge(let what): "compiled tables too large: \(what)"
         case .bufferTooSmall(let needed, let available):
             "compiled tables need \(needed) bytes; the buffer has \(available)"
+        case .abandoned: "compiling the tables was abandoned"
         }
     }
 

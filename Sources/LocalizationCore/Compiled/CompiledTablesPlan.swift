@@ -58,13 +58,21 @@ struct CompiledTablesPlan {
         }
     }
 
-    /// Resolves every table in every language into strings, records and answers.
-    mutating func resolve() throws(CompiledTablesError) {
+    /// Resolves every table in every language into strings, records and answers, asking
+    /// `proceeding` before each table and each language's resolution of it.
+    ///
+    /// - Throws: ``CompiledTablesError/abandoned`` once `proceeding` says no.
+    mutating func resolve(proceeding: () -> Bool = { true }) throws(CompiledTablesError) {
         for language in languages { languageNames.append(try strings.reference(language.identifier)) }
         let chains = languages.map { catalog.chain([$0]) }
         let names = Set(catalog.tables.values.flatMap(\.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for name in names {
-            let resolved = chains.map { catalog.resolvedEntries(name, chain: $0) }
+            var resolved: [[String: ResourceCatalog.ResolvedEntry]] = []
+            resolved.reserveCapacity(chains.count)
+            for chain in chains {
+                guard proceeding() else { throw .abandoned }
+                resolved.append(catalog.resolvedEntries(name, chain: chain))
+            }
             var keySet = Set<String>()
             for table in resolved { keySet.formUnion(table.keys) }
             guard !keySet.isEmpty else { continue }

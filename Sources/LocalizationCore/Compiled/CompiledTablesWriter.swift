@@ -20,13 +20,18 @@ package struct CompiledTablesWriter: Sendable {
     /// Compiles `catalog` for `languages` (by default every language with a table, plus the
     /// pseudo-languages `en-XA` and `ar-XB`), stamped with `generation`.
     ///
-    /// - Throws: ``CompiledTablesError/tooLarge(_:)`` past the format's 32-bit limits.
-    package init(catalog: ResourceCatalog, languages: [LanguageTag]? = nil, generation: UInt64)
-        throws(CompiledTablesError)
-    {
+    /// `proceeding` is asked between tables and languages whether the work is still wanted
+    /// (a daemon gives up a generation a reload has replaced).
+    ///
+    /// - Throws: ``CompiledTablesError/tooLarge(_:)`` past the format's 32-bit limits;
+    ///   ``CompiledTablesError/abandoned`` once `proceeding` says no.
+    package init(
+        catalog: ResourceCatalog, languages: [LanguageTag]? = nil, generation: UInt64,
+        proceeding: () -> Bool = { true }
+    ) throws(CompiledTablesError) {
         let chosen = languages ?? (catalog.languages + PseudoLocalization.allCases.map(\.tag))
         var plan = CompiledTablesPlan(catalog: catalog, languages: chosen)
-        try plan.resolve()
+        try plan.resolve(proceeding: proceeding)
         bytes = try plan.encode(generation: generation)
     }
 

@@ -116,10 +116,23 @@ public enum LocalizedFormatter {
             }
         case .double:
             guard let value = doubleValue(argument) else { throw mismatch("a number") }
-            return String(format: "%" + flags.filter { $0 != "'" } + specifier.conversion, locale: locale, value)
+            // printf's digits with the language's decimal separator, as Apple's Foundation
+            // formats: no grouping (corelibs' `String(format:locale:)` groups `%f` and `%g`,
+            // `1,234.500000`) and a lower-case `e` for `%e` (corelibs prints `E+03`).
+            let printed = String(format: "%" + flags.filter { $0 != "'" } + specifier.conversion, value)
+            return Self.withDecimalSeparator(printed, of: locale)
         case .pointer, .pluralVariable:
             throw FormatMismatch(format: format, message: "\(specifier) cannot be formatted from Swift")
         }
+    }
+
+    /// `printed` (a C-locale floating-point conversion, whose only `.` is its radix point)
+    /// with `locale`'s decimal separator in place of the `.`.
+    static func withDecimalSeparator(_ printed: String, of locale: Locale) -> String {
+        guard let separator = locale.decimalSeparator, separator != ".",
+            let point = printed.firstIndex(of: ".")
+        else { return printed }
+        return printed.replacingCharacters(in: point...point, with: separator)
     }
 
     /// The largest width or precision a conversion may ask for.

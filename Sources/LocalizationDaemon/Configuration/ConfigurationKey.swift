@@ -29,6 +29,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
         switch self {
         case .resources:
             configuration.resources.append(try Self.path(value, base: base, expected: "a directory path"))
+            configuration.resourceSpellings.append(value)
         case .socket:
             let path = try Self.path(value, base: base, expected: "a socket path")
             guard path.utf8.count <= 107 else {

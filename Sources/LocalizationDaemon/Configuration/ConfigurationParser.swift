@@ -33,6 +33,7 @@ package enum ConfigurationParser {
         let base = URL(fileURLWithPath: file).deletingLastPathComponent().path
         var configuration = defaults
         configuration.resources = []
+        configuration.resourceSpellings = []
         var seen: [ConfigurationKey: Int] = [:]
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {

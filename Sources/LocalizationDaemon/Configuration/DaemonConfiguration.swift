@@ -21,6 +21,9 @@ import LocalizationSockets
 package struct DaemonConfiguration: Sendable, Hashable {
     /// `resources`: directories holding `*.lproj` and `.xcstrings` (absolute paths).
     package var resources: [String] = []
+    /// Each of `resources` as the operator spelled it (`masto/`), for messages naming it;
+    /// empty when `resources` is the default.
+    package var resourceSpellings: [String] = []
     /// `socket`: where the daemon listens when not socket-activated.
     package var socketPath: String
     /// `development_language`: the last language of every fallback chain.
@@ -68,6 +71,7 @@ package struct DaemonConfiguration: Sendable, Hashable {
         var result = self
         if arguments.settings.contains(where: { $0.key == .resources }) {
             result.resources = []
+            result.resourceSpellings = []
         }
         for setting in arguments.settings {
             // Values were checked when the arguments were parsed; applying again cannot fail.

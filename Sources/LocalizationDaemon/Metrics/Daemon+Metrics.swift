@@ -24,7 +24,7 @@ extension Daemon {
                 .gauge("l10nd_watches", "Directories watched with inotify.", value: Double(statistics.watchCount)),
                 .gauge(
                     "l10nd_missing_roots", "Resource roots that do not exist now.",
-                    value: Double(statistics.missingRoots.count)),
+                    value: Double(statistics.absentRoots.count)),
                 .counter("l10nd_watch_events_total", "inotify events received.", value: statistics.events),
                 .counter("l10nd_watch_batches_total", "Settled batches of file events.", value: statistics.batches),
                 .counter(

@@ -80,6 +80,9 @@ final class ClientConnection: @unchecked Sendable {
     /// Sealed files to send, each with the byte at `start` (in `queuedTotal` terms): the first
     /// byte of its `map` reply. Kept in output order, so descriptors pair with replies in order.
     private var unsentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
+    /// Sealed files sent but whose reply's first byte the peer may not have read yet: each
+    /// stays pinned (in the socket, beyond the daemon's descriptors) until then.
+    private var sentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
     /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
     private var unsentEvents: [(end: UInt64, size: Int)] = []
     private var unsentEventsHead = 0
@@ -386,6 +389,18 @@ final class ClientConnection: @unchecked Sendable {
         while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
             heldBytes -= bytes.count
             if let file = slots[slotsHead].attachment, !bytes.isEmpty {
+                // A map reply's file counts against the output limit by its size until the
+                // peer reads the reply: one that maps and never reads is cut off, as a slow
+                // reader, instead of pinning a file per generation.
+                // The same generation's file again (pipelined maps) costs nothing more.
+                let pinned = pinnedFiles()
+                if !pinned.isEmpty, pinned[file.generation] == nil,
+                    pinned.values.reduce(file.size, +) > limits.maxOutputBufferBytes
+                {
+                    server.count { $0.connectionsCutOff += 1 }
+                    close()
+                    return
+                }
                 unsentAttachments.append((start: queuedTotal, file: file))
             }
             // Taken whole when nothing waits before it: a reply of many megabytes is not copied.
@@ -414,6 +429,19 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
+    /// The sealed files this connection holds for the peer, their sizes by generation: waiting
+    /// to be sent, or sent with a reply the peer has not read yet (``SocketSendQueue``).
+    private func pinnedFiles() -> [UInt64: Int] {
+        if !sentAttachments.isEmpty {
+            let unread = UInt64(SocketSendQueue.unreadByteCount(descriptor) ?? 0)
+            let read = writtenTotal > unread ? writtenTotal - unread : 0
+            sentAttachments.removeAll { $0.start < read }
+        }
+        var files: [UInt64: Int] = [:]
+        for file in sentAttachments.map(\.file) + unsentAttachments.map(\.file) { files[file.generation] = file.size }
+        return files
+    }
+
     // MARK: Writing
 
     private func writeOutput() {
@@ -439,6 +467,7 @@ final class ClientConnection: @unchecked Sendable {
                         }
                     }.get()
                     unsentAttachments.removeFirst()
+                    sentAttachments.append((start: writtenTotal, file: attachment.file))
                 } else {
                     written = try SystemCall.run("send") {
                         output.withUnsafeBytes { buffer in
@@ -565,6 +594,7 @@ final class ClientConnection: @unchecked Sendable {
         output = []
         slots = []
         unsentAttachments = []
+        sentAttachments = []
         suspendReading()
         // A suspended source must be resumed before it is cancelled, or it is never released.
         if let writeSource, writeSuspended {

@@ -54,7 +54,7 @@ package final class LookupService: WireRequestHandler {
     /// strings).
     private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The current generation's compiled tables in a sealed file, for `map`.
-    private let sharedTables = SharedTablesCache()
+    private let sharedTables: SharedTablesCache
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
     /// to change the daemon, as `SO_PEERCRED` reports them.
@@ -67,6 +67,7 @@ package final class LookupService: WireRequestHandler {
         self.missing = missing
         self.counters = counters
         self.actions = actions
+        sharedTables = SharedTablesCache(counters: counters)
     }
 
     /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
@@ -220,15 +221,9 @@ package final class LookupService: WireRequestHandler {
         return answered
     }
 
-    /// Has `generation` compiled on the compile queue, once.
+    /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
     private func compileSoon(_ generation: UInt64) {
-        sharedTables.compileSoon(generation) {
-            compiling.async { [self] in
-                // A failure (tables past the format's limits) leaves lookups on the catalog;
-                // a `map` request reports it.
-                _ = try? sharedTables.compiled(for: store.snapshot)
-            }
-        }
+        sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
     }
 
     /// Answers `map` on the compile queue: compiling a generation (the first request after a
@@ -240,7 +235,7 @@ package final class LookupService: WireRequestHandler {
         compiling.async { [self] in
             defer { durations.record(since: started) }
             do {
-                let file = try sharedTables.file(for: store.snapshot)
+                let file = try sharedTables.compiled(for: { store.snapshot }).file
                 reply(
                     .fields([
                         "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),

@@ -80,7 +80,10 @@ package struct StatusReport: Sendable {
             ])
             watcher.merge([
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
-                "missing_roots": .array(statistics.missingRoots.map(WireValue.string)),
+                // A root that exists as a file is not missing: it is named apart, so the fix
+                // (give a directory) is not mistaken for "create it".
+                "missing_roots": .array(statistics.absentRoots.map(WireValue.string)),
+                "not_directory_roots": .array(statistics.notDirectoryRoots.map(WireValue.string)),
                 "unwatched": .array(
                     statistics.unwatched.map { directory in
                         .object([

@@ -31,9 +31,10 @@ final class CompiledGeneration: @unchecked Sendable {
     /// The default table, which a request with no table name asks for.
     private let defaultTable: CompiledTables.Table?
 
-    /// Compiles `snapshot` into a sealed file and maps it.
-    init(compiling snapshot: ResourceSnapshot) throws {
-        let file = try SharedTablesFile(compiling: snapshot)
+    /// Compiles `snapshot` into a sealed file and maps it, giving up
+    /// (``CompiledTablesError/abandoned``) once `proceeding` says the work is no longer wanted.
+    init(compiling snapshot: ResourceSnapshot, proceeding: () -> Bool = { true }) throws {
+        let file = try SharedTablesFile(compiling: snapshot, proceeding: proceeding)
         let mapping = try SealedMemoryMapping(verifying: file.file.descriptor, size: file.size)
         // Written by this process a moment ago: the body's checksum pass would find nothing.
         let tables = try mapping.withUnsafeBytes { bytes throws(CompiledTablesError) in

@@ -1,21 +1,52 @@
+import Dispatch
+import LocalizationCore
 import Synchronization
 
 /// The compiled tables of the generation served now (``CompiledGeneration``): compiled on the
 /// first `map` request for it, or in the background once lookups ask for it
-/// (``compileSoon(_:on:)``) — lazily: a daemon nobody asks pays nothing — and replaced, the old
-/// one dropped, by the first compile after a reload. Clients keep their own descriptors and
-/// mappings, and lookups their reference, so dropping it ends nothing they use.
+/// (``compileSoon(_:current:on:)``) — lazily: a daemon nobody asks pays nothing — and replaced,
+/// the old one dropped, by the first compile after a reload. Clients keep their own
+/// descriptors and mappings, and lookups their reference, so dropping it ends nothing they use.
+///
+/// Only the generation served is worth compiling: a compile gives up between tables and
+/// languages once a reload has replaced its generation, and a background compile first waits
+/// ``settleDelay`` and is skipped if the generation moved meanwhile (a burst of saves, each
+/// followed by a lookup, compiles the last generation only).
 final class SharedTablesCache: Sendable {
+    /// How long a generation must stay served before a background compile of it starts.
+    static let settleDelay: DispatchTimeInterval = .milliseconds(250)
+
     private let current = Mutex<CompiledGeneration?>(nil)
     /// The newest generation a background compile was asked for: each is asked for once.
     private let requested = Atomic<UInt64>(0)
+    /// Where compiles started are counted (`compiles`).
+    private let counters: DaemonCounters
 
-    /// The compiled tables of `snapshot`'s generation: the ones kept, else new ones, which
-    /// replace them. Called on one queue at a time (the service's `l10nd.compile`), so a
-    /// generation is compiled once.
-    func compiled(for snapshot: ResourceSnapshot) throws -> CompiledGeneration {
+    /// Creates an empty cache counting its compiles in `counters`.
+    init(counters: DaemonCounters) {
+        self.counters = counters
+    }
+
+    /// The compiled tables of the newest generation `snapshot` gives: the ones kept, else new
+    /// ones, which replace them. A compile a reload overtakes is abandoned and the newer
+    /// snapshot compiled instead. Called on one queue at a time (the service's
+    /// `l10nd.compile`), so a generation is compiled once.
+    func compiled(for snapshot: () -> ResourceSnapshot) throws -> CompiledGeneration {
+        while true {
+            let served = snapshot()
+            do {
+                return try compiled(served) { snapshot().generation == served.generation }
+            } catch CompiledTablesError.abandoned {
+                continue
+            }
+        }
+    }
+
+    /// The compiled tables of `snapshot`'s generation, kept or compiled while `proceeding`.
+    private func compiled(_ snapshot: ResourceSnapshot, proceeding: () -> Bool) throws -> CompiledGeneration {
         if let kept = current.withLock({ $0 }), kept.generation == snapshot.generation { return kept }
-        let compiled = try CompiledGeneration(compiling: snapshot)
+        counters.add(1, to: .compiles)
+        let compiled = try CompiledGeneration(compiling: snapshot, proceeding: proceeding)
         // The old tables are released outside the lock, when `previous` goes.
         let previous = current.withLock { current in
             defer { current = compiled }
@@ -25,26 +56,32 @@ final class SharedTablesCache: Sendable {
         return compiled
     }
 
-    /// The sealed file of `snapshot`'s generation, for a `map` reply (see ``compiled(for:)``).
-    func file(for snapshot: ResourceSnapshot) throws -> SharedTablesFile {
-        try compiled(for: snapshot).file
-    }
-
     /// The compiled tables of `generation` if they are ready, without waiting.
     func ready(_ generation: UInt64) -> CompiledGeneration? {
         current.withLock { $0?.generation == generation ? $0 : nil }
     }
 
-    /// Asks for `generation` to be compiled by `compile` (which runs it on the compile queue),
-    /// unless it was asked for already.
-    func compileSoon(_ generation: UInt64, on compile: () -> Void) {
+    /// Has `generation` compiled on `queue` once it has been served for ``settleDelay``, unless
+    /// it was asked for already. `snapshot` gives the snapshot served: a generation replaced
+    /// before its compile starts, or while it runs, is left for the next lookup to ask again.
+    func compileSoon(
+        _ generation: UInt64, current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue
+    ) {
         guard requested.load(ordering: .relaxed) < generation else { return }
         var seen = requested.load(ordering: .relaxed)
         while seen < generation {
             let (exchanged, original) = requested.compareExchange(
                 expected: seen, desired: generation, ordering: .relaxed)
-            if exchanged { return compile() }
+            if exchanged { break }
             seen = original
+        }
+        guard seen < generation else { return }
+        queue.asyncAfter(deadline: .now() + Self.settleDelay) { [self] in
+            let served = snapshot()
+            guard served.generation == generation else { return }
+            // A failure (tables past the format's limits, or abandoned) leaves lookups on the
+            // catalog; a `map` request reports a real one.
+            _ = try? compiled(served) { snapshot().generation == generation }
         }
     }
 }

@@ -19,9 +19,11 @@ package final class SharedTablesFile: Sendable {
 
     /// Compiles `snapshot` (every language, pseudo-languages included) into a new sealed file,
     /// named `l10nd-tables-DAEMONPID-GENERATION` in `/proc/PID/maps` (the daemon told apart
-    /// from others on the host).
-    package init(compiling snapshot: ResourceSnapshot) throws {
-        let writer = try CompiledTablesWriter(catalog: snapshot.catalog, generation: snapshot.generation)
+    /// from others on the host). `proceeding` is asked between tables and languages whether
+    /// the work is still wanted; ``CompiledTablesError/abandoned`` is thrown once it says no.
+    package init(compiling snapshot: ResourceSnapshot, proceeding: () -> Bool = { true }) throws {
+        let writer = try CompiledTablesWriter(
+            catalog: snapshot.catalog, generation: snapshot.generation, proceeding: proceeding)
         generation = snapshot.generation
         file = try SealedMemoryFile(name: "l10nd-tables-\(getpid())-\(snapshot.generation)", contents: writer.bytes)
     }

@@ -88,8 +88,18 @@ package final class ResourceWatcher: @unchecked Sendable {
         package var watchCount = 0
         /// The most recent problem, for the operator: a failed watch, a missing root.
         package var lastError: String?
-        /// Roots that do not exist now (deleted, moved away, never created), sorted.
+        /// Roots that cannot be read now: that do not exist, or are not directories (a file),
+        /// sorted. ``absentRoots`` and ``notDirectoryRoots`` tell them apart.
         package var missingRoots: [String] = []
+        /// Of ``missingRoots``, those that exist but are not directories (a file in the way).
+        package var notDirectoryRoots: [String] {
+            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .notADirectory($0) }
+        }
+        /// Of ``missingRoots``, those that do not exist.
+        package var absentRoots: [String] {
+            let notDirectories = Set(notDirectoryRoots)
+            return missingRoots.filter { !notDirectories.contains($0) }
+        }
         /// Directories read but not watched, with the reason, sorted by path: at most
         /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.
         package var unwatched: [UnwatchedDirectory] = []
