@@ -34,6 +34,14 @@ import Testing
         }
     }
 
+    /// Expects `units`, in either byte order, to transcode to `expected`.
+    static func expect(_ units: [UInt16], transcodeTo expected: Result<[UInt8], ResourceParseError>) {
+        for bigEndian in [false, true] {
+            let result = transcode(bytes(units, bigEndian: bigEndian), bigEndian: bigEndian)
+            #expect(result == expected, "\(units) big-endian: \(bigEndian)")
+        }
+    }
+
     static func transcode(_ bytes: [UInt8], bigEndian: Bool) -> Result<[UInt8], ResourceParseError> {
         bytes.withUnsafeBufferPointer { bytes in
             Result { () throws(ResourceParseError) in
@@ -49,10 +57,7 @@ import Testing
                 for _ in 0..<4 {
                     let units = Self.units(count: count, otherShare: otherShare, using: &generator)
                     let expected = Array(String(decoding: units, as: UTF16.self).utf8)
-                    for bigEndian in [false, true] {
-                        let result = Self.transcode(Self.bytes(units, bigEndian: bigEndian), bigEndian: bigEndian)
-                        #expect(result == .success(expected), "\(units) big-endian: \(bigEndian)")
-                    }
+                    Self.expect(units, transcodeTo: .success(expected))
                 }
             }
         }
@@ -74,10 +79,7 @@ import Testing
                     let expected = ResourceParseError(
                         location: location,
                         message: "invalid UTF-16: unpaired surrogate 0x\(String(lone[0], radix: 16, uppercase: true))")
-                    for bigEndian in [false, true] {
-                        let result = Self.transcode(Self.bytes(units, bigEndian: bigEndian), bigEndian: bigEndian)
-                        #expect(result == .failure(expected), "\(units) big-endian: \(bigEndian)")
-                    }
+                    Self.expect(units, transcodeTo: .failure(expected))
                 }
             }
         }
