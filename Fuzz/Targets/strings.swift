@@ -4,7 +4,9 @@ import LocalizationCore
 /// without BOM, XML or binary property lists) must parse or throw, never crash or hang.
 /// A successful parse must agree with itself: the table holds each entry's key, and in the
 /// byte-buffer form (`parseTable`) every span is valid UTF-8 (its string has the same bytes)
-/// and the key index finds each key's last value.
+/// and the key index finds each key's last value; loaded as the daemon loads it
+/// (`KeySharing`: values packed in one buffer, the second time by position in the first's
+/// key index), the table holds what the parse does.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = FuzzInput.bytes(data, size)
@@ -28,6 +30,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             Array(value.utf8) == Array(table.buffer[Int(span.valueStart)..<Int(span.valueStart + span.valueLength)]),
             "value \(value.debugDescription) is not valid UTF-8 in the buffer")
         FuzzInput.require(table.value(forKey: key) == value, "the index does not give \(key.debugDescription)'s value")
+    }
+    var sharing = KeySharing()
+    let plain = ParsedResource.table(LocalizationTable(strings: parsed.table))
+    for _ in 0..<2 {
+        let shared = try? sharing.parse(bytes, kind: .strings, file: "fuzz.strings", table: "Fuzz")
+        FuzzInput.require(shared == plain, "the table KeySharing loads differs from the parsed one")
     }
     return 0
 }

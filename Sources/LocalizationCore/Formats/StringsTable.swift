@@ -99,6 +99,21 @@ package struct StringsTable: Sendable {
         string(spans[position].valueStart, spans[position].valueLength)
     }
 
+    /// Calls `body` with the UTF-8 bytes of every entry's key and value, in file order,
+    /// duplicates included.
+    package func forEachEntryBytes(
+        _ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        buffer.withUnsafeBufferPointer { buffer in
+            for span in spans {
+                body(
+                    UnsafeBufferPointer(rebasing: buffer[Int(span.keyStart)..<Int(span.keyStart + span.keyLength)]),
+                    UnsafeBufferPointer(
+                        rebasing: buffer[Int(span.valueStart)..<Int(span.valueStart + span.valueLength)]))
+            }
+        }
+    }
+
     /// The value for `key` (the last one when the file has the key twice), if any.
     package func value(forKey key: String) -> String? {
         var key = key

@@ -2,8 +2,8 @@
 ///
 /// Every language of a table usually has the same keys. The first plain table of a name
 /// (as a `.strings` file gives) lends its keys as a ``TableKeyIndex``; every later one of
-/// that name keeps only its values by position in that index. A million keys in 100
-/// languages take about half the memory they take as one dictionary per language. What a
+/// that name keeps only its values by position in that index, as UTF-8 in one buffer per
+/// table (``IndexedValues``), copied straight from the parsed file's buffer. What a
 /// table holds does not change, nor how fast a key is found (one hash lookup either way).
 ///
 /// ```swift
@@ -39,13 +39,12 @@ package struct KeySharing {
         _ bytes: [UInt8], kind: ResourceFile.Kind, file: String? = nil, table name: String
     ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         guard kind == .strings else { return try ParsedResource.read(bytes, kind: kind, file: file) }
-        // The file's spans are walked straight from its buffer: only the strings the table
-        // keeps are made, no entry list or dictionary of the whole file first.
+        // The file's spans are walked straight from its buffer into the table's: a `String`
+        // is made only for a key the shared index lacks (and each key of a name's first
+        // table), no entry list or dictionary of the whole file first.
         let parsed = try StringsParser.parseTable(bytes, file: file)
         guard !parsed.isEmpty else { return (.table(LocalizationTable(strings: [:])), []) }
-        let table = share(count: parsed.count, table: name) { body in
-            for position in parsed.spans.indices { body(parsed.key(at: position), parsed.value(at: position)) }
-        }
+        let table = share(count: parsed.count, table: name, walk: parsed.forEachEntryBytes)
         return (.table(table), [])
     }
 
@@ -53,9 +52,7 @@ package struct KeySharing {
     /// `table`. A String Catalog or a `.stringsdict` is returned as it is.
     package mutating func share(_ content: ParsedResource, table name: String) -> ParsedResource {
         guard case .table(let table) = content, table.isPlainByKey else { return content }
-        let shared = share(count: table.count, table: name) { body in
-            for (key, value) in table.stores.plainValues { body(key, value) }
-        }
+        let shared = share(count: table.count, table: name, walk: LocalizationTable.walk(table.stores.plainValues))
         return .table(shared)
     }
 

@@ -2,36 +2,57 @@ extension LocalizationTable {
     /// Whether every entry is a plain value kept by key: a table as a `.strings` file
     /// gives it, which a key index can hold.
     var isPlainByKey: Bool {
-        stores.indexedCount == 0 && stores.fullEntries.isEmpty && !stores.plainValues.isEmpty
+        stores.indexedValues.count == 0 && stores.fullEntries.isEmpty && !stores.plainValues.isEmpty
     }
 
-    /// Calls its argument with every key and value of a table, in the file's order if it
-    /// has one; a later pair replaces an earlier one of the same key, as in a `.strings` file.
-    typealias KeyValueWalk = (_ body: (_ key: String, _ value: String) -> Void) -> Void
+    /// Calls its argument with the UTF-8 bytes of every key and value of a table, in the
+    /// file's order if it has one; a later pair replaces an earlier one of the same key (keys
+    /// compared as Swift strings), as in a `.strings` file.
+    typealias KeyValueWalk =
+        (_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void) -> Void
 
-    /// A table of plain values kept by position in `index`, and by key for keys not in it.
+    /// A walk over the pairs of `dictionary`.
+    static func walk(_ dictionary: [String: String]) -> KeyValueWalk {
+        { body in
+            for (key, value) in dictionary {
+                var key = key
+                var value = value
+                key.withUTF8 { key in value.withUTF8 { body(key, $0) } }
+            }
+        }
+    }
+
+    /// A table of plain values kept as bytes by position in `index`, and as strings by key
+    /// for keys not in it.
     ///
     /// `index` is read in order while the keys come in its order, so files that list their
-    /// keys alike (as tools write them) cost a string comparison per key, not a hash.
+    /// keys alike (as tools write them) cost a byte comparison per key: no `String` is made
+    /// for the key, nor any for the value.
     init(indexing walk: KeyValueWalk, by index: TableKeyIndex) {
-        var values = [String?](repeating: nil, count: index.count)
-        var matched = 0
+        var values = IndexedValues(positions: index.count)
         var unmatched: [String: String] = [:]
         var next = 0
         var inIndexOrder = true
-        walk { key, value in
-            let guessed = inIndexOrder && next < index.count && index.keys[next] == key
-            guard let position = guessed ? next : index.position(of: key) else {
-                unmatched[key] = value
-                return
+        walk { keyBytes, value in
+            let position: Int
+            if inIndexOrder, next < index.count, index.key(at: next, is: keyBytes) {
+                position = next
+            } else {
+                // Keys equal as Swift strings but not byte for byte (another normalization)
+                // share a position, as they did when every key was a `String`.
+                let key = String(decoding: keyBytes, as: UTF8.self)
+                guard let found = index.position(of: key) else {
+                    unmatched[key] = String(decoding: value, as: UTF8.self)
+                    return
+                }
+                position = found
             }
-            if values[position] == nil { matched += 1 }
-            values[position] = value
+            values.setValue(value, at: position)
             inIndexOrder = position == next
             next = position + 1
         }
-        self.init(
-            stores: TableStores(keyIndex: index, indexedValues: values, indexedCount: matched, plainValues: unmatched))
+        values.trimCapacity()
+        self.init(stores: TableStores(keyIndex: index, indexedValues: values, plainValues: unmatched))
     }
 
     /// Whether the key index suits this table: at least a third of its positions hold a
@@ -39,6 +60,7 @@ extension LocalizationTable {
     /// of this table's keys (so a small table loaded first does not leave the big ones
     /// sharing nothing).
     var fitsItsKeyIndex: Bool {
-        3 * stores.indexedCount >= stores.keyIndex.count && stores.indexedCount >= stores.plainValues.count
+        3 * stores.indexedValues.count >= stores.keyIndex.count
+            && stores.indexedValues.count >= stores.plainValues.count
     }
 }

@@ -4,8 +4,9 @@
 /// complete version of it, never a mix of two.
 ///
 /// Most entries are a plain string (every entry of a `.strings` file), so those are kept as
-/// a `String` alone rather than a whole ``TableEntry``; loaded through ``KeySharing``, the
-/// tables of one name in every language also share their keys. Entries with plural forms,
+/// their value alone rather than a whole ``TableEntry``; loaded through ``KeySharing``, the
+/// tables of one name in every language also share their keys, and each keeps its values as
+/// UTF-8 in one buffer, made into a `String` only when an entry is asked for. Entries with plural forms,
 /// device variants or a state are kept whole. Which store holds an entry does not change
 /// what the table holds: equality and hashing compare entries, not stores.
 public struct LocalizationTable: Sendable {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The keys of a table, each at a position; the tables of one name in every language share
 /// one index and keep only their values, in an array by position.
 ///
@@ -18,7 +20,8 @@ struct TableKeyIndex: Sendable {
     init(keysOf walk: LocalizationTable.KeyValueWalk) {
         var ordered: [String] = []
         var positions: [String: Int] = [:]
-        walk { key, _ in
+        walk { bytes, _ in
+            let key = String(decoding: bytes, as: UTF8.self)
             guard positions[key] == nil else { return }
             positions[key] = ordered.count
             ordered.append(key)
@@ -29,6 +32,15 @@ struct TableKeyIndex: Sendable {
 
     /// The number of keys.
     var count: Int { keys.count }
+
+    /// Whether the key at `position` is `bytes`, byte for byte.
+    func key(at position: Int, is bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let key = keys[position].utf8
+        guard key.count == bytes.count else { return false }
+        return key.withContiguousStorageIfAvailable {
+            bytes.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        } ?? key.elementsEqual(bytes)
+    }
 
     /// The position of `key`, or `nil` when the index has no such key.
     func position(of key: String) -> Int? {

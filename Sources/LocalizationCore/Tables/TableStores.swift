@@ -2,28 +2,29 @@
 /// a table is built.
 ///
 /// A key is in one store only. Plain entries, the bulk of most tables, are kept as their
-/// value alone: by position in a ``TableKeyIndex`` shared with the table's other languages,
-/// or by key when the index lacks the key. Every other entry is kept whole.
+/// value alone: as UTF-8 bytes by position in a ``TableKeyIndex`` shared with the table's
+/// other languages (``IndexedValues``), or as a `String` by key when the index lacks the
+/// key. Every other entry is kept whole.
 struct TableStores: Sendable {
     /// The keys whose values ``indexedValues`` holds by position; shared with other tables.
     var keyIndex = TableKeyIndex.empty
-    /// Plain values by their key's position in ``keyIndex``; `nil` where this table lacks
-    /// the key. As many as the index has keys.
-    var indexedValues: [String?] = []
-    /// The number of values in ``indexedValues``.
-    var indexedCount = 0
+    /// Plain values by their key's position in ``keyIndex``, as many positions as the index
+    /// has keys.
+    var indexedValues = IndexedValues()
     /// Plain entries whose key is not in ``keyIndex``: their value alone.
     var plainValues: [String: String] = [:]
     /// Every other entry (a plain one may be here too, when the table was built from entries).
     var fullEntries: [String: TableEntry] = [:]
 
     /// The number of keys.
-    var count: Int { indexedCount + plainValues.count + fullEntries.count }
+    var count: Int { indexedValues.count + plainValues.count + fullEntries.count }
 
     /// The entry for `key`, if a store has one.
     subscript(key: String) -> TableEntry? {
         // An empty store is skipped without hashing `key`: most tables use only one.
-        if indexedCount > 0, let position = keyIndex.position(of: key), let value = indexedValues[position] {
+        if indexedValues.count > 0, let position = keyIndex.position(of: key),
+            let value = indexedValues.value(at: position)
+        {
             return TableEntry(value: value)
         }
         if !plainValues.isEmpty, let value = plainValues[key] { return TableEntry(value: value) }
@@ -38,9 +39,9 @@ struct TableStores: Sendable {
 
     /// Calls `body` with every entry kept as a plain value.
     func forEachPlainValue(_ body: (_ key: String, _ value: String) throws -> Void) rethrows {
-        if indexedCount > 0 {
+        if indexedValues.count > 0 {
             for (key, position) in keyIndex.positions {
-                if let value = indexedValues[position] { try body(key, value) }
+                if let value = indexedValues.value(at: position) { try body(key, value) }
             }
         }
         for (key, value) in plainValues { try body(key, value) }
@@ -49,9 +50,8 @@ struct TableStores: Sendable {
     /// Removes `key`'s entry from whichever store holds it. A store without the key is not
     /// touched, so its storage stays shared.
     mutating func removeEntry(forKey key: String) {
-        if indexedCount > 0, let position = keyIndex.position(of: key), indexedValues[position] != nil {
-            indexedValues[position] = nil
-            indexedCount -= 1
+        if indexedValues.count > 0, let position = keyIndex.position(of: key), indexedValues.contains(position) {
+            indexedValues.removeValue(at: position)
         } else if !plainValues.isEmpty, plainValues[key] != nil {
             plainValues[key] = nil
         } else if !fullEntries.isEmpty, fullEntries[key] != nil {
@@ -63,8 +63,7 @@ struct TableStores: Sendable {
     /// index if it has one, else by key.
     mutating func insertPlainValue(_ value: String, forKey key: String) {
         if let position = keyIndex.position(of: key) {
-            indexedValues[position] = value
-            indexedCount += 1
+            indexedValues.setValue(value, at: position)
         } else {
             plainValues[key] = value
         }
