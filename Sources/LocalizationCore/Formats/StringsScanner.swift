@@ -367,10 +367,12 @@ struct StringsScanner {
     private mutating func parseEscapedRest(
         opening: Int, contentStart: Int, quote: UInt8
     ) throws(ResourceParseError) -> BufferSpan {
-        // The bytes before the first backslash were only scanned, not checked: check them now,
-        // since the string is built from `decoded`, not from them.
-        if let bad = StringsTextDecoder.firstInvalidUTF8(
-            in: UnsafeBufferPointer(rebasing: text[contentStart..<position]))
+        // The bytes before the first backslash were only scanned, not checked: check them now
+        // (unless the whole text is valid), since the string is built from `decoded`, not
+        // from them.
+        if !validUTF8,
+            let bad = StringsTextDecoder.firstInvalidUTF8(
+                in: UnsafeBufferPointer(rebasing: text[contentStart..<position]))
         {
             throw invalidUTF8(at: contentStart + bad)
         }
@@ -380,10 +382,11 @@ struct StringsScanner {
         var mark = contentStart
         let end = text.count
         while true {
-            // Every byte that is not ASCII stops the search too, to be checked.
+            // Every byte that is not ASCII stops the search too, to be checked, unless the
+            // whole text is valid.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: quote, Byte.backslash, orNonASCII: true, sawNonASCII: &unused)
+                in: text, from: position, at: quote, Byte.backslash, orNonASCII: !validUTF8, sawNonASCII: &unused)
             guard position < end else { break }
             let byte = text[position]
             if byte == quote {
