@@ -14,18 +14,16 @@
 //   which also decides what an unpaired surrogate does, as in every other kernel.
 // The last units of the text are the same step with masked loads (nothing read past the
 // end); stores are whole 64-byte vectors, hence `L10N_UTF16_TO_UTF8_SLACK`. The input is
-// prefetched ahead of the loads.
+// prefetched ahead of the loads (`prefetch.h`).
 
 #include "utf16_to_utf8_kernels.h"
 
+#include "prefetch.h"
 #include "utf16_units.h"
 
 #if defined(__x86_64__)
 
 #include <immintrin.h>
-
-/// How far ahead of the units being read the next cache line is asked for, in bytes.
-#define PREFETCH_DISTANCE 2048
 
 #define AVX512_CODE __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi2"), always_inline)) static inline
 
@@ -104,15 +102,9 @@ AVX512_CODE bool transcode(
     size_t index = 0;
     size_t out = 0;
     bool failed = false;
-    // The text is read once, usually from memory (a file just read, or the last of a batch
-    // long evicted): asking for it PREFETCH_DISTANCE bytes ahead keeps several cache lines in
-    // flight instead of one miss after another at the start of every file (about a fifth of
-    // a pass over the corpus when it is not cached).
-    for (size_t line = 0; line < 2 * count && line < PREFETCH_DISTANCE; line += 64) {
-        _mm_prefetch((const char *)source + line, _MM_HINT_T0);
-    }
+    l10n_prefetch_start(source, 2 * count);
     while (index + 32 <= count) {
-        _mm_prefetch((const char *)source + 2 * index + PREFETCH_DISTANCE, _MM_HINT_T0);
+        l10n_prefetch_ahead(source + 2 * index);
         __m512i units = _mm512_loadu_si512(source + 2 * index);
         if (swap) units = swap_bytes(units);
         size_t length = encode_block(units, 32, target + out);

@@ -8,11 +8,12 @@
 // 32-bit word per unit, and a shuffle chosen by the units' lengths (a table of the 81 ways
 // four units can have lengths 1 to 3) packs each quarter's words together. Blocks with a
 // surrogate (emoji and other characters past U+FFFF, rare in these files) and the last units
-// are done one at a time. `utf16_to_utf8.c` chooses this kernel where the CPU has SSSE3 and
-// SSE4.1 but not AVX-512.
+// are done one at a time. The input is prefetched ahead (`prefetch.h`). `utf16_to_utf8.c`
+// chooses this kernel where the CPU has SSSE3 and SSE4.1 but not AVX-512.
 
 #include "utf16_to_utf8_kernels.h"
 
+#include "prefetch.h"
 #include "utf16_units.h"
 
 #if defined(__x86_64__)
@@ -92,7 +93,9 @@ VECTOR_CODE bool transcode(
     size_t index = 0;
     size_t out = 0;
     bool failed = false;
+    l10n_prefetch_start(source, 2 * count);
     while (index + 16 <= count) {
+        l10n_prefetch_ahead(source + 2 * index);
         __m128i units = load_units(source, index, swap);
         __m128i more = load_units(source, index + 8, swap);
         if (_mm_testz_si128(_mm_or_si128(units, more), not_ascii)) {

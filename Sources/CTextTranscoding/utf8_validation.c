@@ -2,18 +2,17 @@
 //
 // Swift's vectors on baseline x86-64 are sixteen bytes; twice as many bytes per step halves
 // the instructions and the branches (one per step, taken where ASCII text begins or ends)
-// of the pass every UTF-8 `.strings` file goes through first.
+// of the pass every UTF-8 `.strings` file goes through first, which is prefetched ahead
+// (`prefetch.h`).
 
 #include "utf8_validation.h"
 
 #include "cpu_features.h"
+#include "prefetch.h"
 
 #if defined(__x86_64__)
 
 #include <immintrin.h>
-
-/// How far ahead of the bytes being checked the next cache line is asked for, in bytes.
-#define PREFETCH_DISTANCE 2048
 
 #define AVX2_CODE __attribute__((target("avx2"), always_inline)) static inline
 
@@ -29,14 +28,9 @@ AVX2_CODE __m256i equal(__m256i bytes, uint8_t value) {
 __attribute__((target("avx2"))) static size_t check_with_avx2(const uint8_t *text, size_t index, size_t count) {
     __m256i errors = _mm256_setzero_si256();
     const __m256i high_bits = _mm256_set1_epi8((char)0x80);
-    // The first pass to read each file, usually from memory: asking for the text
-    // PREFETCH_DISTANCE bytes ahead keeps several cache lines in flight instead of one miss
-    // after another (a quarter of this pass over the corpus when it is not cached).
-    for (size_t line = index; line < count && line < index + PREFETCH_DISTANCE; line += 64) {
-        _mm_prefetch((const char *)text + line, _MM_HINT_T0);
-    }
+    l10n_prefetch_start(text + index, count - index);
     for (; index + 32 <= count; index += 32) {
-        _mm_prefetch((const char *)text + index + PREFETCH_DISTANCE, _MM_HINT_T0);
+        l10n_prefetch_ahead(text + index);
         __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + index));
         // The bytes one, two and three places before each: loaded again, overlapping.
         __m256i third = _mm256_loadu_si256((const __m256i *)(text + index - 3));
