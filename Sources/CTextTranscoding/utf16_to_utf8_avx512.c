@@ -92,9 +92,11 @@ AVX512_CODE size_t encode_block(__m512i units, unsigned lanes, uint8_t *target) 
     if (surrogates != 0) return SIZE_MAX;
     __mmask32 three = _mm512_test_epi16_mask(units, _mm512_set1_epi16((short)0xF800));
     if (three == 0) return encode_up_to_two_bytes(units, longer, lanes, target);
-    size_t length = encode_sixteen(_mm512_cvtepu16_epi32(_mm512_castsi512_si256(units)), lanes < 16 ? lanes : 16, target);
+    __m512i low_half = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(units));
+    size_t length = encode_sixteen(low_half, lanes < 16 ? lanes : 16, target);
     if (lanes <= 16) return length;
-    return length + encode_sixteen(_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(units, 1)), lanes - 16, target + length);
+    __m512i high_half = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(units, 1));
+    return length + encode_sixteen(high_half, lanes - 16, target + length);
 }
 
 AVX512_CODE bool transcode(
