@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import LocalizationCore
@@ -64,9 +65,15 @@ import Testing
         }
     }
 
+    /// `L10N_UTF16_KERNEL` (set to run a whole suite on a fallback) caps the kernel chosen.
     @Test func theScalarKernelIsAlwaysThereAndTheBestIsAvailable() {
+        let all = UTF16Transcoder.Kernel.allCases
         #expect(UTF16Transcoder.Kernel.scalar.isAvailable)
         #expect(UTF16Transcoder.Kernel.best.isAvailable)
+        let cap = ProcessInfo.processInfo.environment["L10N_UTF16_KERNEL"]
+        let capIndex = all.firstIndex { "\($0)" == cap } ?? all.count - 1
+        #expect(all.firstIndex(of: UTF16Transcoder.Kernel.best)! <= capIndex)
+        #expect(UTF16Transcoder.Kernel.best == all.prefix(capIndex + 1).last(where: \.isAvailable))
     }
 
     @Test func givesTheStandardLibrarysUTF8AtEveryLength() {
