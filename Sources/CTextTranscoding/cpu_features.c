@@ -19,8 +19,13 @@ static void detect(void) {
     unsigned xcr0_low, xcr0_high;
     __asm__("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
     if ((xcr0_low & 6) != 6) return;
+    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return;
     // Leaf 7, EBX bit 5: AVX2.
-    if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) features.avx2 = (ebx & (1u << 5)) != 0;
+    features.avx2 = (ebx & (1u << 5)) != 0;
+    // EBX bits 16, 30, 31: AVX-512 F, BW, VL; ECX bit 6: VBMI2. XCR0 bits 5 to 7: the kernel
+    // saves the mask registers and all 512 bits of the 32 vector registers.
+    bool avx512 = (ebx & (1u << 16)) && (ebx & (1u << 30)) && (ebx & (1u << 31)) && (ecx & (1u << 6));
+    features.avx512_bw_vl_vbmi2 = avx512 && (xcr0_low & 0xE0) == 0xE0;
 }
 
 #else

@@ -2,11 +2,13 @@
 //
 // Swift's vectors on baseline x86-64 are sixteen bytes; twice as many bytes per step halves
 // the instructions and the branches (one per step, taken where ASCII text begins or ends)
-// of the pass every UTF-8 `.strings` file goes through first.
+// of the pass every UTF-8 `.strings` file goes through first, which is prefetched ahead
+// (`prefetch.h`).
 
 #include "utf8_validation.h"
 
 #include "cpu_features.h"
+#include "prefetch.h"
 
 #if defined(__x86_64__)
 
@@ -26,7 +28,9 @@ AVX2_CODE __m256i equal(__m256i bytes, uint8_t value) {
 __attribute__((target("avx2"))) static size_t check_with_avx2(const uint8_t *text, size_t index, size_t count) {
     __m256i errors = _mm256_setzero_si256();
     const __m256i high_bits = _mm256_set1_epi8((char)0x80);
+    l10n_prefetch_start(text + index, count - index);
     for (; index + 32 <= count; index += 32) {
+        l10n_prefetch_ahead(text + index);
         __m256i bytes = _mm256_loadu_si256((const __m256i *)(text + index));
         // The bytes one, two and three places before each: loaded again, overlapping.
         __m256i third = _mm256_loadu_si256((const __m256i *)(text + index - 3));

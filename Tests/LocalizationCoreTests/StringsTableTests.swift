@@ -55,6 +55,37 @@ import Testing
         }
     }
 
+    /// Decoded strings are written into the buffer only after the scan (in place for UTF-16,
+    /// whose transcoding is the parse's own), so entries after a string with escapes on the
+    /// same line, and errors after it, are located in the text as written, in every encoding.
+    @Test func escapesDoNotMoveLaterLocations() throws {
+        let entries = "\"a\\U00e9\\n\\t\" = \"b\\\"c\"; \"d\" = \"\\101\\UD83D\\UDE00\"; \"e\" = \"f\";\n\"g\" = \"h\";"
+        let broken = entries + " \"x\\n\" = \"y\" @"
+        func encodings(_ source: String) -> [[UInt8]] {
+            let units = Array(source.utf16)
+            return [
+                Array(source.utf8), [0xFF, 0xFE] + units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] },
+                [0xFE, 0xFF] + units.flatMap { [UInt8($0 >> 8), UInt8(truncatingIfNeeded: $0)] },
+            ]
+        }
+        let tables = try encodings(entries).map { try StringsParser.parseTable($0) }
+        #expect(tables[0].spans.count == 4)
+        #expect((0..<4).map(tables[0].value(at:)) == ["b\"c", "A😀", "f", "h"])
+        for table in tables.dropFirst() {
+            #expect((0..<4).map(table.entry(at:)) == (0..<4).map(tables[0].entry(at:)))
+        }
+        let errors = encodings(broken).map { bytes in
+            Result { () throws(ResourceParseError) in try StringsParser.parseTable(bytes) }.map(\.count)
+        }
+        guard case .failure(let error) = errors[0] else {
+            Issue.record("no error")
+            return
+        }
+        #expect(error.location.line == 2)
+        #expect(error.location.column == 23)
+        #expect(errors.allSatisfy { $0 == .failure(error) })
+    }
+
     /// The transcoder takes ASCII eight units at a time and keeps the ASCII ones before a unit
     /// that is not: every mix of one-, two-, three- and four-byte characters at every offset
     /// must come out as the standard library's UTF-8.

@@ -59,38 +59,55 @@ public enum StringsParser {
         switch encoding {
         case .utf8(let bomLength):
             return try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> StringsTable in
+                let text = UnsafeBufferPointer(rebasing: all[bomLength...])
+                if let table = try propertyListTable(text, original: bytes, file: file) { return table }
                 // One check of the whole text spares the scanner a check of every string; a
                 // text that fails is scanned with them, which find where it fails.
-                let text = UnsafeBufferPointer(rebasing: all[bomLength...])
-                return try parseText(
-                    text, buffer: bytes, base: bomLength, validUTF8: UTF8Validation.isValid(text), original: bytes,
-                    file: file)
+                let scanned = try scan(text, base: bomLength, validUTF8: UTF8Validation.isValid(text), file: file)
+                // The caller's bytes: the decoded strings go into a copy (made only when
+                // there are any).
+                var buffer = bytes
+                scanned.decoded.write(into: &buffer)
+                return StringsTable(buffer: buffer, spans: scanned.spans, file: file)
             }
         case .utf16(let bigEndian, let bomLength):
-            let utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
+            var utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
                 try UTF16Transcoder.utf8(
                     from: UnsafeBufferPointer(rebasing: all[bomLength...]), bigEndian: bigEndian, file: file)
             }
-            return try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) -> StringsTable in
-                try parseText(text, buffer: utf8, base: 0, validUTF8: true, original: bytes, file: file)
+            if let table = try utf8.withUnsafeBufferPointer({ (text) throws(ResourceParseError) in
+                try propertyListTable(text, original: bytes, file: file)
+            }) {
+                return table
             }
+            let scanned = try utf8.withUnsafeBufferPointer { (text) throws(ResourceParseError) in
+                try scan(text, base: 0, validUTF8: true, file: file)
+            }
+            // The transcoding is this parse's own: the decoded strings are written into it in
+            // place, with no copy.
+            scanned.decoded.write(into: &utf8)
+            return StringsTable(buffer: utf8, spans: scanned.spans, file: file)
         }
     }
 
-    /// Parses UTF-8 `text` (no byte order mark), which is `buffer` from `base` on;
-    /// `original` is the file as given, for the property list reader.
-    private static func parseText(
-        _ text: UnsafeBufferPointer<UInt8>, buffer: [UInt8], base: Int, validUTF8: Bool, original: [UInt8],
-        file: String?
-    ) throws(ResourceParseError) -> StringsTable {
-        if original.starts(with: binaryPlistMagic) || startsWithXML(text) {
-            return try parsePropertyList(original, file: file)
-        }
+    /// The table of an XML or binary property list (`original` is the file as given, `text`
+    /// its UTF-8 text with no byte order mark); `nil` for an old-style one.
+    private static func propertyListTable(
+        _ text: UnsafeBufferPointer<UInt8>, original: [UInt8], file: String?
+    ) throws(ResourceParseError) -> StringsTable? {
+        guard original.starts(with: binaryPlistMagic) || startsWithXML(text) else { return nil }
+        return try parsePropertyList(original, file: file)
+    }
+
+    /// Scans old-style UTF-8 `text` (no byte order mark), which is its buffer from `base` on.
+    private static func scan(
+        _ text: UnsafeBufferPointer<UInt8>, base: Int, validUTF8: Bool, file: String?
+    ) throws(ResourceParseError) -> StringsScanner.Result {
         guard text.count < Int(UInt32.max) - 4 else {
             throw ResourceParseError(
                 location: SourceLocation(file: file, line: 1, column: 1), message: "the file is 4 GiB or more")
         }
-        var scanner = StringsScanner(text: text, buffer: buffer, base: base, validUTF8: validUTF8, file: file)
+        var scanner = StringsScanner(text: text, base: base, validUTF8: validUTF8, file: file)
         return try scanner.parseFile()
     }
 

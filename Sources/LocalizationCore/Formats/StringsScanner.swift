@@ -1,5 +1,5 @@
 /// The old-style property list scanner behind `StringsParser`, over UTF-8 text; its result
-/// is a ``StringsTable``: spans into a buffer that is the text itself.
+/// is the spans of a ``StringsTable`` into a buffer that is the text itself.
 ///
 /// It walks bytes, never `Character`s: every byte that matters to the grammar is ASCII, and
 /// a UTF-8 continuation byte can never be mistaken for one. Lines are counted in the same
@@ -10,14 +10,46 @@
 /// skipped sixteen at a time (`ByteSearch`).
 ///
 /// A string without escapes is its own bytes in the buffer, so it costs nothing to keep; a
-/// string with escapes is decoded over its own bytes in the buffer (decoding never makes a
-/// string longer), which copies the buffer the first time (the text it reads stays as it is).
+/// string with escapes is decoded into ``DecodedStrings``, which the caller writes over the
+/// strings' own bytes in the buffer once the scan is done (decoding never makes a string
+/// longer). The text stays as it is while it is read, so every error is located in the text
+/// as written, and a buffer that is the caller's alone (UTF-16 transcoded for this parse) is
+/// written in place instead of copied.
 struct StringsScanner {
+    /// The entries of a scanned file and the strings still to write into its buffer.
+    struct Result {
+        var spans: [StringsTable.Span]
+        var decoded: DecodedStrings
+    }
+
+    /// Strings with escapes, decoded, and where each goes in the buffer.
+    struct DecodedStrings {
+        /// Every decoded string, one after another.
+        fileprivate var bytes: [UInt8] = []
+        /// Where each one goes in the buffer (its source's first bytes), in the same order.
+        fileprivate var places: [BufferSpan] = []
+
+        /// Writes every decoded string over its source in `buffer` (the text the scanner
+        /// read, with whatever came before it); nothing happens, and nothing is copied, when
+        /// no string had an escape.
+        func write(into buffer: inout [UInt8]) {
+            guard !places.isEmpty else { return }
+            bytes.withUnsafeBufferPointer { decoded in
+                buffer.withUnsafeMutableBufferPointer { buffer in
+                    guard var source = decoded.baseAddress, let destination = buffer.baseAddress else { return }
+                    for place in places {
+                        let count = Int(place.length)
+                        (destination + Int(place.start)).update(from: source, count: count)
+                        source += count
+                    }
+                }
+            }
+        }
+    }
+
     private let text: UnsafeBufferPointer<UInt8>
     private let file: String?
-    /// The buffer the result's spans point into: the same bytes as `text`, from `base` on.
-    private var buffer: [UInt8]
-    /// Where `text` starts in `buffer` (after a byte order mark).
+    /// Where `text` starts in the buffer the spans point into (after a byte order mark).
     private let base: Int
     /// Whether `text` is known to be valid UTF-8 (transcoded from UTF-16).
     private let validUTF8: Bool
@@ -25,21 +57,20 @@ struct StringsScanner {
     /// The line `position` is on, and the offset where that line starts.
     private var line = 1
     private var lineStart = 0
-    /// Reused for strings with escapes, so each one does not allocate a buffer of its own.
-    private var scratch: [UInt8] = []
+    /// The file's strings with escapes, decoded (one growing buffer for all of them).
+    private var decoded = DecodedStrings()
 
-    /// A scanner of `text`, which is `buffer` from `base` on (the same bytes, not a copy);
+    /// A scanner of `text`, which is its buffer from `base` on (the same bytes, not a copy);
     /// `validUTF8` when `text` needs no UTF-8 check.
-    init(text: UnsafeBufferPointer<UInt8>, buffer: [UInt8], base: Int, validUTF8: Bool, file: String?) {
+    init(text: UnsafeBufferPointer<UInt8>, base: Int, validUTF8: Bool, file: String?) {
         self.text = text
-        self.buffer = buffer
         self.base = base
         self.validUTF8 = validUTF8
         self.file = file
     }
 
     /// Parses the whole text: an optional outer `{ }` around `key = value;` pairs.
-    mutating func parseFile() throws(ResourceParseError) -> StringsTable {
+    mutating func parseFile() throws(ResourceParseError) -> Result {
         // Real files hold about one entry per 100 bytes (the IINA corpus: 103); reserving for
         // that avoids most regrowth.
         var spans: [StringsTable.Span] = []
@@ -60,14 +91,14 @@ struct StringsScanner {
                 if try skipWhitespace() {
                     throw error(at: position, "unexpected \(describe(at: position)) after the closing '}'")
                 }
-                return StringsTable(buffer: buffer, spans: spans, file: file)
+                return Result(spans: spans, decoded: decoded)
             }
             throw keyExpected(insideBraces: openingBrace != nil)
         }
         if let openingBrace {
             throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")
         }
-        return StringsTable(buffer: buffer, spans: spans, file: file)
+        return Result(spans: spans, decoded: decoded)
     }
 
     /// Parses `key = value;` or `key;`, starting at the key; the value's source range is
@@ -273,8 +304,8 @@ struct StringsScanner {
         }
     }
 
-    /// Where a string's decoded bytes are in `buffer`.
-    private typealias BufferSpan = (start: UInt32, length: UInt32)
+    /// Where a string's decoded bytes are in the buffer.
+    fileprivate typealias BufferSpan = (start: UInt32, length: UInt32)
 
     /// Parses a quoted or unquoted string starting at `position`.
     private mutating func parseString() throws(ResourceParseError) -> BufferSpan {
@@ -288,7 +319,7 @@ struct StringsScanner {
         return span(start, position - start)
     }
 
-    /// The span of `length` bytes at `start` in `text`, as offsets in `buffer`.
+    /// The span of `length` bytes at `start` in `text`, as offsets in the buffer.
     @inline(__always)
     private func span(_ start: Int, _ length: Int) -> BufferSpan {
         (UInt32(truncatingIfNeeded: base &+ start), UInt32(truncatingIfNeeded: length))
@@ -331,35 +362,38 @@ struct StringsScanner {
         throw unterminatedString(opening)
     }
 
-    /// The rest of a quoted string from its first backslash on, decoded in `scratch` and
-    /// then written over the string's own bytes in `buffer`.
+    /// The rest of a quoted string from its first backslash on, decoded into `decoded`, to be
+    /// written over the string's own bytes in the buffer.
     private mutating func parseEscapedRest(
         opening: Int, contentStart: Int, quote: UInt8
     ) throws(ResourceParseError) -> BufferSpan {
-        // The bytes before the first backslash were only scanned, not checked: check them now,
-        // since the string is built from `scratch`, not from them.
-        if let bad = StringsTextDecoder.firstInvalidUTF8(
-            in: UnsafeBufferPointer(rebasing: text[contentStart..<position]))
+        // The bytes before the first backslash were only scanned, not checked: check them now
+        // (unless the whole text is valid), since the string is built from `decoded`, not
+        // from them.
+        if !validUTF8,
+            let bad = StringsTextDecoder.firstInvalidUTF8(
+                in: UnsafeBufferPointer(rebasing: text[contentStart..<position]))
         {
             throw invalidUTF8(at: contentStart + bad)
         }
-        scratch.removeAll(keepingCapacity: true)
+        let decodedStart = decoded.bytes.count
         // A high surrogate from `\U` waiting for its low half; 0 when none.
         var pendingHigh: UInt16 = 0
         var mark = contentStart
         let end = text.count
         while true {
-            // Every byte that is not ASCII stops the search too, to be checked.
+            // Every byte that is not ASCII stops the search too, to be checked, unless the
+            // whole text is valid.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: quote, Byte.backslash, orNonASCII: true, sawNonASCII: &unused)
+                in: text, from: position, at: quote, Byte.backslash, orNonASCII: !validUTF8, sawNonASCII: &unused)
             guard position < end else { break }
             let byte = text[position]
             if byte == quote {
                 appendRaw(from: mark, to: position, pendingHigh: &pendingHigh)
                 flush(&pendingHigh)
                 position += 1
-                return storeDecoded(at: contentStart)
+                return noteDecoded(at: contentStart, from: decodedStart)
             }
             guard byte == Byte.backslash else {
                 if byte >= 0x80 {
@@ -385,17 +419,17 @@ struct StringsScanner {
             default:
                 flush(&pendingHigh)
                 switch escaped {
-                case UInt8(ascii: "a"): scratch.append(0x07)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0C)
-                case UInt8(ascii: "n"): scratch.append(0x0A)
-                case UInt8(ascii: "r"): scratch.append(0x0D)
-                case UInt8(ascii: "t"): scratch.append(0x09)
-                case UInt8(ascii: "v"): scratch.append(0x0B)
+                case UInt8(ascii: "a"): decoded.bytes.append(0x07)
+                case UInt8(ascii: "b"): decoded.bytes.append(0x08)
+                case UInt8(ascii: "f"): decoded.bytes.append(0x0C)
+                case UInt8(ascii: "n"): decoded.bytes.append(0x0A)
+                case UInt8(ascii: "r"): decoded.bytes.append(0x0D)
+                case UInt8(ascii: "t"): decoded.bytes.append(0x09)
+                case UInt8(ascii: "v"): decoded.bytes.append(0x0B)
                 default:
                     // Any other character stands for itself, all of its UTF-8 bytes.
                     let length = escaped < 0x80 ? 1 : try utf8SequenceLength(at: position - 1)
-                    scratch.append(
+                    decoded.bytes.append(
                         contentsOf: UnsafeBufferPointer(rebasing: text[(position - 1)..<(position - 1 + length)]))
                     position += length - 1
                 }
@@ -467,26 +501,19 @@ struct StringsScanner {
     private mutating func appendRaw(from start: Int, to end: Int, pendingHigh: inout UInt16) {
         guard start < end else { return }
         flush(&pendingHigh)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+        decoded.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
     }
 
     private mutating func appendScalar(_ scalar: UInt32) {
-        StringsTextDecoder.appendUTF8(scalar, to: &scratch)
+        StringsTextDecoder.appendUTF8(scalar, to: &decoded.bytes)
     }
 
-    /// Writes `scratch` (a decoded string, never longer than its source) over the string's
-    /// source bytes from `start` in `buffer`; `text` is not touched, as the first write gives
-    /// `buffer` storage of its own.
-    private mutating func storeDecoded(at start: Int) -> BufferSpan {
-        let target = base + start
-        let count = scratch.count
-        scratch.withUnsafeBufferPointer { decoded in
-            buffer.withUnsafeMutableBufferPointer { buffer in
-                guard let source = decoded.baseAddress, let destination = buffer.baseAddress else { return }
-                (destination + target).update(from: source, count: count)
-            }
-        }
-        return span(start, count)
+    /// Notes where the string decoded from `decodedStart` on in `decoded` goes: over its
+    /// source bytes from `start` (it is never longer than them).
+    private mutating func noteDecoded(at start: Int, from decodedStart: Int) -> BufferSpan {
+        let place = span(start, decoded.bytes.count - decodedStart)
+        decoded.places.append(place)
+        return place
     }
 
     // MARK: Errors
