@@ -12,6 +12,11 @@ final class DaemonLookups: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)
     }
 
+    /// Whether the daemon answers lookups, shared with the connection's event handler.
+    private final class Answering: Sendable {
+        let value = Atomic<Bool>(true)
+    }
+
     /// A question asked with a round trip, to remember its last answer: with the counts it
     /// selected plural forms by, so a form chosen for one number never answers another.
     private struct Question: Hashable {
@@ -56,14 +61,24 @@ final class DaemonLookups: Sendable {
     /// Told when a new generation is mapped: lookups then move to it from the cached way.
     private let onMapped: @Sendable () -> Void
     private let remembered = Mutex<[Question: LookupResult]>([:])
-    /// The connection `map` requests go on, and the number of ``client``'s connection it was
-    /// opened for. A `map` waits for the daemon's compile (seconds), and every reply after it
-    /// on the same connection would wait too, since the daemon keeps each connection's order:
-    /// the cached way's `table` requests, which answer meanwhile, included. Opened by the first
-    /// `map` after each new connection of ``client``, so that it reaches the daemon ``client``
-    /// reached (a `map` from another one, with generations of its own, would be kept only if
-    /// its generation is not older than the events ``client`` heard).
-    private let mapConnection = Mutex<(connectionNumber: Int, client: LocalizationClient)?>(nil)
+    /// The connection `map` requests go on (a `map` waits for the daemon's compile, seconds):
+    /// apart from ``client``'s, whose lookups must not wait for it, and from
+    /// ``tableConnection``, whose `table` replies answer the cached way meanwhile. Opened for
+    /// each new connection of ``client``, so that it reaches the daemon ``client`` reached (a
+    /// `map` from another one, with generations of its own, would be kept only if its
+    /// generation is not older than the events ``client`` heard).
+    private let mapConnection: SideConnection
+    /// The connection `table` requests go on: a whole table of a large set takes the daemon
+    /// about a second, and the one-key `lookup`s made meanwhile on ``client``'s connection
+    /// (``cachedAnswer(_:in:timeLimit:)``) must not wait behind it.
+    private let tableConnection: SideConnection
+    /// Whether the daemon answered the last request a lookup needed from it: `false` from a
+    /// lookup it failed (``noteUnanswered()``, late or refused) until it answers again or a
+    /// new connection is up. ``Localizer/source`` reads it, so that it says `lastKnown` (or
+    /// `files`) while those answer, not `daemon`, on a connection that is up but not answering.
+    private let answering = Answering()
+    /// Told when ``answering`` changes, except on a new connection (the event says so).
+    private let onAnsweringChanged: @Sendable () -> Void
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
     private let daemonMinorVersion = ProtocolMinorVersion()
@@ -73,12 +88,15 @@ final class DaemonLookups: Sendable {
     init(
         socketPath: String?, mode: LookupMode, timeout: Double, developmentLanguage: LanguageTag,
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
-        onMapped: @escaping @Sendable () -> Void = {}
+        onMapped: @escaping @Sendable () -> Void = {},
+        onAnsweringChanged: @escaping @Sendable () -> Void = {}
     ) {
         self.onMapped = onMapped
+        self.onAnsweringChanged = onAnsweringChanged
         let cache = ResolvedTableCache()
         let mapped = self.mapped
         let daemonMinorVersion = self.daemonMinorVersion
+        let answering = self.answering
         self.cache = cache
         self.mode = mode
         self.developmentLanguage = developmentLanguage
@@ -87,6 +105,7 @@ final class DaemonLookups: Sendable {
             case .connected(let hello):
                 cache.reset()
                 mapped.reset()
+                answering.value.store(true, ordering: .relaxed)
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
             case .changed(let generation, let changes):
@@ -102,6 +121,25 @@ final class DaemonLookups: Sendable {
         misses = MissReporter { batch in
             _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
         }
+        // Background requests may take longer than a lookup's limit, and so may a loaded
+        // daemon's handshake (past a short limit it would end mapping until the next connection).
+        mapConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.mapTimeout))
+        tableConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.tableTimeout))
+    }
+
+    /// Whether the daemon answers lookups (``answering``).
+    var isAnswering: Bool { answering.value.load(ordering: .relaxed) }
+
+    /// Notes that the daemon failed a request a lookup needed (late, refused, or no
+    /// connection): the lookup is answered by a fallback.
+    func noteUnanswered() { noteAnswering(false) }
+
+    private func noteAnswering(_ now: Bool) {
+        // A load first: the common case, no change, writes nothing other threads read.
+        guard answering.value.load(ordering: .relaxed) != now,
+            answering.value.compareExchange(expected: !now, desired: now, ordering: .relaxed).exchanged
+        else { return }
+        onAnsweringChanged()
     }
 
     /// Whether lookups read mapped tables: mapped mode, with a daemon that has `map`.
@@ -149,7 +187,8 @@ final class DaemonLookups: Sendable {
             guard let connectionNumber = mapped.attempt else { return }
             let reply: WireReply
             do {
-                reply = try mapClient(for: connectionNumber).send(.map, timeout: max(client.timeout, Self.mapTimeout))
+                reply = try mapConnection.client(for: connectionNumber).send(
+                    .map, timeout: max(client.timeout, Self.mapTimeout))
             } catch {
                 // Late, or the connection broke: the next connection asks again.
                 mapped.noteFailure(onConnection: connectionNumber)
@@ -162,6 +201,7 @@ final class DaemonLookups: Sendable {
                 mapped.noteFailure(onConnection: connectionNumber)
                 return
             }
+            noteAnswering(true)
             if mapped.store(tables, fetchedOnConnection: connectionNumber) {
                 // The tables this generation answers need no copy of their own any more.
                 cache.drop { key in
@@ -175,23 +215,6 @@ final class DaemonLookups: Sendable {
         }
     }
 
-    /// The connection for `map` requests while ``client`` is on connection `connectionNumber`:
-    /// the one kept, else a new one, which replaces it. Called by the one fetch in flight.
-    private func mapClient(for connectionNumber: Int) -> LocalizationClient {
-        if let kept = mapConnection.withLock({ $0 }), kept.connectionNumber == connectionNumber { return kept.client }
-        // The `map` sets its own time limit; the handshake may take as long (this is a
-        // background thread, and a loaded daemon's handshake past a short limit would end
-        // mapping until the next connection).
-        let opened = LocalizationClient(
-            socketPath: client.socketPath, timeout: max(client.timeout, Self.mapTimeout), subscribe: false)
-        let replaced = mapConnection.withLock { kept in
-            defer { kept = (connectionNumber, opened) }
-            return kept?.client
-        }
-        replaced?.close()
-        return opened
-    }
-
     /// The resolved table for `key`: cached, else the one `table` fetch in flight for it
     /// (begun here if none is), waited for at most `timeLimit` seconds (default the client's)
     /// and no later than the client's limit after it began; `nil` when it failed or is late.
@@ -199,17 +222,54 @@ final class DaemonLookups: Sendable {
     /// table slower than a lookup's limit is asked once and arrives for the lookups after.
     func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
         if let table = cache.table(for: key) { return table }
+        let fetch = beginFetch(key)
+        let now = DispatchTime.now().uptimeNanoseconds
+        return fetch.wait(
+            until: min(
+                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
+        )
+    }
+
+    /// The one `table` fetch in flight for `key`, begun in the background if none is.
+    @discardableResult
+    private func beginFetch(_ key: ResolvedTable.Key) -> BackgroundFetch<ResolvedTable> {
         let (fetch, isNew) = cache.fetch(for: key)
         if isNew {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 cache.endFetch(fetch, for: key, with: fetchTable(key))
             }
         }
-        let now = DispatchTime.now().uptimeNanoseconds
-        return fetch.wait(
-            until: min(
-                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
-        )
+        return fetch
+    }
+
+    /// How the cached way answers a lookup of one key: from a resolved table, or from a
+    /// `lookup` round trip.
+    enum CachedAnswer {
+        /// The table, cached or fetched in time.
+        case table(ResolvedTable)
+        /// The daemon's answer to a `lookup` of the key.
+        case lookup(LookupResult)
+        /// Neither in time: the lookup is answered by a fallback.
+        case none
+    }
+
+    /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's).
+    /// A table cached answers. When the daemon never sent that table (a new process, or a
+    /// table not asked before), the table is fetched in the background and the key is asked
+    /// with one `lookup` round trip, which the daemon answers at once from its catalog: a new
+    /// process's first lookups never wait for a whole table (about a second for 100,000
+    /// strings on a loaded daemon) nor return the bare key because one is late. When an
+    /// older copy of the table is known (a change took it out of service, or it came from an
+    /// earlier connection), the refetch is waited for as ``table(for:timeLimit:)`` says, and
+    /// the old copy answers a late one: a daemon slow to resolve is not also asked per key.
+    func cachedAnswer(_ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil) -> CachedAnswer {
+        if let table = cache.table(for: tableKey) { return .table(table) }
+        guard cache.lastKnown(for: tableKey) == nil else {
+            return table(for: tableKey, timeLimit: timeLimit).map(CachedAnswer.table) ?? .none
+        }
+        beginFetch(tableKey)
+        return lookup(key, languages: tableKey.languages, table: tableKey.table, plural: .none, timeLimit: timeLimit)
+            .map(CachedAnswer.lookup) ?? .none
     }
 
     /// Asks `table` for `key` until a reply is kept; `nil` when the daemon failed. A reply
@@ -219,12 +279,13 @@ final class DaemonLookups: Sendable {
         for _ in 0..<3 {
             let connectionNumber = cache.connectionNumber
             guard
-                case .table(let result)? = try? client.sendInBackground(
+                case .table(let result)? = try? tableConnection.client(for: connectionNumber).sendInBackground(
                     .table(languages: key.languages, table: key.table),
                     timeout: max(client.timeout, Self.tableTimeout))
             else {
                 return nil
             }
+            noteAnswering(true)
             let chain = FallbackChain(
                 preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
             let table = ResolvedTable(
@@ -249,6 +310,7 @@ final class DaemonLookups: Sendable {
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
         guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else { return nil }
+        noteAnswering(true)
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
@@ -316,6 +378,7 @@ final class DaemonLookups: Sendable {
     func close() {
         misses.flush()
         client.close()
-        mapConnection.withLock { $0?.client }?.close()
+        mapConnection.close()
+        tableConnection.close()
     }
 }

@@ -116,7 +116,8 @@ public final class Localizer: Sendable {
         let daemon = DaemonLookups(
             socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development,
             onEvent: { [weak self] event in self?.handle(event, from: serial) },
-            onMapped: { [weak self] in self?.handleMapped(from: serial) })
+            onMapped: { [weak self] in self?.handleMapped(from: serial) },
+            onAnsweringChanged: { [weak self] in self?.handleAnsweringChanged(from: serial) })
         let old = state.withLock { state in
             defer {
                 state.daemon = daemon
@@ -147,8 +148,19 @@ public final class Localizer: Sendable {
     /// The mode chosen by the environment or the last `use…` call.
     public var mode: LookupMode { state.withLock { $0.daemon?.mode ?? .embedded } }
 
-    /// What answers lookups now.
-    public var source: LookupSource { route().source }
+    /// What answers lookups now: `daemon` only while the daemon answers them. A daemon
+    /// that is connected but failed the last request a lookup needed (hung, or late) is not
+    /// what answers: then the fallback that does, `files` or `lastKnown`, until it answers
+    /// again or a new connection is up.
+    public var source: LookupSource {
+        let current = route()
+        switch current {
+        case .mapped(let daemon), .cached(let daemon), .direct(let daemon):
+            return daemon.isAnswering ? .daemon : fallbackSource()
+        case .files, .lastKnown, .keys:
+            return current.source
+        }
+    }
 
     /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
     var isConfigured: Bool { configured.load(ordering: .acquiring) }
@@ -330,12 +342,17 @@ public final class Localizer: Sendable {
             let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
             tableTimeLimit = (timeLimit ?? daemon.client.timeout) - waited
         }
-        if let resolved = daemon.table(for: tableKey, timeLimit: tableTimeLimit) {
+        switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit) {
+        case .table(let resolved):
             let result = DaemonLookups.result(key, in: resolved)
             if !result.found { daemon.misses.record(key, in: tableKey) }
             return (result, .daemon)
+        case .lookup(let result):
+            // The daemon counted a miss itself.
+            return (result, .daemon)
+        case .none:
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         }
-        return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
     }
 
     /// The value `localized` returns. In cached mode, once this thread has read the table,
@@ -399,8 +416,16 @@ public final class Localizer: Sendable {
             let tableKey = ResolvedTable.Key(
                 languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
-            resolved = daemon.table(for: tableKey, timeLimit: timeLimit)
-            if let resolved { local.pointee.store(resolved, as: name) }
+            switch daemon.cachedAnswer(key, in: tableKey, timeLimit: timeLimit) {
+            case .table(let fetched):
+                resolved = fetched
+                local.pointee.store(fetched, as: name)
+            case .lookup(let result):
+                // The table is on its way; the daemon counted a miss itself.
+                return result.value
+            case .none:
+                break
+            }
         }
         guard let resolved else {
             // The time limit is spent (a lookup would wait again): files, else last known.
@@ -474,10 +499,16 @@ public final class Localizer: Sendable {
     /// every client's replies wait behind it. Files not read yet are what will answer.
     private func currentSource() -> LookupSource {
         state.withLock { state in
-            if let daemon = state.daemon, daemon.client.isConnected { return .daemon }
+            if let daemon = state.daemon, daemon.client.isConnected, daemon.isAnswering { return .daemon }
             if state.resources != nil || ResourceRead(state) != nil { return .files }
             return state.daemon != nil ? .lastKnown : .keys
         }
+    }
+
+    /// What answers when the daemon fails a lookup (``offline(_:tags:table:plural:daemon:)``),
+    /// without reading the files.
+    private func fallbackSource() -> LookupSource {
+        state.withLock { state in state.resources != nil || ResourceRead(state) != nil ? .files : .lastKnown }
     }
 
     /// What one look at the state found: the answer, or files to read first.
@@ -534,6 +565,7 @@ public final class Localizer: Sendable {
     private func offline(
         _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups
     ) -> (result: LookupResult, source: LookupSource) {
+        daemon.noteUnanswered()
         if let resources = loadedResources() {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
@@ -587,6 +619,12 @@ public final class Localizer: Sendable {
     private func handleMapped(from daemonSerial: UInt64) {
         guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
         invalidate()
+    }
+
+    /// The daemon stopped answering lookups on a connection that is up, or answers again.
+    private func handleAnsweringChanged(from daemonSerial: UInt64) {
+        guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
+        noteSource(reason: "no answer within the time limit")
     }
 
     /// Logs the source when it changed, and tells observers that everything may differ.
