@@ -48,7 +48,7 @@ final class DaemonLookups: Sendable {
     /// daemon), and the lookups after it get it rather than asking again.
     static let tableTimeout = 30.0
 
-    /// The most round-trip answers (direct mode, or with counts) remembered for when the
+    /// The most round-trip answers (direct mode, with counts, or while a table is fetched) remembered for when the
     /// daemon goes away.
     static let rememberedCapacity = 10_000
 
@@ -314,12 +314,11 @@ final class DaemonLookups: Sendable {
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
-        // Cached mode's tables answer everything but plural selections.
-        if mode == .direct || plural != .none {
-            remembered.withLock { remembered in
-                if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
-                remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
-            }
+        // For when the daemon goes away: direct mode's answers, counted questions, and the
+        // cached way's one-key questions asked while their table is on its way.
+        remembered.withLock { remembered in
+            if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
+            remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
         }
         return result
     }
@@ -343,21 +342,25 @@ final class DaemonLookups: Sendable {
             plural: .counts(Array(counts.prefix(WireOperation.maximumCounts))))
     }
 
-    /// What the daemon last said about `key` asked with `plural`: its remembered answer to
-    /// that very question, else the cached table's value (a plural entry's `other` forms).
+    /// What the daemon last said about `key` asked with `plural`: with counts, its remembered
+    /// answer to that very question first; then the cached table's value (a plural entry's
+    /// `other` forms), the mapped generation's, and a remembered answer to the key alone (a
+    /// table that came after such a round trip is newer than it).
     func lastKnown(
         _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
-        if let answer = remembered.withLock({ $0[question] }) { return answer }
+        if plural != .none, let answer = remembered.withLock({ $0[question] }) { return answer }
         if let table = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
             return Self.result(key, in: table)
         }
         // The mapped generations kept: the newest that has the (language, table) answers.
-        guard languages.count == 1,
+        if languages.count == 1,
             let place = mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first
-        else { return nil }
-        return place.result(key, plural: plural)
+        {
+            return place.result(key, plural: plural)
+        }
+        return plural == .none ? remembered.withLock { $0[question] } : nil
     }
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.
