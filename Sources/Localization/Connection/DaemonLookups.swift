@@ -43,6 +43,13 @@ final class DaemonLookups: Sendable {
     static let mapWait = 0.1
     static let mapWaitShare = 0.25
 
+    /// How long after a table's fetch began a lookup that knows nothing of the table waits for
+    /// it, at most, in seconds, and at most ``mapWaitShare`` of its time limit; then it asks
+    /// its one key (``cachedAnswer(_:in:timeLimit:)``). A table of a few thousand strings
+    /// arrives well within it, and the lookups after it read the process's copy as cached
+    /// mode promises; one of 100,000 takes a loaded daemon about a second.
+    static let tableWait = 0.1
+
     /// The least time limit of a `table` request, in seconds: made in the background, it may
     /// take longer than a lookup's limit (a whole table of a large set, resolved by a loaded
     /// daemon), and the lookups after it get it rather than asking again.
@@ -73,12 +80,11 @@ final class DaemonLookups: Sendable {
     /// (``cachedAnswer(_:in:timeLimit:)``) must not wait behind it.
     private let tableConnection: SideConnection
     /// Whether the daemon answered the last request a lookup needed from it: `false` from a
-    /// lookup it failed (``noteUnanswered()``, late or refused) until it answers again or a
-    /// new connection is up. ``Localizer/source`` reads it, so that it says `lastKnown` (or
-    /// `files`) while those answer, not `daemon`, on a connection that is up but not answering.
+    /// lookup it failed on the current connection (late, refused) until it answers again or
+    /// a new connection is up. ``Localizer/source`` reads it, so that it says `lastKnown` (or
+    /// `files`) while those answer, not `daemon`, on a connection that is up but not answering
+    /// (a table refetch outlasting the limit, a daemon stopped but not yet given up on).
     private let answering = Answering()
-    /// Told when ``answering`` changes, except on a new connection (the event says so).
-    private let onAnsweringChanged: @Sendable () -> Void
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
     private let daemonMinorVersion = ProtocolMinorVersion()
@@ -88,11 +94,9 @@ final class DaemonLookups: Sendable {
     init(
         socketPath: String?, mode: LookupMode, timeout: Double, developmentLanguage: LanguageTag,
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
-        onMapped: @escaping @Sendable () -> Void = {},
-        onAnsweringChanged: @escaping @Sendable () -> Void = {}
+        onMapped: @escaping @Sendable () -> Void = {}
     ) {
         self.onMapped = onMapped
-        self.onAnsweringChanged = onAnsweringChanged
         let cache = ResolvedTableCache()
         let mapped = self.mapped
         let daemonMinorVersion = self.daemonMinorVersion
@@ -130,16 +134,19 @@ final class DaemonLookups: Sendable {
     /// Whether the daemon answers lookups (``answering``).
     var isAnswering: Bool { answering.value.load(ordering: .relaxed) }
 
-    /// Notes that the daemon failed a request a lookup needed (late, refused, or no
-    /// connection): the lookup is answered by a fallback.
-    func noteUnanswered() { noteAnswering(false) }
+    /// Notes that the daemon answered a request.
+    private func noteAnswered() { noteAnswering(true) }
+
+    /// Notes that the daemon failed a request a lookup needed, begun on connection
+    /// `connectionNumber` (``ResolvedTableCache/connectionNumber``): the lookup is answered by
+    /// a fallback. A request of an earlier connection says nothing of the current one.
+    private func noteUnanswered(onConnection connectionNumber: Int) {
+        if connectionNumber == cache.connectionNumber { noteAnswering(false) }
+    }
 
     private func noteAnswering(_ now: Bool) {
         // A load first: the common case, no change, writes nothing other threads read.
-        guard answering.value.load(ordering: .relaxed) != now,
-            answering.value.compareExchange(expected: !now, desired: now, ordering: .relaxed).exchanged
-        else { return }
-        onAnsweringChanged()
+        if answering.value.load(ordering: .relaxed) != now { answering.value.store(now, ordering: .relaxed) }
     }
 
     /// Whether lookups read mapped tables: mapped mode, with a daemon that has `map`.
@@ -159,13 +166,14 @@ final class DaemonLookups: Sendable {
         return mapped.current
     }
 
-    /// What is left of the client's time limit `started` ago, for the requests of a lookup
-    /// that waited for a `map` (at most ``mapWaitShare`` of it): so the lookup as a whole
-    /// takes no longer than the limit. At least half the limit, so that a thread the system
-    /// held up does not call the daemon hung.
-    func timeLeft(since started: DispatchTime) -> Double {
+    /// What is left of `limit` (default the client's time limit) `started` ago, for the
+    /// requests of a lookup that waited for a `map` or a table (at most ``mapWaitShare`` of
+    /// it): so the lookup as a whole takes no longer than the limit. At least half the limit,
+    /// so that a thread the system held up does not call the daemon hung.
+    func timeLeft(since started: DispatchTime, of limit: Double? = nil) -> Double {
+        let limit = limit ?? client.timeout
         let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
-        return max(client.timeout / 2, client.timeout - waited)
+        return max(limit / 2, limit - waited)
     }
 
     /// Maps the current generation in the background, unless it is mapped, being mapped, or
@@ -201,7 +209,7 @@ final class DaemonLookups: Sendable {
                 mapped.noteFailure(onConnection: connectionNumber)
                 return
             }
-            noteAnswering(true)
+            noteAnswered()
             if mapped.store(tables, fetchedOnConnection: connectionNumber) {
                 // The tables this generation answers need no copy of their own any more.
                 cache.drop { key in
@@ -222,12 +230,15 @@ final class DaemonLookups: Sendable {
     /// table slower than a lookup's limit is asked once and arrives for the lookups after.
     func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
         if let table = cache.table(for: key) { return table }
+        let connectionNumber = cache.connectionNumber
         let fetch = beginFetch(key)
         let now = DispatchTime.now().uptimeNanoseconds
-        return fetch.wait(
+        let table = fetch.wait(
             until: min(
                 now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
         )
+        if table == nil { noteUnanswered(onConnection: connectionNumber) }
+        return table
     }
 
     /// The one `table` fetch in flight for `key`, begun in the background if none is.
@@ -254,22 +265,38 @@ final class DaemonLookups: Sendable {
     }
 
     /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's).
-    /// A table cached answers. When the daemon never sent that table (a new process, or a
-    /// table not asked before), the table is fetched in the background and the key is asked
-    /// with one `lookup` round trip, which the daemon answers at once from its catalog: a new
-    /// process's first lookups never wait for a whole table (about a second for 100,000
-    /// strings on a loaded daemon) nor return the bare key because one is late. When an
-    /// older copy of the table is known (a change took it out of service, or it came from an
-    /// earlier connection), the refetch is waited for as ``table(for:timeLimit:)`` says, and
-    /// the old copy answers a late one: a daemon slow to resolve is not also asked per key.
+    /// A table cached answers. When nothing the daemon said of that table is known (a new
+    /// process, or a table not asked before), its fetch begins in the background and is
+    /// waited for briefly (``tableWait``); if it is not there by then, the key is asked with
+    /// one `lookup` round trip, which the daemon answers at once from its catalog (the table
+    /// comes on a connection of its own): a new process's first lookups never wait for a
+    /// whole table (about a second for 100,000 strings on a loaded daemon) nor return the
+    /// bare key because one is late. When an older copy of the table is known (a change took
+    /// it out of service, it came from an earlier connection, or a mapped generation holds
+    /// it), the refetch is waited for as ``table(for:timeLimit:)`` says, and the old copy
+    /// answers a late one: a daemon slow to resolve is not also asked per key.
     func cachedAnswer(_ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil) -> CachedAnswer {
         if let table = cache.table(for: tableKey) { return .table(table) }
-        guard cache.lastKnown(for: tableKey) == nil else {
+        guard !knowsOf(tableKey) else {
             return table(for: tableKey, timeLimit: timeLimit).map(CachedAnswer.table) ?? .none
         }
-        beginFetch(tableKey)
-        return lookup(key, languages: tableKey.languages, table: tableKey.table, plural: .none, timeLimit: timeLimit)
-            .map(CachedAnswer.lookup) ?? .none
+        let started = DispatchTime.now()
+        let limit = timeLimit ?? client.timeout
+        let fetch = beginFetch(tableKey)
+        let waitLimit = min(Self.tableWait, limit * Self.mapWaitShare)
+        if let table = fetch.wait(until: fetch.started &+ Self.nanoseconds(waitLimit)) { return .table(table) }
+        return lookup(
+            key, languages: tableKey.languages, table: tableKey.table, plural: .none,
+            timeLimit: timeLeft(since: started, of: limit)
+        ).map(CachedAnswer.lookup) ?? .none
+    }
+
+    /// Whether something the daemon said of the table `key` names is known: an earlier or
+    /// stale copy of it, or a mapped generation kept that holds it.
+    private func knowsOf(_ key: ResolvedTable.Key) -> Bool {
+        if cache.lastKnown(for: key) != nil { return true }
+        guard key.languages.count == 1 else { return false }
+        return mapped.kept.contains { $0.place(language: key.languages[0], table: key.table) != nil }
     }
 
     /// Asks `table` for `key` until a reply is kept; `nil` when the daemon failed. A reply
@@ -285,7 +312,7 @@ final class DaemonLookups: Sendable {
             else {
                 return nil
             }
-            noteAnswering(true)
+            noteAnswered()
             let chain = FallbackChain(
                 preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
             let table = ResolvedTable(
@@ -309,8 +336,12 @@ final class DaemonLookups: Sendable {
         let operation = Self.lookupOperation(
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
-        guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else { return nil }
-        noteAnswering(true)
+        let connectionNumber = cache.connectionNumber
+        guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else {
+            noteUnanswered(onConnection: connectionNumber)
+            return nil
+        }
+        noteAnswered()
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)

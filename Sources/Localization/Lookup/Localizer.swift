@@ -116,8 +116,7 @@ public final class Localizer: Sendable {
         let daemon = DaemonLookups(
             socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development,
             onEvent: { [weak self] event in self?.handle(event, from: serial) },
-            onMapped: { [weak self] in self?.handleMapped(from: serial) },
-            onAnsweringChanged: { [weak self] in self?.handleAnsweringChanged(from: serial) })
+            onMapped: { [weak self] in self?.handleMapped(from: serial) })
         let old = state.withLock { state in
             defer {
                 state.daemon = daemon
@@ -499,7 +498,7 @@ public final class Localizer: Sendable {
     /// every client's replies wait behind it. Files not read yet are what will answer.
     private func currentSource() -> LookupSource {
         state.withLock { state in
-            if let daemon = state.daemon, daemon.client.isConnected, daemon.isAnswering { return .daemon }
+            if let daemon = state.daemon, daemon.client.isConnected { return .daemon }
             if state.resources != nil || ResourceRead(state) != nil { return .files }
             return state.daemon != nil ? .lastKnown : .keys
         }
@@ -565,7 +564,6 @@ public final class Localizer: Sendable {
     private func offline(
         _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups
     ) -> (result: LookupResult, source: LookupSource) {
-        daemon.noteUnanswered()
         if let resources = loadedResources() {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
@@ -619,12 +617,6 @@ public final class Localizer: Sendable {
     private func handleMapped(from daemonSerial: UInt64) {
         guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
         invalidate()
-    }
-
-    /// The daemon stopped answering lookups on a connection that is up, or answers again.
-    private func handleAnsweringChanged(from daemonSerial: UInt64) {
-        guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
-        noteSource(reason: "no answer within the time limit")
     }
 
     /// Logs the source when it changed, and tells observers that everything may differ.
