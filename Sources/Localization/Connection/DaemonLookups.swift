@@ -43,9 +43,10 @@ final class DaemonLookups: Sendable {
     static let mapWait = 0.1
     static let mapWaitShare = 0.25
 
-    /// How long after a table's fetch began a lookup that knows nothing of the table waits for
-    /// it, at most, in seconds, and at most ``mapWaitShare`` of its time limit; then it asks
-    /// its one key (``cachedAnswer(_:in:timeLimit:)``). A table of a few thousand strings
+    /// How long after it began (or the table's fetch did, if earlier) a lookup that knows
+    /// nothing of the table waits for it, at most, in seconds, and at most ``mapWaitShare`` of
+    /// the time limit; then it asks its one key (``cachedAnswer(_:in:timeLimit:since:)``). A
+    /// mapped-mode lookup has spent it waiting for the `map`. A table of a few thousand strings
     /// arrives well within it, and the lookups after it read the process's copy as cached
     /// mode promises; one of 100,000 takes a loaded daemon about a second.
     static let tableWait = 0.1
@@ -77,7 +78,7 @@ final class DaemonLookups: Sendable {
     private let mapConnection: SideConnection
     /// The connection `table` requests go on: a whole table of a large set takes the daemon
     /// about a second, and the one-key `lookup`s made meanwhile on ``client``'s connection
-    /// (``cachedAnswer(_:in:timeLimit:)``) must not wait behind it.
+    /// (``cachedAnswer(_:in:timeLimit:since:)``) must not wait behind it.
     private let tableConnection: SideConnection
     /// Whether the daemon answered the last request a lookup needed from it: `false` from a
     /// lookup it failed on the current connection (late, refused) until it answers again or
@@ -264,10 +265,11 @@ final class DaemonLookups: Sendable {
         case none
     }
 
-    /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's).
-    /// A table cached answers. When nothing the daemon said of that table is known (a new
-    /// process, or a table not asked before), its fetch begins in the background and is
-    /// waited for briefly (``tableWait``); if it is not there by then, the key is asked with
+    /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's),
+    /// for a lookup that began at `started`. A table cached answers. When nothing the daemon
+    /// said of that table is known (a new process, or a table not asked before), its fetch
+    /// begins in the background and is waited for briefly (``tableWait``); if it is not there
+    /// by then, the key is asked with
     /// one `lookup` round trip, which the daemon answers at once from its catalog (the table
     /// comes on a connection of its own): a new process's first lookups never wait for a
     /// whole table (about a second for 100,000 strings on a loaded daemon) nor return the
@@ -275,19 +277,23 @@ final class DaemonLookups: Sendable {
     /// it out of service, it came from an earlier connection, or a mapped generation holds
     /// it), the refetch is waited for as ``table(for:timeLimit:)`` says, and the old copy
     /// answers a late one: a daemon slow to resolve is not also asked per key.
-    func cachedAnswer(_ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil) -> CachedAnswer {
+    func cachedAnswer(
+        _ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil, since started: DispatchTime = .now()
+    ) -> CachedAnswer {
         if let table = cache.table(for: tableKey) { return .table(table) }
         guard !knowsOf(tableKey) else {
             return table(for: tableKey, timeLimit: timeLimit).map(CachedAnswer.table) ?? .none
         }
-        let started = DispatchTime.now()
+        let asked = DispatchTime.now()
         let limit = timeLimit ?? client.timeout
         let fetch = beginFetch(tableKey)
-        let waitLimit = min(Self.tableWait, limit * Self.mapWaitShare)
-        if let table = fetch.wait(until: fetch.started &+ Self.nanoseconds(waitLimit)) { return .table(table) }
+        let waitLimit = Self.nanoseconds(min(Self.tableWait, client.timeout * Self.mapWaitShare))
+        if let table = fetch.wait(until: min(fetch.started, started.uptimeNanoseconds) &+ waitLimit) {
+            return .table(table)
+        }
         return lookup(
             key, languages: tableKey.languages, table: tableKey.table, plural: .none,
-            timeLimit: timeLeft(since: started, of: limit)
+            timeLimit: timeLeft(since: asked, of: limit)
         ).map(CachedAnswer.lookup) ?? .none
     }
 

@@ -299,7 +299,7 @@ public final class Localizer: Sendable {
             }
             return cachedLookup(
                 key, tags: tags, table: tableName, plural: plural, daemon: daemon,
-                timeLimit: daemon.timeLeft(since: started))
+                timeLimit: daemon.timeLeft(since: started), since: started)
         case .cached(let daemon):
             return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .direct(let daemon):
@@ -321,10 +321,10 @@ public final class Localizer: Sendable {
 
     /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold, and
     /// while a generation is being mapped), each request within `timeLimit` seconds (default
-    /// the client's).
+    /// the client's), for a lookup that began at `started`.
     private func cachedLookup(
         _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups,
-        timeLimit: Double? = nil
+        timeLimit: Double? = nil, since started: DispatchTime = .now()
     ) -> (result: LookupResult, source: LookupSource) {
         let identifiers = tags.map(\.identifier)
         let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
@@ -341,7 +341,7 @@ public final class Localizer: Sendable {
             let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
             tableTimeLimit = (timeLimit ?? daemon.client.timeout) - waited
         }
-        switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit) {
+        switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit, since: started) {
         case .table(let resolved):
             let result = DaemonLookups.result(key, in: resolved)
             if !result.found { daemon.misses.record(key, in: tableKey) }
@@ -392,10 +392,10 @@ public final class Localizer: Sendable {
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
         var timeLimit: Double?
+        let started = DispatchTime.now()
         if local.pointee.mapsTables {
             let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
             if identifiers.count == 1 {
-                let started = DispatchTime.now()
                 if let place = daemon.mappedTables()?.place(
                     language: identifiers[0], table: ResourceCatalog.tableName(table))
                 {
@@ -415,7 +415,7 @@ public final class Localizer: Sendable {
             let tableKey = ResolvedTable.Key(
                 languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
-            switch daemon.cachedAnswer(key, in: tableKey, timeLimit: timeLimit) {
+            switch daemon.cachedAnswer(key, in: tableKey, timeLimit: timeLimit, since: started) {
             case .table(let fetched):
                 resolved = fetched
                 local.pointee.store(fetched, as: name)
