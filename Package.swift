@@ -61,7 +61,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalizationSocketsTests", dependencies: ["LocalizationSockets", "CSharedMemory", "TestSupport"]),
-        .testTarget(name: "LocalizationTests", dependencies: ["Localization", "LocalizationCore", "TestSupport"]),
+        .testTarget(
+            name: "LocalizationTests",
+            dependencies: [
+                "Localization", "LocalizationCore", "LocalizationDaemon", "LocalizationSockets", "TestSupport",
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -21,7 +21,12 @@ enum DaemonCommands {
 
     /// Sends `operation` and returns the reply's fields, turning an error reply into a failure.
     static func fields(_ operation: WireOperation, on connection: DaemonConnection) throws -> [String: WireValue] {
-        switch try connection.send(operation) {
+        try fields(of: connection.send(operation))
+    }
+
+    /// A reply's fields, turning an error reply into a failure.
+    static func fields(of reply: WireReply) throws -> [String: WireValue] {
+        switch reply {
         case .fields(let fields): return fields
         case .error(let error):
             let fix = error.code == .forbidden ? "; run it as root or as l10nd's own user" : ""

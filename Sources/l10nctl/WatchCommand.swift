@@ -7,8 +7,9 @@ import LocalizationWire
 ///
 /// The first connection must succeed (no daemon is a failure, as for every command); after
 /// that a lost connection is retried with a doubling delay, capped, until l10nd is back or
-/// a signal ends the process. Each loss and each return is said on stderr, so a pipe reading
-/// stdout sees only changes.
+/// a signal ends the process. A daemon at its connection limit is there and will take the
+/// watcher once a client leaves: it is retried the same way, from the first connection on.
+/// Each loss and each return is said on stderr, so a pipe reading stdout sees only changes.
 enum WatchCommand {
     /// The wait before the first reconnection attempt, in seconds.
     static let firstRetryDelay = 0.1
@@ -17,8 +18,14 @@ enum WatchCommand {
 
     static func run(_ invocation: Invocation) throws {
         var connection = try DaemonCommands.connect(invocation, timeout: 3600)
-        _ = try DaemonCommands.fields(.subscribe, on: connection)
         let path = connection.socketPath
+        let subscribed = try connection.send(.subscribe)
+        if case .error(let refusal) = subscribed, refusal.code == .unavailable {
+            say("l10nd on \(path) refused the connection (\(refusal.message)); retrying")
+            connection = reconnect(to: path)
+        } else {
+            _ = try DaemonCommands.fields(of: subscribed)
+        }
         say("watching \(path); Ctrl-C stops")
         while true {
             let event: WireEvent

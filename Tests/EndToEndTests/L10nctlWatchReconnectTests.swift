@@ -22,24 +22,38 @@ import Testing
 
     func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
+    /// `l10nctl watch --socket socket`, started, its output and errors written to files in
+    /// `output`; killed by `end` unless it ended already.
+    struct Watch {
+        let process = Process()
+        let stdoutPath: String
+        let stderrPath: String
+
+        init(socket: String, output: TemporaryDirectory) throws {
+            stdoutPath = try output.write("", to: "watch.out")
+            stderrPath = try output.write("", to: "watch.err")
+            process.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nctl"))
+            process.arguments = ["watch", "--socket", socket]
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+            try process.run()
+        }
+
+        func end() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
     @Test func watchReconnectsAfterADaemonRestartAndEndsOnSIGTERM() throws {
         let resources = try TemporaryDirectory()
         let table = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
         let first = try DaemonProcess(resources: [resources.path])
         let socket = first.socketPath
         let output = try TemporaryDirectory()
-        let stdoutPath = try output.write("", to: "watch.out")
-        let stderrPath = try output.write("", to: "watch.err")
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nctl"))
-        watch.arguments = ["watch", "--socket", socket]
-        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        watch.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        try watch.run()
-        defer {
-            if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
-            watch.waitUntilExit()
-        }
+        let started = try Watch(socket: socket, output: output)
+        defer { started.end() }
+        let (watch, stdoutPath, stderrPath) = (started.process, started.stdoutPath, started.stderrPath)
         _ = wait(20, for: { $0.contains("watching") }, reading: { contents(stderrPath) })
 
         // A crash, not a clean stop: the socket file is left behind for the next daemon.
@@ -62,6 +76,41 @@ import Testing
         while watch.isRunning, Date() < deadline { usleep(10_000) }
         #expect(!watch.isRunning, "watch did not end on SIGTERM")
         #expect(watch.terminationReason == .uncaughtSignal && watch.terminationStatus == SIGTERM)
+    }
+
+    /// Outside testers: at the daemon's connection limit `watch` exited 1, though the daemon
+    /// was there and would take it once a client left. It retries, as after a loss.
+    @Test func watchAtTheConnectionLimitRetriesUntilTheDaemonTakesIt() throws {
+        let resources = try TemporaryDirectory()
+        let table = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
+        let configuration = try TemporaryDirectory(prefix: "l10nd-conf")
+        let config = try configuration.write("max_connections = 1\n", to: "l10nd.conf")
+        let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--config", config])
+        // Holds the one connection; answered, so it is in the daemon's table (the start-up
+        // probe's connection may not be closed there yet: then this one is refused, and retried).
+        var holder: JSONLineClient?
+        #expect(
+            eventually {
+                holder = try? daemon.connect()
+                return (try? holder?.request(["op": "hello"]))??["ok"] as? Bool == true
+            })
+        let output = try TemporaryDirectory()
+        let watch = try Watch(socket: daemon.socketPath, output: output)
+        defer { watch.end() }
+
+        let refused = wait(20, for: { $0.contains("retrying") }, reading: { contents(watch.stderrPath) })
+        #expect(
+            refused.contains(
+                "l10nctl: l10nd on \(daemon.socketPath) refused the connection (l10nd is at its connection limit (max_connections = 1); try again later); retrying"
+            ), "\(refused)")
+        #expect(watch.process.isRunning, "watch ended at the connection limit: \(refused)")
+
+        holder = nil
+        let back = wait(60, for: { $0.contains("watching") }, reading: { contents(watch.stderrPath) })
+        #expect(back.contains("l10nctl: reconnected to l10nd on \(daemon.socketPath) at generation 1"), "\(back)")
+        try "\"k\" = \"new\";\n".write(toFile: table, atomically: true, encoding: .utf8)
+        let changes = wait(30, for: { $0.contains("\n") }, reading: { contents(watch.stdoutPath) })
+        #expect(changes == "generation 2: ja/Localizable\n", "\(contents(watch.stderrPath))")
     }
 
     @Test func watchWithNoDaemonFailsAtOnceNamingTheFix() throws {

@@ -12,6 +12,11 @@ final class DaemonLookups: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)
     }
 
+    /// Whether the daemon answers lookups, shared with the connection's event handler.
+    private final class Answering: Sendable {
+        let value = Atomic<Bool>(true)
+    }
+
     /// A question asked with a round trip, to remember its last answer: with the counts it
     /// selected plural forms by, so a form chosen for one number never answers another.
     private struct Question: Hashable {
@@ -38,12 +43,20 @@ final class DaemonLookups: Sendable {
     static let mapWait = 0.1
     static let mapWaitShare = 0.25
 
+    /// How long after it began (or the table's fetch did, if earlier) a lookup that knows
+    /// nothing of the table waits for it, at most, in seconds, and at most ``mapWaitShare`` of
+    /// the time limit; then it asks its one key (``cachedAnswer(_:in:timeLimit:since:)``). A
+    /// mapped-mode lookup has spent it waiting for the `map`. A table of a few thousand strings
+    /// arrives well within it, and the lookups after it read the process's copy as cached
+    /// mode promises; one of 100,000 takes a loaded daemon about a second.
+    static let tableWait = 0.1
+
     /// The least time limit of a `table` request, in seconds: made in the background, it may
     /// take longer than a lookup's limit (a whole table of a large set, resolved by a loaded
     /// daemon), and the lookups after it get it rather than asking again.
     static let tableTimeout = 30.0
 
-    /// The most round-trip answers (direct mode, or with counts) remembered for when the
+    /// The most round-trip answers (direct mode, with counts, or while a table is fetched) remembered for when the
     /// daemon goes away.
     static let rememberedCapacity = 10_000
 
@@ -56,14 +69,23 @@ final class DaemonLookups: Sendable {
     /// Told when a new generation is mapped: lookups then move to it from the cached way.
     private let onMapped: @Sendable () -> Void
     private let remembered = Mutex<[Question: LookupResult]>([:])
-    /// The connection `map` requests go on, and the number of ``client``'s connection it was
-    /// opened for. A `map` waits for the daemon's compile (seconds), and every reply after it
-    /// on the same connection would wait too, since the daemon keeps each connection's order:
-    /// the cached way's `table` requests, which answer meanwhile, included. Opened by the first
-    /// `map` after each new connection of ``client``, so that it reaches the daemon ``client``
-    /// reached (a `map` from another one, with generations of its own, would be kept only if
-    /// its generation is not older than the events ``client`` heard).
-    private let mapConnection = Mutex<(connectionNumber: Int, client: LocalizationClient)?>(nil)
+    /// The connection `map` requests go on (a `map` waits for the daemon's compile, seconds):
+    /// apart from ``client``'s, whose lookups must not wait for it, and from
+    /// ``tableConnection``, whose `table` replies answer the cached way meanwhile. Opened for
+    /// each new connection of ``client``, so that it reaches the daemon ``client`` reached (a
+    /// `map` from another one, with generations of its own, would be kept only if its
+    /// generation is not older than the events ``client`` heard).
+    private let mapConnection: SideConnection
+    /// The connection `table` requests go on: a whole table of a large set takes the daemon
+    /// about a second, and the one-key `lookup`s made meanwhile on ``client``'s connection
+    /// (``cachedAnswer(_:in:timeLimit:since:)``) must not wait behind it.
+    private let tableConnection: SideConnection
+    /// Whether the daemon answered the last request a lookup needed from it: `false` from a
+    /// lookup it failed on the current connection (late, refused) until it answers again or
+    /// a new connection is up. ``Localizer/source`` reads it, so that it says `lastKnown` (or
+    /// `files`) while those answer, not `daemon`, on a connection that is up but not answering
+    /// (a table refetch outlasting the limit, a daemon stopped but not yet given up on).
+    private let answering = Answering()
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
     private let daemonMinorVersion = ProtocolMinorVersion()
@@ -79,6 +101,7 @@ final class DaemonLookups: Sendable {
         let cache = ResolvedTableCache()
         let mapped = self.mapped
         let daemonMinorVersion = self.daemonMinorVersion
+        let answering = self.answering
         self.cache = cache
         self.mode = mode
         self.developmentLanguage = developmentLanguage
@@ -87,6 +110,7 @@ final class DaemonLookups: Sendable {
             case .connected(let hello):
                 cache.reset()
                 mapped.reset()
+                answering.value.store(true, ordering: .relaxed)
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
             case .changed(let generation, let changes):
@@ -102,6 +126,28 @@ final class DaemonLookups: Sendable {
         misses = MissReporter { batch in
             _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
         }
+        // Background requests may take longer than a lookup's limit, and so may a loaded
+        // daemon's handshake (past a short limit it would end mapping until the next connection).
+        mapConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.mapTimeout))
+        tableConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.tableTimeout))
+    }
+
+    /// Whether the daemon answers lookups (``answering``).
+    var isAnswering: Bool { answering.value.load(ordering: .relaxed) }
+
+    /// Notes that the daemon answered a request.
+    private func noteAnswered() { noteAnswering(true) }
+
+    /// Notes that the daemon failed a request a lookup needed, begun on connection
+    /// `connectionNumber` (``ResolvedTableCache/connectionNumber``): the lookup is answered by
+    /// a fallback. A request of an earlier connection says nothing of the current one.
+    private func noteUnanswered(onConnection connectionNumber: Int) {
+        if connectionNumber == cache.connectionNumber { noteAnswering(false) }
+    }
+
+    private func noteAnswering(_ now: Bool) {
+        // A load first: the common case, no change, writes nothing other threads read.
+        if answering.value.load(ordering: .relaxed) != now { answering.value.store(now, ordering: .relaxed) }
     }
 
     /// Whether lookups read mapped tables: mapped mode, with a daemon that has `map`.
@@ -121,13 +167,14 @@ final class DaemonLookups: Sendable {
         return mapped.current
     }
 
-    /// What is left of the client's time limit `started` ago, for the requests of a lookup
-    /// that waited for a `map` (at most ``mapWaitShare`` of it): so the lookup as a whole
-    /// takes no longer than the limit. At least half the limit, so that a thread the system
-    /// held up does not call the daemon hung.
-    func timeLeft(since started: DispatchTime) -> Double {
+    /// What is left of `limit` (default the client's time limit) `started` ago, for the
+    /// requests of a lookup that waited for a `map` or a table (at most ``mapWaitShare`` of
+    /// it): so the lookup as a whole takes no longer than the limit. At least half the limit,
+    /// so that a thread the system held up does not call the daemon hung.
+    func timeLeft(since started: DispatchTime, of limit: Double? = nil) -> Double {
+        let limit = limit ?? client.timeout
         let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
-        return max(client.timeout / 2, client.timeout - waited)
+        return max(limit / 2, limit - waited)
     }
 
     /// Maps the current generation in the background, unless it is mapped, being mapped, or
@@ -149,7 +196,8 @@ final class DaemonLookups: Sendable {
             guard let connectionNumber = mapped.attempt else { return }
             let reply: WireReply
             do {
-                reply = try mapClient(for: connectionNumber).send(.map, timeout: max(client.timeout, Self.mapTimeout))
+                reply = try mapConnection.client(for: connectionNumber).send(
+                    .map, timeout: max(client.timeout, Self.mapTimeout))
             } catch {
                 // Late, or the connection broke: the next connection asks again.
                 mapped.noteFailure(onConnection: connectionNumber)
@@ -162,6 +210,7 @@ final class DaemonLookups: Sendable {
                 mapped.noteFailure(onConnection: connectionNumber)
                 return
             }
+            noteAnswered()
             if mapped.store(tables, fetchedOnConnection: connectionNumber) {
                 // The tables this generation answers need no copy of their own any more.
                 cache.drop { key in
@@ -175,23 +224,6 @@ final class DaemonLookups: Sendable {
         }
     }
 
-    /// The connection for `map` requests while ``client`` is on connection `connectionNumber`:
-    /// the one kept, else a new one, which replaces it. Called by the one fetch in flight.
-    private func mapClient(for connectionNumber: Int) -> LocalizationClient {
-        if let kept = mapConnection.withLock({ $0 }), kept.connectionNumber == connectionNumber { return kept.client }
-        // The `map` sets its own time limit; the handshake may take as long (this is a
-        // background thread, and a loaded daemon's handshake past a short limit would end
-        // mapping until the next connection).
-        let opened = LocalizationClient(
-            socketPath: client.socketPath, timeout: max(client.timeout, Self.mapTimeout), subscribe: false)
-        let replaced = mapConnection.withLock { kept in
-            defer { kept = (connectionNumber, opened) }
-            return kept?.client
-        }
-        replaced?.close()
-        return opened
-    }
-
     /// The resolved table for `key`: cached, else the one `table` fetch in flight for it
     /// (begun here if none is), waited for at most `timeLimit` seconds (default the client's)
     /// and no later than the client's limit after it began; `nil` when it failed or is late.
@@ -199,17 +231,78 @@ final class DaemonLookups: Sendable {
     /// table slower than a lookup's limit is asked once and arrives for the lookups after.
     func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
         if let table = cache.table(for: key) { return table }
+        let connectionNumber = cache.connectionNumber
+        let fetch = beginFetch(key)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let table = fetch.wait(
+            until: min(
+                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
+        )
+        if table == nil { noteUnanswered(onConnection: connectionNumber) }
+        return table
+    }
+
+    /// The one `table` fetch in flight for `key`, begun in the background if none is.
+    @discardableResult
+    private func beginFetch(_ key: ResolvedTable.Key) -> BackgroundFetch<ResolvedTable> {
         let (fetch, isNew) = cache.fetch(for: key)
         if isNew {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 cache.endFetch(fetch, for: key, with: fetchTable(key))
             }
         }
-        let now = DispatchTime.now().uptimeNanoseconds
-        return fetch.wait(
-            until: min(
-                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
-        )
+        return fetch
+    }
+
+    /// How the cached way answers a lookup of one key: from a resolved table, or from a
+    /// `lookup` round trip.
+    enum CachedAnswer {
+        /// The table, cached or fetched in time.
+        case table(ResolvedTable)
+        /// The daemon's answer to a `lookup` of the key.
+        case lookup(LookupResult)
+        /// Neither in time: the lookup is answered by a fallback.
+        case none
+    }
+
+    /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's),
+    /// for a lookup that began at `started`. A table cached answers. When nothing the daemon
+    /// said of that table is known (a new process, or a table not asked before), its fetch
+    /// begins in the background and is waited for briefly (``tableWait``); if it is not there
+    /// by then, the key is asked with
+    /// one `lookup` round trip, which the daemon answers at once from its catalog (the table
+    /// comes on a connection of its own): a new process's first lookups never wait for a
+    /// whole table (about a second for 100,000 strings on a loaded daemon) nor return the
+    /// bare key because one is late. When an older copy of the table is known (a change took
+    /// it out of service, it came from an earlier connection, or a mapped generation holds
+    /// it), the refetch is waited for as ``table(for:timeLimit:)`` says, and the old copy
+    /// answers a late one: a daemon slow to resolve is not also asked per key.
+    func cachedAnswer(
+        _ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil, since started: DispatchTime = .now()
+    ) -> CachedAnswer {
+        if let table = cache.table(for: tableKey) { return .table(table) }
+        guard !knowsOf(tableKey) else {
+            return table(for: tableKey, timeLimit: timeLimit).map(CachedAnswer.table) ?? .none
+        }
+        let asked = DispatchTime.now()
+        let limit = timeLimit ?? client.timeout
+        let fetch = beginFetch(tableKey)
+        let waitLimit = Self.nanoseconds(min(Self.tableWait, client.timeout * Self.mapWaitShare))
+        if let table = fetch.wait(until: min(fetch.started, started.uptimeNanoseconds) &+ waitLimit) {
+            return .table(table)
+        }
+        return lookup(
+            key, languages: tableKey.languages, table: tableKey.table, plural: .none,
+            timeLimit: timeLeft(since: asked, of: limit)
+        ).map(CachedAnswer.lookup) ?? .none
+    }
+
+    /// Whether something the daemon said of the table `key` names is known: an earlier or
+    /// stale copy of it, or a mapped generation kept that holds it.
+    private func knowsOf(_ key: ResolvedTable.Key) -> Bool {
+        if cache.lastKnown(for: key) != nil { return true }
+        guard key.languages.count == 1 else { return false }
+        return mapped.kept.contains { $0.place(language: key.languages[0], table: key.table) != nil }
     }
 
     /// Asks `table` for `key` until a reply is kept; `nil` when the daemon failed. A reply
@@ -219,12 +312,13 @@ final class DaemonLookups: Sendable {
         for _ in 0..<3 {
             let connectionNumber = cache.connectionNumber
             guard
-                case .table(let result)? = try? client.sendInBackground(
+                case .table(let result)? = try? tableConnection.client(for: connectionNumber).sendInBackground(
                     .table(languages: key.languages, table: key.table),
                     timeout: max(client.timeout, Self.tableTimeout))
             else {
                 return nil
             }
+            noteAnswered()
             let chain = FallbackChain(
                 preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
             let table = ResolvedTable(
@@ -248,16 +342,20 @@ final class DaemonLookups: Sendable {
         let operation = Self.lookupOperation(
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
-        guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else { return nil }
+        let connectionNumber = cache.connectionNumber
+        guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else {
+            noteUnanswered(onConnection: connectionNumber)
+            return nil
+        }
+        noteAnswered()
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
-        // Cached mode's tables answer everything but plural selections.
-        if mode == .direct || plural != .none {
-            remembered.withLock { remembered in
-                if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
-                remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
-            }
+        // For when the daemon goes away: direct mode's answers, counted questions, and the
+        // cached way's one-key questions asked while their table is on its way.
+        remembered.withLock { remembered in
+            if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
+            remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
         }
         return result
     }
@@ -281,21 +379,25 @@ final class DaemonLookups: Sendable {
             plural: .counts(Array(counts.prefix(WireOperation.maximumCounts))))
     }
 
-    /// What the daemon last said about `key` asked with `plural`: its remembered answer to
-    /// that very question, else the cached table's value (a plural entry's `other` forms).
+    /// What the daemon last said about `key` asked with `plural`: with counts, its remembered
+    /// answer to that very question first; then the cached table's value (a plural entry's
+    /// `other` forms), the mapped generation's, and a remembered answer to the key alone (a
+    /// table that came after such a round trip is newer than it).
     func lastKnown(
         _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
-        if let answer = remembered.withLock({ $0[question] }) { return answer }
+        if plural != .none, let answer = remembered.withLock({ $0[question] }) { return answer }
         if let table = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
             return Self.result(key, in: table)
         }
         // The mapped generations kept: the newest that has the (language, table) answers.
-        guard languages.count == 1,
+        if languages.count == 1,
             let place = mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first
-        else { return nil }
-        return place.result(key, plural: plural)
+        {
+            return place.result(key, plural: plural)
+        }
+        return plural == .none ? remembered.withLock { $0[question] } : nil
     }
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.
@@ -316,6 +418,7 @@ final class DaemonLookups: Sendable {
     func close() {
         misses.flush()
         client.close()
-        mapConnection.withLock { $0?.client }?.close()
+        mapConnection.close()
+        tableConnection.close()
     }
 }

@@ -147,8 +147,19 @@ public final class Localizer: Sendable {
     /// The mode chosen by the environment or the last `use…` call.
     public var mode: LookupMode { state.withLock { $0.daemon?.mode ?? .embedded } }
 
-    /// What answers lookups now.
-    public var source: LookupSource { route().source }
+    /// What answers lookups now: `daemon` only while the daemon answers them. A daemon
+    /// that is connected but failed the last request a lookup needed (hung, or late) is not
+    /// what answers: then the fallback that does, `files` or `lastKnown`, until it answers
+    /// again or a new connection is up.
+    public var source: LookupSource {
+        let current = route()
+        switch current {
+        case .mapped(let daemon), .cached(let daemon), .direct(let daemon):
+            return daemon.isAnswering ? .daemon : fallbackSource()
+        case .files, .lastKnown, .keys:
+            return current.source
+        }
+    }
 
     /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
     var isConfigured: Bool { configured.load(ordering: .acquiring) }
@@ -288,7 +299,7 @@ public final class Localizer: Sendable {
             }
             return cachedLookup(
                 key, tags: tags, table: tableName, plural: plural, daemon: daemon,
-                timeLimit: daemon.timeLeft(since: started))
+                timeLimit: daemon.timeLeft(since: started), since: started)
         case .cached(let daemon):
             return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .direct(let daemon):
@@ -310,10 +321,10 @@ public final class Localizer: Sendable {
 
     /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold, and
     /// while a generation is being mapped), each request within `timeLimit` seconds (default
-    /// the client's).
+    /// the client's), for a lookup that began at `started`.
     private func cachedLookup(
         _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups,
-        timeLimit: Double? = nil
+        timeLimit: Double? = nil, since started: DispatchTime = .now()
     ) -> (result: LookupResult, source: LookupSource) {
         let identifiers = tags.map(\.identifier)
         let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
@@ -330,12 +341,17 @@ public final class Localizer: Sendable {
             let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
             tableTimeLimit = (timeLimit ?? daemon.client.timeout) - waited
         }
-        if let resolved = daemon.table(for: tableKey, timeLimit: tableTimeLimit) {
+        switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit, since: started) {
+        case .table(let resolved):
             let result = DaemonLookups.result(key, in: resolved)
             if !result.found { daemon.misses.record(key, in: tableKey) }
             return (result, .daemon)
+        case .lookup(let result):
+            // The daemon counted a miss itself.
+            return (result, .daemon)
+        case .none:
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         }
-        return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
     }
 
     /// The value `localized` returns. In cached mode, once this thread has read the table,
@@ -376,10 +392,10 @@ public final class Localizer: Sendable {
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
         var timeLimit: Double?
+        let started = DispatchTime.now()
         if local.pointee.mapsTables {
             let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
             if identifiers.count == 1 {
-                let started = DispatchTime.now()
                 if let place = daemon.mappedTables()?.place(
                     language: identifiers[0], table: ResourceCatalog.tableName(table))
                 {
@@ -399,8 +415,16 @@ public final class Localizer: Sendable {
             let tableKey = ResolvedTable.Key(
                 languages: LanguageTag.preferences(languages.tags).map(\.identifier),
                 table: ResourceCatalog.tableName(table))
-            resolved = daemon.table(for: tableKey, timeLimit: timeLimit)
-            if let resolved { local.pointee.store(resolved, as: name) }
+            switch daemon.cachedAnswer(key, in: tableKey, timeLimit: timeLimit, since: started) {
+            case .table(let fetched):
+                resolved = fetched
+                local.pointee.store(fetched, as: name)
+            case .lookup(let result):
+                // The table is on its way; the daemon counted a miss itself.
+                return result.value
+            case .none:
+                break
+            }
         }
         guard let resolved else {
             // The time limit is spent (a lookup would wait again): files, else last known.
@@ -478,6 +502,12 @@ public final class Localizer: Sendable {
             if state.resources != nil || ResourceRead(state) != nil { return .files }
             return state.daemon != nil ? .lastKnown : .keys
         }
+    }
+
+    /// What answers when the daemon fails a lookup (``offline(_:tags:table:plural:daemon:)``),
+    /// without reading the files.
+    private func fallbackSource() -> LookupSource {
+        state.withLock { state in state.resources != nil || ResourceRead(state) != nil ? .files : .lastKnown }
     }
 
     /// What one look at the state found: the answer, or files to read first.

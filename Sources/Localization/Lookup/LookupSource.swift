@@ -1,8 +1,9 @@
 /// What answers a ``Localizer``'s lookups right now.
 ///
-/// In a daemon mode it is ``daemon`` while the daemon is reachable; otherwise the first of
-/// ``files``, ``lastKnown`` and ``keys`` that is possible. A change of source is logged
-/// once, never per call.
+/// In a daemon mode it is ``daemon`` while the daemon is reachable and answers lookups (one
+/// whose connection is up but which failed the last request a lookup needed is not what
+/// answers); otherwise the first of ``files``, ``lastKnown`` and ``keys`` that is possible.
+/// A change of connection is logged once, never per call.
 public enum LookupSource: String, Sendable, Hashable {
     /// `l10nd`, over its socket.
     case daemon

@@ -19,6 +19,9 @@ public struct ResourceSet: Sendable {
     /// The files that could not be read or parsed, and the entries left out of files that
     /// were (a bad `.stringsdict` entry, a bad catalog localization), each located.
     public let errors: [ResourceParseError]
+    /// The chains lookups were made along: the set is replaced whole when the files are
+    /// read again, and the cache with it.
+    private let chains = FallbackChainCache<[LanguageTag]>()
 
     /// Scans `roots`, parses every file, and assembles the catalog. Never throws: a file
     /// that fails is left out and reported in ``errors``.
@@ -47,6 +50,6 @@ public struct ResourceSet: Sendable {
     public func lookup(
         _ key: String, languages: [LanguageTag], table: String? = nil, plural: PluralCounts = .none
     ) -> LookupResult {
-        catalog.lookup(key, in: table, chain: catalog.chain(languages), plural: plural)
+        catalog.lookup(key, in: table, chain: chains.chain(for: languages) { catalog.chain(languages) }, plural: plural)
     }
 }

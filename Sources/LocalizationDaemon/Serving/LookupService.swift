@@ -35,9 +35,6 @@ package final class LookupService: WireRequestHandler {
         }
     }
 
-    /// The most distinct preference lists whose chains are kept; past it the cache restarts.
-    static let chainCacheCapacity = 1024
-
     let store: ResourceStore
     let missing: MissingKeyReport
     let counters: DaemonCounters
@@ -45,23 +42,31 @@ package final class LookupService: WireRequestHandler {
     /// The users who may change the daemon (`reload`): root and the daemon's own user.
     /// Everyone who can connect may look strings up.
     let administrators: Set<UInt32>
-    private let chains = Mutex<[[String]: FallbackChain]>([:])
-    /// Where `table` requests are answered, one at a time: a client asking for many tables
-    /// takes one core at most.
-    private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility)
+    /// The chains of requests' preference lists, as they were sent.
+    private let chains = FallbackChainCache<[String]>()
+    /// Where `table` requests are answered, several at once: a new client asking for ten
+    /// languages' tables of a large set (about a second each) would otherwise wait for them
+    /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
+    /// per core, and lookups never wait here (they are answered on the server's queue).
+    private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
     /// Where each generation is compiled, once, and `map` requests answered: apart from
     /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
     /// strings).
     private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables: SharedTablesCache
+    /// Called on the tables queue as each `table` request begins, with its languages. For
+    /// tests: a request held here shows, without timing, that others are answered meanwhile.
+    private let beginningTable: (@Sendable (_ languages: [String]) -> Void)?
 
     /// Creates a service answering from `store`; `administrators` are the user ids allowed
-    /// to change the daemon, as `SO_PEERCRED` reports them.
+    /// to change the daemon, as `SO_PEERCRED` reports them. `beginningTable`, for tests, is
+    /// called as each `table` request begins to be answered, with its languages.
     package init(
         store: ResourceStore, missing: MissingKeyReport, counters: DaemonCounters, actions: Actions,
-        administrators: Set<UInt32>
+        administrators: Set<UInt32>, beginningTable: (@Sendable (_ languages: [String]) -> Void)? = nil
     ) {
+        self.beginningTable = beginningTable
         self.administrators = administrators
         self.store = store
         self.missing = missing
@@ -95,6 +100,7 @@ package final class LookupService: WireRequestHandler {
                 answersLater = true
                 tables.async { [self] in
                     defer { durations.record(since: started) }
+                    beginningTable?(languages)
                     do throws(WireError) {
                         reply(.table(try resolvedTable(languages: languages, table: table)))
                     } catch {
@@ -221,6 +227,21 @@ package final class LookupService: WireRequestHandler {
         return answered
     }
 
+    /// Holds every `table` reply and compile not begun yet until the returned function is
+    /// called. For tests: a whole table of a large set takes about a second to resolve and a
+    /// compile seconds, and a test that shows a lookup never waits for either holds them
+    /// rather than timing them.
+    package func holdTablesAndCompiles() -> @Sendable () -> Void {
+        tables.suspend()
+        compiling.suspend()
+        let released = Atomic<Bool>(false)
+        return { [tables, compiling] in
+            guard !released.exchange(true, ordering: .relaxed) else { return }
+            tables.resume()
+            compiling.resume()
+        }
+    }
+
     /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
     private func compileSoon(_ generation: UInt64) {
         sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
@@ -261,19 +282,20 @@ package final class LookupService: WireRequestHandler {
 
     /// The fallback chain for a request's languages, from a small cache.
     func chain(_ languages: [String], in catalog: ResourceCatalog) throws(WireError) -> FallbackChain {
-        if let cached = chains.withLock({ $0[languages] }) { return cached }
+        try chains.chain(for: languages) { () throws(WireError) -> FallbackChain in
+            catalog.chain(try Self.tags(languages))
+        }
+    }
+
+    /// The tags of a request's languages, each a tag or an `Accept-Language` list.
+    private static func tags(_ languages: [String]) throws(WireError) -> [LanguageTag] {
         var tags: [LanguageTag] = []
         for language in languages {
             do { tags += try LanguageTag.preferences(language) } catch {
                 throw WireError(code: .badRequest, message: error.description)
             }
         }
-        let chain = catalog.chain(tags)
-        chains.withLock { cache in
-            if cache.count >= Self.chainCacheCapacity { cache.removeAll(keepingCapacity: true) }
-            cache[languages] = chain
-        }
-        return chain
+        return tags
     }
 
     /// One key; with a count the daemon selects the plural form, with one count per
