@@ -6,6 +6,8 @@ import Foundation
 /// Translations are compared with the development language's table of the same name in
 /// the same resource directory (`en.lproj` next to `ja.lproj`), else with `Base.lproj`. A
 /// reference file that was not itself named for linting is read for comparison only. A
+/// language whose `.lproj` (in a directory lint scanned) lacks a reference file altogether
+/// has each of that file's keys `untranslated`, as ``TranslationCoverage`` counts them. A
 /// String Catalog is checked on its own: each language against its `sourceLanguage`.
 ///
 /// The rules agree with lookup and ``TranslationCoverage``: every catalog state is served
@@ -32,6 +34,8 @@ public enum ResourceLinter {
     public static func lint(paths: [String], options: LintOptions) -> [LintFinding] {
         var findings: [LintFinding] = []
         var files: [ResourceFile] = []
+        // Files found in a directory: only there does a file's absence say something.
+        var scanned: [ResourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -40,7 +44,9 @@ public enum ResourceLinter {
                 continue
             }
             if isDirectory.boolValue {
-                files += ResourceScanner.scan(directory: path, rootIndex: 0)
+                let found = ResourceScanner.scan(directory: path, rootIndex: 0)
+                files += found
+                scanned += found
             } else if let file = ResourceFile(anyPath: path) {
                 files.append(file)
             } else {
@@ -61,10 +67,11 @@ public enum ResourceLinter {
             }
         }
         let development = options.developmentLanguage
+        var references = ReferenceFiles(developmentLanguage: development)
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
-                let reference = referenceFile(for: file, developmentLanguage: development),
+                let reference = references.file(for: file),
                 let referenceEntries = parsed[reference.path]
                     ?? (try? Self.entries(of: reference, options: options).get().entries)
             else { continue }
@@ -72,6 +79,9 @@ public enum ResourceLinter {
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
             findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles)
+        }
+        findings += missingFileFindings(scanned, references: &references) { reference in
+            parsed[reference.path] ?? (try? Self.entries(of: reference, options: options).get().entries)
         }
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
@@ -83,24 +93,6 @@ public enum ResourceLinter {
                 $1.location.file ?? "", $1.location.line, $1.location.column, $1.rule
             )
         }
-    }
-
-    /// The development language's (else Base's) file with the same table and kind.
-    static func referenceFile(for file: ResourceFile, developmentLanguage: LanguageTag) -> ResourceFile? {
-        let lproj = (file.path as NSString).deletingLastPathComponent
-        let resources = (lproj as NSString).deletingLastPathComponent
-        let fileName = (file.path as NSString).lastPathComponent
-        let manager = FileManager.default
-        for language in [developmentLanguage.identifier, "Base"] {
-            guard let names = try? manager.contentsOfDirectory(atPath: resources) else { return nil }
-            for name in names.sorted() where ResourceFile.language(ofDirectory: name)?.identifier == language {
-                let path = resources + "/" + name + "/" + fileName
-                if manager.fileExists(atPath: path), let reference = ResourceFile(path: path) {
-                    return reference
-                }
-            }
-        }
-        return nil
     }
 
     /// The entries of one file, with their own findings (duplicates, bad entries, plural
