@@ -78,4 +78,38 @@ import Testing
         let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: [root.path]).catalog)
         #expect(coverage.reference == "Base" && coverage.languages.map(\.language) == ["fr"])
     }
+
+    @Test func aLanguageACatalogLacksAltogetherIsUntranslatedInIt() throws {
+        let root = try TemporaryDirectory()
+        let catalog = try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "Brand" : { "shouldTranslate" : false },
+                "Open" : { "localizations" : { "fr" : { "stringUnit" : { "state" : "translated", "value" : "Ouvrir" } } } },
+                "Quit" : { }
+              }
+            }
+            """, to: "Menu.xcstrings")
+        try root.write("\"Save\" = \"Save\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("\"Save\" = \"Speichern\";\n", to: "de.lproj/Localizable.strings")
+
+        let findings = ResourceLinter.lint(paths: [root.path])
+        // de has no localization in the catalog at all: both of its translatable keys;
+        // fr has no Localizable.strings: its one key, and "Quit" in the catalog.
+        let german = try coverage(root, "de")
+        #expect(german.total - german.translated == 2)
+        let missingInCatalog = findings.filter {
+            $0.location.file == catalog && $0.message.hasSuffix("has no de localization")
+        }
+        #expect(
+            missingInCatalog.map(\.message) == ["\"Open\" has no de localization", "\"Quit\" has no de localization"])
+        #expect(missingInCatalog.allSatisfy { $0.rule == .untranslated })
+        let french = try coverage(root, "fr")
+        #expect(french.total - french.translated == 2)
+        let frenchFindings = findings.filter { $0.rule == .untranslated && $0.message.contains("fr") }
+        #expect(frenchFindings.count == 2, "\(findings)")
+        #expect(findings.count == 4, "\(findings)")
+    }
 }

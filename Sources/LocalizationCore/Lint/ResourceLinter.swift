@@ -8,7 +8,8 @@ import Foundation
 /// reference file that was not itself named for linting is read for comparison only. A
 /// language whose `.lproj` (in a directory lint scanned) lacks a reference file altogether
 /// has each of that file's keys `untranslated`, as ``TranslationCoverage`` counts them. A
-/// String Catalog is checked on its own: each language against its `sourceLanguage`.
+/// String Catalog is checked on its own: each language against its `sourceLanguage`, and
+/// each language of an `.lproj` beside it that it has no localization in at all.
 ///
 /// The rules agree with lookup and ``TranslationCoverage``: every catalog state is served
 /// (and counted), so a marked state is a warning, not "untranslated"; an empty value is
@@ -20,6 +21,8 @@ public enum ResourceLinter {
         var order: [String] = []
         /// Where each plural variable of an entry is written, by key then variable.
         var variableLocations: [String: [String: SourceLocation]] = [:]
+        /// A String Catalog's contents and where its keys are, for the languages it lacks.
+        var catalog: (catalog: StringCatalog, locator: KeyPathLocator)?
     }
 
     /// Every finding for the files and directories in `paths`, sorted by file and line.
@@ -153,9 +156,9 @@ public enum ResourceLinter {
             case .stringCatalog:
                 let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
-                findings += catalogFindings(
-                    catalog, locator: KeyPathLocator(bytes: bytes, syntax: .json, file: file.path),
-                    styles: options.placeholderStyles)
+                let locator = KeyPathLocator(bytes: bytes, syntax: .json, file: file.path)
+                findings += catalogFindings(catalog, locator: locator, styles: options.placeholderStyles)
+                entries.catalog = (catalog, locator)
             }
         } catch {
             return .failure(error)
@@ -278,14 +281,7 @@ public enum ResourceLinter {
         let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
-            for (key, _) in source.sorted(by: { $0.key < $1.key })
-            where table[key] == nil && !catalog.untranslatableKeys.contains(key) {
-                findings.append(
-                    LintFinding(
-                        .untranslated, at: locator.location(of: ["strings", key]),
-                        "\(LintQuoting.quoted(key)) has no \(language) localization",
-                        related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage])))
-            }
+            findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
             var translation = Entries()
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
                 let path = ["strings", key, "localizations", language]
@@ -328,6 +324,21 @@ public enum ResourceLinter {
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
         }
         return findings
+    }
+
+    /// `untranslated` for each key of `catalog`'s source that `language` has no localization
+    /// of (every one when the catalog lacks the language), at the key in the JSON.
+    static func untranslatedCatalogKeys(_ catalog: StringCatalog, in language: String, locator: KeyPathLocator)
+        -> [LintFinding]
+    {
+        guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
+        let table = catalog.tables[language] ?? [:]
+        return source.keys.sorted().filter { table[$0] == nil && !catalog.untranslatableKeys.contains($0) }.map { key in
+            LintFinding(
+                .untranslated, at: locator.location(of: ["strings", key]),
+                "\(LintQuoting.quoted(key)) has no \(language) localization",
+                related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage]))
+        }
     }
 
     /// Missing, obsolete and empty keys and placeholder mismatches of a translation against
