@@ -45,7 +45,10 @@ enum CommandCatalog {
             paragraphs: [
                 "For each language under the resource directories (arguments, and --resources), how many of "
                     + "the development language's keys (every table) it translates, and how many of those a "
-                    + "String Catalog marks needs_review. Text output is a table with a bar per language."
+                    + "String Catalog marks needs_review. Text output is a table with a bar per language.",
+                "A key is untranslated when the language lacks it (a file its .lproj lacks leaves every key of "
+                    + "that file untranslated) or has it empty: the keys lint reports untranslated or "
+                    + "empty-value. A table only Base.lproj has counts as the development language's own.",
             ],
             globals: [.resources, .developmentLanguage]),
         CommandDescription(

@@ -10,8 +10,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case incompleteEntry = "incomplete-entry"
     /// The same key twice in one file; the last one wins.
     case duplicateKey = "duplicate-key"
-    /// A key the development language has and a translation lacks (or a String Catalog
-    /// key without a localization in a language the catalog has).
+    /// A key the development language has and a translation lacks, its whole file included
+    /// (or a String Catalog key without a localization in a language the catalog, or an
+    /// `.lproj` beside it, has).
     case untranslated
     /// A translation whose value is empty where the development language's is not.
     case emptyValue = "empty-value"

@@ -6,7 +6,10 @@ import Foundation
 /// Translations are compared with the development language's table of the same name in
 /// the same resource directory (`en.lproj` next to `ja.lproj`), else with `Base.lproj`. A
 /// reference file that was not itself named for linting is read for comparison only. A
-/// String Catalog is checked on its own: each language against its `sourceLanguage`.
+/// language whose `.lproj` (in a directory lint scanned) lacks a reference file altogether
+/// has each of that file's keys `untranslated`, as ``TranslationCoverage`` counts them. A
+/// String Catalog is checked on its own: each language against its `sourceLanguage`, and
+/// each language of an `.lproj` beside it that it has no localization in at all.
 ///
 /// The rules agree with lookup and ``TranslationCoverage``: every catalog state is served
 /// (and counted), so a marked state is a warning, not "untranslated"; an empty value is
@@ -18,6 +21,8 @@ public enum ResourceLinter {
         var order: [String] = []
         /// Where each plural variable of an entry is written, by key then variable.
         var variableLocations: [String: [String: SourceLocation]] = [:]
+        /// A String Catalog's contents and where its keys are, for the languages it lacks.
+        var catalog: (catalog: StringCatalog, locator: KeyPathLocator)?
     }
 
     /// Every finding for the files and directories in `paths`, sorted by file and line.
@@ -32,6 +37,8 @@ public enum ResourceLinter {
     public static func lint(paths: [String], options: LintOptions) -> [LintFinding] {
         var findings: [LintFinding] = []
         var files: [ResourceFile] = []
+        // Files found in a directory: only there does a file's absence say something.
+        var scanned: [ResourceFile] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -40,7 +47,9 @@ public enum ResourceLinter {
                 continue
             }
             if isDirectory.boolValue {
-                files += ResourceScanner.scan(directory: path, rootIndex: 0)
+                let found = ResourceScanner.scan(directory: path, rootIndex: 0)
+                files += found
+                scanned += found
             } else if let file = ResourceFile(anyPath: path) {
                 files.append(file)
             } else {
@@ -61,10 +70,11 @@ public enum ResourceLinter {
             }
         }
         let development = options.developmentLanguage
+        var references = ReferenceFiles(developmentLanguage: development)
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
-                let reference = referenceFile(for: file, developmentLanguage: development),
+                let reference = references.file(for: file),
                 let referenceEntries = parsed[reference.path]
                     ?? (try? Self.entries(of: reference, options: options).get().entries)
             else { continue }
@@ -72,6 +82,9 @@ public enum ResourceLinter {
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
             findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles)
+        }
+        findings += missingFileFindings(scanned, references: &references) { reference in
+            parsed[reference.path] ?? (try? Self.entries(of: reference, options: options).get().entries)
         }
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
@@ -83,24 +96,6 @@ public enum ResourceLinter {
                 $1.location.file ?? "", $1.location.line, $1.location.column, $1.rule
             )
         }
-    }
-
-    /// The development language's (else Base's) file with the same table and kind.
-    static func referenceFile(for file: ResourceFile, developmentLanguage: LanguageTag) -> ResourceFile? {
-        let lproj = (file.path as NSString).deletingLastPathComponent
-        let resources = (lproj as NSString).deletingLastPathComponent
-        let fileName = (file.path as NSString).lastPathComponent
-        let manager = FileManager.default
-        for language in [developmentLanguage.identifier, "Base"] {
-            guard let names = try? manager.contentsOfDirectory(atPath: resources) else { return nil }
-            for name in names.sorted() where ResourceFile.language(ofDirectory: name)?.identifier == language {
-                let path = resources + "/" + name + "/" + fileName
-                if manager.fileExists(atPath: path), let reference = ResourceFile(path: path) {
-                    return reference
-                }
-            }
-        }
-        return nil
     }
 
     /// The entries of one file, with their own findings (duplicates, bad entries, plural
@@ -161,9 +156,9 @@ public enum ResourceLinter {
             case .stringCatalog:
                 let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
-                findings += catalogFindings(
-                    catalog, locator: KeyPathLocator(bytes: bytes, syntax: .json, file: file.path),
-                    styles: options.placeholderStyles)
+                let locator = KeyPathLocator(bytes: bytes, syntax: .json, file: file.path)
+                findings += catalogFindings(catalog, locator: locator, styles: options.placeholderStyles)
+                entries.catalog = (catalog, locator)
             }
         } catch {
             return .failure(error)
@@ -286,14 +281,7 @@ public enum ResourceLinter {
         let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
-            for (key, _) in source.sorted(by: { $0.key < $1.key })
-            where table[key] == nil && !catalog.untranslatableKeys.contains(key) {
-                findings.append(
-                    LintFinding(
-                        .untranslated, at: locator.location(of: ["strings", key]),
-                        "\(LintQuoting.quoted(key)) has no \(language) localization",
-                        related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage])))
-            }
+            findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
             var translation = Entries()
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
                 let path = ["strings", key, "localizations", language]
@@ -336,6 +324,21 @@ public enum ResourceLinter {
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
         }
         return findings
+    }
+
+    /// `untranslated` for each key of `catalog`'s source that `language` has no localization
+    /// of (every one when the catalog lacks the language), at the key in the JSON.
+    static func untranslatedCatalogKeys(_ catalog: StringCatalog, in language: String, locator: KeyPathLocator)
+        -> [LintFinding]
+    {
+        guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
+        let table = catalog.tables[language] ?? [:]
+        return source.keys.sorted().filter { table[$0] == nil && !catalog.untranslatableKeys.contains($0) }.map { key in
+            LintFinding(
+                .untranslated, at: locator.location(of: ["strings", key]),
+                "\(LintQuoting.quoted(key)) has no \(language) localization",
+                related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage]))
+        }
     }
 
     /// Missing, obsolete and empty keys and placeholder mismatches of a translation against

@@ -4,6 +4,9 @@
 /// `sourceLanguage` when a catalog provides it — the fallback lookup uses, and what lint
 /// compares with — else the development language, else `Base`.
 ///
+/// The development language counts a table only `Base.lproj` has as wholly its own: Base
+/// is its text (Xcode's Base internationalization), so it is at 100% where Xcode shows it so.
+///
 /// A key counts as translated exactly when a lookup in the language serves its own text:
 /// every state is served (as Xcode compiles every string unit that has a value), so every
 /// state counts; the marked ones are counted beside it, as `l10nctl lint` warns of them.
@@ -91,6 +94,13 @@ public struct TranslationCoverage: Sendable, Hashable {
                 var tableTotal = 0
                 reference.table.forEachEntry { key, _ in if !untranslatable.contains(key) { tableTotal += 1 } }
                 counts.total += tableTotal
+                // Base is the development language's own text (Xcode's Base internationalization),
+                // and what a lookup in it serves for a table it has no file of.
+                if identifier == development, reference.language == LanguageTag.base.identifier {
+                    counts.translated += tableTotal
+                    counts.tables.append(Table(name: name, translated: tableTotal, total: tableTotal))
+                    continue
+                }
                 counts.tables.append(Table(name: name, translated: 0, total: tableTotal))
                 guard let own = catalog.tables[identifier]?[name] else { continue }
                 // Subscripts and forEachEntry read the table in place; `entries` builds a dictionary.
