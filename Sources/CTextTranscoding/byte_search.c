@@ -5,7 +5,6 @@
 
 #include "byte_search.h"
 
-#include "byte_search_kernels.h"
 #include "cpu_features.h"
 
 #include <pthread.h>
@@ -46,18 +45,4 @@ bool l10n_byte_search_kernel_available(l10n_byte_search_kernel kernel) {
     case L10N_BYTE_SEARCH_AVX512: return features->avx512_bw;
     }
     return false;
-}
-
-size_t l10n_first_stop(
-    l10n_byte_search_kernel kernel, const uint8_t *text, size_t start, size_t count, uint8_t first, uint8_t second,
-    bool or_non_ascii, bool *saw_non_ascii) {
-#if defined(__x86_64__)
-    if (kernel == L10N_BYTE_SEARCH_AVX512 && l10n_cpu_features()->avx512_bw) {
-        return l10n_first_stop_avx512(text, start, count, first, second, or_non_ascii, saw_non_ascii);
-    }
-    if (kernel >= L10N_BYTE_SEARCH_AVX2 && l10n_cpu_features()->avx2) {
-        return l10n_first_stop_avx2(text, start, count, first, second, or_non_ascii, saw_non_ascii);
-    }
-#endif
-    return l10n_first_stop_bytes(text, start, count, first, second, or_non_ascii, saw_non_ascii);
 }

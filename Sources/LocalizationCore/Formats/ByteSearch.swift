@@ -5,10 +5,11 @@ internal import CTextTranscoding
 /// The loops over strings and comments stop only at a few bytes (a quote, a backslash, `*`, a
 /// line break); a few vector comparisons answer for a whole block whether any of them is one,
 /// so single bytes are looked at only where they matter. The block is 64 bytes with AVX-512
-/// BW or 32 with AVX2 (in C, `CTextTranscoding`'s `l10n_first_stop`, chosen at run time; see
+/// BW or 32 with AVX2 (in C, `CTextTranscoding`'s `byte_search.h`, chosen at run time; see
 /// ``Kernel``), sixteen with Swift's own vectors (SSE2 on x86-64, NEON on ARM) elsewhere.
 enum ByteSearch {
-    /// The ways to search; every one gives the same offset.
+    /// The ways to search; every one gives the same offset. Only a kernel the CPU has
+    /// (`isAvailable`) may be passed to `firstStop`.
     enum Kernel: CaseIterable {
         /// Sixteen bytes per step with Swift's vectors, on any CPU.
         case portable
@@ -21,7 +22,7 @@ enum ByteSearch {
         /// `L10N_SCAN_KERNEL` (`portable`, `avx2`, `avx512`) names a slower one.
         static var best: Kernel { Kernel(l10n_byte_search_best_kernel()) }
 
-        /// Whether this CPU can run the kernel (one it cannot run falls back to a slower one).
+        /// Whether this CPU can run the kernel.
         var isAvailable: Bool { l10n_byte_search_kernel_available(cKernel) }
 
         fileprivate var cKernel: l10n_byte_search_kernel {
@@ -48,15 +49,21 @@ enum ByteSearch {
         in text: UnsafeBufferPointer<UInt8>, from start: Int, at first: UInt8, _ second: UInt8, orNonASCII: Bool,
         sawNonASCII: inout Bool, kernel: Kernel
     ) -> Int {
+        // The C kernels are called straight, one call per search (no dispatch in C).
         guard kernel != .portable, let base = text.baseAddress else {
             return portableFirstStop(
                 in: text, from: start, at: first, second, orNonASCII: orNonASCII, sawNonASCII: &sawNonASCII)
         }
-        return l10n_first_stop(kernel.cKernel, base, start, text.count, first, second, orNonASCII, &sawNonASCII)
+        if kernel == .avx512 {
+            return l10n_first_stop_avx512(base, start, text.count, first, second, orNonASCII, &sawNonASCII)
+        }
+        return l10n_first_stop_avx2(base, start, text.count, first, second, orNonASCII, &sawNonASCII)
     }
 
-    /// `firstStop` sixteen bytes at a time, with Swift's vectors.
-    @inline(__always)
+    /// `firstStop` sixteen bytes at a time, with Swift's vectors. Not inlined: its vector
+    /// constants would otherwise be set up in every caller's hot path on machines that search
+    /// in C.
+    @inline(never)
     static func portableFirstStop(
         in text: UnsafeBufferPointer<UInt8>, from start: Int, at first: UInt8, _ second: UInt8, orNonASCII: Bool,
         sawNonASCII: inout Bool

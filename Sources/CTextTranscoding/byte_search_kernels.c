@@ -1,12 +1,28 @@
-// The x86-64 kernels of `l10n_first_stop`: one block's stop bytes found with a few vector
-// comparisons folded into one bit mask (bit i for byte i), as simdjson classifies a block, so
-// a block with no stop costs one test and the stop is the mask's lowest bit.
+// The kernels of the scanner's byte search (`byte_search.h`), for x86-64: one block's stop
+// bytes found with a few vector comparisons folded into one bit mask (bit i for byte i), as
+// simdjson classifies a block, so a block with no stop costs one test and the stop is the
+// mask's lowest bit.
 // - AVX2: 32-byte blocks; the last bytes (fewer than 32) one at a time.
 // - AVX-512 BW: 64-byte blocks, the last one a masked load (nothing read past `count`; the
 //   bytes masked off read as zero and are masked off the result).
 // Whether a byte is not ASCII is its top bit, which is tested for the whole block too.
 
-#include "byte_search_kernels.h"
+#include "byte_search.h"
+
+/// One byte at a time from `start`: what the vector kernels do with the last bytes.
+static inline size_t l10n_first_stop_bytes(
+    const uint8_t *text, size_t start, size_t count, uint8_t first, uint8_t second, bool or_non_ascii,
+    bool *saw_non_ascii) {
+    for (size_t index = start; index < count; index++) {
+        uint8_t byte = text[index];
+        if (byte == first || byte == second || byte < 0x0E) return index;
+        if (byte >= 0x80) {
+            *saw_non_ascii = true;
+            if (or_non_ascii) return index;
+        }
+    }
+    return count;
+}
 
 #if defined(__x86_64__)
 
@@ -57,6 +73,21 @@ __attribute__((target("avx512f,avx512bw"))) size_t l10n_first_stop_avx512(
         index += 64;
     }
     return count;
+}
+
+#else
+
+// No such instructions here: callers never choose these kernels, but they link.
+size_t l10n_first_stop_avx2(
+    const uint8_t *text, size_t start, size_t count, uint8_t first, uint8_t second, bool or_non_ascii,
+    bool *saw_non_ascii) {
+    return l10n_first_stop_bytes(text, start, count, first, second, or_non_ascii, saw_non_ascii);
+}
+
+size_t l10n_first_stop_avx512(
+    const uint8_t *text, size_t start, size_t count, uint8_t first, uint8_t second, bool or_non_ascii,
+    bool *saw_non_ascii) {
+    return l10n_first_stop_bytes(text, start, count, first, second, or_non_ascii, saw_non_ascii);
 }
 
 #endif
