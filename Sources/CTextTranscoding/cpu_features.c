@@ -24,8 +24,9 @@ static void detect(void) {
     features.avx2 = (ebx & (1u << 5)) != 0;
     // EBX bits 16, 30, 31: AVX-512 F, BW, VL; ECX bit 6: VBMI2. XCR0 bits 5 to 7: the kernel
     // saves the mask registers and all 512 bits of the 32 vector registers.
-    bool avx512 = (ebx & (1u << 16)) && (ebx & (1u << 30)) && (ebx & (1u << 31)) && (ecx & (1u << 6));
-    features.avx512_bw_vl_vbmi2 = avx512 && (xcr0_low & 0xE0) == 0xE0;
+    bool avx512_state = (xcr0_low & 0xE0) == 0xE0;
+    features.avx512_bw = avx512_state && (ebx & (1u << 16)) && (ebx & (1u << 30));
+    features.avx512_bw_vl_vbmi2 = features.avx512_bw && (ebx & (1u << 31)) && (ecx & (1u << 6));
 }
 
 #else

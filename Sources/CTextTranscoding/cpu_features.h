@@ -8,6 +8,9 @@
 typedef struct {
     bool ssse3_and_sse41;
     bool avx2;
+    /// AVX-512 Foundation and BW (byte lanes and 64-bit byte masks), with the kernel saving
+    /// the mask and 512-bit registers.
+    bool avx512_bw;
     /// AVX-512 Foundation, BW (16-bit lanes), VL and VBMI2 (byte compress), with the kernel
     /// saving the mask and 512-bit registers.
     bool avx512_bw_vl_vbmi2;

@@ -1,17 +1,70 @@
-/// Finds the next byte a scanner must look at, sixteen bytes at a time.
+internal import CTextTranscoding
+
+/// Finds the next byte a scanner must look at, a block of bytes at a time.
 ///
 /// The loops over strings and comments stop only at a few bytes (a quote, a backslash, `*`, a
-/// line break); a few vector comparisons (SSE2 on x86-64, NEON on ARM) answer for sixteen
-/// bytes whether any of them is one, so single bytes are looked at only where they matter.
+/// line break); a few vector comparisons answer for a whole block whether any of them is one,
+/// so single bytes are looked at only where they matter. The block is 64 bytes with AVX-512
+/// BW or 32 with AVX2 (in C, `CTextTranscoding`'s `byte_search.h`, chosen at run time; see
+/// ``Kernel``), sixteen with Swift's own vectors (SSE2 on x86-64, NEON on ARM) elsewhere.
 enum ByteSearch {
+    /// The ways to search; every one gives the same offset. Only a kernel the CPU has
+    /// (`isAvailable`) may be passed to `firstStop`.
+    enum Kernel: CaseIterable {
+        /// Sixteen bytes per step with Swift's vectors, on any CPU.
+        case portable
+        /// 32 bytes per step with AVX2.
+        case avx2
+        /// 64 bytes per step with AVX-512 BW.
+        case avx512
+
+        /// The fastest kernel this CPU has, unless the environment variable
+        /// `L10N_SCAN_KERNEL` (`portable`, `avx2`, `avx512`) names a slower one.
+        static var best: Kernel { Kernel(l10n_byte_search_best_kernel()) }
+
+        /// Whether this CPU can run the kernel.
+        var isAvailable: Bool { l10n_byte_search_kernel_available(cKernel) }
+
+        fileprivate var cKernel: l10n_byte_search_kernel {
+            switch self {
+            case .portable: L10N_BYTE_SEARCH_PORTABLE
+            case .avx2: L10N_BYTE_SEARCH_AVX2
+            case .avx512: L10N_BYTE_SEARCH_AVX512
+            }
+        }
+
+        private init(_ kernel: l10n_byte_search_kernel) {
+            self = Kernel.allCases.first { $0.cKernel == kernel } ?? .portable
+        }
+    }
+
     private typealias Vector = SIMD16<UInt8>
 
     /// The offset of the first byte from `start` that is `first`, `second`, a control character
     /// below 0x0E (line breaks among them) or, if `orNonASCII`, not ASCII; `text.count` when
-    /// none is. `sawNonASCII` becomes `true` if a byte passed over (or a few after the one
-    /// found) is not ASCII, and is left as it was otherwise.
+    /// none is. `sawNonASCII` becomes `true` if a byte passed over (or one after the one found,
+    /// in the same block) is not ASCII, and is left as it was otherwise.
     @inline(__always)
     static func firstStop(
+        in text: UnsafeBufferPointer<UInt8>, from start: Int, at first: UInt8, _ second: UInt8, orNonASCII: Bool,
+        sawNonASCII: inout Bool, kernel: Kernel
+    ) -> Int {
+        // The C kernels are called straight, one call per search (no dispatch in C).
+        guard kernel != .portable, let base = text.baseAddress else {
+            return portableFirstStop(
+                in: text, from: start, at: first, second, orNonASCII: orNonASCII, sawNonASCII: &sawNonASCII)
+        }
+        if kernel == .avx512 {
+            return l10n_first_stop_avx512(base, start, text.count, first, second, orNonASCII, &sawNonASCII)
+        }
+        return l10n_first_stop_avx2(base, start, text.count, first, second, orNonASCII, &sawNonASCII)
+    }
+
+    /// `firstStop` sixteen bytes at a time, with Swift's vectors. Inlined, as it was before
+    /// the C kernels: called, it made the whole pass about a tenth slower on machines that use
+    /// it.
+    @inline(__always)
+    static func portableFirstStop(
         in text: UnsafeBufferPointer<UInt8>, from start: Int, at first: UInt8, _ second: UInt8, orNonASCII: Bool,
         sawNonASCII: inout Bool
     ) -> Int {

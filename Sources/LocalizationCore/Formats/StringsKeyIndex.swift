@@ -100,11 +100,17 @@ package struct StringsKeyIndex: Sendable {
         }
         if index < count {
             var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < count {
-                word |= UInt64(bytes[index]) &<< shift
-                shift &+= 8
-                index &+= 1
+            if count >= 8 {
+                // The last eight bytes, overlapping the word before: one load, not a byte loop
+                // (the count, hashed first, keeps keys of different lengths apart).
+                word = UnsafeRawPointer(bytes + (count &- 8)).loadUnaligned(as: UInt64.self)
+            } else {
+                var shift: UInt64 = 0
+                while index < count {
+                    word |= UInt64(bytes[index]) &<< shift
+                    shift &+= 8
+                    index &+= 1
+                }
             }
             hash = (hash ^ word) &* multiplier
             hash ^= hash &>> 29

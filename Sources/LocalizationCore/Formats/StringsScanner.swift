@@ -7,7 +7,8 @@
 /// a UTF-8 file that passed `UTF8Validation` (nearly every one). In any other, UTF-8 is
 /// checked where it is read, which finds the first bad byte: comments and whitespace as they
 /// are skipped, strings that hold a byte over 0x7F once they end. Runs of plain bytes are
-/// skipped sixteen at a time (`ByteSearch`).
+/// skipped a block at a time (`ByteSearch`: 64 bytes with AVX-512 BW, 32
+/// with AVX2, sixteen elsewhere).
 ///
 /// A string without escapes is its own bytes in the buffer, so it costs nothing to keep; a
 /// string with escapes is decoded into ``DecodedStrings``, which the caller writes over the
@@ -53,6 +54,8 @@ struct StringsScanner {
     private let base: Int
     /// Whether `text` is known to be valid UTF-8 (transcoded from UTF-16).
     private let validUTF8: Bool
+    /// How strings and comments are searched (asked once per file, not per search).
+    private let searchKernel = ByteSearch.Kernel.best
     private var position = 0
     /// The line `position` is on, and the offset where that line starts.
     private var line = 1
@@ -215,7 +218,8 @@ struct StringsScanner {
             // Bytes over 0x7F stop the search to be checked, unless the text is valid already.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: !validUTF8, sawNonASCII: &unused)
+                in: text, from: position, at: Byte.star, Byte.star, orNonASCII: !validUTF8, sawNonASCII: &unused,
+                kernel: searchKernel)
             guard position < end else { break }
             let byte = text[position]
             switch byte {
@@ -335,7 +339,8 @@ struct StringsScanner {
         var index = contentStart
         while true {
             index = ByteSearch.firstStop(
-                in: text, from: index, at: quote, Byte.backslash, orNonASCII: false, sawNonASCII: &nonASCII)
+                in: text, from: index, at: quote, Byte.backslash, orNonASCII: false, sawNonASCII: &nonASCII,
+                kernel: searchKernel)
             guard index < end else { break }
             let byte = text[index]
             if byte == quote {
@@ -386,7 +391,8 @@ struct StringsScanner {
             // whole text is valid.
             var unused = false
             position = ByteSearch.firstStop(
-                in: text, from: position, at: quote, Byte.backslash, orNonASCII: !validUTF8, sawNonASCII: &unused)
+                in: text, from: position, at: quote, Byte.backslash, orNonASCII: !validUTF8, sawNonASCII: &unused,
+                kernel: searchKernel)
             guard position < end else { break }
             let byte = text[position]
             if byte == quote {
