@@ -37,6 +37,15 @@ import Testing
         #expect(window.current == 0)
     }
 
+    @Test func anotherThreadOnTheCoreClosesItUntilInputComesBackSoonAgain() {
+        var window = PollingWindow(maximum: 40_000)
+        for _ in 0..<3 { window.noteInput(afterIdle: 30_000) }
+        window.noteSharedCore()
+        #expect(window.current == 0)
+        window.noteInput(afterIdle: 30_000)
+        #expect(window.current == 10_000)
+    }
+
     @Test func aZeroMaximumNeverLooks() {
         var window = PollingWindow(maximum: 0)
         window.noteInput(afterIdle: 0)

@@ -11,7 +11,10 @@
 /// - input after the window but within ``maximum``: looking longer would have caught it, so
 ///   the window grows (to ``start``, then doubling, up to ``maximum``);
 /// - input later than ``maximum`` (or none, a timer's wake-up): the window halves, and
-///   below ``start`` it closes.
+///   below ``start`` it closes;
+/// - another thread ran on the core while the loop looked (``sharedCoreGap``): the window
+///   closes, since looking then takes the core from others — on a busy host, maybe from
+///   the very client it waits for.
 ///
 /// ```swift
 /// var window = PollingWindow(maximum: 50_000)
@@ -22,6 +25,10 @@ package struct PollingWindow: Sendable, Equatable {
     package let maximum: UInt64
     /// The first window opened, in nanoseconds.
     package let start: UInt64
+    /// A look that took longer than this (nanoseconds) let another thread run: a bare
+    /// `sched_yield` returns within a few microseconds.
+    package static let sharedCoreGap: UInt64 = 10_000
+
     /// How long to look before sleeping now, in nanoseconds.
     package private(set) var current: UInt64 = 0
 
@@ -47,6 +54,11 @@ package struct PollingWindow: Sendable, Equatable {
     /// call's wake-up): the looking, if any, was wasted.
     package mutating func noteNoInput() {
         narrow()
+    }
+
+    /// Adapts to a look during which another thread ran on the core and sent nothing.
+    package mutating func noteSharedCore() {
+        current = 0
     }
 
     private mutating func narrow() {

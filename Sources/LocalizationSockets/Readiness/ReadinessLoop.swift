@@ -125,20 +125,31 @@ package final class ReadinessLoop: Sendable {
     }
 
     /// Waits as `epoll.wait` does, but first looks without sleeping for as long as `window`
-    /// says (not past `deadline`), letting the other threads of this core run between looks,
-    /// then adapts `window` to how long the input took.
+    /// says (not past `deadline`), letting the other threads of this core run between looks —
+    /// and no longer once one of them did —, then adapts `window` to how long the input took.
     private func waitPolling(
         into tokens: inout [UInt64], until deadline: UInt64?, window: inout PollingWindow
     ) throws(SocketError) {
         let idleSince = DispatchTime.now().uptimeNanoseconds
         if window.current > 0 {
             let lookUntil = min(idleSince + window.current, deadline ?? .max)
+            var now = idleSince
             repeat {
                 try epoll.wait(into: &tokens, timeout: 0)
                 if !tokens.isEmpty { return }
                 // A client on this very core needs it to send what this loop waits for.
+                let yielded = now
                 sched_yield()
-            } while DispatchTime.now().uptimeNanoseconds < lookUntil
+                now = DispatchTime.now().uptimeNanoseconds
+                if now - yielded > PollingWindow.sharedCoreGap {
+                    // Another thread ran meanwhile and sent nothing: the core is wanted, and
+                    // looking would take it from whoever needs it (the client, on a busy host).
+                    try epoll.wait(into: &tokens, timeout: 0)
+                    if !tokens.isEmpty { return }
+                    window.noteSharedCore()
+                    break
+                }
+            } while now < lookUntil
         }
         try epoll.wait(into: &tokens, timeout: Self.milliseconds(until: deadline))
         if tokens.isEmpty || tokens == [Self.stopToken] {
