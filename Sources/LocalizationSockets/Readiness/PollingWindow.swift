@@ -13,12 +13,13 @@
 /// - input later than ``maximum`` (or none, a timer's wake-up): the window halves, and
 ///   below ``start`` it closes;
 /// - another thread ran on the core while the loop looked (``sharedCoreGap``): the window
-///   closes, since looking then takes the core from others — on a busy host, maybe from
-///   the very client it waits for.
+///   closes and stays closed for a while (10 ms, doubling up to a second while it keeps
+///   happening), since on a busy host a yielding loop waits behind the others for the core,
+///   while a sleeping one is woken ahead of them.
 ///
 /// ```swift
 /// var window = PollingWindow(maximum: 50_000)
-/// window.noteInput(afterIdle: 30_000)  // window.current == window.start
+/// window.noteInput(afterIdle: 30_000, at: now)  // window.current == window.start
 /// ```
 package struct PollingWindow: Sendable, Equatable {
     /// The longest window, in nanoseconds; 0 never looks.
@@ -29,8 +30,16 @@ package struct PollingWindow: Sendable, Equatable {
     /// `sched_yield` returns within a few microseconds.
     package static let sharedCoreGap: UInt64 = 10_000
 
+    /// The shortest and longest time the window stays closed after another thread ran.
+    static let shortestHold: UInt64 = 10_000_000
+    static let longestHold: UInt64 = 1_000_000_000
+
     /// How long to look before sleeping now, in nanoseconds.
     package private(set) var current: UInt64 = 0
+    /// Until when (uptime nanoseconds) the window stays closed, and for how long it will the
+    /// next time another thread runs during a look.
+    private var closedUntil: UInt64 = 0
+    private var hold = Self.shortestHold
 
     /// A window that opens to `start` (a quarter of `maximum` unless given) and grows to at
     /// most `maximum` nanoseconds; closed until input comes back soon enough.
@@ -40,10 +49,15 @@ package struct PollingWindow: Sendable, Equatable {
     }
 
     /// Adapts to input that came `idle` nanoseconds after the loop ran out of work (the
-    /// time looked plus the time slept).
-    package mutating func noteInput(afterIdle idle: UInt64) {
-        if idle <= current { return }
+    /// time looked plus the time slept), at the uptime `now`.
+    package mutating func noteInput(afterIdle idle: UInt64, at now: UInt64) {
+        if idle <= current {
+            // Caught by looking: the core was free; the next hold starts short again.
+            if current > 0 { hold = Self.shortestHold }
+            return
+        }
         if idle <= maximum {
+            guard now >= closedUntil else { return }
             current = min(maximum, max(start, current * 2))
         } else {
             narrow()
@@ -56,9 +70,12 @@ package struct PollingWindow: Sendable, Equatable {
         narrow()
     }
 
-    /// Adapts to a look during which another thread ran on the core and sent nothing.
-    package mutating func noteSharedCore() {
+    /// Adapts to a look during which another thread ran on the core and sent nothing, at
+    /// the uptime `now`.
+    package mutating func noteSharedCore(at now: UInt64) {
         current = 0
+        closedUntil = now + hold
+        hold = min(Self.longestHold, hold * 2)
     }
 
     private mutating func narrow() {

@@ -146,7 +146,7 @@ package final class ReadinessLoop: Sendable {
                     // looking would take it from whoever needs it (the client, on a busy host).
                     try epoll.wait(into: &tokens, timeout: 0)
                     if !tokens.isEmpty { return }
-                    window.noteSharedCore()
+                    window.noteSharedCore(at: now)
                     break
                 }
             } while now < lookUntil
@@ -155,7 +155,8 @@ package final class ReadinessLoop: Sendable {
         if tokens.isEmpty || tokens == [Self.stopToken] {
             window.noteNoInput()
         } else {
-            window.noteInput(afterIdle: DispatchTime.now().uptimeNanoseconds - idleSince)
+            let now = DispatchTime.now().uptimeNanoseconds
+            window.noteInput(afterIdle: now - idleSince, at: now)
         }
     }
 
