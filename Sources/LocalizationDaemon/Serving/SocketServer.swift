@@ -38,10 +38,11 @@ package final class SocketServer: @unchecked Sendable {
     /// How long, at most, the input thread keeps looking for a client's next requests before
     /// it sleeps (nanoseconds), while they keep coming back that soon (``PollingWindow``).
     ///
-    /// A client that pipelines sends its next burst as soon as it reads the replies: here,
-    /// 10–30 µs later, less than the wake-up of a halted virtual core costs, so each burst
-    /// is answered without one (BENCHMARKS.md, the request path). A client that asks now
-    /// and then closes the window after a few requests: then the thread sleeps at once.
+    /// A client that pipelines sends its next burst as soon as it reads the replies, often
+    /// sooner than a halted virtual core wakes (tens of microseconds on the benchmark's
+    /// machine), so its bursts are answered without that wake-up (BENCHMARKS.md, the request
+    /// path). A client that asks now and then closes the window after a few requests: then
+    /// the thread sleeps at once.
     static let inputPolling: UInt64 = 50_000
 
     /// The limits this server enforces.
