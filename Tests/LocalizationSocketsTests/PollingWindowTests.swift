@@ -27,13 +27,13 @@ import Testing
     @Test func rareInputOrNoneClosesIt() {
         var window = PollingWindow(maximum: 40_000)
         for _ in 0..<3 { window.noteInput(afterIdle: 30_000, at: 0) }
-        window.noteInput(afterIdle: 1_000_000, at: 0)
+        window.noteInput(afterIdle: 2_000_000, at: 0)
         #expect(window.current == 20_000)
         window.noteNoInput()
         #expect(window.current == 10_000)
-        window.noteInput(afterIdle: 1_000_000, at: 0)
+        window.noteInput(afterIdle: 2_000_000, at: 0)
         #expect(window.current == 0)
-        window.noteInput(afterIdle: 1_000_000, at: 0)
+        window.noteInput(afterIdle: 2_000_000, at: 0)
         #expect(window.current == 0)
     }
 

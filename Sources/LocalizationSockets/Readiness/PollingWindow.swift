@@ -8,10 +8,11 @@
 /// a loop whose input comes rarely stops looking at all:
 ///
 /// - input within the window: the window stays;
-/// - input after the window but within ``maximum``: looking longer would have caught it, so
-///   the window grows (to ``start``, then doubling, up to ``maximum``);
-/// - input later than ``maximum`` (or none, a timer's wake-up): the window halves, and
-///   below ``start`` it closes;
+/// - input after the window but within a millisecond (slept through, so including the
+///   loop's own wake-up): a busy client, so the window grows (to ``start``, then doubling, up
+///   to ``maximum``);
+/// - input later than that (or none, a timer's wake-up): the window halves, and below
+///   ``start`` it closes;
 /// - another thread ran on the core while the loop looked (``sharedCoreGap``): the window
 ///   closes and stays closed for a while (10 ms, doubling up to a second while it keeps
 ///   happening), since on a busy host a yielding loop waits behind the others for the core,
@@ -29,6 +30,10 @@ package struct PollingWindow: Sendable, Equatable {
     /// A look that took longer than this (nanoseconds) let another thread run: a bare
     /// `sched_yield` returns within a few microseconds.
     package static let sharedCoreGap: UInt64 = 10_000
+
+    /// Input that came back within this (nanoseconds) after the loop slept opens or widens
+    /// the window; later input narrows it.
+    static let soon: UInt64 = 1_000_000
 
     /// The shortest and longest time the window stays closed after another thread ran.
     static let shortestHold: UInt64 = 10_000_000
@@ -56,7 +61,10 @@ package struct PollingWindow: Sendable, Equatable {
             if current > 0 { hold = Self.shortestHold }
             return
         }
-        if idle <= maximum {
+        // Not `maximum`: an idle stretch slept through includes the loop's own wake-up,
+        // which is what looking saves, so one that came back within a millisecond is a
+        // busy client's.
+        if idle <= Self.soon {
             guard now >= closedUntil else { return }
             current = min(maximum, max(start, current * 2))
         } else {
