@@ -35,6 +35,16 @@ package final class SocketServer: @unchecked Sendable {
         case stopped
     }
 
+    /// How long, at most, the input thread keeps looking for a client's next requests before
+    /// it sleeps (nanoseconds), while they keep coming back that soon (``PollingWindow``).
+    ///
+    /// A client that pipelines sends its next burst as soon as it reads the replies, often
+    /// sooner than a halted virtual core wakes (tens of microseconds on the benchmark's
+    /// machine), so its bursts are answered without that wake-up (BENCHMARKS.md, the request
+    /// path). A client that asks now and then closes the window after a few requests: then
+    /// the thread sleeps at once.
+    static let inputPolling: UInt64 = 50_000
+
     /// The limits this server enforces.
     package let limits: ServerLimits
     let handler: any WireRequestHandler
@@ -97,7 +107,7 @@ package final class SocketServer: @unchecked Sendable {
             // block on the calling thread): no thread switch between a request and its reply.
             // The thread holds the server until `stop` ends it: a weak reference would move
             // the server's reference counts to a side table, slowing every retain of it.
-            readiness?.start(name: "l10nd-sockets") { [self] tokens in
+            readiness?.start(name: "l10nd-sockets", polling: Self.inputPolling) { [self] tokens in
                 queue.sync {
                     for token in tokens { connections[token]?.readAvailable() }
                 }

@@ -47,8 +47,13 @@ package final class ReadinessLoop: Sendable {
 
     /// Starts the thread, which calls `handler` with the tokens of each wake-up (each token
     /// once, in no particular order) until ``stop()``. Call once.
-    package func start(name: String, _ handler: @escaping @Sendable ([UInt64]) -> Void) {
-        start(name: name) { tokens, _ in
+    ///
+    /// With `polling` above 0 the thread, out of work, keeps looking for input up to that many
+    /// nanoseconds before it sleeps, as long as input has been coming back that soon
+    /// (``PollingWindow``): a server that answers a busy client pays in CPU time for
+    /// wake-ups that client no longer waits for.
+    package func start(name: String, polling: UInt64 = 0, _ handler: @escaping @Sendable ([UInt64]) -> Void) {
+        start(name: name, polling: polling) { tokens, _ in
             if !tokens.isEmpty { handler(tokens) }
             return nil
         }
@@ -57,13 +62,16 @@ package final class ReadinessLoop: Sendable {
     /// Starts the thread, which calls `handler` after every wake-up — with the tokens that
     /// have input, and whether the time came or ``wake()`` was called — and then waits at
     /// most until the uptime (nanoseconds) `handler` returned, or without limit for `nil`.
-    /// The first call, with no tokens and `true`, comes at once. Call once.
-    package func start(name: String, timed handler: @escaping @Sendable ([UInt64], Bool) -> UInt64?) {
+    /// The first call, with no tokens and `true`, comes at once. Call once. `polling`: as for
+    /// ``start(name:polling:_:)``.
+    package func start(
+        name: String, polling: UInt64 = 0, timed handler: @escaping @Sendable ([UInt64], Bool) -> UInt64?
+    ) {
         let thread = Thread { [self] in
             // Named from inside: Foundation names the system thread (what `top -H` and
             // `perf` show) only for the current thread.
             Thread.current.name = name
-            run(handler)
+            run(handler, window: polling > 0 ? PollingWindow(maximum: polling) : nil)
         }
         thread.start()
     }
@@ -92,12 +100,18 @@ package final class ReadinessLoop: Sendable {
         wake()
     }
 
-    private func run(_ handler: @Sendable ([UInt64], Bool) -> UInt64?) {
+    private func run(_ handler: @Sendable ([UInt64], Bool) -> UInt64?, window: PollingWindow?) {
         var tokens: [UInt64] = []
         var wakeAt = handler([], true)
+        var window = window
         while true {
             // epoll_wait fails only for a bad descriptor or buffer, which this loop owns.
-            guard (try? epoll.wait(into: &tokens, timeout: Self.milliseconds(until: wakeAt))) != nil else { return }
+            if var polling = window {
+                guard (try? waitPolling(into: &tokens, until: wakeAt, window: &polling)) != nil else { return }
+                window = polling
+            } else {
+                guard (try? epoll.wait(into: &tokens, timeout: Self.milliseconds(until: wakeAt))) != nil else { return }
+            }
             var woken = tokens.isEmpty
             if let index = tokens.firstIndex(of: Self.stopToken) {
                 if stopping.load(ordering: .acquiring) { return }
@@ -107,6 +121,42 @@ package final class ReadinessLoop: Sendable {
             }
             if !woken, let wakeAt, DispatchTime.now().uptimeNanoseconds >= wakeAt { woken = true }
             wakeAt = handler(tokens, woken)
+        }
+    }
+
+    /// Waits as `epoll.wait` does, but first looks without sleeping for as long as `window`
+    /// says (not past `deadline`), letting the other threads of this core run between looks —
+    /// and no longer once one of them did —, then adapts `window` to how long the input took.
+    private func waitPolling(
+        into tokens: inout [UInt64], until deadline: UInt64?, window: inout PollingWindow
+    ) throws(SocketError) {
+        let idleSince = DispatchTime.now().uptimeNanoseconds
+        if window.current > 0 {
+            let lookUntil = min(idleSince + window.current, deadline ?? .max)
+            var now = idleSince
+            repeat {
+                try epoll.wait(into: &tokens, timeout: 0)
+                if !tokens.isEmpty { return }
+                // A client on this very core needs it to send what this loop waits for.
+                let yielded = now
+                sched_yield()
+                now = DispatchTime.now().uptimeNanoseconds
+                if now - yielded > PollingWindow.sharedCoreGap {
+                    // Another thread ran meanwhile and sent nothing: the core is wanted, and
+                    // looking would take it from whoever needs it (the client, on a busy host).
+                    try epoll.wait(into: &tokens, timeout: 0)
+                    if !tokens.isEmpty { return }
+                    window.noteSharedCore(at: now)
+                    break
+                }
+            } while now < lookUntil
+        }
+        try epoll.wait(into: &tokens, timeout: Self.milliseconds(until: deadline))
+        if tokens.isEmpty || tokens == [Self.stopToken] {
+            window.noteNoInput()
+        } else {
+            let now = DispatchTime.now().uptimeNanoseconds
+            window.noteInput(afterIdle: now - idleSince, at: now)
         }
     }
 
