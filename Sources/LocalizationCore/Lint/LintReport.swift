@@ -22,6 +22,10 @@ public struct LintReport: Sendable {
     /// character (from a file's name or content) is written `\U001B`, never sent to the terminal.
     public var text: String { findings.map { LintQuoting.printable("\($0)") + "\n" }.joined() }
 
+    /// `line` with every control character (from a file's name or content) written `\U001B`,
+    /// as ``text`` writes it: for other commands' messages about translators' files.
+    public static func printable(_ line: String) -> String { LintQuoting.printable(line) }
+
     /// `{"findings":[{"file","line","column","severity","rule","message","related"?}],
     /// "errors":N,"warnings":N}`, keys sorted.
     public func json() -> String {
