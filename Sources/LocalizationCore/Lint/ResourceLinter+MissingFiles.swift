@@ -49,24 +49,32 @@ extension ResourceLinter {
                 for (name, reference) in referenceFiles where lproj?.names.contains(name) != true {
                     guard let original = entries(reference) else { continue }
                     let path = resources + "/" + (lproj?.directory ?? language + ".lproj") + "/" + name
-                    findings += missingKeys(original, of: reference.path, in: path)
+                    let elsewhere = keysInOtherFiles(of: path, language: language, entries: entries)
+                    findings += missingKeys(original, of: reference.path, in: path, except: elsewhere)
                 }
             }
             for (catalog, locator) in catalogs {
                 let present = Set(catalog.tables.keys.compactMap(canonical))
                 for language in found.lproj.keys.sorted()
                 where !present.contains(language) && language != canonical(catalog.sourceLanguage) {
-                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
+                    // The `.lproj`'s own files of the catalog's table (`Menu.strings` beside `Menu.xcstrings`).
+                    let table = ((locator.file ?? "") as NSString).lastPathComponent
+                    let lproj = resources + "/" + found.lproj[language]!.directory
+                    let elsewhere = keysInOtherFiles(of: lproj + "/" + table, language: language, entries: entries)
+                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator, except: elsewhere)
                 }
             }
         }
         return findings
     }
 
-    /// Every key of `reference` (the file at `referencePath`), missing from the file at `path`.
-    static func missingKeys(_ reference: Entries, of referencePath: String, in path: String) -> [LintFinding] {
+    /// Every key of `reference` (the file at `referencePath`), missing from the file at `path`,
+    /// but those in `translated` (the language's other files of the table have them).
+    static func missingKeys(
+        _ reference: Entries, of referencePath: String, in path: String, except translated: Set<String> = []
+    ) -> [LintFinding] {
         reference.order.compactMap { key in
-            guard let location = reference.values[key]?.location else { return nil }
+            guard !translated.contains(key), let location = reference.values[key]?.location else { return nil }
             return LintFinding(
                 .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
                 "missing key \(LintQuoting.quoted(key)) (there is no \(shortName(path)); \(shortName(referencePath)):\(location.line) has it)",

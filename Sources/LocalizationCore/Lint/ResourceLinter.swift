@@ -71,21 +71,26 @@ public enum ResourceLinter {
         }
         let development = options.developmentLanguage
         var references = ReferenceFiles(developmentLanguage: development)
+        // A file's entries as lint parsed them, else read now (a reference or a table's other
+        // file that lint was not given).
+        let read = { (file: ResourceFile) -> Entries? in
+            parsed[file.path] ?? (try? Self.entries(of: file, options: options).get().entries)
+        }
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
                 let reference = references.file(for: file),
-                let referenceEntries = parsed[reference.path]
-                    ?? (try? Self.entries(of: reference, options: options).get().entries)
+                let referenceEntries = read(reference)
             else { continue }
             let styles =
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
-            findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles)
+            let elsewhere = keysInOtherFiles(of: file.path, language: language.identifier, entries: read)
+            findings += compare(
+                entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles,
+                translatedElsewhere: elsewhere)
         }
-        findings += missingFileFindings(scanned, references: &references) { reference in
-            parsed[reference.path] ?? (try? Self.entries(of: reference, options: options).get().entries)
-        }
+        findings += missingFileFindings(scanned, references: &references, entries: read)
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
             var configured = finding
@@ -328,12 +333,15 @@ public enum ResourceLinter {
 
     /// `untranslated` for each key of `catalog`'s source that `language` has no localization
     /// of (every one when the catalog lacks the language), at the key in the JSON.
-    static func untranslatedCatalogKeys(_ catalog: StringCatalog, in language: String, locator: KeyPathLocator)
-        -> [LintFinding]
-    {
+    /// Keys in `translated` (an `.lproj` file of the catalog's table has them) are left out.
+    static func untranslatedCatalogKeys(
+        _ catalog: StringCatalog, in language: String, locator: KeyPathLocator, except translated: Set<String> = []
+    ) -> [LintFinding] {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
         let table = catalog.tables[language] ?? [:]
-        return source.keys.sorted().filter { table[$0] == nil && !catalog.untranslatableKeys.contains($0) }.map { key in
+        return source.keys.sorted().filter {
+            table[$0] == nil && !catalog.untranslatableKeys.contains($0) && !translated.contains($0)
+        }.map { key in
             LintFinding(
                 .untranslated, at: locator.location(of: ["strings", key]),
                 "\(LintQuoting.quoted(key)) has no \(language) localization",
@@ -342,16 +350,18 @@ public enum ResourceLinter {
     }
 
     /// Missing, obsolete and empty keys and placeholder mismatches of a translation against
-    /// its reference.
+    /// its reference; a key the translation lacks but `translatedElsewhere` has (the
+    /// language's other files of the table) is not missing.
     static func compare(
         _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
-        styles: PlaceholderStyles
+        styles: PlaceholderStyles, translatedElsewhere: Set<String> = []
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
+                guard !translatedElsewhere.contains(key) else { continue }
                 // A key that is not there has no line of its own: the file's start, and the
                 // reference's entry as the related place.
                 findings.append(
