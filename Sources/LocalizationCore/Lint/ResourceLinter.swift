@@ -39,6 +39,9 @@ public enum ResourceLinter {
         var files: [ResourceFile] = []
         // Files found in a directory: only there does a file's absence say something.
         var scanned: [ResourceFile] = []
+        // A file reached twice (`lint t1 t1`, `lint t1/./de.lproj t1`, a symbolic link) is
+        // linted once, under the path it was first reached by.
+        var (reached, reachedByScan): (Set<String>, Set<String>) = ([], [])
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -47,11 +50,12 @@ public enum ResourceLinter {
                 continue
             }
             if isDirectory.boolValue {
-                let found = ResourceScanner.scan(directory: path, rootIndex: 0)
-                files += found
-                scanned += found
+                let found = ResourceScanner.scan(directory: path, rootIndex: 0).map { ($0, canonicalPath($0.path)) }
+                files += found.filter { reached.insert($0.1).inserted }.map(\.0)
+                // Named first and scanned later, a file is linted once but still present in its `.lproj`.
+                scanned += found.filter { reachedByScan.insert($0.1).inserted }.map(\.0)
             } else if let file = ResourceFile(anyPath: path) {
-                files.append(file)
+                if reached.insert(canonicalPath(path)).inserted { files.append(file) }
             } else {
                 findings.append(
                     LintFinding(
@@ -101,6 +105,13 @@ public enum ResourceLinter {
                 $1.location.file ?? "", $1.location.line, $1.location.column, $1.rule
             )
         }
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved, to tell when two paths name one file.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The entries of one file, with their own findings (duplicates, bad entries, plural
