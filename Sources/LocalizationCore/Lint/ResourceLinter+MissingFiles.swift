@@ -61,7 +61,15 @@ extension ResourceLinter {
                     let table = ((locator.file ?? "") as NSString).lastPathComponent
                     let lproj = resources + "/" + found.lproj[language]!.directory
                     let elsewhere = keysInOtherFiles(of: lproj + "/" + table, language: language, entries: entries)
-                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator, except: elsewhere)
+                    let group = LintFinding.Group(
+                        id: (locator.file ?? "") + "\n" + language,
+                        summary: "keys untranslated: \(table) has no \(language) localization at all")
+                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator, except: elsewhere).map
+                    {
+                        var finding = $0
+                        finding.group = group
+                        return finding
+                    }
                 }
             }
         }
@@ -73,12 +81,17 @@ extension ResourceLinter {
     static func missingKeys(
         _ reference: Entries, of referencePath: String, in path: String, except translated: Set<String> = []
     ) -> [LintFinding] {
-        reference.order.compactMap { key in
+        let group = LintFinding.Group(
+            id: path,
+            summary: "keys untranslated: there is no \(shortName(path)) (\(shortName(referencePath)) has them)")
+        return reference.order.compactMap { key in
             guard !translated.contains(key), let location = reference.values[key]?.location else { return nil }
-            return LintFinding(
+            var finding = LintFinding(
                 .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
                 "missing key \(LintQuoting.quoted(key)) (there is no \(shortName(path)); \(shortName(referencePath)):\(location.line) has it)",
                 related: location)
+            finding.group = group
+            return finding
         }
     }
 
