@@ -3,7 +3,8 @@ import LocalizationCore
 import TestSupport
 import Testing
 
-/// `l10nctl import`'s summary counts each value written, changed or added.
+/// `l10nctl import`'s summary counts each value written, changed or added; a unit the
+/// XLIFF gives twice is an error for that unit, and neither of its translations is written.
 @Suite struct ImportCountsAndDuplicatesTests {
     let l10nctl = PackagePaths.executable("l10nctl")
 
@@ -44,6 +45,41 @@ import Testing
             Array(FileManager.default.contents(atPath: resources + "/de.lproj/Localizable.strings")!)
         ).table
         #expect(table.count == added + 1 && table["k1"] == "Ein" && table["k2"] == "D2")
+        withExtendedLifetime(root) {}
+    }
+
+    @Test func aUnitGivenTwiceIsAnErrorAndNotWritten() throws {
+        let root = try TemporaryDirectory()
+        let (resources, xliff, text) = try exported(keys: 3, in: root)
+        let german = resources + "/de.lproj/Localizable.strings"
+        let before = FileManager.default.contents(atPath: german)
+        let twice = """
+                  <trans-unit id="k2" xml:space="preserve">
+                    <source>K2</source>
+                    <target>Zwei</target>
+                  </trans-unit>
+                  <trans-unit id="k2" xml:space="preserve">
+                    <source>K2</source>
+                    <target>Zwo</target>
+                  </trans-unit>
+            """
+        var edited = text.replacingOccurrences(
+            of: "<source>K3</source>\n", with: "<source>K3</source>\n<target>Drei</target>\n")
+        let unit = try #require(
+            edited.range(of: #"\s*<trans-unit id="k2"[\s\S]*?</trans-unit>"#, options: .regularExpression))
+        edited.replaceSubrange(unit, with: "\n" + twice)
+        try edited.write(toFile: xliff, atomically: true, encoding: .utf8)
+
+        let imported = try run("import", resources, xliff)
+        #expect(imported.status == 1)
+        #expect(
+            imported.stderr.contains(
+                "l10nctl: skipped: en.lproj/Localizable.strings: unit \"k2\" is given 2 times; none of them is written"),
+            "\(imported.stderr)")
+        #expect(imported.stderr.contains("1 value changed in 1 file"), "\(imported.stderr)")
+        let table = try StringsParser.parse(Array(FileManager.default.contents(atPath: german)!)).table
+        #expect(table == ["k1": "Eins", "k3": "Drei"], "\(table)")
+        #expect(before != FileManager.default.contents(atPath: german))
         withExtendedLifetime(root) {}
     }
 }
