@@ -177,4 +177,24 @@ import Testing
             lintMissing(findings, "de") + findings.filter { $0.message == "\"Quit\" has no de localization" }.count
                 == 1, "\(findings)")
     }
+
+    /// The same when the catalog has the language but not the key.
+    @Test func anLprojFileTranslatesAKeyACatalogsLanguageLacks() throws {
+        let root = try TemporaryDirectory()
+        try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "Open" : { "localizations" : { "de" : { "stringUnit" : { "state" : "translated", "value" : "Auf" } } } },
+                "Quit" : { }, "Save" : { }
+              }
+            }
+            """, to: "Menu.xcstrings")
+        try root.write("\"Quit\" = \"Beenden\";\n", to: "de.lproj/Menu.strings")
+        let german = try coverage(root, "de")
+        #expect(german.total - german.translated == 1)
+        let findings = ResourceLinter.lint(paths: [root.path])
+        #expect(findings.map(\.message) == ["\"Save\" has no de localization"], "\(findings)")
+    }
 }

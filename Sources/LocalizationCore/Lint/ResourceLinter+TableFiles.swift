@@ -31,4 +31,23 @@ extension ResourceLinter {
         }
         return keys
     }
+
+    /// The keys each language (by identifier) has in the `.lproj` files of the catalog at
+    /// `path`'s table beside it (`de.lproj/Menu.strings` and `.stringsdict` for `Menu.xcstrings`).
+    static func lprojKeys(besideCatalog path: String, options: LintOptions) -> [String: Set<String>] {
+        let resources = (path as NSString).deletingLastPathComponent
+        let table = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        var keys: [String: Set<String>] = [:]
+        for directory in (try? FileManager.default.contentsOfDirectory(atPath: resources)) ?? [] {
+            guard let language = ResourceFile.language(ofDirectory: directory)?.identifier else { continue }
+            for name in [table + ".strings", table + ".stringsdict"] {
+                let candidate = resources + "/" + directory + "/" + name
+                guard FileManager.default.fileExists(atPath: candidate), let file = ResourceFile(path: candidate),
+                    let found = try? entries(of: file, options: options).get().entries
+                else { continue }
+                keys[language, default: []].formUnion(found.values.keys)
+            }
+        }
+        return keys
+    }
 }

@@ -173,7 +173,9 @@ public enum ResourceLinter {
                 let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
                 let locator = KeyPathLocator(bytes: bytes, syntax: .json, file: file.path)
-                findings += catalogFindings(catalog, locator: locator, styles: options.placeholderStyles)
+                findings += catalogFindings(
+                    catalog, locator: locator, styles: options.placeholderStyles,
+                    translatedElsewhere: lprojKeys(besideCatalog: file.path, options: options))
                 entries.catalog = (catalog, locator)
             }
         } catch {
@@ -282,7 +284,8 @@ public enum ResourceLinter {
     /// Untranslated, empty, marked and mismatched localizations inside one String Catalog,
     /// each language against its source, at the key's or localization's place in the JSON.
     static func catalogFindings(
-        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?
+        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?,
+        translatedElsewhere: [String: Set<String>] = [:]
     )
         -> [LintFinding]
     {
@@ -297,7 +300,9 @@ public enum ResourceLinter {
         let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
-            findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
+            findings += untranslatedCatalogKeys(
+                catalog, in: language, locator: locator,
+                except: canonical(language).flatMap { translatedElsewhere[$0] } ?? [])
             var translation = Entries()
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
                 let path = ["strings", key, "localizations", language]
