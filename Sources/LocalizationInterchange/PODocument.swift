@@ -88,9 +88,18 @@ public enum PODocument {
         return result
     }
 
-    static func escaped(_ text: String) -> String {
-        TextEscaping.escaped(text, TextEscaping.backslashed) { "\\" + String($0, radix: 8) }
+    /// `text` in a PO string literal: C's backslash escapes, other control characters as
+    /// three octal digits (`\033`), which `msgfmt --check` reads and which a digit after
+    /// them cannot lengthen.
+    package static func escaped(_ text: String) -> String {
+        TextEscaping.escaped(text, TextEscaping.backslashed) {
+            let octal = String($0, radix: 8)
+            return "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+        }
     }
+
+    /// `text` as a quoted PO string literal on one line (`"a\nb"`).
+    package static func quoted(_ text: String) -> String { "\"" + escaped(text) + "\"" }
 
     /// One message read back.
     public struct Entry: Sendable, Hashable {

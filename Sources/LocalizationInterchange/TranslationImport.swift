@@ -19,6 +19,14 @@ public enum TranslationImport {
             self.id = id
             self.text = text
         }
+
+        /// The file and unit a target writes to.
+        struct Unit: Hashable {
+            var original: String
+            var id: String
+        }
+
+        var unit: Unit { Unit(original: original, id: id) }
     }
 
     /// What an import did.
@@ -65,7 +73,18 @@ public enum TranslationImport {
     public static func apply(_ targets: [Target], to project: TranslationProject) throws(InterchangeError) -> Outcome {
         var outcome = Outcome()
         var edits: [String: [ResourceEdit]] = [:]
+        // A unit given twice (two `<trans-unit>`s with one id) is ambiguous: neither is written.
+        var occurrences: [Target.Unit: Int] = [:]
+        for target in targets { occurrences[target.unit, default: 0] += 1 }
+        var reported: Set<Target.Unit> = []
         for target in targets {
+            if let count = occurrences[target.unit], count > 1 {
+                if reported.insert(target.unit).inserted {
+                    outcome.skipped.append(
+                        "\(target.original): unit \"\(target.id)\" is given \(count) times; none of them is written")
+                }
+                continue
+            }
             guard let file = project.file(original: target.original) else {
                 outcome.skipped.append("\(target.original): no such file in \(project.root)")
                 continue

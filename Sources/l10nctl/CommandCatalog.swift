@@ -49,6 +49,10 @@ enum CommandCatalog {
                 "A key is untranslated when the language lacks it (a file its .lproj lacks leaves every key of "
                     + "that file untranslated) or has it empty: the keys lint reports untranslated or "
                     + "empty-value. A table only Base.lproj has counts as the development language's own.",
+                "A file that cannot be read (or an entry left out of one) is named on stderr, as lint names it, "
+                    + "and its keys count as untranslated (lint reports the file error instead of each key); "
+                    + "a language all of whose files are broken is still listed. The exit code is then 1, as "
+                    + "lint's on an error.",
             ],
             globals: [.resources, .developmentLanguage]),
         CommandDescription(

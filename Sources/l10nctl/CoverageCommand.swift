@@ -4,12 +4,14 @@ import LocalizationCore
 
 /// `l10nctl coverage DIR…`: the share of its reference keys each language translates (a
 /// catalog's table against its `sourceLanguage`, others against the development language),
-/// as a table with a bar per language or as JSON.
+/// as a table with a bar per language or as JSON. Each file that could not be read (and each
+/// entry left out of one) is named on stderr as lint names it, its keys counted untranslated,
+/// and the exit code is then 1, as lint's is on an error.
 enum CoverageCommand {
     /// Characters of the widest bar.
     static let barWidth = 20
 
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ invocation: Invocation) throws -> Int32 {
         let roots = invocation.paths
         guard !roots.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
         let development: LanguageTag
@@ -17,8 +19,8 @@ enum CoverageCommand {
         for root in roots where !FileManager.default.fileExists(atPath: root) {
             throw CommandFailure("\(root): no such directory")
         }
-        let coverage = TranslationCoverage(
-            catalog: ResourceSet.load(roots: roots, developmentLanguage: development).catalog)
+        let resources = ResourceSet.load(roots: roots, developmentLanguage: development)
+        let coverage = TranslationCoverage(resources: resources)
         if invocation.json {
             let object: [String: Any] = [
                 "reference": coverage.reference,
@@ -34,7 +36,7 @@ enum CoverageCommand {
             let data = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
-            return
+            return report(resources.errors)
         }
         let width = max(4, coverage.languages.map(\.language.count).max() ?? 0)
         print("reference: \(coverage.reference)")
@@ -47,5 +49,18 @@ enum CoverageCommand {
             let review = marks.filter { $0.0 > 0 }.map { "  \($0.0) \($0.1)" }.joined()
             print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
         }
+        return report(resources.errors)
+    }
+
+    /// Names each of `errors` on stderr after the table (`file:line:column: error: message`,
+    /// lint's form): 1 when there is one, else 0.
+    static func report(_ errors: [ResourceParseError]) -> Int32 {
+        guard !errors.isEmpty else { return 0 }
+        // The table first, whole: with `2>&1` the errors must not land mid-line.
+        fflush(nil)
+        let lines = errors.map { "\($0.location): error: \($0.message)" }
+        let count = "\(errors.count) error\(errors.count == 1 ? "" : "s"): their keys count as untranslated"
+        FileHandle.standardError.write(Data((lines + [count]).map { LintReport.printable($0) + "\n" }.joined().utf8))
+        return 1
     }
 }

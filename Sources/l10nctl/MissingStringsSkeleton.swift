@@ -1,4 +1,5 @@
 import LocalizationCore
+import LocalizationInterchange
 import LocalizationWire
 
 /// The missing-key report as a file a translator fills in, for one language: a `.strings`
@@ -74,11 +75,13 @@ enum MissingStringsSkeleton {
 
             """
         for item in items(entries) {
-            output += "\n#. \(item.note)\nmsgctxt \(quoted(item.table))\nmsgid \(quoted(item.key))\nmsgstr \"\"\n"
+            let (table, key) = (PODocument.quoted(item.table), PODocument.quoted(item.key))
+            output += "\n#. \(item.note)\nmsgctxt \(table)\nmsgid \(key)\nmsgstr \"\"\n"
         }
         return output
     }
 
-    /// A `.strings` quoted string, whose C escapes `msgfmt` reads in a `.po` file too.
+    /// A `.strings` quoted string (control characters as `\U001B`, which `msgfmt` rejects:
+    /// a `.po` file's are written by ``PODocument/quoted(_:)``).
     static func quoted(_ text: String) -> String { StringsText.quoted(text) }
 }

@@ -25,9 +25,10 @@ struct ResourceReport {
     /// Reads `roots` and asks the daemon: `socket` (or `L10N_SOCKET`) must answer when
     /// given; the default socket is only asked, and its absence noted in the report.
     static func gather(roots: [String], developmentLanguage: LanguageTag, socket: String?) throws -> ResourceReport {
-        let catalog = ResourceSet.load(roots: roots, developmentLanguage: developmentLanguage).catalog
+        let resources = ResourceSet.load(roots: roots, developmentLanguage: developmentLanguage)
+        let catalog = resources.catalog
         return ResourceReport(
-            roots: roots, generated: Date(), coverage: TranslationCoverage(catalog: catalog),
+            roots: roots, generated: Date(), coverage: TranslationCoverage(resources: resources),
             plurals: PluralCompleteness(catalog: catalog),
             findings: ResourceLinter.lint(paths: roots, developmentLanguage: developmentLanguage),
             untranslated: try untranslated(socket: socket))

@@ -42,7 +42,7 @@ do {
     case "get": try GetCommand.run(invocation)
     case "dump": try DumpCommand.run(invocation)
     case "lint": exit(try LintCommand.run(invocation))
-    case "coverage": try CoverageCommand.run(invocation)
+    case "coverage": exit(try CoverageCommand.run(invocation))
     case "report": try ReportCommand.run(invocation)
     case "export": try ExportCommand.run(invocation)
     case "import": exit(try ImportCommand.run(invocation))

@@ -115,6 +115,36 @@ import Testing
         #expect(result.stderr.contains("2 errors"))
     }
 
+    /// A file coverage cannot read is named on stderr as lint names it, exit 1 as lint's, its
+    /// keys counted untranslated; a language with only broken files is still listed.
+    @Test func coverageNamesTheFilesItCannotReadAndFails() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\"; \"b\" = \"B\";\n", to: "en.lproj/L.strings")
+        try root.write("\"x\" = \"X\"; \"y\" = \"Y\";\n", to: "en.lproj/M.strings")
+        let german = try root.write("\"a\" = \"A\"; \"b\" = = \"B\";\n", to: "de.lproj/L.strings")
+        try root.write("\"x\" = \"X\"; \"y\" = \"Y\";\n", to: "de.lproj/M.strings")
+        let french = try root.write("\"a\" = = \"A\";\n", to: "fr.lproj/L.strings")
+
+        let result = try run("coverage", root.path)
+        #expect(result.status == 1)
+        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) }
+        #expect(rows == ["en", "2/4", "0/4"], "\(result.stdout)")
+        let lint = try run("lint", root.path)
+        #expect(lint.status == 1)
+        for file in [german, french] {
+            let lintLine = try #require(lint.stdout.split(separator: "\n").first { $0.hasPrefix(file + ":") })
+            // Lint's line without its rule tag.
+            let expected = String(lintLine.prefix { $0 != "[" }.dropLast())
+            #expect(result.stderr.split(separator: "\n").contains { $0 == expected }, "\(result.stderr)")
+        }
+        #expect(result.stderr.hasSuffix("2 errors: their keys count as untranslated\n"))
+        let json = try run("coverage", root.path, "--format", "json")
+        #expect(json.status == 1 && json.stdout.contains("\"lang\":\"fr\""))
+        try FileManager.default.removeItem(atPath: german)
+        try FileManager.default.removeItem(atPath: french)
+        #expect(try run("coverage", root.path).status == 0)
+    }
+
     @Test func lintOfTheExamplesHasNoErrors() throws {
         let result = try run("lint", PackagePaths.exampleResources)
         #expect(result.status == 0, "\(result.stdout)")

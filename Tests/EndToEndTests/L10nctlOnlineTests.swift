@@ -164,6 +164,29 @@ import Testing
         }
     }
 
+    /// Control characters in a key are written as PO's octal escapes (`\033`, three digits so a
+    /// digit after one cannot join it), which `msgfmt --check` accepts; the `.strings`
+    /// skeleton keeps `\U001B`, which that format reads.
+    @Test func missingAsPOEscapesControlCharactersAsMsgfmtReadsThem() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let client = try daemon.connect()
+        let key = "esc\u{1B}[1mbold\u{7}7\u{1}"
+        let reply = try client.request(["op": "lookup", "key": key, "lang": "ja"])
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+        let po = try run(["missing", "--format", "po", "--lang", "ja"], socket: daemon.socketPath)
+        #expect(po.status == 0, "\(po.stderr)")
+        #expect(po.stdout.contains("msgid \"esc\\033[1mbold\\0077\\001\"\n"), "\(po.stdout)")
+        #expect(!po.stdout.contains("\\U"))
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(po.stdout, to: "ja.po")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") {
+            let check = try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", file])
+            #expect(check.status == 0, "\(check.stderr)")
+        } else {
+            print("skipped msgfmt --check: msgfmt is not installed (Debian gettext; scripts/install-dependencies)")
+        }
+    }
+
     @Test func resetEmptiesTheMissingKeyReportAndKeepsTheCounters() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let client = try daemon.connect()

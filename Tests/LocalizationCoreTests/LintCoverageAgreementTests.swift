@@ -112,4 +112,89 @@ import Testing
         #expect(frenchFindings.count == 2, "\(findings)")
         #expect(findings.count == 4, "\(findings)")
     }
+
+    static let pluralFiles = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>
+        <key>files</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+        <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+        <key>NSStringFormatValueTypeKey</key><string>d</string>
+        <key>one</key><string>%d file</string><key>other</key><string>%d files</string></dict></dict>
+        <key>items</key><dict><key>NSStringLocalizedFormatKey</key><string>%#@n@</string>
+        <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+        <key>NSStringFormatValueTypeKey</key><string>d</string>
+        <key>one</key><string>%d item</string><key>other</key><string>%d items</string></dict></dict>
+        </dict></plist>
+        """
+
+    /// A table's `.strings` and `.stringsdict` are one table, as lookup and coverage merge
+    /// them: a key one file of the language lacks but the other has is translated.
+    @Test func aMissingStringsdictLeavesOutTheKeysTheStringsFileHas() throws {
+        let root = try TemporaryDirectory()
+        try root.write(Self.pluralFiles, to: "en.lproj/Localizable.stringsdict")
+        try root.write("\"files\" = \"%d files\";\n\"a\" = \"A\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("\"files\" = \"%d Dateien\";\n\"a\" = \"A\";\n", to: "de.lproj/Localizable.strings")
+
+        let german = try coverage(root, "de")
+        #expect(german.translated == 2 && german.total == 3)
+        let findings = ResourceLinter.lint(paths: [root.path])
+        #expect(lintMissing(findings, "de") == 1, "\(findings)")
+        #expect(findings.filter { $0.rule == .untranslated }.map(\.message).allSatisfy { $0.contains("\"items\"") })
+    }
+
+    @Test func aStringsdictLackingAKeyItsStringsFileHasIsTranslated() throws {
+        let root = try TemporaryDirectory()
+        try root.write(Self.pluralFiles, to: "en.lproj/Localizable.stringsdict")
+        try root.write("\"items\" = \"%d items\";\n", to: "en.lproj/Localizable.strings")
+        let onlyFiles = Self.pluralFiles.replacing(
+            /<key>items<\/key>.*<\/dict><\/dict>\n/.dotMatchesNewlines(), with: "")
+        try root.write(onlyFiles, to: "de.lproj/Localizable.stringsdict")
+        try root.write("\"items\" = \"%d Elemente\";\n", to: "de.lproj/Localizable.strings")
+
+        let german = try coverage(root, "de")
+        #expect(german.translated == 2 && german.total == 2)
+        for paths in [[root.path], [root.path + "/de.lproj/Localizable.stringsdict"]] {
+            let findings = ResourceLinter.lint(paths: paths)
+            #expect(lintMissing(findings, "de") == 0, "\(findings)")
+        }
+    }
+
+    /// An `.lproj`'s own file of a catalog's table translates the keys it has.
+    @Test func anLprojFileOfACatalogsTableTranslatesItsKeys() throws {
+        let root = try TemporaryDirectory()
+        try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : { "Open" : { }, "Quit" : { } }
+            }
+            """, to: "Menu.xcstrings")
+        try root.write("\"Open\" = \"Öffnen\";\n", to: "de.lproj/Menu.strings")
+        let german = try coverage(root, "de")
+        #expect(german.total - german.translated == 1)
+        let findings = ResourceLinter.lint(paths: [root.path])
+        #expect(
+            lintMissing(findings, "de") + findings.filter { $0.message == "\"Quit\" has no de localization" }.count
+                == 1, "\(findings)")
+    }
+
+    /// The same when the catalog has the language but not the key.
+    @Test func anLprojFileTranslatesAKeyACatalogsLanguageLacks() throws {
+        let root = try TemporaryDirectory()
+        try root.write(
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "Open" : { "localizations" : { "de" : { "stringUnit" : { "state" : "translated", "value" : "Auf" } } } },
+                "Quit" : { }, "Save" : { }
+              }
+            }
+            """, to: "Menu.xcstrings")
+        try root.write("\"Quit\" = \"Beenden\";\n", to: "de.lproj/Menu.strings")
+        let german = try coverage(root, "de")
+        #expect(german.total - german.translated == 1)
+        let findings = ResourceLinter.lint(paths: [root.path])
+        #expect(findings.map(\.message) == ["\"Save\" has no de localization"], "\(findings)")
+    }
 }

@@ -26,7 +26,8 @@ public enum ResourceEditor {
     public struct Outcome: Sendable {
         /// The file's new bytes.
         public var bytes: [UInt8]
-        /// How many values changed.
+        /// How many values changed or were added: one per edit written (a catalog value whose
+        /// state is set to `translated` with it is one).
         public var changed: Int
         /// Edits not written, each with why.
         public var skipped: [String]
@@ -40,6 +41,8 @@ public enum ResourceEditor {
         var replacements: [(range: Range<Int>, text: String)] = []
         var skipped: [String] = []
         var appended = ""
+        // Edits written, each once, however many byte ranges it takes.
+        var changed = 0
         switch kind {
         case .strings:
             let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
@@ -73,6 +76,7 @@ public enum ResourceEditor {
                 } else {
                     appended += "\(StringsText.quoted(key)) = \(StringsText.quoted(value));\n"
                 }
+                changed += 1
             }
         case .stringsDict:
             guard let spans = ValueSpans.propertyList(bytes) else {
@@ -102,7 +106,9 @@ public enum ResourceEditor {
                 } else {
                     skipped.append(
                         "\(file): \(path.dropLast().joined(separator: "/")) is not in the file; add it first")
+                    continue
                 }
+                changed += 1
             }
         case .stringCatalog:
             guard let spans = ValueSpans.json(bytes) else {
@@ -131,6 +137,7 @@ public enum ResourceEditor {
                 }
                 guard JSONText.decode(Array(bytes[span.range])) != value else { continue }
                 replacements.append((span.range, JSONText.literal(value)))
+                changed += 1
                 // A translator's saved value is translated, as Xcode marks an imported one.
                 if let state = spans.strings[unit + ["state"]],
                     JSONText.decode(Array(bytes[state.range])) != "translated"
@@ -147,7 +154,7 @@ public enum ResourceEditor {
             if let last = result.last, last != 0x0A { result.append(0x0A) }
             result += Array(appended.utf8)
         }
-        return Outcome(bytes: result, changed: replacements.count + (appended.isEmpty ? 0 : 1), skipped: skipped)
+        return Outcome(bytes: result, changed: changed, skipped: skipped)
     }
 
     /// `<key>KEY</key><string>VALUE</string>` to insert before a `</dict>` at `end`: on

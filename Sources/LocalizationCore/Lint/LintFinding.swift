@@ -23,6 +23,24 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// translation lacks or disagrees with.
     public var related: SourceLocation?
 
+    /// Findings that one cause makes, one per key (every key of a file a language lacks):
+    /// lint's text output prints them as one line, its counts, JSON and SARIF keep each.
+    public struct Group: Sendable, Hashable {
+        /// Tells the groups of one report apart (the missing file's path).
+        public var id: String
+        /// What the line says after the count: `keys untranslated: there is no de.lproj/X.strings (…)`.
+        public var summary: String
+
+        /// Creates a group.
+        public init(id: String, summary: String) {
+            self.id = id
+            self.summary = summary
+        }
+    }
+
+    /// The group the finding belongs to, if its cause makes one per key.
+    public var group: Group?
+
     /// Creates a finding.
     public init(
         location: SourceLocation, severity: Severity, message: String, rule: LintRule = .file,
@@ -41,5 +59,14 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `file:line:column: error: message [rule]`, the form compilers use and editors jump to.
-    public var description: String { "\(location): \(severity.rawValue): \(message) [\(rule.rawValue)]" }
+    public var description: String { line(message) }
+
+    /// The line of the finding's group, `count` findings: at this finding's place, the count
+    /// before the group's summary (`… warning: 35 keys untranslated: there is no … [untranslated]`).
+    public func groupLine(count: Int) -> String {
+        guard let group, count > 1 else { return description }
+        return line("\(count) \(group.summary)")
+    }
+
+    private func line(_ text: String) -> String { "\(location): \(severity.rawValue): \(text) [\(rule.rawValue)]" }
 }

@@ -18,9 +18,26 @@ public struct LintReport: Sendable {
     /// How many findings are warnings.
     public var warningCount: Int { findings.count - errorCount }
 
-    /// `file:line:column: severity: message [rule]`, one line per finding; a control
-    /// character (from a file's name or content) is written `\U001B`, never sent to the terminal.
-    public var text: String { findings.map { LintQuoting.printable("\($0)") + "\n" }.joined() }
+    /// `file:line:column: severity: message [rule]`, one line per finding, but one line per
+    /// group of findings one cause makes (``LintFinding/group``: every key of a missing file),
+    /// at its first finding's place with the group's count; a control character (from a
+    /// file's name or content) is written `\U001B`, never sent to the terminal.
+    public var text: String {
+        var sizes: [LintFinding.Group: Int] = [:]
+        for case let group? in findings.map(\.group) { sizes[group, default: 0] += 1 }
+        var printed: Set<LintFinding.Group> = []
+        return findings.compactMap { finding in
+            if let group = finding.group {
+                guard printed.insert(group).inserted else { return nil }
+                return LintQuoting.printable(finding.groupLine(count: sizes[group]!)) + "\n"
+            }
+            return LintQuoting.printable("\(finding)") + "\n"
+        }.joined()
+    }
+
+    /// `line` with every control character (from a file's name or content) written `\U001B`,
+    /// as ``text`` writes it: for other commands' messages about translators' files.
+    public static func printable(_ line: String) -> String { LintQuoting.printable(line) }
 
     /// `{"findings":[{"file","line","column","severity","rule","message","related"?}],
     /// "errors":N,"warnings":N}`, keys sorted.

@@ -49,28 +49,49 @@ extension ResourceLinter {
                 for (name, reference) in referenceFiles where lproj?.names.contains(name) != true {
                     guard let original = entries(reference) else { continue }
                     let path = resources + "/" + (lproj?.directory ?? language + ".lproj") + "/" + name
-                    findings += missingKeys(original, of: reference.path, in: path)
+                    let elsewhere = keysInOtherFiles(of: path, language: language, entries: entries)
+                    findings += missingKeys(original, of: reference.path, in: path, except: elsewhere)
                 }
             }
             for (catalog, locator) in catalogs {
                 let present = Set(catalog.tables.keys.compactMap(canonical))
                 for language in found.lproj.keys.sorted()
                 where !present.contains(language) && language != canonical(catalog.sourceLanguage) {
-                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
+                    // The `.lproj`'s own files of the catalog's table (`Menu.strings` beside `Menu.xcstrings`).
+                    let table = ((locator.file ?? "") as NSString).lastPathComponent
+                    let lproj = resources + "/" + found.lproj[language]!.directory
+                    let elsewhere = keysInOtherFiles(of: lproj + "/" + table, language: language, entries: entries)
+                    let group = LintFinding.Group(
+                        id: (locator.file ?? "") + "\n" + language,
+                        summary: "keys untranslated: \(table) has no \(language) localization at all")
+                    findings += untranslatedCatalogKeys(catalog, in: language, locator: locator, except: elsewhere).map
+                    {
+                        var finding = $0
+                        finding.group = group
+                        return finding
+                    }
                 }
             }
         }
         return findings
     }
 
-    /// Every key of `reference` (the file at `referencePath`), missing from the file at `path`.
-    static func missingKeys(_ reference: Entries, of referencePath: String, in path: String) -> [LintFinding] {
-        reference.order.compactMap { key in
-            guard let location = reference.values[key]?.location else { return nil }
-            return LintFinding(
+    /// Every key of `reference` (the file at `referencePath`), missing from the file at `path`,
+    /// but those in `translated` (the language's other files of the table have them).
+    static func missingKeys(
+        _ reference: Entries, of referencePath: String, in path: String, except translated: Set<String> = []
+    ) -> [LintFinding] {
+        let group = LintFinding.Group(
+            id: path,
+            summary: "keys untranslated: there is no \(shortName(path)) (\(shortName(referencePath)) has them)")
+        return reference.order.compactMap { key in
+            guard !translated.contains(key), let location = reference.values[key]?.location else { return nil }
+            var finding = LintFinding(
                 .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
                 "missing key \(LintQuoting.quoted(key)) (there is no \(shortName(path)); \(shortName(referencePath)):\(location.line) has it)",
                 related: location)
+            finding.group = group
+            return finding
         }
     }
 

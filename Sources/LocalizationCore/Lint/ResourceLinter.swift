@@ -39,6 +39,9 @@ public enum ResourceLinter {
         var files: [ResourceFile] = []
         // Files found in a directory: only there does a file's absence say something.
         var scanned: [ResourceFile] = []
+        // A file reached twice (`lint t1 t1`, `lint t1/./de.lproj t1`, a symbolic link) is
+        // linted once, under the path it was first reached by.
+        var (reached, reachedByScan): (Set<String>, Set<String>) = ([], [])
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -47,11 +50,12 @@ public enum ResourceLinter {
                 continue
             }
             if isDirectory.boolValue {
-                let found = ResourceScanner.scan(directory: path, rootIndex: 0)
-                files += found
-                scanned += found
+                let found = ResourceScanner.scan(directory: path, rootIndex: 0).map { ($0, canonicalPath($0.path)) }
+                files += found.filter { reached.insert($0.1).inserted }.map(\.0)
+                // Named first and scanned later, a file is linted once but still present in its `.lproj`.
+                scanned += found.filter { reachedByScan.insert($0.1).inserted }.map(\.0)
             } else if let file = ResourceFile(anyPath: path) {
-                files.append(file)
+                if reached.insert(canonicalPath(path)).inserted { files.append(file) }
             } else {
                 findings.append(
                     LintFinding(
@@ -71,21 +75,26 @@ public enum ResourceLinter {
         }
         let development = options.developmentLanguage
         var references = ReferenceFiles(developmentLanguage: development)
+        // A file's entries as lint parsed them, else read now (a reference or a table's other
+        // file that lint was not given).
+        let read = { (file: ResourceFile) -> Entries? in
+            parsed[file.path] ?? (try? Self.entries(of: file, options: options).get().entries)
+        }
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
                 let reference = references.file(for: file),
-                let referenceEntries = parsed[reference.path]
-                    ?? (try? Self.entries(of: reference, options: options).get().entries)
+                let referenceEntries = read(reference)
             else { continue }
             let styles =
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
-            findings += compare(entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles)
+            let elsewhere = keysInOtherFiles(of: file.path, language: language.identifier, entries: read)
+            findings += compare(
+                entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles,
+                translatedElsewhere: elsewhere)
         }
-        findings += missingFileFindings(scanned, references: &references) { reference in
-            parsed[reference.path] ?? (try? Self.entries(of: reference, options: options).get().entries)
-        }
+        findings += missingFileFindings(scanned, references: &references, entries: read)
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
             var configured = finding
@@ -96,6 +105,13 @@ public enum ResourceLinter {
                 $1.location.file ?? "", $1.location.line, $1.location.column, $1.rule
             )
         }
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved, to tell when two paths name one file.
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return (path as NSString).standardizingPath }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The entries of one file, with their own findings (duplicates, bad entries, plural
@@ -157,7 +173,9 @@ public enum ResourceLinter {
                 let (catalog, problems) = try StringCatalogReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
                 let locator = KeyPathLocator(bytes: bytes, syntax: .json, file: file.path)
-                findings += catalogFindings(catalog, locator: locator, styles: options.placeholderStyles)
+                findings += catalogFindings(
+                    catalog, locator: locator, styles: options.placeholderStyles,
+                    translatedElsewhere: lprojKeys(besideCatalog: file.path, options: options))
                 entries.catalog = (catalog, locator)
             }
         } catch {
@@ -266,7 +284,8 @@ public enum ResourceLinter {
     /// Untranslated, empty, marked and mismatched localizations inside one String Catalog,
     /// each language against its source, at the key's or localization's place in the JSON.
     static func catalogFindings(
-        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?
+        _ catalog: StringCatalog, locator: KeyPathLocator, styles configured: PlaceholderStyles?,
+        translatedElsewhere: [String: Set<String>] = [:]
     )
         -> [LintFinding]
     {
@@ -281,7 +300,9 @@ public enum ResourceLinter {
         let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
-            findings += untranslatedCatalogKeys(catalog, in: language, locator: locator)
+            findings += untranslatedCatalogKeys(
+                catalog, in: language, locator: locator,
+                except: canonical(language).flatMap { translatedElsewhere[$0] } ?? [])
             var translation = Entries()
             for (key, entry) in table.sorted(by: { $0.key < $1.key }) {
                 let path = ["strings", key, "localizations", language]
@@ -328,12 +349,15 @@ public enum ResourceLinter {
 
     /// `untranslated` for each key of `catalog`'s source that `language` has no localization
     /// of (every one when the catalog lacks the language), at the key in the JSON.
-    static func untranslatedCatalogKeys(_ catalog: StringCatalog, in language: String, locator: KeyPathLocator)
-        -> [LintFinding]
-    {
+    /// Keys in `translated` (an `.lproj` file of the catalog's table has them) are left out.
+    static func untranslatedCatalogKeys(
+        _ catalog: StringCatalog, in language: String, locator: KeyPathLocator, except translated: Set<String> = []
+    ) -> [LintFinding] {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
         let table = catalog.tables[language] ?? [:]
-        return source.keys.sorted().filter { table[$0] == nil && !catalog.untranslatableKeys.contains($0) }.map { key in
+        return source.keys.sorted().filter {
+            table[$0] == nil && !catalog.untranslatableKeys.contains($0) && !translated.contains($0)
+        }.map { key in
             LintFinding(
                 .untranslated, at: locator.location(of: ["strings", key]),
                 "\(LintQuoting.quoted(key)) has no \(language) localization",
@@ -342,16 +366,18 @@ public enum ResourceLinter {
     }
 
     /// Missing, obsolete and empty keys and placeholder mismatches of a translation against
-    /// its reference.
+    /// its reference; a key the translation lacks but `translatedElsewhere` has (the
+    /// language's other files of the table) is not missing.
     static func compare(
         _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
-        styles: PlaceholderStyles
+        styles: PlaceholderStyles, translatedElsewhere: Set<String> = []
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
+                guard !translatedElsewhere.contains(key) else { continue }
                 // A key that is not there has no line of its own: the file's start, and the
                 // reference's entry as the related place.
                 findings.append(

@@ -63,10 +63,18 @@ public struct TranslationCoverage: Sendable, Hashable {
     /// Every other language, sorted by identifier (`Base` and pseudo-languages excluded).
     public var languages: [Language]
 
+    /// Measures `resources`' catalog, listing too every language one of its files is in even
+    /// when none of them could be read (a file in ``ResourceSet/errors`` counts as having
+    /// none of its keys).
+    public init(resources: ResourceSet) {
+        self.init(catalog: resources.catalog, languages: resources.files.compactMap(\.language?.identifier))
+    }
+
     /// Measures `catalog`: each table against its reference language's keys (``references``).
     /// A language is measured over the tables it is not the reference of, and left out when
-    /// it is the reference of every table.
-    public init(catalog: ResourceCatalog) {
+    /// it is the reference of every table. `languages` are measured too though `catalog` has
+    /// no table in them (their files could not be read): with nothing translated.
+    public init(catalog: ResourceCatalog, languages extra: [String] = []) {
         let development = catalog.developmentLanguage.identifier
         var referenceTables: [String: (language: String, table: LocalizationTable)] = [:]
         let names = Set(catalog.tables.values.flatMap(\.keys))
@@ -82,7 +90,7 @@ public struct TranslationCoverage: Sendable, Hashable {
             referenceLanguages.count == 1
             ? referenceLanguages.first!
             : referenceLanguages.isEmpty ? development : referenceLanguages.sorted().joined(separator: ", ")
-        languages = catalog.tables.keys.sorted().compactMap { identifier in
+        languages = Set(catalog.tables.keys).union(extra).sorted().compactMap { identifier in
             guard identifier != LanguageTag.base.identifier, PseudoLocalization(rawValue: identifier) == nil else {
                 return nil
             }
