@@ -8,7 +8,7 @@ import Testing
 @Suite struct ReadinessLoopPollingTests {
     @Test func aBusyClientOpensTheWindowAndARareOneClosesIt() throws {
         var ends: [Int32] = [-1, -1]
-        #expect(socketpair(AF_UNIX, SOCK_STREAM, 0, &ends) == 0)
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
         let (client, server) = (ends[0], ends[1])
         defer {
             close(client)
