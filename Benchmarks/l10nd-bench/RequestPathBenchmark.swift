@@ -50,10 +50,13 @@ func runRequestPathBenchmark(repeats: Int = 5) {
         var cpuRatios: [Double] = []
         var l10ndCPU: [Double] = []
         var redisCPU: [Double] = []
+        var l10ndSleeps: [Double] = []
+        var redisSleeps: [Double] = []
         let daemonPID = daemon.process.processIdentifier
         let inFlight = configuration.depth * configuration.connections
         for _ in 0..<repeats {
             let daemonBefore = ProcessCPU.nanoseconds(of: daemonPID)
+            let daemonSleepsBefore = ProcessSleeps.count(of: daemonPID)
             guard
                 let l10nd = CRequestClient.run(
                     .l10nd(language: "ja"), socket: daemon.socket, key: key, count: configuration.count,
@@ -77,13 +80,20 @@ func runRequestPathBenchmark(repeats: Int = 5) {
             floorRates.append(floor.roundTripsPerSecond)
             floorRatios.append(l10nd.repliesPerSecond / floor.roundTripsPerSecond)
             if let daemonNanoseconds { l10ndCPU.append(daemonNanoseconds) }
+            if let before = daemonSleepsBefore, let after = ProcessSleeps.count(of: daemonPID) {
+                l10ndSleeps.append(Double(after - before) / Double(l10nd.replies))
+            }
             guard let redis else { continue }
             let redisBefore = ProcessCPU.nanoseconds(of: redis.pid)
+            let redisSleepsBefore = ProcessSleeps.count(of: redis.pid)
             if let get = CRequestClient.run(
                 .redis(value: key), socket: redis.socketPath, key: key, count: configuration.count,
                 depth: configuration.depth, connections: configuration.connections)
             {
                 redisRates.append(get.repliesPerSecond)
+                if let before = redisSleepsBefore, let after = ProcessSleeps.count(of: redis.pid) {
+                    redisSleeps.append(Double(after - before) / Double(get.replies))
+                }
                 redisRatios.append(l10nd.repliesPerSecond / get.repliesPerSecond)
                 if let daemonNanoseconds, let redisBefore, let redisAfter = ProcessCPU.nanoseconds(of: redis.pid) {
                     let redisNanoseconds = Double(redisAfter - redisBefore) / Double(get.replies)
@@ -130,6 +140,14 @@ func runRequestPathBenchmark(repeats: Int = 5) {
                     figure: "l10nd CPU per lookup, \(configuration.name), ×Redis CPU per GET",
                     value: daemonCPU.median, unit: "ns", baseline: "Redis CPU per GET",
                     baselineValue: getCPU.median, ratio: cpuRatio.median, aim: nil, met: nil))
+        }
+        if !l10ndSleeps.isEmpty {
+            // The floor sleeps once per reply it waits for; looking before sleeping saves those.
+            line += String(
+                format: "\n      sleeps per request: l10nd %.2f", figure(configuration.name, l10ndSleeps).median)
+            if !redisSleeps.isEmpty {
+                line += String(format: ", Redis %.2f", figure(configuration.name, redisSleeps).median)
+            }
         }
         print(line)
     }

@@ -1,3 +1,4 @@
+import LocalizationSockets
 import Synchronization
 
 extension Daemon {
@@ -59,6 +60,33 @@ extension Daemon {
                     "l10nd_subscribers", "Connections subscribed to change events.",
                     value: Double(statistics.subscribers)),
                 .counter("l10nd_events_broadcast_total", "Change events broadcast.", value: statistics.eventsBroadcast),
+            ]
+        }
+        if let polling = server?.readiness?.pollingStatistics {
+            families += [
+                .counter(
+                    "l10nd_polling_idle_total", "Times the socket thread ran out of work.",
+                    value: polling.idleStretches),
+                .counter(
+                    "l10nd_polling_looks_total",
+                    "Idle stretches in which the socket thread looked for input before sleeping.",
+                    value: polling.looks),
+                .counter(
+                    "l10nd_polling_caught_total", "Looks that found input (a wake-up saved).", value: polling.caught),
+                .counter(
+                    "l10nd_polling_sleeps_total", "Idle stretches in which the socket thread slept.",
+                    value: polling.sleeps),
+                .counter(
+                    "l10nd_polling_shared_core_total",
+                    "Looks cut short because another thread ran on the core (looking then pauses).",
+                    value: polling.sharedCore),
+                .counter(
+                    "l10nd_polling_lost_core_total",
+                    "Times a look lost the core with no other thread running on it (hypervisor, interrupt).",
+                    value: polling.lostCore),
+                .counter(
+                    "l10nd_polling_held_total", "Times input came back soon while looking was paused.",
+                    value: polling.held),
             ]
         }
         let socket = socketFileState

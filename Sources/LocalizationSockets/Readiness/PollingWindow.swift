@@ -13,10 +13,12 @@
 ///   to ``maximum``);
 /// - input later than that (or none, a timer's wake-up): the window halves, and below
 ///   ``start`` it closes;
-/// - another thread ran on the core while the loop looked (``sharedCoreGap``): the window
-///   closes and stays closed for a while (10 ms, doubling up to a second while it keeps
-///   happening), since on a busy host a yielding loop waits behind the others for the core,
-///   while a sleeping one is woken ahead of them.
+/// - another thread ran on the core while the loop looked (a yield that took longer than
+///   ``sharedCoreGap`` and switched threads): the window closes and stays closed for a while
+///   (10 ms, doubling up to a second while it keeps happening with no input caught by
+///   looking in between), since on a busy host a yielding loop waits behind the others for
+///   the core, while a sleeping one is woken ahead of them. A long yield with no switch is
+///   the hypervisor's or an interrupt's, not a thread of this system's: it closes nothing.
 ///
 /// ```swift
 /// var window = PollingWindow(maximum: 50_000)
@@ -27,8 +29,9 @@ package struct PollingWindow: Sendable, Equatable {
     package let maximum: UInt64
     /// The first window opened, in nanoseconds.
     package let start: UInt64
-    /// A look that took longer than this (nanoseconds) let another thread run: a bare
-    /// `sched_yield` returns within a few microseconds.
+    /// A look that took longer than this (nanoseconds) may have let another thread run: a
+    /// bare `sched_yield` returns within a few microseconds. Only a switch of threads proves
+    /// it (a virtual CPU also loses its core to the hypervisor for that long, often).
     package static let sharedCoreGap: UInt64 = 10_000
 
     /// Input that came back within this (nanoseconds) after the loop slept opens or widens
@@ -57,8 +60,7 @@ package struct PollingWindow: Sendable, Equatable {
     /// time looked plus the time slept), at the uptime `now`.
     package mutating func noteInput(afterIdle idle: UInt64, at now: UInt64) {
         if idle <= current {
-            // Caught by looking: the core was free; the next hold starts short again.
-            if current > 0 { hold = Self.shortestHold }
+            // Within the window, though slept through (the look ended early): it stays.
             return
         }
         // Not `maximum`: an idle stretch slept through includes the loop's own wake-up,
@@ -70,6 +72,18 @@ package struct PollingWindow: Sendable, Equatable {
         } else {
             narrow()
         }
+    }
+
+    /// Adapts to input found by looking: the core was free, so the next hold starts short
+    /// again.
+    package mutating func noteCaught() {
+        hold = Self.shortestHold
+    }
+
+    /// Whether input that comes back soon is ignored at the uptime `now`: the window is held
+    /// closed after another thread ran on the core.
+    package func isHeldClosed(at now: UInt64) -> Bool {
+        now < closedUntil
     }
 
     /// Adapts to an idle stretch that ended without input (a timer's or a ``ReadinessLoop/wake()``

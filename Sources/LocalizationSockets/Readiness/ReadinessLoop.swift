@@ -28,6 +28,8 @@ package final class ReadinessLoop: Sendable {
     private let wakeWriter: FileDescriptor
     /// Set by ``stop()``: a byte in the pipe then means "end", not "run the handler".
     private let stopping = Atomic<Bool>(false)
+    /// What the looking before sleeping did (``pollingStatistics``).
+    private let polling = PollingCounters()
 
     /// Creates the epoll instance and the pipe that ``stop()`` writes to (three descriptors).
     package init() throws(SocketError) {
@@ -74,6 +76,12 @@ package final class ReadinessLoop: Sendable {
             run(handler, window: polling > 0 ? PollingWindow(maximum: polling) : nil)
         }
         thread.start()
+    }
+
+    /// What the thread's looking for input before it sleeps did so far (all zero for a loop
+    /// started without `polling`); from any thread.
+    package var pollingStatistics: PollingStatistics {
+        polling.snapshot
     }
 
     /// Makes the thread call its handler soon, even with nothing ready; from any thread.
@@ -131,33 +139,73 @@ package final class ReadinessLoop: Sendable {
         into tokens: inout [UInt64], until deadline: UInt64?, window: inout PollingWindow
     ) throws(SocketError) {
         let idleSince = DispatchTime.now().uptimeNanoseconds
+        polling.idleStretches.countBySoleWriter()
         if window.current > 0 {
-            let lookUntil = min(idleSince + window.current, deadline ?? .max)
-            var now = idleSince
-            repeat {
-                try epoll.wait(into: &tokens, timeout: 0)
-                if !tokens.isEmpty { return }
-                // A client on this very core needs it to send what this loop waits for.
-                let yielded = now
-                sched_yield()
-                now = DispatchTime.now().uptimeNanoseconds
-                if now - yielded > PollingWindow.sharedCoreGap {
-                    // Another thread ran meanwhile and sent nothing: the core is wanted, and
-                    // looking would take it from whoever needs it (the client, on a busy host).
-                    try epoll.wait(into: &tokens, timeout: 0)
-                    if !tokens.isEmpty { return }
-                    window.noteSharedCore(at: now)
-                    break
-                }
-            } while now < lookUntil
+            polling.looks.countBySoleWriter()
+            if try look(into: &tokens, from: idleSince, until: deadline, window: &window) {
+                polling.caught.countBySoleWriter()
+                window.noteCaught()
+                return
+            }
         }
+        polling.sleeps.countBySoleWriter()
         try epoll.wait(into: &tokens, timeout: Self.milliseconds(until: deadline))
         if tokens.isEmpty || tokens == [Self.stopToken] {
             window.noteNoInput()
         } else {
             let now = DispatchTime.now().uptimeNanoseconds
-            window.noteInput(afterIdle: now - idleSince, at: now)
+            let idle = now - idleSince
+            if idle > window.current, idle <= PollingWindow.soon, window.isHeldClosed(at: now) {
+                polling.held.countBySoleWriter()
+            }
+            window.noteInput(afterIdle: idle, at: now)
         }
+    }
+
+    /// Looks for input without sleeping from the uptime `idleSince` for as long as `window`
+    /// says (not past `deadline`), yielding the core between looks; true when input came.
+    /// Closes `window` for a while if another thread ran during a yield and sent nothing.
+    private func look(
+        into tokens: inout [UInt64], from idleSince: UInt64, until deadline: UInt64?, window: inout PollingWindow
+    ) throws(SocketError) -> Bool {
+        let lookUntil = min(idleSince + window.current, deadline ?? .max)
+        // Switches away from this thread while it was runnable: each one ran another thread.
+        let switchesBefore = Self.involuntarySwitches()
+        var now = idleSince
+        repeat {
+            try epoll.wait(into: &tokens, timeout: 0)
+            if !tokens.isEmpty { return true }
+            // A client on this very core needs it to send what this loop waits for.
+            let yielded = now
+            sched_yield()
+            now = DispatchTime.now().uptimeNanoseconds
+            // A long yield is another thread's only if the core switched threads: a virtual
+            // CPU also stops for that long when the hypervisor runs another, or an interrupt
+            // takes the time, and neither is a reason to sleep.
+            if now - yielded > PollingWindow.sharedCoreGap {
+                guard Self.involuntarySwitches() != switchesBefore else {
+                    polling.lostCore.countBySoleWriter()
+                    continue
+                }
+                // Another thread ran meanwhile and sent nothing: the core is wanted, and
+                // looking would take it from whoever needs it (the client, on a busy host).
+                try epoll.wait(into: &tokens, timeout: 0)
+                if !tokens.isEmpty { return true }
+                polling.sharedCore.countBySoleWriter()
+                window.noteSharedCore(at: now)
+                return false
+            }
+        } while now < lookUntil
+        return false
+    }
+
+    /// How often the calling thread was switched away from while runnable (by a yield to
+    /// another thread, or preempted) since it started.
+    private static func involuntarySwitches() -> Int {
+        var usage = rusage()
+        // RUSAGE_THREAD (1), which Glibc declares only for _GNU_SOURCE.
+        _ = getrusage(__rusage_who_t(1), &usage)
+        return usage.ru_nivcsw
     }
 
     /// Empties the pipe, so the wake-ups written so far are reported once.
