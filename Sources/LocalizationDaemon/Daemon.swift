@@ -148,7 +148,7 @@ package final class Daemon: Sendable {
         counters.reloadDurations.record(since: loadStarted)
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
-        for error in summary.newErrors { logger.warning("\(error)") }
+        for line in FileErrorLog.lines(for: summary.newErrors, kept: false) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
@@ -345,9 +345,7 @@ package final class Daemon: Sendable {
     /// Counts, logs and broadcasts what a refresh did.
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
-        for error in summary.newErrors {
-            logger.warning("\(error) (the last good version is still served)")
-        }
+        for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
         // Also without a change of tables: a root gone or back changes the "Degraded:" part.

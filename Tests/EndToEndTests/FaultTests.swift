@@ -127,6 +127,34 @@ import Testing
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 
+    /// An operator's `chmod 000` on a whole root (the iina corpus) wrote one warning per file,
+    /// ~1,960 lines: files that fail alike make one line for the burst, naming the directory,
+    /// how many and the first; `status` still lists each.
+    @Test func aRootMadeUnreadableIsOneLogLineNotOnePerFile() throws {
+        var files: [String: String] = [:]
+        for language in ["de", "fr", "ja"] {
+            for table in 0..<5 { files["\(language).lproj/T\(table).strings"] = "\"k\" = \"\(language)\";\n" }
+        }
+        let f = try Fixture(files, user: Self.unprivilegedUser)
+        func unreadableLines() -> [Substring] {
+            f.daemon.log.split(separator: "\n").filter { $0.contains("cannot be read: Permission denied") }
+        }
+        #expect(chmod(f.resources.path, 0) == 0)
+        defer { chmod(f.resources.path, 0o755) }
+        #expect(try f.eventually { try f.errors().count == 15 }, "\((try? f.status()) ?? [:])")
+        #expect(eventually { !unreadableLines().isEmpty })
+        usleep(300_000)
+        let lines = unreadableLines()
+        #expect(lines.count == 1, "\(lines)")
+        #expect(
+            lines.first?.hasSuffix(
+                "\(f.resources.path): cannot be read: Permission denied, 15 files under it (first "
+                    + "\(f.path("de.lproj/T0.strings")); the last good versions are still served; l10nctl status lists each)"
+            )
+                == true, "\(lines)")
+        #expect(try f.value("k", "fr", table: "T3") == "fr")
+    }
+
     /// An operator's root under `/home/u` (mode 0700) with the daemon running as another user
     /// was reported as not existing, and the fix tried was to create it. It is reported as
     /// permission denied, with what the service user needs, apart from the missing roots.
