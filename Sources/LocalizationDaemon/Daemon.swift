@@ -47,6 +47,12 @@ package final class Daemon: Sendable {
     /// at start (a second copy would only ever be reported as holding no language).
     let repeatedRoots: [String]
     private let phase = Mutex<Phase>(.starting)
+    /// Numbers the watcher's batches as it delivers them, so ``apply(_:number:)`` knows
+    /// which ones a manual full reload has already covered.
+    private let deliveredBatches = Atomic<UInt64>(0)
+    /// The last batch delivered before a manual full reload read the store again: a full
+    /// rescan batch up to it asks for nothing that reload did not do (counted once, read once).
+    private let batchesCoveredByReload = Atomic<UInt64>(0)
 
     /// Signal sources, kept alive for the daemon's life. Dispatch sources are thread-safe;
     /// Swift just cannot see it through the protocol existential.
@@ -128,7 +134,8 @@ package final class Daemon: Sendable {
             log: { [logger] level, message in logger.log(level, message) }
         ) { [weak self] batch in
             guard let self else { return }
-            reloads.async { self.apply(batch) }
+            let number = deliveredBatches.add(1, ordering: .sequentiallyConsistent).newValue
+            reloads.async { self.apply(batch, number: number) }
         }
         try watcher.start()
         // Unwatched directories were logged as they were found.
@@ -141,7 +148,7 @@ package final class Daemon: Sendable {
         counters.reloadDurations.record(since: loadStarted)
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
-        for error in summary.newErrors { logger.warning("\(error)") }
+        for line in FileErrorLog.lines(for: summary.newErrors, kept: false) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
@@ -285,13 +292,16 @@ package final class Daemon: Sendable {
             administrators: [0, getuid()])
     }
 
-    /// Applies one settled batch from the watcher.
-    func apply(_ batch: ChangeBatch) {
+    /// Applies one settled batch from the watcher, the `number`th it delivered.
+    func apply(_ batch: ChangeBatch, number: UInt64) {
         let started = DurationHistogram.now()
         let summary: ChangeSummary
         if batch.fullRescan {
-            counters.add(1, to: .rescans)
             logger.info("full rescan: \(batch.reasons.joined(separator: "; "))")
+            // The rescan a `reload` or SIGHUP asked the watcher for (and anything delivered
+            // before it) has been read by ``fullReload(reason:)`` itself, after it.
+            guard number > batchesCoveredByReload.load(ordering: .sequentiallyConsistent) else { return }
+            counters.add(1, to: .rescans)
             summary = store.rescan()
         } else {
             summary = store.refresh(paths: batch.files + batch.directories)
@@ -307,6 +317,9 @@ package final class Daemon: Sendable {
         logger.info(reason)
         let started = DurationHistogram.now()
         startedParts.withLock { $0.watcher }?.rescan(reason: reason)
+        // Every batch delivered so far, the rescan's own among them, is read below.
+        batchesCoveredByReload.store(
+            deliveredBatches.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
         counters.add(1, to: .rescans)
         let summary = store.rescan()
         counters.reloadDurations.record(since: started)
@@ -332,9 +345,7 @@ package final class Daemon: Sendable {
     /// Counts, logs and broadcasts what a refresh did.
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
-        for error in summary.newErrors {
-            logger.warning("\(error) (the last good version is still served)")
-        }
+        for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
         // Also without a change of tables: a root gone or back changes the "Degraded:" part.

@@ -13,6 +13,24 @@ enum DaemonCommands {
         }
     }
 
+    /// Why a lookup through the client library got no answer from the daemon at
+    /// `socketPath`: the library falls back quietly, so one more connection asks. A daemon
+    /// that is there but refuses (at its connection limit) gives its reason, as for every
+    /// other command; no daemon is said as such.
+    static func unanswered(socketPath: String) -> CommandFailure {
+        let connection: DaemonConnection
+        do { connection = try DaemonConnection(socketPath: socketPath, timeout: 10) } catch {
+            return CommandFailure(
+                "no l10nd is listening on \(socketPath) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
+            )
+        }
+        do { _ = try fields(.hello, on: connection) } catch let failure as CommandFailure { return failure } catch {
+            return CommandFailure("l10nd on \(socketPath) did not answer: \(error)")
+        }
+        // It answers now: a refusal that has passed (a client left), or a lookup that failed.
+        return CommandFailure("l10nd on \(socketPath) did not answer the lookup; try again")
+    }
+
     /// The socket the other commands use: `--socket`, else `L10N_SOCKET`, else the default.
     static func socketPath(_ invocation: Invocation) {
         let path = invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)

@@ -66,9 +66,8 @@ enum GetCommand {
             }
         let (result, source) = localizer.lookupWithSource(key, languages: languages, table: table, plural: plural)
         if !useFiles, source != .daemon {
-            let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
-            throw CommandFailure(
-                "no l10nd is listening on \(socket) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)")
+            throw DaemonCommands.unanswered(
+                socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment))
         }
         for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
             warn(

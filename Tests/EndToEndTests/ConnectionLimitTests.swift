@@ -38,9 +38,14 @@ import Testing
             return
         }
         #expect(error.code == .unavailable && error.message == limitLine, "\(error)")
-        for command in ["status", "reload", "languages", "status"] {
+        // `get` looks up through the client library, which falls back quietly: it said no
+        // daemon was listening until it asked the daemon why.
+        let commands = [
+            ["status"], ["reload"], ["languages"], ["missing"], ["metrics"], ["get", "保存", "--lang", "fr"], ["status"],
+        ]
+        for command in commands {
             let result = try ProcessRunner.run(
-                PackagePaths.executable("l10nctl"), [command, "--socket", daemon.socketPath],
+                PackagePaths.executable("l10nctl"), command + ["--socket", daemon.socketPath],
                 environment: ["PATH": "/usr/bin:/bin"])
             #expect(result.status == 1, "\(command): \(result)")
             #expect(

@@ -127,6 +127,68 @@ import Testing
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
     }
 
+    /// An operator's `chmod 000` on a whole root (the iina corpus) wrote one warning per file,
+    /// ~1,960 lines: files that fail alike make one line for the burst, naming the directory,
+    /// how many and the first; `status` still lists each.
+    @Test func aRootMadeUnreadableIsOneLogLineNotOnePerFile() throws {
+        var files: [String: String] = [:]
+        for language in ["de", "fr", "ja"] {
+            for table in 0..<5 { files["\(language).lproj/T\(table).strings"] = "\"k\" = \"\(language)\";\n" }
+        }
+        let f = try Fixture(files, user: Self.unprivilegedUser)
+        func unreadableLines() -> [Substring] {
+            f.daemon.log.split(separator: "\n").filter { $0.contains("cannot be read: Permission denied") }
+        }
+        #expect(chmod(f.resources.path, 0) == 0)
+        defer { chmod(f.resources.path, 0o755) }
+        #expect(try f.eventually { try f.errors().count == 15 }, "\((try? f.status()) ?? [:])")
+        #expect(eventually { !unreadableLines().isEmpty })
+        usleep(300_000)
+        let lines = unreadableLines()
+        #expect(lines.count == 1, "\(lines)")
+        #expect(
+            lines.first?.hasSuffix(
+                "\(f.resources.path): cannot be read: Permission denied, 15 files under it (first "
+                    + "\(f.path("de.lproj/T0.strings")); the last good versions are still served; l10nctl status lists each)"
+            )
+                == true, "\(lines)")
+        #expect(try f.value("k", "fr", table: "T3") == "fr")
+    }
+
+    /// An operator's root under `/home/u` (mode 0700) with the daemon running as another user
+    /// was reported as not existing, and the fix tried was to create it. It is reported as
+    /// permission denied, with what the service user needs, apart from the missing roots.
+    /// Real only with a user the directory shuts out: as root, the daemon drops to `nobody`.
+    @Test(.enabled(if: FaultTests.unprivilegedUser != nil, "needs root, to run the daemon as another user"))
+    func aRootBehindADirectoryTheDaemonMayNotEnterIsPermissionDenied() throws {
+        let outside = try TemporaryDirectory(prefix: "l10nd-home")
+        let home = try outside.makeDirectory("u")
+        let root = try outside.write("\"k\" = \"v\";\n", to: "u/app/de.lproj/Localizable.strings")
+            .replacingOccurrences(of: "/de.lproj/Localizable.strings", with: "")
+        #expect(chmod(outside.path, 0o755) == 0 && chmod(home, 0o700) == 0)
+        let f = try Fixture(
+            ["de.lproj/Localizable.strings": "\"k\" = \"v\";\n"], extraRoots: [root], user: Self.unprivilegedUser)
+        let status = try f.status()
+        let problems = status["problems"] as? [String] ?? []
+        #expect(
+            problems == [
+                "resource root \(root) cannot be reached: permission denied (the user it runs as needs search (x) "
+                    + "permission on every directory above it and read permission on it; with systemd's "
+                    + "DynamicUser=yes a home directory of mode 0700 is out of reach)"
+            ], "\(problems)")
+        let watcher = try #require(status["watcher"] as? [String: Any])
+        #expect(watcher["permission_denied_roots"] as? [String] == [root], "\(watcher)")
+        #expect(watcher["missing_roots"] as? [String] == [], "\(watcher)")
+        #expect(
+            try f.errors().contains {
+                $0.hasPrefix("\(root): the resource directory cannot be reached: permission denied")
+            })
+        #expect(!f.daemon.log.contains("\(root) does not exist"), "\(f.daemon.log)")
+        #expect(
+            f.daemon.log.contains("resource directory \(root) cannot be reached: permission denied"), "\(f.daemon.log)")
+        #expect(try f.value("k", "de") == "v")
+    }
+
     @Test func aDeletedRootIsServedAgainWhenItComesBack() throws {
         let other = try TemporaryDirectory(prefix: "l10nd-faults-other")
         try other.write(

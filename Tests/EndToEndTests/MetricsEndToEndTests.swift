@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -111,6 +112,33 @@ import Testing
         let text = try scrape(daemon).text
         let check = try ProcessRunner.run(Self.promtool, ["check", "metrics"], stdin: text)
         #expect(check.status == 0, "promtool: \(check.stdout)\(check.stderr)\n\(text)")
+    }
+
+    /// An operator saw one `reload` move `l10nd_rescans_total` by 2 and one SIGHUP by 2 (the
+    /// reload's own rescan and the watcher's batch for it, read a second time), and a SIGHUP
+    /// add 3 to the reload durations: each manual rescan is one rescan, timed once.
+    @Test func eachManualRescanIsCountedAndTimedOnce() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources], arguments: ["--log-level", "info"])
+        func rescanLines() -> Int { daemon.log.components(separatedBy: "full rescan: ").count - 1 }
+        let start = try scrape(daemon).metrics
+        #expect(try run(["reload"], socket: daemon.socketPath).status == 0)
+        // The watcher's batch for the reload is logged once it has been seen to.
+        #expect(eventually(10) { rescanLines() == 1 }, "\(daemon.log)")
+        usleep(300_000)
+        let reloaded = try scrape(daemon).metrics
+        #expect(reloaded["l10nd_rescans_total"] == (start["l10nd_rescans_total"] ?? -1) + 1)
+        #expect(
+            reloaded["l10nd_reload_duration_seconds_count"] == (start["l10nd_reload_duration_seconds_count"] ?? -1) + 1)
+        daemon.send(signal: SIGHUP)
+        #expect(eventually(10) { rescanLines() == 2 }, "\(daemon.log)")
+        usleep(300_000)
+        let signalled = try scrape(daemon).metrics
+        #expect(signalled["l10nd_rescans_total"] == (start["l10nd_rescans_total"] ?? -1) + 2)
+        #expect(
+            signalled["l10nd_reload_duration_seconds_count"]
+                == (start["l10nd_reload_duration_seconds_count"] ?? -1) + 2)
+        let counters = try #require(try daemon.request(["op": "status"])["counters"] as? [String: Any])
+        #expect((counters["rescans"] as? Int).map(Double.init) == signalled["l10nd_rescans_total"], "\(counters)")
     }
 
     @Test func metricsWithoutADaemonIsAClearFailure() throws {

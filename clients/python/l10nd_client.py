@@ -61,8 +61,16 @@ class Client:
     def request(self, op, **fields):
         """Sends one request and returns its reply; raises L10ndError for ok:false."""
         message = {"op": op, **{k: v for k, v in fields.items() if v is not None}}
-        self._socket.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
-        reply = self._read()
+        try:
+            self._socket.sendall(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
+        except (BrokenPipeError, ConnectionResetError):
+            # A daemon that refuses a connection (at its connection limit) says why, then
+            # closes: that answer, not the broken pipe it leaves, is what the caller gets.
+            reply = self._read_left_behind()
+            if reply is None:
+                raise
+        else:
+            reply = self._read()
         if not reply.get("ok"):
             error = reply.get("error", {})
             raise L10ndError(error.get("code", "unknown"), error.get("message", ""))
@@ -90,6 +98,14 @@ class Client:
             events._socket.settimeout(timeout)
             while True:
                 yield events._read()
+
+    def _read_left_behind(self):
+        """The line the daemon wrote before closing, if a whole one is there; else None."""
+        try:
+            line = self._lines.readline()
+            return json.loads(line) if line.endswith("\n") else None
+        except (OSError, ValueError):
+            return None
 
     def _read(self):
         line = self._lines.readline()

@@ -17,6 +17,24 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DAEMON = os.environ.get("L10ND", os.path.join(ROOT, ".build", "debug", "l10nd"))
 
 
+def start_daemon(resources, socket_path, arguments=()):
+    """A running l10nd on `resources`, once it answers on `socket_path`."""
+    daemon = subprocess.Popen(
+        [DAEMON, "--resources", resources, "--socket", socket_path, *arguments],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with Client(socket_path) as client:
+                client.request("hello")
+            return daemon
+        except OSError:
+            if time.monotonic() > deadline or daemon.poll() is not None:
+                daemon.kill()
+                raise
+            time.sleep(0.05)
+
+
 class DefaultPathTests(unittest.TestCase):
     def test_rules_match_the_swift_client(self):
         self.assertEqual(default_socket_path({"L10N_SOCKET": "/s"}), "/s")
@@ -32,19 +50,7 @@ class DaemonTests(unittest.TestCase):
         cls.resources = os.path.join(cls.directory.name, "Resources")
         subprocess.run(["cp", "-R", os.path.join(ROOT, "Examples", "Resources"), cls.resources], check=True)
         cls.socket = os.path.join(cls.directory.name, "l10nd.sock")
-        cls.daemon = subprocess.Popen(
-            [DAEMON, "--resources", cls.resources, "--socket", cls.socket],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with Client(cls.socket) as client:
-                    client.request("hello")
-                break
-            except OSError:
-                if time.monotonic() > deadline or cls.daemon.poll() is not None:
-                    raise
-                time.sleep(0.05)
+        cls.daemon = start_daemon(cls.resources, cls.socket)
 
     @classmethod
     def tearDownClass(cls):
@@ -86,6 +92,51 @@ class DaemonTests(unittest.TestCase):
             self.assertGreater(event["generation"], generation)
             self.assertIn({"lang": "de", "table": "Localizable"}, event["changes"])
             self.assertEqual(l10n.lookup("python", lang="de")["value"], "Python")
+
+
+
+@unittest.skipUnless(os.access(DAEMON, os.X_OK), f"{DAEMON} is not built (swift build first)")
+class ConnectionLimitTests(unittest.TestCase):
+    """An operator saw a raw BrokenPipeError at the connection limit about 60% of the time:
+    the daemon writes its refusal and closes, and the request's send failed before the
+    refusal was read."""
+
+    def test_a_refused_connection_raises_the_daemons_reason_not_a_broken_pipe(self):
+        with tempfile.TemporaryDirectory(prefix="l10nd-python-limit") as directory:
+            config = os.path.join(directory, "l10nd.conf")
+            with open(config, "w") as file:
+                file.write("max_connections = 1\n")
+            socket_path = os.path.join(directory, "l10nd.sock")
+            resources = os.path.join(ROOT, "Examples", "Resources")
+            daemon = start_daemon(resources, socket_path, ["--config", config])
+            try:
+                # The one connection; answered, so it is in the daemon's table (the start-up
+                # probe's may not be closed there yet: then this one is refused, and retried).
+                deadline = time.monotonic() + 10
+                while True:
+                    holder = Client(socket_path)
+                    try:
+                        holder.request("hello")
+                        break
+                    except (L10ndError, OSError):
+                        holder.close()
+                        self.assertLess(time.monotonic(), deadline)
+                        time.sleep(0.05)
+                with holder:
+                    refused_before = holder.request("status")["server"]["connections_refused"]
+                    with Client(socket_path) as refused:
+                        # Deterministically the broken pipe: the daemon has refused this
+                        # connection, said why and closed before the request is sent.
+                        while holder.request("status")["server"]["connections_refused"] == refused_before:
+                            self.assertLess(time.monotonic(), deadline + 10)
+                            time.sleep(0.01)
+                        with self.assertRaises(L10ndError) as raised:
+                            refused.request("status")
+                    self.assertEqual(raised.exception.code, "unavailable")
+                    self.assertIn("connection limit (max_connections = 1)", str(raised.exception))
+            finally:
+                daemon.terminate()
+                daemon.wait(timeout=20)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
     case missing(String)
     /// The path exists but is not a directory (a file).
     case notADirectory(String)
+    /// The path cannot be looked at (`EACCES`): a directory on the way denies search
+    /// permission to this user, so whether it exists is not known.
+    case permissionDenied(String)
     /// The directory exists but holds no language.
     case noLanguage(String)
     /// The directory was listed before: it is read once, in its first place.
@@ -23,7 +26,9 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
     /// The directory concerned.
     package var path: String {
         switch self {
-        case .missing(let path), .notADirectory(let path), .noLanguage(let path), .duplicate(let path): path
+        case .missing(let path), .notADirectory(let path), .permissionDenied(let path), .noLanguage(let path),
+            .duplicate(let path):
+            path
         }
     }
 
@@ -41,6 +46,8 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
             "resource directory \(path) does not exist (give the directory that holds the xx.lproj folders)"
         case .notADirectory(let path):
             "resource directory \(path) is not a directory (give the directory that holds the xx.lproj folders)"
+        case .permissionDenied(let path):
+            "resource directory \(path) cannot be reached: permission denied (\(Self.permissionHint))"
         case .duplicate(let path):
             "resource directory \(path) is listed twice: it is read once, where it is first listed"
         case .noLanguage(let path):
@@ -48,7 +55,13 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The roots among `roots` that are not directories — missing, or files: one `stat` each.
+    /// How to give a process a root it may not reach, for every message that says so.
+    package static let permissionHint =
+        "the user it runs as needs search (x) permission on every directory above it and read permission on it; "
+        + "with systemd's DynamicUser=yes a home directory of mode 0700 is out of reach"
+
+    /// The roots among `roots` that are not directories — missing, unreachable, or files:
+    /// one `stat` each.
     package static func missing(in roots: [String]) -> [ResourceRootProblem] {
         roots.compactMap(notThere)
     }
@@ -86,9 +99,12 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
 
     /// Why `root` is not a directory to read, or nil when it is one.
     private static func notThere(_ root: String) -> ResourceRootProblem? {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else { return .missing(root) }
-        return isDirectory.boolValue ? nil : .notADirectory(root)
+        var info = stat()
+        guard stat(root, &info) == 0 else {
+            // Not "does not exist": it may well exist, behind a directory this user may not enter.
+            return errno == EACCES ? .permissionDenied(root) : .missing(root)
+        }
+        return info.st_mode & S_IFMT == S_IFDIR ? nil : .notADirectory(root)
     }
 
     /// Whether `path` is a directory (through symbolic links).

@@ -84,6 +84,8 @@ package struct StatusReport: Sendable {
                 // (give a directory) is not mistaken for "create it".
                 "missing_roots": .array(statistics.absentRoots.map(WireValue.string)),
                 "not_directory_roots": .array(statistics.notDirectoryRoots.map(WireValue.string)),
+                // Nor is one behind a directory the daemon may not enter: the fix is a permission.
+                "permission_denied_roots": .array(statistics.permissionDeniedRoots.map(WireValue.string)),
                 "unwatched": .array(
                     statistics.unwatched.map { directory in
                         .object([

@@ -336,12 +336,15 @@ package final class ResourceStore: Sendable {
     private func rootError(_ index: Int, isResolved: Bool, kept: Bool) -> ResourceParseError {
         var isDirectory: ObjCBool = false
         let exists = isResolved && FileManager.default.fileExists(atPath: roots[index], isDirectory: &isDirectory)
+        let denied = ResourceRootProblem.missing(in: [roots[index]]).first == .permissionDenied(roots[index])
         var message =
-            !exists
-            ? "the resource directory does not exist, or a link to it leads nowhere"
-            : isDirectory.boolValue
-                ? "the resource directory holds no language (no .lproj directory, no String Catalog)"
-                : "the resource root is not a directory (give the directory that holds the xx.lproj folders)"
+            denied
+            ? "the resource directory cannot be reached: permission denied (\(ResourceRootProblem.permissionHint))"
+            : !exists
+                ? "the resource directory does not exist, or a link to it leads nowhere"
+                : isDirectory.boolValue
+                    ? "the resource directory holds no language (no .lproj directory, no String Catalog)"
+                    : "the resource root is not a directory (give the directory that holds the xx.lproj folders)"
         if kept { message += "; the tables last read from it are still served" }
         return ResourceParseError(location: SourceLocation(file: roots[index], line: 1, column: 1), message: message)
     }

@@ -10,10 +10,12 @@ extension Daemon {
             startedParts.withLock { $0.watcher }?.statistics.missingRoots
             ?? ResourceRootProblem.missing(in: store.roots).map(\.path)
         var problems = missingRoots.map { root in
-            if case .notADirectory = ResourceRootProblem.missing(in: [root]).first {
-                return "resource root \(root) is not a directory (fix resources=)"
+            switch ResourceRootProblem.missing(in: [root]).first {
+            case .notADirectory?: "resource root \(root) is not a directory (fix resources=)"
+            case .permissionDenied?:
+                "resource root \(root) cannot be reached: permission denied (\(ResourceRootProblem.permissionHint))"
+            default: "resource root \(root) does not exist (create it, or fix resources=)"
             }
-            return "resource root \(root) does not exist (create it, or fix resources=)"
         }
         if store.snapshot.catalog.languages.isEmpty {
             problems.append(

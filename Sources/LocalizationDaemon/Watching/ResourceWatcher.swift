@@ -88,17 +88,22 @@ package final class ResourceWatcher: @unchecked Sendable {
         package var watchCount = 0
         /// The most recent problem, for the operator: a failed watch, a missing root.
         package var lastError: String?
-        /// Roots that cannot be read now: that do not exist, or are not directories (a file),
-        /// sorted. ``absentRoots`` and ``notDirectoryRoots`` tell them apart.
+        /// Roots that cannot be read now: that do not exist, are not directories (a file), or
+        /// lie behind a directory this user may not enter, sorted. ``absentRoots``,
+        /// ``notDirectoryRoots`` and ``permissionDeniedRoots`` tell them apart.
         package var missingRoots: [String] = []
         /// Of ``missingRoots``, those that exist but are not directories (a file in the way).
         package var notDirectoryRoots: [String] {
             missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .notADirectory($0) }
         }
+        /// Of ``missingRoots``, those this user may not reach (`EACCES`): they may exist.
+        package var permissionDeniedRoots: [String] {
+            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .permissionDenied($0) }
+        }
         /// Of ``missingRoots``, those that do not exist.
         package var absentRoots: [String] {
-            let notDirectories = Set(notDirectoryRoots)
-            return missingRoots.filter { !notDirectories.contains($0) }
+            let named = Set(notDirectoryRoots + permissionDeniedRoots)
+            return missingRoots.filter { !named.contains($0) }
         }
         /// Directories read but not watched, with the reason, sorted by path: at most
         /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.

@@ -1,0 +1,31 @@
+import LocalizationCore
+import Testing
+
+@testable import LocalizationDaemon
+
+/// The log lines for files that could not be read: one for files failing alike, one a file
+/// otherwise.
+@Suite struct FileErrorLogTests {
+    @Test func filesUnreadableAlikeAreOneLineAndParseErrorsStayOneEach() {
+        let errors = [
+            ResourceParseError.unreadable("/r/ja.lproj/B.strings", reason: "Permission denied"),
+            ResourceParseError.unreadable("/r/de.lproj/A.strings", reason: "Permission denied"),
+            ResourceParseError.unreadable("/r/de.lproj/C.strings", reason: "Permission denied"),
+            ResourceParseError.unreadable("/s/x.lproj/D.strings", reason: "Is a directory"),
+            ResourceParseError(
+                location: SourceLocation(file: "/r/fr.lproj/E.strings", line: 3, column: 7), message: "missing ';'"),
+        ]
+        #expect(
+            FileErrorLog.lines(for: errors, kept: true) == [
+                "/r: cannot be read: Permission denied, 3 files under it (first /r/de.lproj/A.strings; "
+                    + "the last good versions are still served; l10nctl status lists each)",
+                "/r/fr.lproj/E.strings:3:7: missing ';' (the last good version is still served)",
+                "/s/x.lproj/D.strings:1:1: cannot be read: Is a directory (the last good version is still served)",
+            ])
+        #expect(
+            FileErrorLog.lines(for: Array(errors.prefix(3)), kept: false) == [
+                "/r: cannot be read: Permission denied, 3 files under it (first /r/de.lproj/A.strings; "
+                    + "l10nctl status lists each)"
+            ])
+    }
+}
