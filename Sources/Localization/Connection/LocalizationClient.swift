@@ -91,6 +91,17 @@ public final class LocalizationClient: Sendable {
         try send(operation, timeout: timeout, background: true)
     }
 
+    /// Sends `operation` without waiting and without a time limit: `completion` hears the
+    /// reply whenever the daemon gives it, or the failure when the connection ends. A late
+    /// reply is not a timeout, so it never ends the connection (a probe of a daemon that may
+    /// be stopped, which must not be replaced for it).
+    func sendWithoutTimeLimit(
+        _ operation: WireOperation,
+        completion: @escaping @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
+    ) throws(DaemonConnectionError) {
+        _ = try connection.submit(operation, background: true, completion: completion)
+    }
+
     private func send(_ operation: WireOperation, timeout: Double?, background: Bool) throws(DaemonConnectionError)
         -> WireReply
     {

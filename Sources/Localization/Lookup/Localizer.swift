@@ -159,6 +159,7 @@ public final class Localizer: Sendable {
     public var source: LookupSource {
         let current = currentSource()
         if current == .daemon, let daemon = state.withLock({ $0.daemon }), !daemon.isAnswering {
+            daemon.probe()
             return fallbackSource()
         }
         return current
