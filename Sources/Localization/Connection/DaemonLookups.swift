@@ -18,6 +18,8 @@ final class DaemonLookups: Sendable {
     private final class Answering: Sendable {
         let lastReply = Atomic<UInt64>(0)
         let unansweredSince = Atomic<UInt64>(0)
+        /// Whether a connection was ever up: before, nothing the daemon said is known.
+        let everConnected = Atomic<Bool>(false)
         /// Whether a probe (``DaemonLookups/probe()``) is in flight.
         let probing = Atomic<Bool>(false)
 
@@ -28,6 +30,7 @@ final class DaemonLookups: Sendable {
 
         /// A connection is up: nothing has gone unanswered on it.
         func noteConnected() {
+            everConnected.store(true, ordering: .relaxed)
             unansweredSince.store(0, ordering: .relaxed)
             noteReply()
         }
@@ -156,6 +159,9 @@ final class DaemonLookups: Sendable {
         let unanswered = answering.unansweredSince.load(ordering: .relaxed)
         return unanswered == 0 || answering.lastReply.load(ordering: .relaxed) > unanswered
     }
+
+    /// Whether a connection to the daemon was ever up: before, it said nothing to fall back on.
+    var everConnected: Bool { answering.everConnected.load(ordering: .relaxed) }
 
     /// Asks the daemon something small, without waiting, one probe at a time, when it is not
     /// answering (``isAnswering``) on a connection that is up: its reply, whenever it comes,

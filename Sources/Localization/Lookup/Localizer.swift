@@ -491,7 +491,7 @@ public final class Localizer: Sendable {
         if let route { return route }
         let deadline = daemon.map { DispatchTime.now().uptimeNanoseconds &+ Self.nanoseconds($0.client.timeout) }
         if let resources = resources(waitingUntil: deadline) { return .files(resources) }
-        guard let daemon else { return .keys }
+        guard let daemon, daemon.everConnected else { return .keys }
         return .lastKnown(daemon)
     }
 
@@ -518,7 +518,7 @@ public final class Localizer: Sendable {
     /// said, else the keys.
     private static func fallbackSource(_ state: State) -> LookupSource {
         if state.resources != nil || ResourceRead(state) != nil { return .files }
-        return state.daemon != nil ? .lastKnown : .keys
+        return state.daemon?.everConnected == true ? .lastKnown : .keys
     }
 
     /// The files to read for the configuration of one moment, outside the state lock.
@@ -615,7 +615,7 @@ public final class Localizer: Sendable {
         if let known = daemon.lastKnown(key, languages: identifiers, table: table, plural: plural) {
             return (known, .lastKnown)
         }
-        return (.missing(key), .lastKnown)
+        return (.missing(key), .keys)
     }
 
     private func handle(_ event: LocalizationClient.Event, from daemonSerial: UInt64) {
@@ -671,6 +671,10 @@ public final class Localizer: Sendable {
             case .lastKnown:
                 log(
                     "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving its last answers (other keys come back unchanged) until it is back"
+                )
+            case .keys where daemon != nil:
+                log(
+                    "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); lookups return their keys until it is back"
                 )
             case .keys:
                 log("l10nd-client: no daemon and no resources: lookups return their keys")
