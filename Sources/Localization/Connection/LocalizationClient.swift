@@ -75,6 +75,10 @@ public final class LocalizationClient: Sendable {
     /// Whether a connection is up now (it may still break before the next request).
     public var isConnected: Bool { connection.isConnected }
 
+    /// Why the daemon refused the last connection attempt, in its words (at its connection
+    /// limit, it says so before closing); `nil` when it did not say, or a connection is up.
+    var lastRefusal: String? { connection.lastRefusal }
+
     /// Sends `operation` and waits for its reply (at most `timeout`, default the client's);
     /// an error reply comes back as `.error`, not thrown.
     ///

@@ -659,6 +659,9 @@ public final class Localizer: Sendable {
             return (state.source, state.daemon)
         }
         let path = daemon?.client.socketPath ?? ""
+        // The daemon's own reason for refusing the connection (at its connection limit) is
+        // better than none.
+        let reason = reason ?? daemon?.client.lastRefusal
         guard previous != current else { return }
         if previous != nil || current != .daemon {
             switch current {
