@@ -490,7 +490,9 @@ public final class Localizer: Sendable {
         }
         if let route { return route }
         let deadline = daemon.map { DispatchTime.now().uptimeNanoseconds &+ Self.nanoseconds($0.client.timeout) }
-        if let resources = resources(waitingUntil: deadline) { return .files(resources) }
+        if let resources = resources(waitingUntil: deadline, limit: daemon?.client.timeout) {
+            return .files(resources)
+        }
         guard let daemon, daemon.everConnected else { return .keys }
         return .lastKnown(daemon)
     }
@@ -538,9 +540,11 @@ public final class Localizer: Sendable {
 
     /// The files, read in the background if they are not yet (one read for every thread:
     /// an outside tester saw 16 threads' first lookups take 16 s when each read them all),
-    /// waited for until the uptime reaches `deadline` (nanoseconds; `nil`: until read). `nil`
-    /// without roots, or when they are not read by then.
-    private func resources(waitingUntil deadline: UInt64?) -> ResourceSet? {
+    /// waited for until the uptime reaches `deadline` (nanoseconds; `nil`: until read) and no
+    /// later than `limit` seconds after the read began: once it has outlasted a lookup's limit,
+    /// the lookups after do not wait for it at all. `nil` without roots, or when they are not
+    /// read by then.
+    private func resources(waitingUntil deadline: UInt64?, limit: Double? = nil) -> ResourceSet? {
         while true {
             let next = state.withLock { state -> (ResourceSet?, BackgroundFetch<ResourceSet>?, ResourceRead?) in
                 if let resources = state.resources { return (resources, nil, nil) }
@@ -554,9 +558,15 @@ public final class Localizer: Sendable {
             if let read = next.2 {
                 DispatchQueue.global(qos: .userInitiated).async { [self] in perform(read, for: fetch) }
             }
-            if let deadline { _ = fetch.wait(until: deadline) } else { fetch.done.wait() }
+            var waitedUntil = UInt64.max
+            if let deadline {
+                waitedUntil = min(deadline, limit.map { fetch.started &+ Self.nanoseconds($0) } ?? .max)
+                _ = fetch.wait(until: waitedUntil)
+            } else {
+                fetch.done.wait()
+            }
             let kept = state.withLock { $0.resources }
-            if kept != nil || (deadline ?? .max) <= DispatchTime.now().uptimeNanoseconds { return kept }
+            if kept != nil || waitedUntil <= DispatchTime.now().uptimeNanoseconds { return kept }
             // The configuration changed while they were read: read the new one.
         }
     }
@@ -602,7 +612,7 @@ public final class Localizer: Sendable {
             DispatchTime.now().uptimeNanoseconds
             &+ Self.nanoseconds(min(Self.fallbackGrace, limit * Self.fallbackGraceShare))
         let deadline = max(started.uptimeNanoseconds &+ Self.nanoseconds(limit), grace)
-        if let resources = resources(waitingUntil: deadline) {
+        if let resources = resources(waitingUntil: deadline, limit: max(limit, Self.fallbackGrace)) {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
         return lastKnown(key, identifiers: tags.map(\.identifier), table: table, plural: plural, daemon: daemon)
