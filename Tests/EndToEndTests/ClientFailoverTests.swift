@@ -160,8 +160,9 @@ import Testing
         let log = LogLines()
         let localizer = Localizer(environment: [:], log: log.handler)
         localizer.useDaemon(socketPath: slot.path, mode: .cached, timeout: 0.5)
-        #expect(localizer.source == .lastKnown)
-        #expect(localizer.lookup("k", languages: ["ja"]).value == "k")
+        // Never reached, the daemon said nothing to fall back on: the keys answer, and say so.
+        #expect(localizer.source == .keys)
+        #expect(localizer.lookupWithSource("k", languages: ["ja"]) == (LookupResult.missing("k"), .keys))
         localizer.useResources(at: [resources.path])
         #expect(localizer.source == .files)
         #expect(localizer.lookup("k", languages: ["ja"]).value == "value")

@@ -9,11 +9,13 @@ import Testing
 /// `l10nctl` printed "send failed: Broken pipe", and the daemon's log said nothing. Now each
 /// says the daemon is at its connection limit, and the log says so once per burst.
 @Suite struct ConnectionLimitTests {
-    @Test func refusedClientsAndTheLogSayTheDaemonIsAtItsConnectionLimit() throws {
+    static let limitLine = "l10nd is at its connection limit (max_connections = 1); try again later"
+
+    /// A daemon with `max_connections = 1`, and the client that holds its one connection.
+    static func daemonAtItsLimit() throws -> (daemon: DaemonProcess, holder: JSONLineClient?) {
         let directory = try TemporaryDirectory(prefix: "l10nd-conf")
         let config = try directory.write("max_connections = 1\n", to: "l10nd.conf")
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources], arguments: ["--config", config])
-        let limitLine = "l10nd is at its connection limit (max_connections = 1); try again later"
         // Holds the one connection; answered, so it is in the daemon's table (the start-up
         // probe's connection may not be closed there yet: then this one is refused, and retried).
         var holder: JSONLineClient?
@@ -22,6 +24,18 @@ import Testing
                 holder = try? daemon.connect()
                 return (try? holder?.request(["op": "hello"]))??["ok"] as? Bool == true
             })
+        return (daemon, holder)
+    }
+
+    @Test func refusedClientsAndTheLogSayTheDaemonIsAtItsConnectionLimit() throws {
+        let daemon: DaemonProcess
+        var holder: JSONLineClient?
+        do {
+            // Not kept beyond this block: `holder = nil` below must close the connection.
+            let limited = try Self.daemonAtItsLimit()
+            (daemon, holder) = (limited.daemon, limited.holder)
+        }
+        let limitLine = Self.limitLine
         let refused = try JSONLineClient(path: daemon.socketPath).readObject()
         #expect((refused["error"] as? [String: Any])?["message"] as? String == limitLine, "\(refused)")
         // Deterministically the broken-pipe case `l10nctl` met: the daemon has already said
@@ -73,5 +87,23 @@ import Testing
             eventually {
                 (try? daemon.request(["op": "lookup", "key": "保存", "lang": "de"]))?["value"] as? String == "Sichern"
             })
+    }
+
+    /// Outside tester: a `Localizer` refused at the limit logged only "unreachable", and its
+    /// lookups, which returned their keys, said `lastKnown`. It logs the daemon's reason, once,
+    /// and says that the keys answer.
+    @Test func aLocalizerRefusedAtTheLimitSaysWhyAndThatTheKeysAnswer() throws {
+        let (daemon, holder) = try Self.daemonAtItsLimit()
+        defer { withExtendedLifetime(holder) {} }
+        let log = ClientFailoverTests.LogLines()
+        let localizer = Localizer(environment: [:], log: log.handler)
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: .cached, timeout: 1)
+        defer { localizer.useEmbedded() }
+        #expect(localizer.source == .keys)
+        #expect(localizer.lookupWithSource("保存", languages: ["de"]) == (LookupResult.missing("保存"), .keys))
+        #expect(
+            log.all == [
+                "l10nd-client: l10nd at \(daemon.socketPath) is unreachable (\(Self.limitLine)); lookups return their keys until it is back"
+            ], "\(log.all)")
     }
 }

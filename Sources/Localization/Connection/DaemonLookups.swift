@@ -12,9 +12,28 @@ final class DaemonLookups: Sendable {
         let value = Atomic<Int>(WireProtocolVersion.minor)
     }
 
-    /// Whether the daemon answers lookups, shared with the connection's event handler.
+    /// Whether the daemon answers, shared with the connection's event handler: when it last
+    /// answered anything, and when the oldest request a lookup waited for in vain since then
+    /// was sent (uptime nanoseconds; 0: none).
     private final class Answering: Sendable {
-        let value = Atomic<Bool>(true)
+        let lastReply = Atomic<UInt64>(0)
+        let unansweredSince = Atomic<UInt64>(0)
+        /// Whether a connection was ever up: before, nothing the daemon said is known.
+        let everConnected = Atomic<Bool>(false)
+        /// Whether a probe (``DaemonLookups/probe()``) is in flight.
+        let probing = Atomic<Bool>(false)
+
+        /// The daemon answered something now.
+        func noteReply() {
+            lastReply.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        }
+
+        /// A connection is up: nothing has gone unanswered on it.
+        func noteConnected() {
+            everConnected.store(true, ordering: .relaxed)
+            unansweredSince.store(0, ordering: .relaxed)
+            noteReply()
+        }
     }
 
     /// A question asked with a round trip, to remember its last answer: with the counts it
@@ -80,11 +99,10 @@ final class DaemonLookups: Sendable {
     /// about a second, and the one-key `lookup`s made meanwhile on ``client``'s connection
     /// (``cachedAnswer(_:in:timeLimit:since:)``) must not wait behind it.
     private let tableConnection: SideConnection
-    /// Whether the daemon answered the last request a lookup needed from it: `false` from a
-    /// lookup it failed on the current connection (late, refused) until it answers again or
-    /// a new connection is up. ``Localizer/source`` reads it, so that it says `lastKnown` (or
-    /// `files`) while those answer, not `daemon`, on a connection that is up but not answering
-    /// (a table refetch outlasting the limit, a daemon stopped but not yet given up on).
+    /// Whether the daemon answers (``isAnswering``). ``Localizer/source`` reads it, so that it
+    /// says `lastKnown` (or `files`), not `daemon`, on a connection that is up but whose daemon
+    /// answers nothing (stopped, not yet given up on); a daemon answering other requests while
+    /// one table is slow to come is answering, so `source` does not flap under load.
     private let answering = Answering()
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
@@ -110,10 +128,11 @@ final class DaemonLookups: Sendable {
             case .connected(let hello):
                 cache.reset()
                 mapped.reset()
-                answering.value.store(true, ordering: .relaxed)
+                answering.noteConnected()
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
             case .changed(let generation, let changes):
+                answering.noteReply()
                 cache.invalidate(
                     changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) },
                     generation: generation)
@@ -132,22 +151,58 @@ final class DaemonLookups: Sendable {
         tableConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.tableTimeout))
     }
 
-    /// Whether the daemon answers lookups (``answering``).
-    var isAnswering: Bool { answering.value.load(ordering: .relaxed) }
-
-    /// Notes that the daemon answered a request.
-    private func noteAnswered() { noteAnswering(true) }
-
-    /// Notes that the daemon failed a request a lookup needed, begun on connection
-    /// `connectionNumber` (``ResolvedTableCache/connectionNumber``): the lookup is answered by
-    /// a fallback. A request of an earlier connection says nothing of the current one.
-    private func noteUnanswered(onConnection connectionNumber: Int) {
-        if connectionNumber == cache.connectionNumber { noteAnswering(false) }
+    /// Whether the daemon answers: `false` once a request a lookup needed went unanswered in
+    /// its time limit (a lookup's round trip, or a table it waited for) and the daemon has
+    /// said nothing since that request was sent, on any of this link's connections (a reply,
+    /// an event); `true` again at its next word, or when a new connection is up.
+    var isAnswering: Bool {
+        let unanswered = answering.unansweredSince.load(ordering: .relaxed)
+        return unanswered == 0 || answering.lastReply.load(ordering: .relaxed) > unanswered
     }
 
-    private func noteAnswering(_ now: Bool) {
-        // A load first: the common case, no change, writes nothing other threads read.
-        if answering.value.load(ordering: .relaxed) != now { answering.value.store(now, ordering: .relaxed) }
+    /// Whether a connection to the daemon was ever up: before, it said nothing to fall back on.
+    var everConnected: Bool { answering.everConnected.load(ordering: .relaxed) }
+
+    /// Asks the daemon something small, without waiting, one probe at a time, when it is not
+    /// answering (``isAnswering``) on a connection that is up: its reply, whenever it comes,
+    /// says it answers again even when no lookup asks it anything (mapped tables answer them
+    /// in place). It has no time limit: a stopped daemon's connection is not ended for it
+    /// (a lookup's own request past its limit does that). Begun when a request goes
+    /// unanswered, and when ``Localizer/source`` finds the daemon not answering.
+    func probe() {
+        guard !isAnswering, client.isConnected,
+            answering.probing.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        else { return }
+        let answering = self.answering
+        do {
+            try client.sendWithoutTimeLimit(.languages) { result in
+                if case .success = result { answering.noteReply() }
+                answering.probing.store(false, ordering: .relaxed)
+            }
+        } catch {
+            answering.probing.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Notes that the daemon answered a request.
+    private func noteAnswered() { answering.noteReply() }
+
+    /// Notes that a request a lookup needed, sent at `sent` (uptime nanoseconds) on connection
+    /// `connectionNumber` (``ResolvedTableCache/connectionNumber``), went unanswered in the
+    /// lookup's time limit: the lookup is answered by a fallback. A request of an earlier
+    /// connection says nothing of the current one, nor does one the daemon answered
+    /// something after (it is busy, not gone).
+    private func noteUnanswered(sent: UInt64, onConnection connectionNumber: Int) {
+        let lastReply = answering.lastReply.load(ordering: .relaxed)
+        guard connectionNumber == cache.connectionNumber, lastReply <= sent else { return }
+        // The oldest such request since the daemon last said something: one answered before
+        // it no longer counts.
+        let current = answering.unansweredSince.load(ordering: .relaxed)
+        if current == 0 || current < lastReply || current > sent {
+            answering.unansweredSince.store(sent, ordering: .relaxed)
+        }
+        // A daemon that is only busy (one table slow to come) says so at the probe's reply.
+        probe()
     }
 
     /// Whether lookups read mapped tables: mapped mode, with a daemon that has `map`.
@@ -238,7 +293,7 @@ final class DaemonLookups: Sendable {
             until: min(
                 now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
         )
-        if table == nil { noteUnanswered(onConnection: connectionNumber) }
+        if table == nil { noteUnanswered(sent: fetch.started, onConnection: connectionNumber) }
         return table
     }
 
@@ -343,8 +398,9 @@ final class DaemonLookups: Sendable {
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
         let connectionNumber = cache.connectionNumber
+        let sent = DispatchTime.now().uptimeNanoseconds
         guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else {
-            noteUnanswered(onConnection: connectionNumber)
+            noteUnanswered(sent: sent, onConnection: connectionNumber)
             return nil
         }
         noteAnswered()
@@ -404,6 +460,7 @@ final class DaemonLookups: Sendable {
     func languages() -> [LanguageTag]? {
         guard case .fields(let fields)? = try? client.send(.languages), let list = fields["languages"]?.arrayValue
         else { return nil }
+        noteAnswered()
         return list.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
     }
 

@@ -25,18 +25,23 @@ struct FrameSocket: Sendable {
         reader = MessageReader(socket: socket, token: token)
     }
 
+    /// Why the daemon refused this connection, after a send failed with `error`: a daemon
+    /// that refuses one (at its connection limit) says why, then closes, so the send meets a
+    /// closed socket and the reason is there to read at once. `nil` when it said nothing, or
+    /// the send timed out (the daemon is there, and a read would wait again).
+    func refusal(after error: DaemonConnectionError) -> WireError? {
+        guard error.code != .timeout, case .reply(_, .error(let refusal))? = try? reader.receive() else { return nil }
+        return refusal
+    }
+
     /// Sends `operation` and reads until its reply, skipping events; for a connection with
     /// nothing else in flight (``DaemonConnection``).
     func roundTrip(_ operation: WireOperation, id: UInt32) throws(DaemonConnectionError) -> WireReply {
         do {
             try writer.send(WireRequest(id: .number(Int64(id)), operation: operation))
         } catch {
-            // A daemon that refuses a connection (at its connection limit) says why, then
-            // closes: that answer, not the broken pipe it leaves, is what the caller gets.
-            // (Not after a send that timed out: the daemon is there, and a read would wait again.)
-            if error.code != .timeout, case .reply(_, let reply)? = try? reader.receive(), case .error = reply {
-                return reply
-            }
+            // That answer, not the broken pipe it leaves, is what the caller gets.
+            if let refusal = refusal(after: error) { return .error(refusal) }
             throw error
         }
         while true {

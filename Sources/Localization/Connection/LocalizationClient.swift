@@ -75,6 +75,10 @@ public final class LocalizationClient: Sendable {
     /// Whether a connection is up now (it may still break before the next request).
     public var isConnected: Bool { connection.isConnected }
 
+    /// Why the daemon refused the last connection attempt, in its words (at its connection
+    /// limit, it says so before closing); `nil` when it did not say, or a connection is up.
+    var lastRefusal: String? { connection.lastRefusal }
+
     /// Sends `operation` and waits for its reply (at most `timeout`, default the client's);
     /// an error reply comes back as `.error`, not thrown.
     ///
@@ -89,6 +93,17 @@ public final class LocalizationClient: Sendable {
     /// another request's timeout is dropped without waiting for it (it then fails).
     func sendInBackground(_ operation: WireOperation, timeout: Double) throws(DaemonConnectionError) -> WireReply {
         try send(operation, timeout: timeout, background: true)
+    }
+
+    /// Sends `operation` without waiting and without a time limit: `completion` hears the
+    /// reply whenever the daemon gives it, or the failure when the connection ends. A late
+    /// reply is not a timeout, so it never ends the connection (a probe of a daemon that may
+    /// be stopped, which must not be replaced for it).
+    func sendWithoutTimeLimit(
+        _ operation: WireOperation,
+        completion: @escaping @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
+    ) throws(DaemonConnectionError) {
+        _ = try connection.submit(operation, background: true, completion: completion)
     }
 
     private func send(_ operation: WireOperation, timeout: Double?, background: Bool) throws(DaemonConnectionError)

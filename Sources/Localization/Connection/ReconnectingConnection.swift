@@ -65,6 +65,9 @@ final class ReconnectingConnection: Sendable {
     private let nextID = Atomic<UInt32>(1)
     /// Whether the state is `connected` or `draining`, read without the lock.
     private let connected = Atomic<Bool>(false)
+    /// Why the daemon refused the last attempt, in its own words (an `unavailable` error
+    /// sent before it closed: at its connection limit); `nil` once a connection is up.
+    private let refusal = Mutex<String?>(nil)
     /// Signalled once, when the first connection attempt is over.
     private let firstAttempt = DispatchSemaphore(value: 0)
     /// `nil` when the process cannot wait for input: then nothing ever connects.
@@ -84,6 +87,10 @@ final class ReconnectingConnection: Sendable {
     }
 
     var isConnected: Bool { connected.load(ordering: .acquiring) }
+
+    /// Why the daemon refused the last connection attempt, as it said; `nil` when it did not
+    /// say, or a connection is up.
+    var lastRefusal: String? { refusal.withLock { $0 } }
 
     /// Hands the connection to the loop and waits for its first connection attempt.
     func start() {
@@ -292,13 +299,18 @@ final class ReconnectingConnection: Sendable {
     /// Opens a socket and sends `hello`; its reply arrives through ``received(_:from:loop:)``.
     private func attemptConnection(loop: ConnectionLoop) {
         let socket: FrameSocket
-        do {
-            socket = try FrameSocket(path: socketPath, timeout: timeout)
-            try socket.writer.send(WireRequest(id: .number(0), operation: .hello))
-            try loop.watch(socket.reader, for: self)
-        } catch {
+        do { socket = try FrameSocket(path: socketPath, timeout: timeout) } catch {
             return attemptFailed(token: nil, loop: loop)
         }
+        do throws(DaemonConnectionError) {
+            try socket.writer.send(WireRequest(id: .number(0), operation: .hello))
+        } catch {
+            // Refused (at the connection limit) before `hello` went out: the reason the daemon
+            // sent before it closed is there to read at once.
+            if let reason = socket.refusal(after: error) { refusal.withLock { $0 = reason.message } }
+            return attemptFailed(token: nil, loop: loop)
+        }
+        do { try loop.watch(socket.reader, for: self) } catch { return attemptFailed(token: nil, loop: loop) }
         let handshaking = machine.withLock { machine in
             guard case .waitingToReconnect = machine.state else { return false }
             machine.state = .handshaking(socket.writer, step: .hello, deadline: deadline(after: now()))
@@ -373,6 +385,7 @@ final class ReconnectingConnection: Sendable {
             switch step {
             case .hello:
                 guard case .fields(let hello) = reply else {
+                    if case .error(let error) = reply { refusal.withLock { $0 = error.message } }
                     attemptFailed(token: token, loop: loop)
                     return nil
                 }
@@ -417,6 +430,7 @@ final class ReconnectingConnection: Sendable {
             return !machine.firstAttemptOver
         }
         guard let first else { return false }
+        refusal.withLock { $0 = nil }
         connected.store(true, ordering: .releasing)
         onEvent(.connected(hello: hello))
         if first { firstAttempt.signal() }

@@ -35,6 +35,9 @@ public final class Localizer: Sendable {
         var resources: ResourceSet?
         /// Bumped whenever `resources` is dropped: a read of the files begun before is not kept.
         var resourcesVersion: UInt64 = 0
+        /// The read of the files in progress, in the background, for `resourcesVersion`: one
+        /// read for every thread that needs them, each waiting for it at most its time limit.
+        var resourceRead: BackgroundFetch<ResourceSet>?
         var daemon: DaemonLookups?
         var daemonSerial: UInt64 = 0
         /// The source last logged, so each change is logged once.
@@ -44,10 +47,6 @@ public final class Localizer: Sendable {
     private static let serials = Atomic<UInt64>(1)
 
     private let state: Mutex<State>
-    /// Taken while the files are read, and only by threads that need them: those wait for
-    /// the first one's read instead of each reading every file (an outside tester saw 16
-    /// threads' first lookups take 16 s so), while the state lock stays free for others.
-    private let fileRead = Mutex<Void>(())
     /// Told apart from other localizers by the per-thread caches.
     private let serial: UInt64
     /// Bumped whenever the answer to any lookup may change: threads then drop what they
@@ -101,6 +100,7 @@ public final class Localizer: Sendable {
             state.developmentLanguage = development
             state.resources = nil
             state.resourcesVersion += 1
+            state.resourceRead = nil
             noteConfiguration(state)
         }
         invalidate()
@@ -147,18 +147,22 @@ public final class Localizer: Sendable {
     /// The mode chosen by the environment or the last `use…` call.
     public var mode: LookupMode { state.withLock { $0.daemon?.mode ?? .embedded } }
 
-    /// What answers lookups now: `daemon` only while the daemon answers them. A daemon
-    /// that is connected but failed the last request a lookup needed (hung, or late) is not
-    /// what answers: then the fallback that does, `files` or `lastKnown`, until it answers
-    /// again or a new connection is up.
+    /// The state of the link to the daemon, as an app's "offline" indicator wants it:
+    /// `daemon` while a connection is up and the daemon answers — it has said something (any
+    /// reply, any event) since the oldest request a lookup waited for in vain was sent, so a
+    /// daemon busy with one slow table is answering, and one stopped is not. Otherwise the
+    /// fallback: `files` when resources are configured, else `lastKnown` once the daemon was
+    /// ever reached, else `keys`. Never waits: it reads no file and asks the daemon nothing
+    /// (a daemon not answering is asked something small in the background, so that `source`
+    /// says `daemon` again as soon as it answers). ``lookupWithSource(_:languages:table:count:)``
+    /// says what answered one call; `docs/CLIENT.md` says where the two differ.
     public var source: LookupSource {
-        let current = route()
-        switch current {
-        case .mapped(let daemon), .cached(let daemon), .direct(let daemon):
-            return daemon.isAnswering ? .daemon : fallbackSource()
-        case .files, .lastKnown, .keys:
-            return current.source
+        let current = currentSource()
+        if current == .daemon, let daemon = state.withLock({ $0.daemon }), !daemon.isAnswering {
+            daemon.probe()
+            return fallbackSource()
         }
+        return current
     }
 
     /// Whether resources or a daemon are configured: when not, ``source`` is `keys`.
@@ -202,6 +206,7 @@ public final class Localizer: Sendable {
         let daemon = state.withLock { state in
             state.resources = nil
             state.resourcesVersion += 1
+            state.resourceRead = nil
             return state.daemon
         }
         daemon?.cache.reset()
@@ -303,17 +308,15 @@ public final class Localizer: Sendable {
         case .cached(let daemon):
             return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .direct(let daemon):
+            let started = DispatchTime.now()
             if let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural) {
                 return (result, .daemon)
             }
-            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon, since: started)
         case .files(let resources):
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         case .lastKnown(let daemon):
-            return (
-                daemon.lastKnown(key, languages: identifiers, table: tableName, plural: plural) ?? .missing(key),
-                .lastKnown
-            )
+            return lastKnown(key, identifiers: identifiers, table: tableName, plural: plural, daemon: daemon)
         case .keys:
             return (.missing(key), .keys)
         }
@@ -350,7 +353,7 @@ public final class Localizer: Sendable {
             // The daemon counted a miss itself.
             return (result, .daemon)
         case .none:
-            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon, since: started)
         }
     }
 
@@ -430,7 +433,7 @@ public final class Localizer: Sendable {
             // The time limit is spent (a lookup would wait again): files, else last known.
             return offline(
                 key, tags: LanguageTag.preferences(languages.tags), table: ResourceCatalog.tableName(table),
-                plural: .none, daemon: daemon
+                plural: .none, daemon: daemon, since: started
             ).result.value
         }
         local.pointee.remember(resolved, as: name)
@@ -470,28 +473,32 @@ public final class Localizer: Sendable {
         epoch.wrappingAdd(1, ordering: .releasing)
     }
 
-    /// The route for now, reading the files when they are what answers and not read yet.
+    /// The route for now, reading the files when they are what answers and not read yet: in
+    /// a daemon mode waiting for them at most the time limit (then what the daemon said,
+    /// while they are read in the background), in embedded mode until they are read.
     private func route() -> LookupRoute {
-        while true {
-            let next = state.withLock { state -> ReadyOrRead<LookupRoute> in
-                if let daemon = state.daemon, daemon.client.isConnected {
-                    switch daemon.mode {
-                    case .direct: return .ready(.direct(daemon))
-                    case .mapped where daemon.mapsTables: return .ready(.mapped(daemon))
-                    case .mapped, .cached, .embedded: return .ready(.cached(daemon))
-                    }
+        let (route, daemon) = state.withLock { state -> (LookupRoute?, DaemonLookups?) in
+            if let daemon = state.daemon, daemon.client.isConnected {
+                switch daemon.mode {
+                case .direct: return (.direct(daemon), daemon)
+                case .mapped where daemon.mapsTables: return (.mapped(daemon), daemon)
+                case .mapped, .cached, .embedded: return (.cached(daemon), daemon)
                 }
-                if let resources = state.resources { return .ready(.files(resources)) }
-                if let read = ResourceRead(state) { return .read(read) }
-                if let daemon = state.daemon { return .ready(.lastKnown(daemon)) }
-                return .ready(.keys)
             }
-            switch next {
-            case .ready(let route): return route
-            case .read(let read): if let resources = perform(read) { return .files(resources) }
-            }
+            if let resources = state.resources { return (.files(resources), state.daemon) }
+            return (nil, state.daemon)
         }
+        if let route { return route }
+        let deadline = daemon.map { DispatchTime.now().uptimeNanoseconds &+ Self.nanoseconds($0.client.timeout) }
+        if let resources = resources(waitingUntil: deadline, limit: daemon?.client.timeout) {
+            return .files(resources)
+        }
+        guard let daemon, daemon.everConnected else { return .keys }
+        return .lastKnown(daemon)
     }
+
+    /// `seconds` in nanoseconds (none when negative).
+    private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
 
     /// Where lookups go now, as ``route()`` decides, but without reading the files: it runs
     /// on the process's connection thread (events), which must never wait for the disk —
@@ -499,21 +506,21 @@ public final class Localizer: Sendable {
     private func currentSource() -> LookupSource {
         state.withLock { state in
             if let daemon = state.daemon, daemon.client.isConnected { return .daemon }
-            if state.resources != nil || ResourceRead(state) != nil { return .files }
-            return state.daemon != nil ? .lastKnown : .keys
+            return Self.fallbackSource(state)
         }
     }
 
     /// What answers when the daemon fails a lookup (``offline(_:tags:table:plural:daemon:)``),
     /// without reading the files.
     private func fallbackSource() -> LookupSource {
-        state.withLock { state in state.resources != nil || ResourceRead(state) != nil ? .files : .lastKnown }
+        state.withLock { Self.fallbackSource($0) }
     }
 
-    /// What one look at the state found: the answer, or files to read first.
-    private enum ReadyOrRead<Value> {
-        case ready(Value)
-        case read(ResourceRead)
+    /// The fallback of `state`: the files when configured, else what a daemon once reached
+    /// said, else the keys.
+    private static func fallbackSource(_ state: State) -> LookupSource {
+        if state.resources != nil || ResourceRead(state) != nil { return .files }
+        return state.daemon?.everConnected == true ? .lastKnown : .keys
     }
 
     /// The files to read for the configuration of one moment, outside the state lock.
@@ -531,23 +538,50 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// Reads the files `read` names, with no lock held, and keeps them unless the
-    /// configuration changed meanwhile (then `nil`: ask again); when another thread kept
-    /// its read first, that one is returned and this one dropped.
-    private func perform(_ read: ResourceRead) -> ResourceSet? {
-        fileRead.withLock { _ -> ResourceSet? in
-            let earlier = state.withLock { state in state.resourcesVersion == read.version ? state.resources : nil }
-            if let earlier { return earlier }  // read by the thread this one waited for
-            let loaded = ResourceSet.load(roots: read.roots, developmentLanguage: read.developmentLanguage)
-            let (kept, isNew) = state.withLock { state -> (ResourceSet?, Bool) in
-                guard state.resourcesVersion == read.version else { return (nil, false) }
-                if let earlier = state.resources { return (earlier, false) }
-                state.resources = loaded
-                return (loaded, true)
+    /// The files, read in the background if they are not yet (one read for every thread:
+    /// an outside tester saw 16 threads' first lookups take 16 s when each read them all),
+    /// waited for until the uptime reaches `deadline` (nanoseconds; `nil`: until read) and no
+    /// later than `limit` seconds after the read began: once it has outlasted a lookup's limit,
+    /// the lookups after do not wait for it at all. `nil` without roots, or when they are not
+    /// read by then.
+    private func resources(waitingUntil deadline: UInt64?, limit: Double? = nil) -> ResourceSet? {
+        while true {
+            let next = state.withLock { state -> (ResourceSet?, BackgroundFetch<ResourceSet>?, ResourceRead?) in
+                if let resources = state.resources { return (resources, nil, nil) }
+                guard let read = ResourceRead(state) else { return (nil, nil, nil) }
+                if let fetch = state.resourceRead { return (nil, fetch, nil) }
+                let fetch = BackgroundFetch<ResourceSet>()
+                state.resourceRead = fetch
+                return (nil, fetch, read)
             }
-            if isNew { warnAboutEmptyRoots(of: loaded) }
-            return kept
+            guard let fetch = next.1 else { return next.0 }
+            if let read = next.2 {
+                DispatchQueue.global(qos: .userInitiated).async { [self] in perform(read, for: fetch) }
+            }
+            var waitedUntil = UInt64.max
+            if let deadline {
+                waitedUntil = min(deadline, limit.map { fetch.started &+ Self.nanoseconds($0) } ?? .max)
+                _ = fetch.wait(until: waitedUntil)
+            } else {
+                fetch.done.wait()
+            }
+            let kept = state.withLock { $0.resources }
+            if kept != nil || waitedUntil <= DispatchTime.now().uptimeNanoseconds { return kept }
+            // The configuration changed while they were read: read the new one.
         }
+    }
+
+    /// Reads the files `read` names, with no lock held, keeps them unless the configuration
+    /// changed meanwhile, and ends `fetch`.
+    private func perform(_ read: ResourceRead, for fetch: BackgroundFetch<ResourceSet>) {
+        let loaded = ResourceSet.load(roots: read.roots, developmentLanguage: read.developmentLanguage)
+        let isNew = state.withLock { state -> Bool in
+            guard state.resourcesVersion == read.version, state.resources == nil else { return false }
+            state.resources = loaded
+            return true
+        }
+        if isNew { warnAboutEmptyRoots(of: loaded) }
+        fetch.finish(with: loaded)
     }
 
     /// Logs each root of `roots` that does not exist, one line each.
@@ -560,33 +594,38 @@ public final class Localizer: Sendable {
         for problem in ResourceRootProblem.noLanguage(in: resources) { log("l10nd-client: warning: \(problem)") }
     }
 
-    /// The answer when the daemon failed this call: files, else what it said before.
+    /// The most a lookup that spent its time limit on the daemon waits for the fallback files
+    /// beyond it, in seconds, and at most this share of the limit: a small set is read in
+    /// milliseconds and answers this very lookup; a large one is not waited for.
+    static let fallbackGrace = 0.05
+    static let fallbackGraceShare = 0.25
+
+    /// The answer when the daemon failed this call, begun at `started`: the files (waited
+    /// for, when they are being read, at most what is left of the time limit, or
+    /// ``fallbackGrace`` if that is longer), else what the daemon said before, else the key.
     private func offline(
-        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups
+        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups,
+        since started: DispatchTime
     ) -> (result: LookupResult, source: LookupSource) {
-        if let resources = loadedResources() {
+        let limit = daemon.client.timeout
+        let grace =
+            DispatchTime.now().uptimeNanoseconds
+            &+ Self.nanoseconds(min(Self.fallbackGrace, limit * Self.fallbackGraceShare))
+        let deadline = max(started.uptimeNanoseconds &+ Self.nanoseconds(limit), grace)
+        if let resources = resources(waitingUntil: deadline, limit: max(limit, Self.fallbackGrace)) {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
-        let identifiers = tags.map(\.identifier)
+        return lastKnown(key, identifiers: tags.map(\.identifier), table: table, plural: plural, daemon: daemon)
+    }
+
+    /// What `daemon` said before of `key`, else the key itself, and which of the two answers.
+    private func lastKnown(
+        _ key: String, identifiers: [String], table: String, plural: PluralCounts, daemon: DaemonLookups
+    ) -> (result: LookupResult, source: LookupSource) {
         if let known = daemon.lastKnown(key, languages: identifiers, table: table, plural: plural) {
             return (known, .lastKnown)
         }
-        return (.missing(key), .lastKnown)
-    }
-
-    /// The files, read now if they were not (also while the daemon is connected); `nil`
-    /// without roots.
-    private func loadedResources() -> ResourceSet? {
-        while true {
-            let next = state.withLock { state -> ReadyOrRead<ResourceSet?> in
-                if let resources = state.resources { return .ready(resources) }
-                return ResourceRead(state).map { .read($0) } ?? .ready(nil)
-            }
-            switch next {
-            case .ready(let resources): return resources
-            case .read(let read): if let resources = perform(read) { return resources }
-            }
-        }
+        return (.missing(key), .keys)
     }
 
     private func handle(_ event: LocalizationClient.Event, from daemonSerial: UInt64) {
@@ -608,6 +647,9 @@ public final class Localizer: Sendable {
             }
             noteSource(reason: nil)
         case .disconnected(let error):
+            // The fallback files are read now, in the background: lookups in the outage wait
+            // for them no longer than their time limit (a large set takes seconds to read).
+            _ = resources(waitingUntil: 0)
             noteSource(reason: error.message)
         }
     }
@@ -622,10 +664,14 @@ public final class Localizer: Sendable {
     /// Logs the source when it changed, and tells observers that everything may differ.
     private func noteSource(reason: String?) {
         let current = currentSource()
-        let (previous, path) = state.withLock { state in
+        let (previous, daemon) = state.withLock { state in
             defer { state.source = current }
-            return (state.source, state.daemon?.client.socketPath ?? "")
+            return (state.source, state.daemon)
         }
+        let path = daemon?.client.socketPath ?? ""
+        // The daemon's own reason for refusing the connection (at its connection limit) is
+        // better than none.
+        let reason = reason ?? daemon?.client.lastRefusal
         guard previous != current else { return }
         if previous != nil || current != .daemon {
             switch current {
@@ -638,6 +684,10 @@ public final class Localizer: Sendable {
             case .lastKnown:
                 log(
                     "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); serving its last answers (other keys come back unchanged) until it is back"
+                )
+            case .keys where daemon != nil:
+                log(
+                    "l10nd-client: l10nd at \(path) is unreachable\(reason.map { " (\($0))" } ?? ""); lookups return their keys until it is back"
                 )
             case .keys:
                 log("l10nd-client: no daemon and no resources: lookups return their keys")

@@ -1,9 +1,11 @@
-/// What answers a ``Localizer``'s lookups right now.
+/// What answers a ``Localizer``'s lookups: per call (``Localizer/lookupWithSource(_:languages:table:count:)``),
+/// or the state of the link to the daemon (``Localizer/source``).
 ///
-/// In a daemon mode it is ``daemon`` while the daemon is reachable and answers lookups (one
-/// whose connection is up but which failed the last request a lookup needed is not what
-/// answers); otherwise the first of ``files``, ``lastKnown`` and ``keys`` that is possible.
-/// A change of connection is logged once, never per call.
+/// In a daemon mode ``Localizer/source`` is ``daemon`` while a connection is up and the
+/// daemon answers (it said something since the oldest request a lookup waited for in vain
+/// was sent); otherwise the first of ``files``, ``lastKnown`` (a daemon once reached) and
+/// ``keys`` that is possible. `docs/CLIENT.md` says where the two differ. A change of
+/// connection is logged once, never per call.
 public enum LookupSource: String, Sendable, Hashable {
     /// `l10nd`, over its socket.
     case daemon
@@ -11,6 +13,7 @@ public enum LookupSource: String, Sendable, Hashable {
     case files
     /// The tables (cached mode) or values (direct mode) the daemon gave before it went away.
     case lastKnown = "last_known"
-    /// Nothing: every lookup returns its key.
+    /// Nothing: the key itself comes back (nothing configured; a daemon never reached and no
+    /// files; or a key the daemon never answered before it went away).
     case keys
 }
