@@ -3,10 +3,37 @@
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
 //                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled|mapped]
 //                                    [--json FILE] [--svg FILE]
+import Foundation
+
 let arguments = CommandLine.arguments.dropFirst()
 // The benchmark's own client processes (the mapped part starts them).
 if arguments.first == "--client-process" { runClientProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
+let parts = ["parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "compiled", "mapped"]
+let usage = """
+    usage: l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
+                       [--only \(parts.joined(separator: "|"))]
+                       [--json FILE] [--svg FILE]
+    Runs every part (minutes of both cores) unless --only names one; each figure is printed
+    next to a baseline measured in the same run (docs/BENCHMARKS.md).
+    """
+// Outside testers: `--help` ran the whole benchmark. Help, an unknown option or part is
+// answered at once, before anything runs.
+if arguments.contains("--help") || arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
+if let unknown = arguments.first(where: { $0.hasPrefix("-") && !valueOptions.contains($0) && $0 != "--skip-parse" }) {
+    FileHandle.standardError.write(Data("l10nd-bench: unknown option '\(unknown)'\n\(usage)\n".utf8))
+    exit(2)
+}
+if let index = arguments.firstIndex(of: "--only"), arguments.index(after: index) < arguments.endIndex,
+    !parts.contains(arguments[arguments.index(after: index)])
+{
+    FileHandle.standardError.write(
+        Data("l10nd-bench: unknown part '\(arguments[arguments.index(after: index)])'\n\(usage)\n".utf8))
+    exit(2)
+}
 
 /// The value after `name`, if given.
 func value(of name: String) -> String? {
