@@ -37,13 +37,14 @@ import Testing
         #expect(busy.caught <= busy.looks)
 
         // Input 3 ms apart halves the window each time: at most three more looks (50, 25,
-        // 12.5 µs), then none.
+        // 12.5 µs), then none; plus the look after the last busy ping, which the loop may
+        // begin (and count) only after `busy` was read (seen in CI on a loaded machine).
         for _ in 0..<20 {
             usleep(3_000)
             ping()
         }
         let rare = loop.pollingStatistics
-        #expect(rare.looks - busy.looks <= 3)
+        #expect(rare.looks - busy.looks <= 4)
         #expect(rare.sleeps - busy.sleeps >= 17)
     }
 }
