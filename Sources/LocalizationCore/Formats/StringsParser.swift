@@ -17,11 +17,13 @@ import Foundation
 /// - UTF-8 with or without a byte order mark, UTF-16 with one, or UTF-16 without one when
 ///   the first or second byte is zero.
 ///
-/// Where this parser is stricter than CoreFoundation, it is on purpose, so a translator
-/// hears about a mistake instead of silently losing strings: CoreFoundation stops without
-/// complaint at the first character that cannot start a key (an extra `;`, a stray `@`)
-/// and drops the rest of the file, and treats an unterminated `/*` as the end of the file;
-/// both are errors here. Values must be strings (no nested `{ }`, arrays or data). An empty
+/// Where a key is expected outside braces after an entry, a character that cannot start one (an extra
+/// `;`, a stray `@`, `"a" = "b";=`) ends the parse *as a success* keeping every entry
+/// before it, as CoreFoundation's does (``StringsTable/earlyEnd`` says where; lint warns,
+/// since the rest of the file is lost): an app shows what Foundation reads. Where this
+/// parser is stricter than CoreFoundation, it is on purpose, so a translator hears about a
+/// mistake instead of silently losing strings: CoreFoundation treats an unterminated `/*`
+/// as the end of the file; that is an error here. Values must be strings (no nested `{ }`, arrays or data). An empty
 /// file is an empty table (Foundation rejects zero bytes).
 ///
 /// An XML (`<?xml`, `<plist`) property list is read with Foundation's
@@ -68,7 +70,7 @@ public enum StringsParser {
                 // there are any).
                 var buffer = bytes
                 scanned.decoded.write(into: &buffer)
-                return StringsTable(buffer: buffer, spans: scanned.spans, file: file)
+                return StringsTable(buffer: buffer, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd)
             }
         case .utf16(let bigEndian, let bomLength):
             var utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
@@ -86,7 +88,7 @@ public enum StringsParser {
             // The transcoding is this parse's own: the decoded strings are written into it in
             // place, with no copy.
             scanned.decoded.write(into: &utf8)
-            return StringsTable(buffer: utf8, spans: scanned.spans, file: file)
+            return StringsTable(buffer: utf8, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd)
         }
     }
 

@@ -21,6 +21,9 @@ struct StringsScanner {
     struct Result {
         var spans: [StringsTable.Span]
         var decoded: DecodedStrings
+        /// Where the parse ended early, as CoreFoundation's does, at a character that cannot
+        /// start a key (``StringsTable/EarlyEnd``); `nil` when it read the whole text.
+        var earlyEnd: StringsTable.EarlyEnd? = nil
     }
 
     /// Strings with escapes, decoded, and where each goes in the buffer.
@@ -96,7 +99,20 @@ struct StringsScanner {
                 }
                 return Result(spans: spans, decoded: decoded)
             }
-            throw keyExpected(insideBraces: openingBrace != nil)
+            // CoreFoundation reads the next key only while one can start
+            // (`parsePlistDictContent`): outside braces, any other character ends its parse as
+            // a success, keeping every entry before it (`"a" = "b";=`, an extra `;`). So do we,
+            // saying where, for lint; inside braces it wants the `}`, and before any entry
+            // Foundation refuses the file: both fail.
+            guard openingBrace == nil, !spans.isEmpty else {
+                throw keyExpected(insideBraces: openingBrace != nil)
+            }
+            return Result(
+                spans: spans, decoded: decoded,
+                earlyEnd: StringsTable.EarlyEnd(
+                    location: SourceLocation(
+                        file: file, line: line, column: Int(currentLineColumn(of: position))),
+                    found: describe(at: position)))
         }
         if let openingBrace {
             throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")

@@ -54,12 +54,28 @@ package struct StringsTable: Sendable {
     package let index: StringsKeyIndex
     /// The path errors and locations name.
     package let file: String?
+    /// Where the file's parse ended before its end, as CoreFoundation's does; `nil` when
+    /// every byte was read.
+    package let earlyEnd: EarlyEnd?
+
+    /// Where, and at what, a parse ended early: a character that cannot start a key
+    /// (`"New Drive…" = "Nouveau lecteur…";=`, an extra `;`, a stray `@`). CoreFoundation
+    /// stops there and succeeds with the entries before it, and so does the parser, so the
+    /// app shows what Foundation shows; lint warns of it (``LintRule/ignoredRest``), since the
+    /// rest of the file is lost.
+    package struct EarlyEnd: Sendable, Equatable {
+        /// The character's place.
+        package var location: SourceLocation
+        /// The character, as a translator would want it named (`'='`, `U+0000`).
+        package var found: String
+    }
 
     /// A table of `spans` into `buffer`, indexing their keys.
-    init(buffer: [UInt8], spans: [Span], file: String?) {
+    init(buffer: [UInt8], spans: [Span], file: String?, earlyEnd: EarlyEnd? = nil) {
         self.buffer = buffer
         self.spans = spans
         self.file = file
+        self.earlyEnd = earlyEnd
         index = buffer.withUnsafeBufferPointer { StringsKeyIndex(spans: spans, in: $0) }
     }
 

@@ -10,6 +10,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case incompleteEntry = "incomplete-entry"
     /// The same key twice in one file; the last one wins.
     case duplicateKey = "duplicate-key"
+    /// A `.strings` file whose parse ends early, as CoreFoundation's does, at a character
+    /// that cannot start a key (`"a" = "b";=`): the entries before it are served, the rest
+    /// of the file is not.
+    case ignoredRest = "ignored-rest"
     /// A key the development language has and a translation lacks, its whole file included
     /// (or a String Catalog key without a localization in a language the catalog, or an
     /// `.lproj` beside it, has).
@@ -43,6 +47,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .badEntry: "an entry breaks the format and is left out"
         case .incompleteEntry: "an entry is served with a stand-in (a plural variable without 'other')"
         case .duplicateKey: "a key appears twice in one file; the last one wins"
+        case .ignoredRest: "a .strings file stops at a character that cannot start a key; the rest is not read"
         case .untranslated: "a key the development language has is not translated"
         case .emptyValue: "a translation is empty where the development language's value is not"
         case .obsoleteKey: "a translation has a key the development language no longer has"

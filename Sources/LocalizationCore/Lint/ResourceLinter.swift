@@ -149,6 +149,14 @@ public enum ResourceLinter {
                     }
                     entries.values[key] = (TableEntry(value: parsed.value(at: position)), location)
                 }
+                if let end = parsed.earlyEnd {
+                    findings.append(
+                        LintFinding(
+                            .ignoredRest, at: end.location,
+                            "reading stops at \(end.found), which cannot start a key: the \(parsed.spans.count) "
+                                + "entries before it are served (as Foundation serves them), the rest of the file is not"
+                        ))
+                }
             case .stringsDict:
                 let (read, problems) = try StringsDictReader.read(bytes, file: file.path)
                 findings += problems.map(finding)
