@@ -140,11 +140,12 @@ private final class EntryReader {
         rule: [String: PropertyListValue],
         path: [String]
     ) throws(ResourceParseError) -> TableEntry {
-        guard case .string(let format) = rule[RuleKey.format] else {
+        guard case .string(let written) = rule[RuleKey.format] else {
             let found = rule[RuleKey.format]?.kindDescription ?? "nothing"
             throw failure(
                 "\(RuleKey.format) of \(quoted(key)) is \(found), expected a string", at: path + [RuleKey.format])
         }
+        let format = Self.withoutVariableWidths(written)
         var variables: [String: PluralFormat.Variable] = [:]
         var pending = FormatPlaceholders.variableNames(in: format).map { (name: $0, usedBy: RuleKey.format) }
         while !pending.isEmpty {
@@ -161,6 +162,35 @@ private final class EntryReader {
         return TableEntry(
             value: FormatPlaceholders.expandingOtherForms(of: format, variables: variables),
             plural: plural)
+    }
+
+    /// `format` with the width of each variable dropped: `%1#@count@` is `%#@count@`.
+    /// CoreFoundation's format parser reads digits not followed by `$` as a width and goes
+    /// on to the `#@` (issue 25: 500 selections of one app's files); the variable's text
+    /// replaces the whole conversion, so the width changes nothing. `%1$#@count@` (digits
+    /// then `$`) is a position, and stays.
+    static func withoutVariableWidths(_ format: String) -> String {
+        guard format.utf8.contains(UInt8(ascii: "#")) else { return format }
+        var bytes = Array(format.utf8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) { end += 1 }
+            if end > index + 1, end + 1 < bytes.count, bytes[end] == UInt8(ascii: "#"),
+                bytes[end + 1] == UInt8(ascii: "@")
+            {
+                bytes.removeSubrange((index + 1)..<end)
+                index += 3
+            } else {
+                // `%%` and every other conversion: past the `%` and whatever digits followed.
+                index = max(end, index + 2)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private func variable(
@@ -205,7 +235,7 @@ private final class EntryReader {
         var forms: [PluralCategory: String] = [:]
         for category in PluralCategory.allCases {
             switch fields[category.rawValue] {
-            case .string(let form): forms[category] = form
+            case .string(let form): forms[category] = Self.withoutVariableWidths(form)
             case nil: break
             case let value?:
                 throw failure(
