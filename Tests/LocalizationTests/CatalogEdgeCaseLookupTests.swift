@@ -46,23 +46,25 @@ import Testing
         bundle = try #require(Bundle(path: directory.path))
     }
 
-    /// The catalog has `cart.count` but no English unit: the default value, not the key,
-    /// is the English text (Xcode would have written it as the source unit).
-    @Test func defaultValueWinsOverAKeyMadeSourceEntry() {
+    /// The catalog has `cart.count` but no English unit: Xcode compiles it as English
+    /// `"cart.count" = "cart.count"`, so a French reader (no French) is served that entry —
+    /// found, in English — and `String(localized:defaultValue:)` shows it, as Foundation's
+    /// `localizedString(forKey:value:table:)` does with a key its table has (issue 25).
+    @Test func aKeyMadeSourceEntryIsFoundInTheSourceLanguage() {
         let count = 5
         let french = String(
             localized: "cart.count", defaultValue: "\(count) items in your cart", bundle: bundle,
             locale: Locale(identifier: "fr"))
-        #expect(french == "5 items in your cart")
+        #expect(french == "cart.count")
         let german = String(
             localized: "cart.count", defaultValue: "\(count) items in your cart", bundle: bundle,
             locale: Locale(identifier: "de"))
         #expect(german == "5 Artikel im Korb")
-        // Without a default value the key is the answer, as on Apple platforms, but not found.
         let resources = ResourceSet.load(roots: [directory.path])
         let result = resources.lookup("cart.count", languages: [try! LanguageTag("fr")])
         #expect(result.value == "cart.count")
-        #expect(!result.found)
+        #expect(result.found)
+        #expect(result.language?.identifier == "en")
     }
 
     /// A top-level plural of `%@ has %lld items` selects by the number, argument 2.

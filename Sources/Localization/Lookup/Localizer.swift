@@ -187,12 +187,16 @@ public final class Localizer: Sendable {
     /// localizer.unmatchedLanguages(["jp", "de"])   // ["jp"] when there is a ja.lproj and a de.lproj
     /// ```
     public func unmatchedLanguages(_ languages: [String]) -> [String] {
-        let served = Set(servedLanguages)
+        let available = servedLanguages
+        let served = Set(available)
         guard !served.isEmpty else { return [] }
         return languages.filter { language in
             let tags = (try? LanguageTag.preferences(language)) ?? []
             return !tags.contains { tag in
-                tag.isBase || FallbackChain.expansion(of: tag).contains { served.contains($0) }
+                tag.isBase
+                    || FallbackChain.matchingFolders(
+                        for: tag, expansion: FallbackChain.expansion(of: tag), available: available
+                    ).contains { served.contains($0) }
             }
         }
     }

@@ -1,3 +1,5 @@
+import LocalizationCore
+
 /// One (languages, table) as the daemon resolved it: every key's value along the fallback
 /// chain, from one generation — a cached-mode lookup reads it, never a mix of two.
 final class ResolvedTable: Sendable {
@@ -17,6 +19,10 @@ final class ResolvedTable: Sendable {
     /// Every language whose edit can change this table: the chain of the preferred tags
     /// and of the development language, and whatever language served a key.
     let dependsOn: Set<String>
+    /// The language codes of those, current codes for old ones (`he` for `iw`): the daemon
+    /// builds its chain with the folders it has, so a new folder of one of these languages
+    /// (`nl-BE` beside a chain through `nl`) can change the table too.
+    let dependsOnCodes: Set<String>
 
     init(key: Key, entries: [String: String], servedBy: [String: String], generation: UInt64, chain: [String]) {
         self.key = key
@@ -24,5 +30,18 @@ final class ResolvedTable: Sendable {
         self.servedBy = servedBy
         self.generation = generation
         self.dependsOn = Set(chain).union(servedBy.values)
+        self.dependsOnCodes = Set(dependsOn.compactMap(Self.code))
+    }
+
+    /// Whether a change of `language` (an identifier, as events name it) can change this table.
+    func depends(on language: String) -> Bool {
+        dependsOn.contains(language) || Self.code(language).map(dependsOnCodes.contains) == true
+    }
+
+    /// The current language code of `identifier` (`he` for `iw-IL`); `nil` for `Base` and
+    /// what does not parse.
+    private static func code(_ identifier: String) -> String? {
+        guard let tag = try? LanguageTag(identifier), !tag.isBase else { return nil }
+        return (LanguageAliases.canonical(tag) ?? tag).language
     }
 }

@@ -82,7 +82,7 @@ final class ResolvedTableCache: Sendable {
             state.floor = max(state.floor, generation)
             for change in changes {
                 func unaffected(_ key: ResolvedTable.Key, _ cached: ResolvedTable) -> Bool {
-                    !(key.table == change.table && cached.dependsOn.contains(change.language))
+                    !(key.table == change.table && cached.depends(on: change.language))
                 }
                 let affected = state.tables.filter { !unaffected($0.key, $0.value) }
                 state.tables = state.tables.filter(unaffected)

@@ -13,8 +13,8 @@ extension ResourceCatalog {
     /// Walks the candidates from last to first, each overriding the ones after it, so the
     /// cost is one visit per entry rather than one lookup per key and candidate. Unlike
     /// ``resolvedTable(_:chain:)`` it follows the lookup exactly where the two could part:
-    /// a pseudo-language derives only keys its own table lacks, and a key-made source entry
-    /// (``TableEntry/isSourceKeyStandIn``) never answers, pseudo-localized or not.
+    /// a pseudo-language derives only keys its own table lacks; a key-made source entry
+    /// (``TableEntry/isSourceKeyStandIn``) answers as any other, as Xcode compiles it.
     package func resolvedEntries(_ tableName: String, chain: FallbackChain) -> [String: ResolvedEntry] {
         var result: [String: ResolvedEntry] = [:]
         let (languages, identifiers) = candidates(tableName, chain: chain)
@@ -24,13 +24,10 @@ extension ResourceCatalog {
             if let pseudo = PseudoLocalization(rawValue: identifier), let derived = developmentEntries(tableName) {
                 derived.forEachEntry { key, entry in
                     guard own?[key] == nil else { return }
-                    let transformed = pseudo.transform(entry)
-                    guard !transformed.isSourceKeyStandIn else { return }
-                    result[key] = ResolvedEntry(entry: transformed, language: language)
+                    result[key] = ResolvedEntry(entry: pseudo.transform(entry), language: language)
                 }
             }
             own?.forEachEntry { key, entry in
-                guard !entry.isSourceKeyStandIn else { return }
                 result[key] = ResolvedEntry(entry: entry, language: language)
             }
         }

@@ -35,7 +35,7 @@ public struct ResourceCatalog: Sendable {
     /// win over later ones; within a root, `.stringsdict` over `.strings` over String Catalog.
     public init(developmentLanguage: LanguageTag, resources: [(file: ResourceFile, content: ParsedResource)]) {
         self.init(developmentLanguage: developmentLanguage)
-        let ordered = resources.sorted { Self.precedes($0.file, $1.file) }
+        let ordered = Self.droppingOutrankedFolders(resources, file: \.file).sorted { Self.precedes($0.file, $1.file) }
         for (file, content) in ordered {
             overlay(content, from: file)
         }
@@ -86,17 +86,19 @@ public struct ResourceCatalog: Sendable {
         }
     }
 
-    /// The chain for `preferred` tags, ending in this catalog's development language.
+    /// The chain for `preferred` tags, ending in this catalog's development language, built
+    /// with the languages this catalog really has (so `nl` reaches the only `nl-BE`, and
+    /// `he` an old `iw`: ``FallbackChain/init(preferred:developmentLanguage:available:)``).
     public func chain(_ preferred: [LanguageTag]) -> FallbackChain {
-        FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage)
+        FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage, available: languages)
     }
 
     /// Looks `key` up along `chain` in `table` (`Localizable` when `nil` or empty).
     ///
     /// The first language in the chain that has the key serves it; for a table a String
     /// Catalog provides, its `sourceLanguage` is tried before the development language. When none has it, the
-    /// value is the key itself and `found` is false — also when the only entry is a catalog's
-    /// key-made source entry (``TableEntry/isSourceKeyStandIn``). With a count, a plural entry's value
+    /// value is the key itself and `found` is false. A catalog's key-made source entry
+    /// (``TableEntry/isSourceKeyStandIn``) answers like any other, as Xcode compiles it. With a count, a plural entry's value
     /// is the format its forms select for that count, by the serving language's CLDR
     /// rules; with one count per format argument, each variable's form is selected by its
     /// own argument's count (``value(of:language:plural:)``). A pseudo-language in the chain (`en-XA`, `ar-XB`)
@@ -113,8 +115,8 @@ public struct ResourceCatalog: Sendable {
             if entry == nil, let pseudo = PseudoLocalization(rawValue: identifier) {
                 entry = developmentEntries(tableName)?[key].map(pseudo.transform)
             }
-            // A catalog's key-made source entry is no text: the chain goes on, and ends in a miss.
-            if let entry, !entry.isSourceKeyStandIn {
+            // A catalog's key-made source entry answers too: Xcode compiles it as `key = key`.
+            if let entry {
                 let value = value(of: entry, language: language, plural: plural)
                 return LookupResult(value: value, found: true, language: language, entry: entry)
             }
@@ -152,7 +154,6 @@ public struct ResourceCatalog: Sendable {
                 }
             }
             tables[identifier]?[tableName]?.forEachEntry { key, entry in
-                guard !entry.isSourceKeyStandIn else { return }
                 result[key] = LookupResult(value: entry.value, found: true, language: language, entry: entry)
             }
         }

@@ -9,10 +9,10 @@ public struct TableEntry: Sendable, Hashable, Codable {
     /// `.xcstrings` `stringUnit.state` (`translated`, `needs_review`, `new`, `stale`).
     public var state: String?
     /// Whether this is a String Catalog's source-language entry made from the key because the
-    /// catalog has no source-language unit for it (``StringCatalogReader``). It makes the key
-    /// part of the catalog (coverage, lint) but is no text anyone wrote, so a lookup passes
-    /// over it — a `String(localized:defaultValue:)` then shows its default value, and
-    /// otherwise the key is the answer, not found — and lint compares nothing against it.
+    /// catalog has no source-language unit for it (``StringCatalogReader``). Xcode compiles
+    /// such a key as the source language's `key = key`, so a lookup finds it there (`found`,
+    /// in the source language), as on a device; it is no text anyone wrote, so lint compares
+    /// nothing against it (unless the key is itself a format).
     public var isSourceKeyStandIn = false
 
     // The stand-in mark is the reader's, recomputed on every read: it is not written out.

@@ -42,8 +42,16 @@ package final class LookupService: WireRequestHandler {
     /// The users who may change the daemon (`reload`): root and the daemon's own user.
     /// Everyone who can connect may look strings up.
     let administrators: Set<UInt32>
-    /// The chains of requests' preference lists, as they were sent.
-    private let chains = FallbackChainCache<[String]>()
+    /// The chains of requests' preference lists, as they were sent, by the generation they
+    /// were built for: a chain is built with the languages the catalog has (a new `nl-BE`
+    /// folder changes what `nl` reaches), so a new generation builds its own.
+    private let chains = FallbackChainCache<ChainKey>()
+
+    /// What a kept chain depends on: the request's languages and the catalog's generation.
+    private struct ChainKey: Hashable, Sendable {
+        var languages: [String]
+        var generation: UInt64
+    }
     /// Where `table` requests are answered, several at once: a new client asking for ten
     /// languages' tables of a large set (about a second each) would otherwise wait for them
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
@@ -281,9 +289,10 @@ package final class LookupService: WireRequestHandler {
     }
 
     /// The fallback chain for a request's languages, from a small cache.
-    func chain(_ languages: [String], in catalog: ResourceCatalog) throws(WireError) -> FallbackChain {
-        try chains.chain(for: languages) { () throws(WireError) -> FallbackChain in
-            catalog.chain(try Self.tags(languages))
+    func chain(_ languages: [String], in snapshot: ResourceSnapshot) throws(WireError) -> FallbackChain {
+        try chains.chain(for: ChainKey(languages: languages, generation: snapshot.generation)) {
+            () throws(WireError) -> FallbackChain in
+            snapshot.catalog.chain(try Self.tags(languages))
         }
     }
 
@@ -307,7 +316,7 @@ package final class LookupService: WireRequestHandler {
         arguments: [FormatValue]? = nil
     ) throws(WireError) -> WireLookupResult {
         let snapshot = store.snapshot
-        let chain = try chain(languages, in: snapshot.catalog)
+        let chain = try chain(languages, in: snapshot)
         let values = arguments?.map(\.argument)
         let selection = plural == .none ? values.map(LocalizedFormatter.pluralCounts) ?? .none : plural
         let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: selection)
@@ -327,7 +336,7 @@ package final class LookupService: WireRequestHandler {
         _ keys: [String], languages: [String], table: String?, arguments: [[FormatValue]?]? = nil
     ) throws(WireError) -> WireBatchResult {
         let snapshot = store.snapshot
-        let chain = try chain(languages, in: snapshot.catalog)
+        let chain = try chain(languages, in: snapshot)
         var values: [String] = []
         var found: [Bool] = []
         var formatted: [String?] = []
@@ -385,7 +394,7 @@ package final class LookupService: WireRequestHandler {
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
         let snapshot = store.snapshot
-        let resolved = snapshot.catalog.resolvedTable(table, chain: try chain(languages, in: snapshot.catalog))
+        let resolved = snapshot.catalog.resolvedTable(table, chain: try chain(languages, in: snapshot))
         return WireTableResult(
             entries: resolved.mapValues(\.value),
             languages: resolved.compactMapValues { $0.language?.identifier },

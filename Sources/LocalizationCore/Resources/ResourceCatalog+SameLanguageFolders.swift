@@ -1,0 +1,50 @@
+extension ResourceCatalog {
+    /// `pieces` without the files of an `.lproj` folder that another folder of the same
+    /// language in the same root outranks for the same table (`en_GB.lproj` beside
+    /// `en-GB.lproj`, `English.lproj` beside `en.lproj`): one folder's table is served whole,
+    /// as Foundation serves one localization's, never a key-by-key mix of the two.
+    ///
+    /// Which folder: the one whose name is the language's own identifier (`en-GB`, `en`) —
+    /// the spelling Xcode writes and the one Apple's matching prefers (an exact name before
+    /// an equivalent one) — else the first by path. Foundation on Linux takes whichever its
+    /// directory listing gives first, an order that differs from one file system to the
+    /// next; this rule gives the same answer everywhere (docs/LOOKUP.md).
+    package static func droppingOutrankedFolders<Piece>(_ pieces: [Piece], file: (Piece) -> ResourceFile) -> [Piece] {
+        var winners: [FolderSlot: String] = [:]
+        var slots: [(slot: FolderSlot, folder: String)?] = []
+        slots.reserveCapacity(pieces.count)
+        for piece in pieces {
+            let resource = file(piece)
+            guard resource.kind != .stringCatalog, let language = resource.language,
+                let slash = resource.path.lastIndex(of: "/")
+            else {
+                slots.append(nil)
+                continue
+            }
+            let folder = String(resource.path[..<slash])
+            let slot = FolderSlot(root: resource.rootIndex, language: language.identifier, table: resource.table)
+            slots.append((slot, folder))
+            if let current = winners[slot], !outranks(folder, current, language: language.identifier) { continue }
+            winners[slot] = folder
+        }
+        return zip(pieces, slots).compactMap { piece, slot in
+            guard let slot else { return piece }
+            return winners[slot.slot] == slot.folder ? piece : nil
+        }
+    }
+
+    /// One root's table of one language, which one folder serves.
+    private struct FolderSlot: Hashable {
+        var root: Int
+        var language: String
+        var table: String
+    }
+
+    /// Whether the `.lproj` folder at `path` is served before the one at `other`, both of
+    /// `language`: the one named exactly `language` first, then by path.
+    static func outranks(_ path: String, _ other: String, language: String) -> Bool {
+        func exact(_ folder: String) -> Bool { folder.split(separator: "/").last == "\(language).lproj"[...] }
+        if exact(path) != exact(other) { return exact(path) }
+        return path < other
+    }
+}
