@@ -87,4 +87,58 @@ import Testing
         }
         #expect(localizer.source == (daemon == nil ? .files : .daemon))
     }
+
+    /// Issue 25's matching cases, as Apple's ICU has them: its parent map (through `en-GB`,
+    /// `yue` to `zh-Hant-HK`), its aliases (`iw`, `in`, `no`), `root` under a script that is
+    /// not the language's likely one (`sr-Latn` never reads `sr`), and the folders the root
+    /// really has (`nl` reads the only `nl-BE`, `es` the only `es-419`).
+    static func appleMatchingApp() throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        try directory.write("en.lproj/Localizable.strings", "\"Save\" = \"Save\";")
+        try directory.write("en-GB.lproj/Localizable.strings", "\"Save\" = \"Save (GB)\";")
+        try directory.write("nl-BE.lproj/Localizable.strings", "\"Save\" = \"Opslaan\";")
+        try directory.write("es-419.lproj/Localizable.strings", "\"Save\" = \"Guardar\";")
+        try directory.write("zh-HK.lproj/Localizable.strings", "\"Save\" = \"儲存\";")
+        try directory.write("zh-Hans.lproj/Localizable.strings", "\"Save\" = \"保存\";")
+        try directory.write("he.lproj/Localizable.strings", "\"Save\" = \"שמור\";")
+        try directory.write("in.lproj/Localizable.strings", "\"Save\" = \"Simpan\";")
+        try directory.write("nb.lproj/Localizable.strings", "\"Save\" = \"Lagre\";")
+        try directory.write("sr.lproj/Localizable.strings", "\"Save\" = \"Сачувај\";")
+        return directory
+    }
+
+    static let appleMatchingCases: [(lang: String, value: String)] = [
+        ("en-AU", "Save (GB)"), ("en-IN", "Save (GB)"), ("en-NZ", "Save (GB)"), ("en-AU, en-GB", "Save (GB)"),
+        ("en-US", "Save"), ("yue", "儲存"), ("yue-Hant-HK", "儲存"), ("yue-Hans", "保存"),
+        ("iw", "שמור"), ("iw-IL", "שמור"), ("id", "Simpan"), ("no", "Lagre"), ("nn", "Lagre"),
+        ("nl", "Opslaan"), ("nl-NL", "Opslaan"), ("es", "Guardar"), ("es-ES", "Guardar"),
+        ("sr-Latn-RS", "Save"), ("sr-RS", "Сачувај"), ("nl, sr", "Opslaan"),
+    ]
+
+    @Test func appleMatchingFromFilesAndTheDaemon() throws {
+        let app = try Self.appleMatchingApp()
+        for (lang, value) in Self.appleMatchingCases {
+            let result = try ProcessRunner.run(
+                l10nctl, ["get", "Save", "--lang", lang, "--resources", app.path],
+                environment: ["PATH": "/usr/bin:/bin"])
+            #expect(result.stdout == value + "\n", "files: \(lang): \(result.stderr)")
+        }
+        let daemon = try DaemonProcess(resources: [app.path])
+        let client = try daemon.connect()
+        for (lang, value) in Self.appleMatchingCases {
+            let reply = try client.request(["op": "lookup", "key": "Save", "lang": lang])
+            #expect(reply["value"] as? String == value, "daemon: \(lang): \(reply)")
+        }
+    }
+
+    @Test(arguments: [LookupMode.embedded, .mapped, .cached, .direct])
+    func appleMatchingInEveryMode(mode: LookupMode) throws {
+        let app = try Self.appleMatchingApp()
+        let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: app.path)
+        for (lang, value) in Self.appleMatchingCases {
+            #expect(localizer.lookup("Save", languages: [lang]).value == value, "\(mode): \(lang)")
+        }
+        // The daemon lives to here, and every answer came from it (or the files).
+        #expect(localizer.source == (daemon == nil ? .files : .daemon))
+    }
 }

@@ -376,9 +376,12 @@ final class DaemonLookups: Sendable {
             noteAnswered()
             let chain = FallbackChain(
                 preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
+            let fallbacks = Set(result.languages.values).filter { served in
+                (try? LanguageTag(served)).flatMap(chain.untranslatedLanguage(servedBy:)) != nil
+            }
             let table = ResolvedTable(
                 key: key, entries: result.entries, servedBy: result.languages, generation: result.generation,
-                chain: chain.identifiers)
+                chain: chain.identifiers, fallbackLanguages: fallbacks)
             if cache.store(table, fetchedOnConnection: connectionNumber) { return table }
             if let newer = cache.table(for: key) { return newer }
             if connectionNumber != cache.connectionNumber { return table }
@@ -462,6 +465,15 @@ final class DaemonLookups: Sendable {
         else { return nil }
         noteAnswered()
         return list.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+    }
+
+    /// Whether `result`, found for the preferences `tags`, came from a fallback (a language
+    /// other than the first preference's own): the reader saw it untranslated, and the
+    /// missing-key report lists it, as the daemon lists its own lookups' fallback answers.
+    func isFallback(_ result: LookupResult, for tags: [LanguageTag]) -> Bool {
+        guard result.found, let served = result.language else { return false }
+        let chain = FallbackChain(preferred: tags, developmentLanguage: developmentLanguage)
+        return chain.untranslatedLanguage(servedBy: served) != nil
     }
 
     /// `key` read from a resolved table.

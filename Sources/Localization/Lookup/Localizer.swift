@@ -301,7 +301,7 @@ public final class Localizer: Sendable {
             let started = DispatchTime.now()
             if let place = daemon.mappedTables()?.place(language: identifiers[0], table: tableName) {
                 let result = place.result(key, plural: plural)
-                if !result.found {
+                if !result.found || daemon.isFallback(result, for: tags) {
                     daemon.misses.record(key, in: ResolvedTable.Key(languages: identifiers, table: tableName))
                 }
                 return (result, .daemon)
@@ -351,7 +351,9 @@ public final class Localizer: Sendable {
         switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit, since: started) {
         case .table(let resolved):
             let result = DaemonLookups.result(key, in: resolved)
-            if !result.found { daemon.misses.record(key, in: tableKey) }
+            // A miss, or a fallback's answer: the daemon lists both (it counts the batch the
+            // reporter sends as it counts lookups, so the report is the same in every mode).
+            if !result.found || resolved.untranslated.contains(key) { daemon.misses.record(key, in: tableKey) }
             return (result, .daemon)
         case .lookup(let result):
             // The daemon counted a miss itself.
@@ -441,7 +443,11 @@ public final class Localizer: Sendable {
             ).result.value
         }
         local.pointee.remember(resolved, as: name)
-        if let value = resolved.entries[key] { return value }
+        if let value = resolved.entries[key] {
+            // A fallback's answer (never on the hot path: ``ResolvedTable/translatedEntries``).
+            if resolved.untranslated.contains(key) { daemon.misses.record(key, in: resolved.key) }
+            return value
+        }
         daemon.misses.record(key, in: resolved.key)
         return key
     }

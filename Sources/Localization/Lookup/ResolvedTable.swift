@@ -24,9 +24,28 @@ final class ResolvedTable: Sendable {
     /// (`nl-BE` beside a chain through `nl`) can change the table too.
     let dependsOnCodes: Set<String>
 
-    init(key: Key, entries: [String: String], servedBy: [String: String], generation: UInt64, chain: [String]) {
+    /// The keys a fallback answered (a language other than the first preference's own, as
+    /// ``FallbackChain/untranslatedLanguage(servedBy:)`` says): what the reader saw
+    /// untranslated, reported to the daemon like a miss (``MissReporter``).
+    let untranslated: Set<String>
+    /// ``entries`` without ``untranslated``: what the hot path answers from without a word;
+    /// a fallback answer takes the slow path, which reports it. The same dictionary, not a
+    /// copy, when every answer is in the language asked for.
+    let translatedEntries: [String: String]
+
+    /// A table as the daemon resolved it; `fallbackLanguages` are the serving languages that
+    /// count as fallbacks for its first preference.
+    init(
+        key: Key, entries: [String: String], servedBy: [String: String], generation: UInt64, chain: [String],
+        fallbackLanguages: Set<String> = []
+    ) {
         self.key = key
         self.entries = entries
+        let untranslated =
+            fallbackLanguages.isEmpty
+            ? [] : Set(servedBy.lazy.filter { fallbackLanguages.contains($0.value) }.map(\.key))
+        self.untranslated = untranslated
+        translatedEntries = untranslated.isEmpty ? entries : entries.filter { !untranslated.contains($0.key) }
         self.servedBy = servedBy
         self.generation = generation
         self.dependsOn = Set(chain).union(servedBy.values)

@@ -94,7 +94,8 @@ struct ThreadLookupCache {
     /// Makes `table` the one the hot path compares against.
     mutating func remember(_ table: ResolvedTable, as name: TableName) {
         lastName = name
-        lastEntries = table.entries
+        // Fallback answers are left to the slow path, which reports them.
+        lastEntries = table.translatedEntries
         setPlace(nil)
     }
 
