@@ -2,11 +2,15 @@ import Synchronization
 
 /// The languages a lookup tries, most specific first.
 ///
-/// For each preferred tag: the tag, then without variants, then the other spellings of the
-/// same locale under CLDR's likely subtags (`zh-Hant-TW` → `zh-TW` → `zh-Hant`), then the
-/// script's own locale when the script is not the language's usual one
-/// (`zh-Hant-HK` → `zh-Hant` → `zh-TW`), then the bare language (``expansion(of:)``).
-/// After every preferred tag: Apple's last resorts (`pt-BR` for `pt-PT`), `Base`, then the
+/// For each preferred tag (an old code such as `iw` as written, then as its current one,
+/// ``LanguageAliases``): the tag, then without variants, then the other spellings of the
+/// same locale under CLDR's likely subtags (`zh-Hant-TW` → `zh-TW` → `zh-Hant`), then its
+/// parents, Apple's over CLDR's (`en-AU` → `en-GB` → `en-001`, ``ParentLocales``), then
+/// the script's own locale when the script is not the language's usual one
+/// (`zh-Hant-HK` → `zh-Hant` → `zh-TW`, and no further: `sr-Latn` never reaches `sr`),
+/// else the bare language (``expansion(of:)``); with the root's localizations, the ones
+/// only the list names (an `iw.lproj` for `he`, the only `nl-BE.lproj` for `nl`). After
+/// every preferred tag: Apple's last resorts (`pt-BR` for `pt-PT`), `Base`, then the
 /// development language's own chain.
 /// Each language appears once, at its first place.
 ///
