@@ -60,6 +60,19 @@ import Testing
         #expect(sameStrings(ParsedStrings(try StringsParser.parseTable(bytes)).table, foundation))
     }
 
+    /// The place is the same whatever the block search's kernel and wherever its block edges
+    /// fall (run with `L10N_SCAN_KERNEL=portable` or `avx2` for the other kernels).
+    @Test(arguments: [14, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129])
+    func endsAtTheSamePlaceAroundBlockEdges(length: Int) throws {
+        let text = String(repeating: "a", count: length)
+        let source = "\"k\" = \"\(text)\";\n/* \(text) */ ;\"x\" = \"y\";"
+        let table = try StringsParser.parseTable(Array(source.utf8))
+        #expect(ParsedStrings(table).table == ["k": text])
+        #expect(table.earlyEnd?.location.line == 2)
+        #expect(table.earlyEnd?.location.column == length + 8)
+        #expect(foundationStringsTable(Array(source.utf8)) == ["k": text])
+    }
+
     /// UTF-16 files take the same path after transcoding.
     @Test func utf16FilesEndEarlyToo() throws {
         var bytes: [UInt8] = [0xFF, 0xFE]
