@@ -4,6 +4,7 @@ L10ND is the built daemon (scripts/test sets it; default: .build/debug/l10nd).
 """
 
 import os
+import shutil
 import socket
 import subprocess
 import time
@@ -30,6 +31,13 @@ def write_languages(resources):
         with open(os.path.join(resources, f"{lang}.lproj", "Localizable.strings"), "w", encoding="utf-8") as file:
             for index in range(KEYS):
                 file.write(f'"key {index}" = "{expected(lang, index)}";\n')
+
+
+def copy_examples(directory):
+    """A copy of Examples/Resources in `directory`, to edit; returns its path."""
+    resources = os.path.join(directory, "Resources")
+    shutil.copytree(os.path.join(ROOT, "Examples", "Resources"), resources)
+    return resources
 
 
 def answers(socket_path):

@@ -5,12 +5,11 @@ daemon (default: .build/debug/l10nd). Skipped, with the reason, when it is not b
 """
 
 import os
-import subprocess
 import tempfile
 import time
 import unittest
 
-from daemon_support import BUILT, NOT_BUILT, ROOT, start_daemon, stop_daemon
+from daemon_support import BUILT, NOT_BUILT, ROOT, copy_examples, start_daemon, stop_daemon
 from l10nd_client import Client, L10ndError
 
 @unittest.skipUnless(BUILT, NOT_BUILT)
@@ -18,8 +17,7 @@ class DaemonTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.directory = tempfile.TemporaryDirectory(prefix="l10nd-python")
-        cls.resources = os.path.join(cls.directory.name, "Resources")
-        subprocess.run(["cp", "-R", os.path.join(ROOT, "Examples", "Resources"), cls.resources], check=True)
+        cls.resources = copy_examples(cls.directory.name)
         cls.socket = os.path.join(cls.directory.name, "l10nd.sock")
         cls.daemon = start_daemon(cls.resources, cls.socket)
 

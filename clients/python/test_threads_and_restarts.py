@@ -16,6 +16,21 @@ THREADS = 16
 LOOKUPS = 2_500  # per thread
 
 
+def wait_until_stopped(pid):
+    """Returns once every thread of `pid` is stopped (a SIGSTOP takes effect when the
+    process is next scheduled, which on a loaded machine is not at once)."""
+    deadline = time.monotonic() + 10
+    while True:
+        states = []
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/stat") as stat:
+                states.append(stat.read().rsplit(")", 1)[1].split()[0])
+        if all(state in "tT" for state in states):
+            return
+        assert time.monotonic() < deadline, f"l10nd did not stop: {states}"
+        time.sleep(0.01)
+
+
 @unittest.skipUnless(BUILT, NOT_BUILT)
 class SharedClientTests(unittest.TestCase):
     def setUp(self):
@@ -119,6 +134,7 @@ class SharedClientTests(unittest.TestCase):
             self.assertEqual(client.lookup("key 2", lang="ja")["value"], expected("ja", 2))
             self.daemon.send_signal(signal.SIGSTOP)
             try:
+                wait_until_stopped(self.daemon.pid)
                 began = time.monotonic()
                 reply = client.lookup("key 2", lang="ja", timeout=0.3)
                 self.assertEqual((reply["value"], reply["stale"]), (expected("ja", 2), True))

@@ -191,8 +191,11 @@ class Client:
         with self._lock:
             if self._closed:
                 raise L10ndError("closed", "this client is closed")
-            if time.monotonic() < self._next_attempt and self._unavailable is not None:
-                raise self._unavailable
+            unavailable = self._unavailable
+            if time.monotonic() < self._next_attempt and unavailable is not None:
+                # Not yet time to try again: the last attempt's reasons (a new exception per
+                # caller, so no two threads raise, and write the traceback of, one object).
+                raise DaemonUnavailable(unavailable.paths, unavailable.errors)
         return self._connect()
 
     def _connect(self):

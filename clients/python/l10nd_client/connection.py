@@ -91,7 +91,7 @@ class Connection:
         while True:
             try:
                 chunk = self._socket.recv(1 << 16)
-            except TimeoutError:
+            except socket.timeout:  # TimeoutError from Python 3.10 on
                 continue  # the socket's time limit is for sends; reading waits for the daemon
             except OSError as error:
                 reason = error
