@@ -169,9 +169,11 @@ import Testing
     func thePythonPackageHoldsAWorkingModule() throws {
         let deb = try #require(Self.builtPythonPackage)
         let info = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb]).stdout
-        let version = try ProcessRunner.run(l10nd, ["--version"]).stdout.split(separator: " ").last ?? ""
+        let version =
+            try ProcessRunner.run(l10nd, ["--version"]).stdout.split(separator: " ").last?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         #expect(info.contains("Package: python3-l10nd\n"))
-        #expect(info.contains("Version: \(version)"), "\(info)")
+        #expect(info.contains("Version: \(version)\n"), "\(info)")
         #expect(info.contains("Architecture: all\n") && info.contains("Depends: python3 (>= 3.9)\n"), "\(info)")
         let contents = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
         let packages = "./usr/lib/python3/dist-packages/"
