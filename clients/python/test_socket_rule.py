@@ -73,7 +73,8 @@ class ConnectingTests(unittest.TestCase):
             with self.assertRaises(DaemonUnavailable) as raised:
                 l10n.request("hello")
         message = str(raised.exception)
-        self.assertIn(self.system + ": no such socket", message)
+        per_user = os.path.join(self.runtime, "l10nd", "l10nd.sock")
+        self.assertIn(f"tried {per_user}: no such socket; {self.system}: no such socket", message)
         self.assertIn("start l10nd, or set L10N_SOCKET", message)
 
     @unittest.skipUnless(os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"),

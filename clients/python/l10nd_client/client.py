@@ -1,8 +1,8 @@
 """The client: one connection shared by every thread, reconnected after a restart."""
 
 import concurrent.futures
+import errno
 import logging
-import os
 import queue
 import socket
 import threading
@@ -11,7 +11,7 @@ import time
 from .connection import Connection, ConnectionLost
 from .errors import CallTimeout, DaemonUnavailable, L10ndError, RequestRefused
 from .last_known import LastKnownAnswers, key_answer
-from .socket_path import default_socket_path, socket_candidates
+from .socket_path import default_socket_path, passed_over
 
 logger = logging.getLogger("l10nd_client")
 
@@ -204,33 +204,22 @@ class Client:
         with self._connect_lock:
             if self._connection is not None:
                 return self._connection
-            paths, errors = self._paths(), []
-            for path in paths:
-                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.settimeout(self.timeout)
-                try:
-                    sock.connect(path)
-                except OSError as error:
-                    sock.close()
-                    errors.append(error)
-                    continue
-                return self._opened(Connection(sock, path, self._deliver, self._ended))
-            unavailable = DaemonUnavailable(paths, errors)
-            with self._lock:
-                self._unavailable = unavailable
-                self._next_attempt = time.monotonic() + self._retry
-                self._retry = min(self._retry * 2, LAST_RETRY)
-            raise unavailable
-
-    def _paths(self):
-        """What the socket rule says to try: the explicit path or L10N_SOCKET alone, else the
-        per-user socket if it exists, else the system socket."""
-        if self._explicit_path:
-            return [self._explicit_path]
-        candidates = socket_candidates(self._environ)
-        if len(candidates) > 1 and not os.path.exists(candidates[0]):
-            return candidates[1:]
-        return candidates[:1]
+            path = self._explicit_path or default_socket_path(self._environ)
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(self.timeout)
+            try:
+                sock.connect(path)
+            except OSError as error:
+                sock.close()
+                passed = [] if self._explicit_path else passed_over(path, self._environ)
+                missing = [FileNotFoundError(errno.ENOENT, "no such socket") for _ in passed]
+                unavailable = DaemonUnavailable(passed + [path], missing + [error])
+                with self._lock:
+                    self._unavailable = unavailable
+                    self._next_attempt = time.monotonic() + self._retry
+                    self._retry = min(self._retry * 2, LAST_RETRY)
+                raise unavailable from None
+            return self._opened(Connection(sock, path, self._deliver, self._ended))
 
     def _opened(self, connection):
         with self._lock:

@@ -45,3 +45,10 @@ def default_socket_path(environ=None, uid=None, exists=os.path.exists):
     if len(candidates) == 1 or exists(candidates[0]):
         return candidates[0]
     return candidates[1]
+
+
+def passed_over(path, environ=None, uid=None):
+    """The paths the rule looked at, and found no socket at, before choosing `path` (the
+    per-user one, when the rule fell through to the system socket)."""
+    candidates = socket_candidates(environ, uid)
+    return candidates[:1] if len(candidates) == 2 and path == candidates[1] else []
