@@ -98,7 +98,11 @@ class AsyncSubscription:
             self._loop = asyncio.get_running_loop()
             self._events = asyncio.Queue()
             self._client._add_subscriber(self._deliver)
-            await asyncio.to_thread(self._client._subscribe_now, self._client._limit(None))
+            try:
+                await asyncio.to_thread(self._client._subscribe_now, self._client._limit(None))
+            except BaseException:
+                self.close()
+                raise
         return self
 
     def _deliver(self, event):

@@ -119,7 +119,11 @@ class Client:
         daemon restart (subscribed again on the new connection). `timeout` bounds each wait
         for an event (None: forever); it is subscribed before this returns when a daemon is there."""
         subscription = Subscription(self, timeout)
-        self._subscribe_now(self._limit(None))
+        try:
+            self._subscribe_now(self._limit(None))
+        except BaseException:
+            subscription.close()
+            raise
         return subscription
 
     # MARK: Shared with AsyncClient
