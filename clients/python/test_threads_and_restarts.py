@@ -115,6 +115,25 @@ class SharedClientTests(unittest.TestCase):
             self.assertIn({"lang": "fr", "table": "Localizable"}, event["changes"])
             self.assertEqual(client.lookup("after restart", lang="fr")["value"], "après")
 
+    def test_a_forked_worker_gets_a_connection_of_its_own(self):
+        """A server that makes the client, then forks its workers (gunicorn --preload)."""
+        with Client(self.socket) as client:
+            self.assertEqual(client.lookup("key 1", lang="de")["value"], expected("de", 1))
+            pid = os.fork()
+            if pid == 0:
+                code = 3
+                try:
+                    replies = [client.lookup(f"key {i}", lang="fr", timeout=5) for i in range(KEYS)]
+                    fine = all(r["value"] == expected("fr", i) and not r.get("stale") for i, r in enumerate(replies))
+                    code = 0 if fine else 2
+                finally:
+                    os._exit(code)
+            parent = [client.lookup(f"key {i}", lang="ja")["value"] for i in range(KEYS)]
+            _, status = os.waitpid(pid, 0)
+            self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+            self.assertEqual(parent, [expected("ja", i) for i in range(KEYS)])
+            self.assertEqual(client.lookup("key 4", lang="ja")["value"], expected("ja", 4))
+
     def test_no_daemon_answers_the_key_and_logs_one_line(self):
         stop_daemon(self.daemon)
         with self.assertLogs("l10nd_client", logging.WARNING) as logged:

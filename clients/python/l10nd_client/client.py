@@ -3,10 +3,12 @@
 import concurrent.futures
 import errno
 import logging
+import os
 import queue
 import socket
 import threading
 import time
+import weakref
 
 from .connection import Connection, ConnectionLost
 from .errors import CallTimeout, DaemonUnavailable, L10ndError, RequestRefused
@@ -56,6 +58,11 @@ class Client:
         self._reconnecting = False
         self._subscribers = set()
         self._last_known = LastKnownAnswers()
+        if hasattr(os, "register_at_fork"):
+            # A server that forks its workers after making the client (gunicorn --preload):
+            # the child has the socket but not the reader thread, so it gets its own connection.
+            reference = weakref.ref(self)
+            os.register_at_fork(after_in_child=lambda: (reference() or _Gone)._after_fork())
         try:
             self._connect()
         except DaemonUnavailable:
@@ -91,6 +98,25 @@ class Client:
             connection.abort()
         for deliver in subscribers:
             deliver(_END)
+
+    def _after_fork(self):
+        """In a forked child: forget the parent's connection, threads and locks (a lock held
+        by a parent's thread at the fork would stay held forever); connect again on first use."""
+        connection = self._connection
+        self._lock = threading.Lock()
+        self._connect_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._connection = None
+        self._reconnecting = False
+        self._unavailable = None
+        self._next_attempt = 0.0
+        self._last_known.after_fork()
+        if connection is not None:
+            connection.close_in_child()
+        if self._closed:
+            self._stop.set()
+        elif self._subscribers:
+            self._reconnect_in_background()
 
     # MARK: Requests
 
@@ -304,6 +330,14 @@ class Client:
             subscribers = list(self._subscribers)
         for deliver in subscribers:
             deliver(event)
+
+
+class _Gone:
+    """What the fork hook calls when its client has been collected."""
+
+    @staticmethod
+    def _after_fork():
+        pass
 
 
 class Subscription:

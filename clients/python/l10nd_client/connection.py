@@ -84,6 +84,11 @@ class Connection:
         except OSError:
             pass
 
+    def close_in_child(self):
+        """In a forked child: closes this process's copy of the socket, leaving the parent's
+        connection as it is (a shutdown would end it for both)."""
+        self._socket.close()
+
     def _read(self):
         buffer = b""
         reason = None

@@ -20,6 +20,10 @@ class LastKnownAnswers:
         self._replies = collections.OrderedDict()
         self._lock = threading.Lock()
 
+    def after_fork(self):
+        """In a forked child: a lock of its own (a parent's thread may have held this one)."""
+        self._lock = threading.Lock()
+
     @staticmethod
     def request_key(message):
         """One string per distinct request (its id aside)."""
