@@ -12,6 +12,15 @@ from daemon_support import BUILT, NOT_BUILT, ROOT, start_daemon, stop_daemon
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+class VersionTests(unittest.TestCase):
+    def test_the_module_says_the_version_the_package_has(self):
+        import re
+        import l10nd_client
+        with open(os.path.join(HERE, "pyproject.toml"), encoding="utf-8") as file:
+            version = re.search(r'^version = "(.*)"$', file.read(), re.M).group(1)
+        self.assertEqual(l10nd_client.__version__, version)  # scripts/package holds it to l10nd's
+
+
 @unittest.skipUnless(BUILT, NOT_BUILT)
 class InstallTests(unittest.TestCase):
     def test_pip_installs_the_package_offline_into_a_fresh_venv(self):
