@@ -73,7 +73,7 @@ class AsyncClient:
         return reply
 
     async def _call(self, message, limit):
-        connection, future = self.client._begin(message)
+        connection, future = self.client._begin(message, limit)
         try:
             return _checked(await asyncio.wait_for(asyncio.wrap_future(future), limit))
         except asyncio.TimeoutError:

@@ -124,7 +124,8 @@ class Client:
         """Sends one request and returns its reply. Raises RequestRefused for `ok: false`,
         DaemonUnavailable when no daemon answers, CallTimeout past the time limit."""
         message = _message(op, fields)
-        return self._wait(*self._begin(message), message, self._limit(timeout))
+        limit = self._limit(timeout)
+        return self._wait(*self._begin(message, limit), message, limit)
 
     def lookup(self, key, lang=None, table=None, args=None, count=None, counts=None, timeout=None):
         """The whole reply: value, found, lang, and with args the finished string (formatted)."""
@@ -161,7 +162,7 @@ class Client:
         limit = self._limit(timeout)
         sent = time.monotonic()
         try:
-            reply = self._wait(*self._begin(message), message, limit)
+            reply = self._wait(*self._begin(message, limit), message, limit)
         except L10ndError as error:
             return self._unanswered(message, error)
         self._answered(message, reply, sent)
@@ -186,11 +187,11 @@ class Client:
             if was_away:
                 logger.info("l10nd answers again on %s", self.path)
 
-    def _begin(self, message):
+    def _begin(self, message, limit):
         """Sends `message` on the connection (opening one if none is open and it is time to
-        try); returns the connection and the future of the reply."""
+        try), waiting at most `limit` to send; returns the connection and the reply's future."""
         connection = self._connection or self._connect_if_due()
-        return connection, connection.submit(message, self.timeout)
+        return connection, connection.submit(message, limit)
 
     def _wait(self, connection, future, message, limit):
         try:
