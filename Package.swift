@@ -39,7 +39,8 @@ let package = Package(
         .executableTarget(
             name: "l10nctl",
             dependencies: [
-                "Localization", "LocalizationCore", "LocalizationWire", "LocalizationInterchange", "CommandLineHelp",
+                "Localization", "LocalizationCore", "LocalizationWire", "LocalizationSockets",
+                "LocalizationInterchange", "CommandLineHelp",
             ]),
         .executableTarget(
             name: "l10nd-bench",

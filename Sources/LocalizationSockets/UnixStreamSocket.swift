@@ -29,9 +29,15 @@ package final class UnixStreamSocket: Sendable {
             }
         }
         if case .failure(let error) = connected {
-            throw error.code == .systemCall && error.errno == ENOENT || error.errno == ECONNREFUSED
-                ? SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)")
-                : error
+            guard error.code == .systemCall else { throw error }
+            switch error.errno {
+            case ENOENT, ECONNREFUSED:
+                throw SocketError(code: .systemCall, errno: error.errno, message: "no l10nd is listening on \(path)")
+            case EACCES, EPERM:
+                throw SocketError(
+                    code: .systemCall, errno: error.errno, message: ClientSocketPath.permissionDenied(path))
+            default: throw error
+            }
         }
         self.socket = socket
         // A time limit of infinity, NaN or beyond a year means none (0 to the kernel), rather

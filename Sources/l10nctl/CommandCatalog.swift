@@ -190,8 +190,9 @@ enum CommandCatalog {
             name: "socket-path", arguments: "", summary: "print the socket path the other commands use",
             paragraphs: [
                 "Prints the socket the commands that talk to l10nd would use: --socket, else L10N_SOCKET, else "
-                    + "$XDG_RUNTIME_DIR/l10nd/l10nd.sock, else /tmp/l10nd-$UID/l10nd.sock (the daemon's own "
-                    + "default). For scripts: socat - UNIX-CONNECT:\"$(l10nctl socket-path)\"."
+                    + "the per-user socket if it exists ($XDG_RUNTIME_DIR/l10nd/l10nd.sock, else "
+                    + "/tmp/l10nd-$UID/l10nd.sock: where l10nd started by the user listens), else the system "
+                    + "service's /run/l10nd/l10nd.sock. For scripts: socat - UNIX-CONNECT:\"$(l10nctl socket-path)\"."
             ],
             globals: [.socket]),
         CommandDescription(

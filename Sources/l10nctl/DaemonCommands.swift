@@ -1,27 +1,43 @@
 import CommandLineHelp
 import Foundation
 import Localization
+import LocalizationSockets
 import LocalizationWire
 
 /// The commands that talk to a running `l10nd`: status, reload, missing, reset, languages
 /// (watch and metrics have files of their own), and socket-path, which names the socket they use.
 enum DaemonCommands {
-    /// Connects to `--socket`, else `L10N_SOCKET`, else the default path.
+    /// Connects to `--socket`, else by the clients' socket rule (`L10N_SOCKET`, else the
+    /// per-user socket if it exists, else the system socket).
     static func connect(_ invocation: Invocation, timeout: Double = 10) throws -> DaemonConnection {
         do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout) } catch {
-            throw CommandFailure("\(error.message) (start l10nd, or give --socket PATH or L10N_SOCKET)")
+            let path =
+                invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
+            throw CommandFailure(
+                "\(error.message) (\(passedOver(path, explicit: invocation.socket != nil))"
+                    + "start l10nd, or give --socket PATH or L10N_SOCKET)")
         }
+    }
+
+    /// The paths the socket rule looked at before `path`, as the start of a parenthesis
+    /// ("tried …, then …; "), so a failure names every path tried; empty for an explicit path.
+    static func passedOver(_ path: String, explicit: Bool) -> String {
+        guard !explicit else { return "" }
+        let note = ClientSocketPath.passedOver(
+            connectingTo: path, environment: ProcessInfo.processInfo.environment, userID: getuid())
+        return note.isEmpty ? "" : note + "; "
     }
 
     /// Why a lookup through the client library got no answer from the daemon at
     /// `socketPath`: the library falls back quietly, so one more connection asks. A daemon
     /// that is there but refuses (at its connection limit) gives its reason, as for every
     /// other command; no daemon is said as such.
-    static func unanswered(socketPath: String) -> CommandFailure {
+    static func unanswered(socketPath: String, explicit: Bool) -> CommandFailure {
         let connection: DaemonConnection
         do { connection = try DaemonConnection(socketPath: socketPath, timeout: 10) } catch {
             return CommandFailure(
-                "no l10nd is listening on \(socketPath) (start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
+                "\(error.message) (\(passedOver(socketPath, explicit: explicit))"
+                    + "start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
             )
         }
         do { _ = try fields(.hello, on: connection) } catch let failure as CommandFailure { return failure } catch {
@@ -31,7 +47,7 @@ enum DaemonCommands {
         return CommandFailure("l10nd on \(socketPath) did not answer the lookup; try again")
     }
 
-    /// The socket the other commands use: `--socket`, else `L10N_SOCKET`, else the default.
+    /// The socket the other commands use: `--socket`, else the clients' socket rule.
     static func socketPath(_ invocation: Invocation) {
         let path = invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
         print(invocation.json ? WireValue.object(["socket": .string(path)]).jsonText : path)

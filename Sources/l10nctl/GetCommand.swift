@@ -67,7 +67,8 @@ enum GetCommand {
         let (result, source) = localizer.lookupWithSource(key, languages: languages, table: table, plural: plural)
         if !useFiles, source != .daemon {
             throw DaemonCommands.unanswered(
-                socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment))
+                socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment),
+                explicit: invocation.socket != nil)
         }
         for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
             warn(

@@ -22,7 +22,10 @@ enum L10nctlHelp {
             entries: [
                 HelpEntry("L10N_SOCKET", "l10nd's socket, when --socket is not given."),
                 HelpEntry("L10N_RESOURCES", "Resource directories for get, separated by colons."),
-                HelpEntry("XDG_RUNTIME_DIR", "Where the default socket path lies ($XDG_RUNTIME_DIR/l10nd/l10nd.sock)."),
+                HelpEntry(
+                    "XDG_RUNTIME_DIR",
+                    "Where the per-user socket lies ($XDG_RUNTIME_DIR/l10nd/l10nd.sock), used when it exists; "
+                        + "else /run/l10nd/l10nd.sock."),
                 HelpEntry("LANGUAGE, LC_ALL, LC_MESSAGES, LANG", "get's languages when no --lang is given."),
             ]),
         HelpSection(

@@ -197,26 +197,4 @@ import Testing
         #expect(help.status == 2, "\(help.stderr)")
         #expect(help.stderr.contains("unexpected argument 'get'"), "\(help.stderr)")
     }
-
-    @Test func socketPathIsTheOneTheDaemonListensOn() throws {
-        // No XDG_RUNTIME_DIR: the daemon's own fallback, which the README's socat line relies on.
-        let bare = try run(["socket-path"])
-        #expect(bare.stdout == "/tmp/l10nd-\(getuid())/l10nd.sock\n")
-        let explicit = try run(["socket-path"], environment: ["L10N_SOCKET": "/run/x.sock"])
-        #expect(explicit.stdout == "/run/x.sock\n")
-        // With XDG_RUNTIME_DIR: a daemon started without --socket is found at the printed path.
-        let runtime = try TemporaryDirectory()
-        let printed = try run(["socket-path"], environment: ["XDG_RUNTIME_DIR": runtime.path]).stdout
-        #expect(printed == runtime.path + "/l10nd/l10nd.sock\n")
-        let daemon = try BackgroundProcess(
-            PackagePaths.executable("l10nd"), ["--resources", PackagePaths.exampleResources],
-            environment: ["XDG_RUNTIME_DIR": runtime.path])
-        let path = String(printed.dropLast())
-        var answered = false
-        for _ in 0..<1000 where !answered {
-            answered = (try? JSONLineClient(path: path, timeout: 5).request(["op": "hello"]))?["ok"] as? Bool == true
-            if !answered { usleep(20_000) }
-        }
-        #expect(answered, "\(daemon.log)")
-    }
 }

@@ -110,12 +110,95 @@ import Testing
     }
 
     /// The package `scripts/package` left in `.build/debian`, if any.
-    static var builtPackage: String? {
+    static var builtPackage: String? { built("l10nd_") }
+
+    /// The Python client's package `scripts/package` left beside it, if any.
+    static var builtPythonPackage: String? { built("python3-l10nd_") }
+
+    static func built(_ prefix: String) -> String? {
         let directory = PackagePaths.root + "/.build/debian"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasPrefix("l10nd_") && $0.hasSuffix(".deb") }.sorted().last.map {
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".deb") }.sorted().last.map {
             directory + "/" + $0
         }
+    }
+
+    /// Outside testers: in an image build (no running systemd) the postinst left l10nd.socket
+    /// disabled. The real maintainer scripts, run as dpkg runs them into a root of their own
+    /// (`DPKG_ROOT`, so the host is not touched), enable it with deb-systemd-helper, make the
+    /// group, and on purge leave nothing of either link behind.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/deb-systemd-helper")))
+    func postinstEnablesTheSocketWithoutARunningSystemd() throws {
+        let root = try TemporaryDirectory()
+        for unit in ["l10nd.socket", "l10nd.service"] {
+            try root.write(
+                try String(contentsOfFile: PackagePaths.root + "/systemd/" + unit, encoding: .utf8),
+                to: "lib/systemd/system/" + unit)
+        }
+        try root.write("root:x:0:\n", to: "etc/group")
+        try root.write("root:*::\n", to: "etc/gshadow")
+        try FileManager.default.createDirectory(
+            atPath: root.path + "/var/lib/systemd", withIntermediateDirectories: true)
+        func script(_ name: String, _ argument: String) throws {
+            let result = try ProcessRunner.run(
+                "/bin/sh", [PackagePaths.root + "/packaging/debian/" + name, argument],
+                environment: [
+                    "PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DPKG_ROOT": root.path,
+                    "DPKG_MAINTSCRIPT_PACKAGE": "l10nd",
+                ])
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(name) \(argument): \(result.stderr)")
+        }
+        let link = root.path + "/etc/systemd/system/sockets.target.wants/l10nd.socket"
+        try script("postinst", "configure")
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == "/lib/systemd/system/l10nd.socket")
+        #expect(try String(contentsOfFile: root.path + "/etc/group", encoding: .utf8).contains("\nl10n:x:"))
+        try script("prerm", "remove")
+        try script("postrm", "remove")
+        try script("postrm", "purge")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == nil)
+        let mask = root.path + "/etc/systemd/system/l10nd.socket"
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: mask)) == nil)
+    }
+
+    /// python3-l10nd puts the module where Debian's python3 finds it, and it works as unpacked.
+    @Test(
+        .enabled(
+            if: builtPythonPackage != nil,
+            "no .build/debian/python3-l10nd_*.deb: scripts/package makes it, scripts/test runs it"))
+    func thePythonPackageHoldsAWorkingModule() throws {
+        let deb = try #require(Self.builtPythonPackage)
+        let info = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb]).stdout
+        let version =
+            try ProcessRunner.run(l10nd, ["--version"]).stdout.split(separator: " ").last?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        #expect(info.contains("Package: python3-l10nd\n"))
+        #expect(info.contains("Version: \(version)\n"), "\(info)")
+        #expect(info.contains("Architecture: all\n") && info.contains("Depends: python3 (>= 3.9)\n"), "\(info)")
+        let contents = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--contents", deb]).stdout
+        let packages = "./usr/lib/python3/dist-packages/"
+        for path in [
+            packages + "l10nd_client/__init__.py", packages + "l10nd_client/client.py",
+            packages + "l10nd_client-\(version).dist-info/METADATA", "./usr/share/doc/python3-l10nd/copyright",
+        ] {
+            #expect(contents.contains(" \(path)\n"), "the package lacks \(path)")
+        }
+        let unpacked = try TemporaryDirectory()
+        let extract = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--extract", deb, unpacked.path])
+        #expect(extract.status == 0, "\(extract.stderr)")
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let script = """
+            import l10nd_client, sys
+            assert l10nd_client.__file__.startswith(sys.argv[1]), l10nd_client.__file__
+            with l10nd_client.Client() as l10n:
+                print(l10n.localized("%d files in %d folders", 21, 2, lang="ru"))
+            """
+        let result = try ProcessRunner.run(
+            "/usr/bin/python3", ["-c", script, unpacked.path],
+            environment: [
+                "L10N_SOCKET": daemon.socketPath, "PYTHONPATH": unpacked.path + "/usr/lib/python3/dist-packages",
+            ])
+        #expect(result.stdout == "21 файл в 2 папках\n", "\(result.stderr)")
     }
 
     @Test(

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Localization
 
-/// The Python client (clients/python/l10nd_client.py) gets from a real `l10nd` the finished
+/// The Python client (clients/python, the l10nd_client package) gets from a real `l10nd` the finished
 /// strings the Swift library makes from the files: the same keys, languages and arguments,
 /// through `lookup`'s `args` (protocol 1.4) on one side and `localized(…)` on the other.
 @Suite struct PythonClientParityTests {

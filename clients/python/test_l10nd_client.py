@@ -4,58 +4,26 @@ Run by scripts/test (python3 -m unittest discover -s clients/python); L10ND is t
 daemon (default: .build/debug/l10nd). Skipped, with the reason, when it is not built.
 """
 
-import json
 import os
-import subprocess
 import tempfile
 import time
 import unittest
 
-from l10nd_client import Client, L10ndError, default_socket_path
+from daemon_support import BUILT, NOT_BUILT, ROOT, copy_examples, start_daemon, stop_daemon
+from l10nd_client import Client, L10ndError
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-DAEMON = os.environ.get("L10ND", os.path.join(ROOT, ".build", "debug", "l10nd"))
-
-
-def start_daemon(resources, socket_path, arguments=()):
-    """A running l10nd on `resources`, once it answers on `socket_path`."""
-    daemon = subprocess.Popen(
-        [DAEMON, "--resources", resources, "--socket", socket_path, *arguments],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with Client(socket_path) as client:
-                client.request("hello")
-            return daemon
-        except OSError:
-            if time.monotonic() > deadline or daemon.poll() is not None:
-                daemon.kill()
-                raise
-            time.sleep(0.05)
-
-
-class DefaultPathTests(unittest.TestCase):
-    def test_rules_match_the_swift_client(self):
-        self.assertEqual(default_socket_path({"L10N_SOCKET": "/s"}), "/s")
-        self.assertEqual(default_socket_path({"XDG_RUNTIME_DIR": "/run/user/7/"}), "/run/user/7/l10nd/l10nd.sock")
-        self.assertEqual(default_socket_path({"XDG_RUNTIME_DIR": "relative"}), f"/tmp/l10nd-{os.getuid()}/l10nd.sock")
-
-
-@unittest.skipUnless(os.access(DAEMON, os.X_OK), f"{DAEMON} is not built (swift build first)")
+@unittest.skipUnless(BUILT, NOT_BUILT)
 class DaemonTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.directory = tempfile.TemporaryDirectory(prefix="l10nd-python")
-        cls.resources = os.path.join(cls.directory.name, "Resources")
-        subprocess.run(["cp", "-R", os.path.join(ROOT, "Examples", "Resources"), cls.resources], check=True)
+        cls.resources = copy_examples(cls.directory.name)
         cls.socket = os.path.join(cls.directory.name, "l10nd.sock")
         cls.daemon = start_daemon(cls.resources, cls.socket)
 
     @classmethod
     def tearDownClass(cls):
-        cls.daemon.terminate()
-        cls.daemon.wait(timeout=20)
+        stop_daemon(cls.daemon)
         cls.directory.cleanup()
 
     def test_finished_strings_with_arguments_and_plurals(self):
@@ -83,7 +51,7 @@ class DaemonTests(unittest.TestCase):
 
     def test_subscribe_yields_a_change_after_an_edit(self):
         with Client(self.socket) as l10n:
-            events = l10n.subscribe(timeout=30)
+            events = l10n.subscribe(timeout=30)  # subscribed when it returns
             generation = l10n.request("status")["generation"]
             path = os.path.join(self.resources, "de.lproj", "Localizable.strings")
             with open(path, "a", encoding="utf-8") as strings:
@@ -95,7 +63,7 @@ class DaemonTests(unittest.TestCase):
 
 
 
-@unittest.skipUnless(os.access(DAEMON, os.X_OK), f"{DAEMON} is not built (swift build first)")
+@unittest.skipUnless(BUILT, NOT_BUILT)
 class ConnectionLimitTests(unittest.TestCase):
     """An operator saw a raw BrokenPipeError at the connection limit about 60% of the time:
     the daemon writes its refusal and closes, and the request's send failed before the
@@ -135,8 +103,7 @@ class ConnectionLimitTests(unittest.TestCase):
                     self.assertEqual(raised.exception.code, "unavailable")
                     self.assertIn("connection limit (max_connections = 1)", str(raised.exception))
             finally:
-                daemon.terminate()
-                daemon.wait(timeout=20)
+                stop_daemon(daemon)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,7 @@ import Synchronization
 /// what `l10nctl` uses for `status`, `reload` and `watch`. Programs want
 /// ``LocalizationClient`` (pipelined, reconnecting) or simply ``Localizer``.
 ///
-/// The socket is found from an explicit path, else `L10N_SOCKET`, else the daemon's
-/// default (`$XDG_RUNTIME_DIR/l10nd/l10nd.sock` or `/tmp/l10nd-$UID/l10nd.sock`).
+/// The socket is found from an explicit path, else by the clients' rule (``socketPath(environment:)``).
 ///
 /// ```swift
 /// let connection = try DaemonConnection()
@@ -26,10 +25,10 @@ package final class DaemonConnection: Sendable {
     /// The next request id; the lock is also what makes callers take turns.
     private let nextID = Mutex<UInt32>(1)
 
-    /// The socket path from `environment`: `L10N_SOCKET`, else the daemon's default.
+    /// The socket path from `environment` by the clients' rule (``ClientSocketPath``):
+    /// `L10N_SOCKET`, else the per-user socket if it exists, else `/run/l10nd/l10nd.sock`.
     package static func socketPath(environment: [String: String]) -> String {
-        if let path = environment["L10N_SOCKET"], !path.isEmpty { return path }
-        return DefaultSocketPath.path(environment: environment, userID: getuid())
+        ClientSocketPath.path(environment: environment, userID: getuid())
     }
 
     /// Connects to `socketPath` (or the environment's), waiting at most `timeout` seconds

@@ -1,0 +1,75 @@
+"""What the tests of l10nd_client share: the built daemon, started on resources in a temp dir.
+
+L10ND is the built daemon (scripts/test sets it; default: .build/debug/l10nd).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DAEMON = os.environ.get("L10ND", os.path.join(ROOT, ".build", "debug", "l10nd"))
+BUILT = os.access(DAEMON, os.X_OK)
+NOT_BUILT = f"{DAEMON} is not built (swift build first)"
+
+# Eight languages, each with KEYS keys whose values name the language and the key: a wrong
+# answer (another caller's language or key) cannot look right.
+LANGUAGES = ["de", "fr", "ja", "ru", "es", "it", "pt-BR", "zh-Hans"]
+KEYS = 40
+
+
+def expected(lang, index):
+    return f"{lang} value {index}"
+
+
+def write_languages(resources):
+    """Writes LANGUAGES × KEYS strings under `resources`."""
+    for lang in LANGUAGES:
+        os.makedirs(os.path.join(resources, f"{lang}.lproj"), exist_ok=True)
+        with open(os.path.join(resources, f"{lang}.lproj", "Localizable.strings"), "w", encoding="utf-8") as file:
+            for index in range(KEYS):
+                file.write(f'"key {index}" = "{expected(lang, index)}";\n')
+
+
+def copy_examples(directory):
+    """A copy of Examples/Resources in `directory`, to edit; returns its path."""
+    resources = os.path.join(directory, "Resources")
+    shutil.copytree(os.path.join(ROOT, "Examples", "Resources"), resources)
+    return resources
+
+
+def answers(socket_path):
+    """Whether a daemon answers `hello` on `socket_path`, on a connection of its own."""
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(5)
+            probe.connect(socket_path)
+            probe.sendall(b'{"op":"hello"}\n')
+            return b'"ok":true' in probe.recv(4096)
+    except OSError:
+        return False
+
+
+def start_daemon(resources, socket_path, arguments=()):
+    """A running l10nd on `resources`, once it answers on `socket_path`."""
+    daemon = subprocess.Popen(
+        [DAEMON, "--resources", resources, "--socket", socket_path, *arguments],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not answers(socket_path):
+        if time.monotonic() > deadline or daemon.poll() is not None:
+            daemon.kill()
+            raise RuntimeError(f"l10nd did not start on {socket_path}")
+        time.sleep(0.02)
+    return daemon
+
+
+def stop_daemon(daemon):
+    daemon.terminate()
+    try:
+        daemon.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        daemon.kill()
+        daemon.wait()
