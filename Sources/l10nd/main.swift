@@ -65,7 +65,8 @@ do {
     logger.error("\(error)")
     exit(error.exitCode)
 } catch {
-    logger.error("cannot start: \(error)")
+    logger.error(
+        "cannot start: \(error)" + SocketDirectoryAdvice.advice(for: error, socketPath: configuration.socketPath))
     exit(1)
 }
 dispatchMain()
