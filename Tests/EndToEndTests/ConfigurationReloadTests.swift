@@ -128,4 +128,20 @@ import Testing
         #expect(try lookup(daemon) == "from first")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
+
+    /// Limits change in place, for the connections accepted after the reload: a request
+    /// line longer than a new `max_message_bytes` is refused as too large.
+    @Test func aNewLimitHoldsForTheNextConnections() throws {
+        let setup = try Setup()
+        let daemon = try setup.daemon()
+        let request: [String: Any] = ["op": "lookup", "key": String(repeating: "k", count: 2_000), "lang": "ja"]
+        let before = try daemon.connect().request(request)
+        #expect(before["ok"] as? Bool == true, "\(before)")
+        try setup.write("resources = first\nlog_level = notice\nmax_message_bytes = 1024\n")
+        let output = try reload(daemon)
+        #expect(output.stdout.contains("configuration: max_message_bytes 1024 (was 1048576)"), "\(output.stdout)")
+        let after = try daemon.connect().request(request)
+        #expect((after["error"] as? [String: Any])?["code"] as? String == "too_large", "\(after)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
 }
