@@ -259,6 +259,7 @@ package final class Daemon: Sendable {
         nonisolated(unsafe) var log = ConnectionLimitLog(limit: configuration.maxConnections)
         timer.setEventHandler { [weak self, weak server] in
             guard let self, let server else { return }
+            log.limit = configuration.maxConnections  // as a reload left it
             if let line = log.check(refusedTotal: server.statistics.connectionsRefused) {
                 logger.log(line.level, line.message)
             }
