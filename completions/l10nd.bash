@@ -9,6 +9,6 @@ _l10nd() {
         --development-language|--settle-ms) return ;;
     esac
     COMPREPLY=($(compgen -W "--config --resources --socket --development-language --log-level --settle-ms
-        --help --version --man" -- "$cur"))
+        --check-config --strict --help --version --man" -- "$cur"))
 }
 complete -F _l10nd l10nd

@@ -29,7 +29,14 @@ package final class Daemon: Sendable {
         case starting, running, stopping, stopped
     }
 
-    let configuration: DaemonConfiguration
+    /// What the daemon runs with: the configuration read at start, then at each reload that
+    /// read one it could put in effect (``fullReload(reason:)``).
+    var configuration: DaemonConfiguration { currentConfiguration.withLock { $0 } }
+    let currentConfiguration: Mutex<DaemonConfiguration>
+    /// Where the configuration is read again at each reload; nil for none (tests).
+    let configurationSource: ConfigurationSource?
+    /// What became of the configuration's reloads, for `status`, `STATUS=` and the log.
+    let configurationStatus: Mutex<ConfigurationStatus>
     let logger: DaemonLogger
     let store: ResourceStore
     let counters = DaemonCounters()
@@ -91,26 +98,22 @@ package final class Daemon: Sendable {
         var connectionLimitCheck: SocketCheck?
     }
 
-    /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``.
-    package init(configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:])
-        throws(ConfigurationError)
-    {
-        self.configuration = configuration
+    /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``. With a
+    /// `source`, each reload reads the configuration again from it.
+    package init(
+        configuration: DaemonConfiguration, logger: DaemonLogger, environment: [String: String] = [:],
+        source: ConfigurationSource? = nil
+    ) throws(ConfigurationError) {
+        currentConfiguration = Mutex(configuration)
+        configurationSource = source
+        configurationStatus = Mutex(ConfigurationStatus(file: source?.file))
         self.logger = logger
-        let development: LanguageTag
-        do { development = try LanguageTag(configuration.developmentLanguage) } catch {
-            throw ConfigurationError(code: .invalidConfiguration, message: "development_language: \(error)")
-        }
-        let listed = configuration.resources.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let repeated = ResourceRootProblem.repeatedIndices(listed)
-        // Named as the operator spelled them (`masto/`), not as cleaned for comparing.
-        let spellings = configuration.resourceSpellings.count == listed.count ? configuration.resourceSpellings : listed
-        repeatedRoots = repeated.sorted().map { spellings[$0] }
-        let roots = listed.indices.filter { !repeated.contains($0) }.map { listed[$0] }
+        let (settings, repeated) = try Self.storeSettings(for: configuration)
+        repeatedRoots = repeated
         store = ResourceStore(
-            roots: roots, developmentLanguage: development,
-            allowSymlinksOutsideRoots: configuration.allowSymlinksOutsideRoots,
-            maximumFileBytes: configuration.maxFileBytes)
+            roots: settings.roots, developmentLanguage: settings.developmentLanguage,
+            allowSymlinksOutsideRoots: settings.allowsSymlinksOutsideRoots,
+            maximumFileBytes: settings.maximumFileBytes)
         notifier = SystemdNotifier(environment: environment.isEmpty ? nil : environment)
         fullReloads = CoalescedReload(queue: reloads)
     }
@@ -127,16 +130,7 @@ package final class Daemon: Sendable {
         for root in repeatedRoots { logger.warning("\(ResourceRootProblem.duplicate(root))") }
         let listener = try makeListener()
         startedParts.withLock { $0.listener = listener }
-        let watcher = ResourceWatcher(
-            roots: store.roots,
-            source: InotifyEventSource(watchLimitFile: Self.testWatchLimitFile),
-            options: watcherOptions,
-            log: { [logger] level, message in logger.log(level, message) }
-        ) { [weak self] batch in
-            guard let self else { return }
-            let number = deliveredBatches.add(1, ordering: .sequentiallyConsistent).newValue
-            reloads.async { self.apply(batch, number: number) }
-        }
+        let watcher = makeWatcher(roots: store.roots)
         try watcher.start()
         // Unwatched directories were logged as they were found.
         let watching = watcher.statistics
@@ -150,6 +144,14 @@ package final class Daemon: Sendable {
         counters.add(summary.filesParsed, to: .filesParsed)
         for line in FileErrorLog.lines(for: summary.newErrors, kept: false) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
+        let warnings = configurationWarnings()
+        if configuration.strict, !warnings.isEmpty {
+            watcher.stop()
+            listener.close()
+            throw ConfigurationError(
+                code: .invalidConfiguration, file: configurationSource?.file,
+                message: "--strict: " + warnings.joined(separator: "; "))
+        }
         let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -165,14 +167,26 @@ package final class Daemon: Sendable {
         phase.withLock { $0 = .running }
         startSocketCheck()
         startConnectionLimitCheck(server)
-        let snapshot = store.snapshot
-        logger.notice(
-            "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(listener.path ?? "an inherited socket")"
-        )
+        logger.notice(servingLine(on: listener.path ?? "an inherited socket"))
         // Said once at start; `status`, `STATUS=` and `l10nd_degraded` keep saying it.
         for problem in problems() { logger.warning("degraded: \(problem)") }
+        logConfigurationWarningsIfChanged()
         notify { try notifier.ready(status: statusLine()) }
         _ = notifier.startWatchdog()
+    }
+
+    /// A watcher of `roots` that hands its batches to ``apply(_:number:)``; not started.
+    func makeWatcher(roots: [String]) -> ResourceWatcher {
+        ResourceWatcher(
+            roots: roots,
+            source: InotifyEventSource(watchLimitFile: Self.testWatchLimitFile),
+            options: watcherOptions,
+            log: { [logger] level, message in logger.log(level, message) }
+        ) { [weak self] batch in
+            guard let self else { return }
+            let number = deliveredBatches.add(1, ordering: .sequentiallyConsistent).newValue
+            reloads.async { self.apply(batch, number: number) }
+        }
     }
 
     /// For tests only: `L10ND_TEST_WATCH_LIMIT_FILE` names a file whose number stands in for
@@ -245,6 +259,7 @@ package final class Daemon: Sendable {
         nonisolated(unsafe) var log = ConnectionLimitLog(limit: configuration.maxConnections)
         timer.setEventHandler { [weak self, weak server] in
             guard let self, let server else { return }
+            log.limit = configuration.maxConnections  // as a reload left it
             if let line = log.check(refusedTotal: server.statistics.connectionsRefused) {
                 logger.log(line.level, line.message)
             }
@@ -316,12 +331,16 @@ package final class Daemon: Sendable {
         notify { try notifier.reloading() }
         logger.info(reason)
         let started = DurationHistogram.now()
-        startedParts.withLock { $0.watcher }?.rescan(reason: reason)
+        let reread = rereadConfiguration()
+        if !reread.settingsChanged {
+            startedParts.withLock { $0.watcher }?.rescan(reason: reason)
+        }
         // Every batch delivered so far, the rescan's own among them, is read below.
         batchesCoveredByReload.store(
             deliveredBatches.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
         counters.add(1, to: .rescans)
-        let summary = store.rescan()
+        var summary = reread.settingsChanged ? store.reconfigure(reread.settings) : store.rescan()
+        summary.configuration = reread.report
         counters.reloadDurations.record(since: started)
         publish(summary)
         notify { try notifier.ready(status: statusLine()) }
@@ -349,7 +368,10 @@ package final class Daemon: Sendable {
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
         // Also without a change of tables: a root gone or back changes the "Degraded:" part.
-        defer { notifyStatusIfChanged() }
+        defer {
+            logConfigurationWarningsIfChanged()
+            notifyStatusIfChanged()
+        }
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(
@@ -431,6 +453,7 @@ package final class Daemon: Sendable {
         let snapshot = store.snapshot
         let problems = problems()
         var line = problems.isEmpty ? "" : "Degraded: \(problems.joined(separator: "; ")). "
+        line += configurationStatusPrefix()
         line +=
             "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
         if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) errors (files or entries left out)" }
@@ -453,7 +476,7 @@ package final class Daemon: Sendable {
             uptimeSeconds: Int64((ContinuousClock.now - startedAt).components.seconds),
             roots: store.roots, developmentLanguage: store.developmentLanguage.identifier, problems: problems(),
             watcher: watcher?.statistics, socket: socket, server: server?.statistics,
-            droppedLogLines: logger.droppedLines)
+            droppedLogLines: logger.droppedLines, configuration: configurationReport())
     }
 
     /// Sends to systemd, logging (not failing) when the notify socket refuses.

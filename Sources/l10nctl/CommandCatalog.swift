@@ -129,9 +129,11 @@ enum CommandCatalog {
         CommandDescription(
             name: "reload", arguments: "", summary: "make l10nd re-read everything; returns once it is served",
             paragraphs: [
-                "Makes l10nd rescan every resource directory and returns once the new tables are served "
-                    + "(systemd's ExecReload uses it). Prints the new generation. Only root and l10nd's own user "
-                    + "may reload."
+                "Makes l10nd read its configuration file again and rescan every resource directory, and "
+                    + "returns once the new tables are served (systemd's ExecReload uses it). Prints the new "
+                    + "generation and a configuration: line per setting changed or waiting for a restart (socket, "
+                    + "socket_group). Exits 1 when the configuration could not be read or parsed: l10nd keeps the "
+                    + "one it runs with, and the error says why. Only root and l10nd's own user may reload."
             ],
             options: [HelpEntry("--timeout SECONDS", "How long to wait for the rescan (default 60).")],
             valueOptions: ["timeout"], globals: [.socket]),

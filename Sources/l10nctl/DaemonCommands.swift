@@ -136,6 +136,22 @@ enum DaemonCommands {
         print(
             "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
         )
+        // What the daemon did with its configuration file (l10nd 0.x before this: nothing).
+        guard let configuration = reply["configuration"] else { return }
+        func strings(_ name: String) -> [String] { configuration[name]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        let file = configuration["file"]?.stringValue
+        for applied in strings("applied") { print("configuration: \(applied)") }
+        for waiting in strings("restart_needed") {
+            print("configuration: \(waiting) takes effect at the next restart (systemctl restart l10nd)")
+        }
+        for warning in strings("warnings") { print("warning: \(warning)") }
+        if let error = configuration["error"]?.stringValue {
+            throw CommandFailure("the configuration was not reloaded, the running one is kept: \(error)")
+        }
+        guard strings("applied").isEmpty else { return }
+        print(
+            file.map { "configuration: \($0) read, nothing changed" }
+                ?? "configuration: started without --config, no file to read")
     }
 
     static func reset(_ invocation: Invocation) throws {

@@ -1,4 +1,6 @@
 import CommandLineHelp
+import Foundation
+import LocalizationCore
 
 /// A command line taken apart: the command, its own arguments, the global options and
 /// the output format, every part checked against what the command takes.
@@ -34,10 +36,23 @@ struct Invocation {
             throw UsageError(
                 "--socket needs an absolute path (or @name) of at most 107 bytes without NUL, not '\(socket)'")
         }
+        try Self.checkDevelopmentLanguage(
+            globals.value(.developmentLanguage), strict: arguments.flags.contains("strict"))
         // An operand too many is a mistake to say, not to ignore (`l10nctl status ja`).
         if let maximum = command.maximumOperands, arguments.positionals.count > maximum {
             throw UsageError("unexpected argument '\(arguments.positionals[maximum])'")
         }
+    }
+
+    /// Refuses a `--development-language` that is no tag, and warns of one CLDR does not know
+    /// (`jp`), as l10nd does of its `development_language`; with `--strict` that is refused too.
+    static func checkDevelopmentLanguage(_ value: String?, strict: Bool) throws(UsageError) {
+        guard let value else { return }
+        let tag: LanguageTag
+        do { tag = try LanguageTag(value) } catch { throw UsageError("--development-language: \(error)") }
+        guard let unknown = UnknownLanguage.check(tag) else { return }
+        if strict { throw UsageError("--development-language \(unknown) (--strict)") }
+        FileHandle.standardError.write(Data("l10nctl: warning: --development-language \(unknown)\n".utf8))
     }
 
     /// Whether `path` fits a Unix socket address: absolute (or `@` and an abstract name) and

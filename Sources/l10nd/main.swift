@@ -30,9 +30,10 @@ do { try DescriptorLimit.raise() } catch {
     exit(1)
 }
 
+let source = ConfigurationSource(arguments: Array(CommandLine.arguments.dropFirst()))
 let configuration: DaemonConfiguration
 do {
-    switch try DaemonConfiguration.load(arguments: Array(CommandLine.arguments.dropFirst())) {
+    switch try DaemonConfiguration.load(arguments: source.arguments, currentDirectory: source.currentDirectory) {
     case .help(let text):
         print(text)
         exit(0)
@@ -44,6 +45,8 @@ do {
         exit(0)
     case .run(let loaded):
         configuration = loaded
+    case .check(let loaded):
+        exit(ConfigurationCheck(configuration: loaded, file: source.file).run())
     }
 } catch {
     // As l10nctl does: a bad command line names where the right one is described.
@@ -56,13 +59,14 @@ let logger = DaemonLogger(level: configuration.logLevel)
 // Top-level, so the daemon lives as long as the process does.
 let daemon: Daemon
 do {
-    daemon = try Daemon(configuration: configuration, logger: logger)
+    daemon = try Daemon(configuration: configuration, logger: logger, source: source)
     try daemon.start { status in exit(status) }
 } catch let error as ConfigurationError {
     logger.error("\(error)")
     exit(error.exitCode)
 } catch {
-    logger.error("cannot start: \(error)")
+    logger.error(
+        "cannot start: \(error)" + SocketDirectoryAdvice.advice(for: error, socketPath: configuration.socketPath))
     exit(1)
 }
 dispatchMain()

@@ -97,7 +97,7 @@ import Testing
     /// A ConfigMap volume on three nodes: each kubelet projects the same update into its own
     /// pod's volume with the atomic writer (`..data` swapped, the old `..2026_…` directory
     /// removed at once, `ja.lproj -> ..data/ja.lproj` links), as the `items:` of
-    /// deploy/kubernetes/configmap-volume.yaml lay them out.
+    /// deploy/kubernetes/overlays/sidecar lays them out.
     @Test func configMapAtomicWriterOnEveryNode() throws {
         let volumes = try (0..<Self.fleetSize).map { _ in try TemporaryDirectory(prefix: "l10nd-configmap") }
         let writers = volumes.map { KubeletAtomicWriter(targetDirectory: $0.path) }
@@ -144,7 +144,7 @@ import Testing
     /// `current` (its `--link`), and removes the old worktree at once. Real git does the
     /// checkouts; only the fetch from a remote is a fetch from a local repository. The
     /// repository holds the `.lproj` directories at its top, as
-    /// deploy/kubernetes/git-sync-sidecar.yaml expects, or in a directory under it (the root
+    /// deploy/kubernetes/overlays/git-sync expects, or in a directory under it (the root
     /// is then `current/Resources`: a link in the middle of the path).
     @Test(arguments: ["", "/Resources"])
     func gitSyncLinkSwapInEveryPod(subdirectory: String) throws {

@@ -62,7 +62,7 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man-db is not installed")
         let daemonHelp = try ProcessRunner.run(l10nd, ["--help"]).stdout
         let daemonPage = try rendered(try ProcessRunner.run(l10nd, ["--man", "l10nd"]).stdout, name: "l10nd.8")
-        #expect(optionTerms(daemonHelp).count == 8, "\(optionTerms(daemonHelp))")
+        #expect(optionTerms(daemonHelp).count == 10, "\(optionTerms(daemonHelp))")
         for option in optionTerms(daemonHelp) { #expect(daemonPage.contains(option), "l10nd(8) lacks \(option)") }
         let clientPage = try rendered(
             try ProcessRunner.run(l10nctl, ["help", "--format", "man"]).stdout, name: "l10nctl.1")
@@ -239,5 +239,27 @@ import Testing
         let service = try String(contentsOfFile: unpacked.path + "/lib/systemd/system/l10nd.service", encoding: .utf8)
         #expect(service.contains("Documentation=man:l10nd(8)"))
         #expect(service.contains("ExecStart=/usr/sbin/l10nd --config /etc/l10nd/l10nd.conf"))
+    }
+
+    /// INSTALL.md's by-hand `apt install` and its note on what the package pulls name
+    /// exactly the packages of the built package's Depends (libxml2 was missing by hand).
+    @Test(
+        .enabled(
+            if: builtPackage != nil, "no .build/debian/l10nd_*.deb: scripts/package makes it, scripts/test runs it"))
+    func installByHandNamesThePackagesDepends() throws {
+        let deb = try #require(Self.builtPackage)
+        let info = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", deb, "Depends"]).stdout
+        // `libc6 (>= 2.35), libxml2 (>= 2.9.1)`: the names, without versions.
+        let depends = Set(
+            info.split(separator: ",").compactMap { $0.split(separator: " ").first.map(String.init) })
+        #expect(depends.contains("libinotifytools0") && depends.contains("libc6"), "\(info)")
+        let install = try String(contentsOfFile: PackagePaths.root + "/docs/INSTALL.md", encoding: .utf8)
+        let lines = install.split(separator: "\n")
+        let byHand = try #require(lines.first { $0.hasPrefix("sudo apt install lib") })
+        let named = byHand.split(separator: "#")[0].split(separator: " ").dropFirst(3).map(String.init)
+        #expect(Set(named) == depends, "INSTALL.md: \(byHand) — the package's Depends: \(info)")
+        let pulled = try #require(lines.first { $0.contains("# pulls its Depends: ") })
+        let listed = pulled.components(separatedBy: "# pulls its Depends: ")[1].split(separator: ", ").map(String.init)
+        #expect(Set(listed) == depends, "INSTALL.md: \(pulled) — the package's Depends: \(info)")
     }
 }

@@ -20,11 +20,12 @@ public final class DaemonProcess {
     /// With `standardError`, the daemon's stderr goes there instead of ``logPath`` (a pipe, a
     /// file on a full disk), and ``log`` stays empty. With `launcher`, the daemon is started
     /// through that command (`unshare --mount …`: a mount namespace of its own), which must
-    /// exec it in place, so the process is the daemon.
+    /// exec it in place, so the process is the daemon. `logLevel` is passed as `--log-level`
+    /// (nil passes none: the configuration file's `log_level` is then in effect).
     public init(
         resources: [String], arguments: [String] = [], environment: [String: String] = [:],
         startTimeout: TimeInterval = 20, user: UInt32? = nil, standardError: FileHandle? = nil,
-        launcher: [String] = []
+        launcher: [String] = [], logLevel: String? = "debug"
     ) throws {
         directory = try TemporaryDirectory(prefix: "l10nd-daemon")
         socketPath = directory.path + "/l10nd.sock"
@@ -32,7 +33,8 @@ public final class DaemonProcess {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process = Process()
         let daemonArguments =
-            resources.flatMap { ["--resources", $0] } + ["--socket", socketPath, "--log-level", "debug"] + arguments
+            resources.flatMap { ["--resources", $0] } + ["--socket", socketPath]
+            + (logLevel.map { ["--log-level", $0] } ?? []) + arguments
         if let user {
             guard chown(directory.path, user, user) == 0 else {
                 throw JSONLineClient.Failure(description: "chown \(directory.path) to \(user): errno \(errno)")

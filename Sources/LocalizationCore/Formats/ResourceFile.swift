@@ -2,6 +2,9 @@
 ///
 /// `xx.lproj/Table.strings` and `xx.lproj/Table.stringsdict` belong to language `xx` and
 /// table `Table`; `Table.xcstrings` anywhere holds table `Table` in every language it lists.
+/// Outside an `.lproj`, `xx.lproj_Table.strings` (and `.stringsdict`) is the same as
+/// `xx.lproj/Table.strings`: the flat layout of a ConfigMap volume, whose keys may not hold a
+/// `/` (docs/DEPLOY.md, `scripts/configmap-from-resources`).
 public struct ResourceFile: Sendable, Hashable {
     /// The format, which also sets precedence within one language and table.
     public enum Kind: Int, Sendable, Hashable, Comparable, CaseIterable {
@@ -51,10 +54,14 @@ public struct ResourceFile: Sendable, Hashable {
         case "xcstrings":
             self.init(path: path, kind: .stringCatalog, language: nil, table: table, rootIndex: rootIndex)
         case let ext where ext == "strings" || ext == "stringsdict":
-            guard let directory, let language = Self.language(ofDirectory: directory) else { return nil }
-            self.init(
-                path: path, kind: ext == "strings" ? .strings : .stringsDict,
-                language: language, table: table, rootIndex: rootIndex)
+            let kind: Kind = ext == "strings" ? .strings : .stringsDict
+            if let directory, let language = Self.language(ofDirectory: directory) {
+                self.init(path: path, kind: kind, language: language, table: table, rootIndex: rootIndex)
+            } else if let (language, flatTable) = Self.flattened(table) {
+                self.init(path: path, kind: kind, language: language, table: flatTable, rootIndex: rootIndex)
+            } else {
+                return nil
+            }
         default:
             return nil
         }
@@ -76,6 +83,20 @@ public struct ResourceFile: Sendable, Hashable {
         case "xcstrings": self.init(path: path, kind: .stringCatalog, language: nil, table: table)
         default: return nil
         }
+    }
+
+    /// The language and table of a flattened name (`ja.lproj_Localizable` without its
+    /// extension), split at the first `.lproj_`; `nil` when it is not one. What comes before
+    /// the language and a `.` is not read (`0003.ja.lproj_Localizable`): a packer numbers
+    /// files of one language and table that came from several directories so that their
+    /// names sort as their paths did, which sets their precedence.
+    static func flattened(_ name: String) -> (LanguageTag, String)? {
+        guard let separator = name.firstRange(of: ".lproj_") else { return nil }
+        let table = String(name[separator.upperBound...])
+        let head = name[..<separator.lowerBound]
+        let directory = (head.split(separator: ".", omittingEmptySubsequences: false).last ?? head) + ".lproj"
+        guard !table.isEmpty, let language = language(ofDirectory: directory) else { return nil }
+        return (language, table)
     }
 
     /// The language an `xx.lproj` directory name stands for, or `nil` if it names none.

@@ -16,7 +16,8 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
     /// The path exists but is not a directory (a file).
     case notADirectory(String)
     /// The path cannot be looked at (`EACCES`): a directory on the way denies search
-    /// permission to this user, so whether it exists is not known.
+    /// permission to this user, so whether it exists is not known; or it is a directory
+    /// this user may not list or enter.
     case permissionDenied(String)
     /// The directory exists but holds no language.
     case noLanguage(String)
@@ -104,7 +105,10 @@ package enum ResourceRootProblem: Sendable, Hashable, CustomStringConvertible {
             // Not "does not exist": it may well exist, behind a directory this user may not enter.
             return errno == EACCES ? .permissionDenied(root) : .missing(root)
         }
-        return info.st_mode & S_IFMT == S_IFDIR ? nil : .notADirectory(root)
+        guard info.st_mode & S_IFMT == S_IFDIR else { return .notADirectory(root) }
+        // There, but this user may not list or enter it: the same fix as a directory above
+        // it that may not be entered, not "holds no language".
+        return access(root, R_OK | X_OK) != 0 && errno == EACCES ? .permissionDenied(root) : nil
     }
 
     /// Whether `path` is a directory (through symbolic links).

@@ -23,6 +23,10 @@ package struct DaemonArguments: Sendable, Hashable {
     package var showHelp = false
     /// `--version`.
     package var showVersion = false
+    /// `--check-config`: read the configuration and the resources, report, exit.
+    package var checkConfiguration = false
+    /// `--strict`: a doubtful setting (``DevelopmentLanguageCheck``) is an error, not a warning.
+    package var strict = false
 
     /// `--man PAGE`: the manual page to print in roff (`l10nd` or `l10nd.conf`).
     package var manualPage: String?
@@ -38,7 +42,8 @@ package struct DaemonArguments: Sendable, Hashable {
 
     /// `l10nd`'s options, read by the parser `l10nctl` uses too.
     private static let grammar = ArgumentGrammar(
-        valueOptions: ["config", "man"] + settingFlags.keys.sorted(), flags: ["help", "version"],
+        valueOptions: ["config", "man"] + settingFlags.keys.sorted(),
+        flags: ["help", "version", "check-config", "strict"],
         shortFlags: ["-h": "help"])
 
     /// Parses `arguments` (without the program name).
@@ -60,7 +65,9 @@ package struct DaemonArguments: Sendable, Hashable {
         while let argument = try parser.next() {
             switch argument {
             case .flag("help"): result.showHelp = true
-            case .flag: result.showVersion = true  // --version, the grammar's other flag
+            case .flag("check-config"): result.checkConfiguration = true
+            case .flag("strict"): result.strict = true
+            case .flag: result.showVersion = true  // --version, the grammar's last flag
             case .positional(let word): throw UsageError("unexpected argument '\(word)'")
             // l10nd takes no positionals, so `--` would end nothing.
             case .endOfOptions: throw UsageError("unexpected argument '--'")

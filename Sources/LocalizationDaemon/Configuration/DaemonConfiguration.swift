@@ -51,6 +51,9 @@ package struct DaemonConfiguration: Sendable, Hashable {
     package var socketGroup: String?
     /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.
     package var allowSymlinksOutsideRoots = false
+    /// `--strict` (a flag, not a key): a doubtful setting stops the daemon from starting, and a
+    /// reload keeps the running configuration rather than take one with it.
+    package var strict = false
 
     /// The defaults, with the socket path chosen by `defaultSocketPath(environment:userID:)`.
     package init(environment: [String: String]? = nil) {
@@ -77,6 +80,7 @@ package struct DaemonConfiguration: Sendable, Hashable {
             // Values were checked when the arguments were parsed; applying again cannot fail.
             try? setting.key.apply(setting.value, to: &result, base: currentDirectory)
         }
+        result.strict = result.strict || arguments.strict
         return result
     }
 
@@ -102,13 +106,18 @@ package struct DaemonConfiguration: Sendable, Hashable {
         let directory = currentDirectory ?? FileManager.default.currentDirectoryPath
         var configuration = DaemonConfiguration(environment: environment)
         if let file = parsed.configFile {
-            let path =
-                file.hasPrefix("/")
-                ? file
-                : URL(fileURLWithPath: file, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
-                    .standardizedFileURL.path
-            configuration = try ConfigurationParser.parse(contentsOf: path, defaults: configuration)
+            configuration = try ConfigurationParser.parse(
+                contentsOf: absolutePath(file, from: directory), defaults: configuration)
         }
-        return .run(configuration.applying(parsed, currentDirectory: directory))
+        configuration = configuration.applying(parsed, currentDirectory: directory)
+        return parsed.checkConfiguration ? .check(configuration) : .run(configuration)
+    }
+
+    /// `path` made absolute from `directory` (for `--config`).
+    static func absolutePath(_ path: String, from directory: String) -> String {
+        path.hasPrefix("/")
+            ? path
+            : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: directory, isDirectory: true))
+                .standardizedFileURL.path
     }
 }

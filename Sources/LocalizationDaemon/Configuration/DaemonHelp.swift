@@ -26,6 +26,8 @@ package enum DaemonHelp {
         synopsis: [
             "l10nd [--config FILE] [--resources DIR]... [--socket PATH]",
             "      [--development-language TAG] [--log-level LEVEL] [--settle-ms N]",
+            "      [--strict]",
+            "l10nd --check-config [--config FILE] [--strict] [flags]",
             "l10nd --help | --version | --man l10nd|l10nd.conf",
         ],
         sections: [
@@ -36,6 +38,11 @@ package enum DaemonHelp {
                         + "reloading them as files change. Clients are the Localization library and l10nctl(1).",
                     "Flags override the configuration file (l10nd.conf(5)); --resources given at least once "
                         + "replaces the file's list. No file is read unless --config names one.",
+                    "SIGHUP and 'l10nctl reload' read the configuration file again (the flags still override "
+                        + "it): resources, development_language, log_level, the limits and timeouts change in "
+                        + "place; socket and socket_group wait for a restart, which the log and the reply say. "
+                        + "A file that cannot be read or parsed keeps the running configuration, with the reason "
+                        + "in the log, the reply and 'l10nctl status'.",
                 ]),
             HelpSection(
                 "OPTIONS",
@@ -48,6 +55,16 @@ package enum DaemonHelp {
                     HelpEntry("--development-language TAG", "The last fallback language (default en)."),
                     HelpEntry("--log-level LEVEL", "debug, info, notice, warning or error (default info)."),
                     HelpEntry("--settle-ms N", "Quiet time before a reload, in milliseconds (default 20)."),
+                    HelpEntry(
+                        "--check-config",
+                        "Read the configuration and every resource directory once, print what would be served "
+                            + "and every problem and warning, and exit: 0 when there is none, 1 otherwise. Binds "
+                            + "nothing: safe beside a running daemon."),
+                    HelpEntry(
+                        "--strict",
+                        "A warning about the configuration (a development_language CLDR does not know, that no "
+                            + "resource directory serves, or that contradicts a String Catalog's sourceLanguage) "
+                            + "stops start-up (exit 2), and a reload to a language CLDR does not know is refused."),
                     HelpEntry("-h, --help", "Show this help."),
                     HelpEntry("--version", "Show the version."),
                     HelpEntry("--man PAGE", "Print the manual page l10nd or l10nd.conf in roff."),
@@ -55,7 +72,9 @@ package enum DaemonHelp {
             HelpSection(
                 "SIGNALS",
                 entries: [
-                    HelpEntry("SIGHUP", "Rescan every resource directory (as 'l10nctl reload')."),
+                    HelpEntry(
+                        "SIGHUP",
+                        "Read the configuration file again and rescan every resource directory (as 'l10nctl reload')."),
                     HelpEntry(
                         "SIGTERM, SIGINT",
                         "Stop accepting, answer what is owed (at most 5 s), remove the socket file, exit 0."),
@@ -64,8 +83,11 @@ package enum DaemonHelp {
                 "EXIT STATUS",
                 entries: [
                     HelpEntry("0", "A clean stop."),
-                    HelpEntry("1", "Start-up failed (the socket is taken, inotify is unavailable)."),
-                    HelpEntry("2", "A bad flag or a bad configuration file."),
+                    HelpEntry(
+                        "1",
+                        "Start-up failed (the socket is taken, inotify is unavailable); --check-config found a "
+                            + "problem or a warning."),
+                    HelpEntry("2", "A bad flag or a bad configuration file; with --strict, a configuration warning."),
                 ]),
             files,
             HelpSection("SEE ALSO", paragraphs: ["l10nctl(1), l10nd.conf(5), systemd.socket(5)"]),
@@ -83,7 +105,11 @@ package enum DaemonHelp {
                         + "part of the value. A value may be wrapped in double quotes to keep leading or trailing "
                         + "blanks. resources may repeat; every other key may appear once. Relative paths are taken "
                         + "from the file's directory. Command-line flags (l10nd(8)) override these values. A "
-                        + "mistake stops l10nd with file:line: message and exit status 2."
+                        + "mistake stops l10nd with file:line: message and exit status 2.",
+                    "SIGHUP and 'l10nctl reload' read the file again: every key but socket and socket_group "
+                        + "takes effect at once (limits and timeouts for the connections accepted after); those two "
+                        + "wait for a restart. A mistake at a reload keeps the running configuration and is "
+                        + "reported (log, reply, status). 'l10nd --check-config --config FILE' checks a file first.",
                 ]),
             HelpSection("KEYS", entries: ConfigurationKey.allCases.map { HelpEntry($0.helpTerm, $0.helpText) }),
             files,

@@ -10,8 +10,12 @@ import Synchronization
 /// Logging never stops the daemon: a line stderr refuses (its reader gone, its disk full) is
 /// dropped and counted in ``droppedLines``, which `status` shows as `log.lines_dropped`.
 package final class DaemonLogger: Sendable {
-    /// The most verbose level written.
-    package let level: LogLevel
+    /// The most verbose level written; a configuration reload may change it.
+    package var level: LogLevel {
+        get { LogLevel(rawValue: currentLevel.load(ordering: .relaxed)) ?? .info }
+        set { currentLevel.store(newValue.rawValue, ordering: .relaxed) }
+    }
+    private let currentLevel: Atomic<Int>
     private let journal: Bool
     private let writeLine: @Sendable (String) -> Bool
     /// Held across each line's write, on purpose: it guards no data, only the output, so
@@ -37,7 +41,7 @@ package final class DaemonLogger: Sendable {
     /// A logger writing each finished line (with its newline) with `writeLine`, which
     /// returns false when the line could not be written: it is then dropped and counted.
     package init(level: LogLevel, journal: Bool, writeLine: @escaping @Sendable (String) -> Bool) {
-        self.level = level
+        currentLevel = Atomic(level.rawValue)
         self.journal = journal
         self.writeLine = writeLine
     }

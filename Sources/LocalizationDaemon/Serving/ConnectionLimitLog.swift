@@ -16,7 +16,8 @@ struct ConnectionLimitLog: Sendable {
     /// How often the daemon feeds the counter, in seconds.
     static let checkInterval = 1.0
 
-    let limit: Int
+    /// `max_connections`, as the lines name it; a configuration reload may change it.
+    var limit: Int
     /// The counter when the last check ran.
     private var lastTotal = 0
     /// The counter when the burst in progress started; nil when none is.

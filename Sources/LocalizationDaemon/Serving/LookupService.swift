@@ -120,11 +120,12 @@ package final class LookupService: WireRequestHandler {
                 answersLater = true
                 actions.reload { summary in
                     defer { durations.record(since: started) }
-                    reply(
-                        .fields([
-                            "generation": .integer(Int64(summary.generation)),
-                            "changes": .array(summary.changes.map(Self.wireValue)),
-                        ]))
+                    var fields: [String: WireValue] = [
+                        "generation": .integer(Int64(summary.generation)),
+                        "changes": .array(summary.changes.map(Self.wireValue)),
+                    ]
+                    fields["configuration"] = summary.configuration?.wireValue
+                    reply(.fields(fields))
                 }
             case .status:
                 reply(

@@ -45,8 +45,8 @@ package final class SocketServer: @unchecked Sendable {
     /// the thread sleeps at once.
     static let inputPolling: UInt64 = 50_000
 
-    /// The limits this server enforces.
-    package let limits: ServerLimits
+    /// The limits this server enforces; confined to `queue` once started (``updateLimits(_:)``).
+    package private(set) var limits: ServerLimits
     let handler: any WireRequestHandler
     let queueKey = DispatchSpecificKey<Bool>()
     /// Shared by every connection's reads: they run one at a time on `queue`.
@@ -96,6 +96,12 @@ package final class SocketServer: @unchecked Sendable {
 
     func count(_ update: (inout SocketServerStatistics) -> Void) {
         counters.withLock { update(&$0) }
+    }
+
+    /// Enforces `newLimits` from now on (a configuration reload): `max_connections` at once,
+    /// the others on the connections accepted after; those open keep the limits they had.
+    package func updateLimits(_ newLimits: ServerLimits) {
+        queue.async { [self] in limits = newLimits }
     }
 
     /// Starts accepting connections.

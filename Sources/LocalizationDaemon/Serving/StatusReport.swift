@@ -28,6 +28,8 @@ package struct StatusReport: Sendable {
         var server: SocketServerStatistics?
         /// Log lines the output refused (`log.lines_dropped`).
         var droppedLogLines: Int
+        /// The configuration's file, reloads, last error and warnings (`configuration`).
+        var configuration: WireValue?
     }
 
     /// The socket file the daemon bound, and what became of it.
@@ -117,6 +119,7 @@ package struct StatusReport: Sendable {
                 ]))
         }
         fields["log"] = .object(["lines_dropped": .integer(Int64(daemon.droppedLogLines))])
+        if let configuration = daemon.configuration { fields["configuration"] = configuration }
         return fields
     }
 

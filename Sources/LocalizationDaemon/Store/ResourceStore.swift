@@ -63,15 +63,44 @@ package final class ResourceStore: Sendable {
         var heldFiles: [String] = []
     }
 
+    /// What the store reads and how: the part of the daemon's configuration it follows,
+    /// replaced in place by ``reconfigure(_:)`` when a reload reads a changed `l10nd.conf`.
+    package struct Settings: Sendable, Hashable {
+        /// The root directories, in precedence order (without a trailing `/`).
+        package var roots: [String]
+        /// The language every chain ends with.
+        package var developmentLanguage: LanguageTag
+        /// Whether links under a root may lead outside every root.
+        package var allowsSymlinksOutsideRoots: Bool
+        /// The largest file parsed (`max_file_bytes`).
+        package var maximumFileBytes: Int
+
+        /// Creates settings; a trailing `/` of a root is dropped.
+        package init(
+            roots: [String], developmentLanguage: LanguageTag, allowsSymlinksOutsideRoots: Bool = false,
+            maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes
+        ) {
+            self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            self.developmentLanguage = developmentLanguage
+            self.allowsSymlinksOutsideRoots = allowsSymlinksOutsideRoots
+            self.maximumFileBytes = maximumFileBytes
+        }
+    }
+
+    /// Changed only by ``reconfigure(_:)``, which runs, like every refresh, on the caller's
+    /// one serial queue: a refresh never sees two settings.
+    private let currentSettings: Mutex<Settings>
+    /// What the store reads now.
+    package var settings: Settings { currentSettings.withLock { $0 } }
     /// The root directories, in precedence order.
-    package let roots: [String]
+    package var roots: [String] { settings.roots }
     /// The language every chain ends with.
-    package let developmentLanguage: LanguageTag
+    package var developmentLanguage: LanguageTag { settings.developmentLanguage }
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
 
     /// Whether links under a root may lead outside every root.
-    let allowsSymlinksOutsideRoots: Bool
+    var allowsSymlinksOutsideRoots: Bool { settings.allowsSymlinksOutsideRoots }
     /// How long a file found gone must stay gone, and a file found empty where it had
     /// content must have been left alone, before its table is dropped or emptied; until then
     /// its last table is kept and the refresh lists it in `heldFiles`, to be refreshed again
@@ -82,7 +111,7 @@ package final class ResourceStore: Sendable {
     package let holdGrace: Duration
     /// The largest file parsed (`max_file_bytes`); a larger one is an error that keeps its
     /// last good table.
-    let maximumFileBytes: Int
+    var maximumFileBytes: Int { settings.maximumFileBytes }
 
     /// Creates an empty store for `roots`; call ``rescan()`` to load them. Unless
     /// `allowSymlinksOutsideRoots`, a link under a root that leads outside every root is
@@ -93,12 +122,12 @@ package final class ResourceStore: Sendable {
         maximumFileBytes: Int = ResourceFileReader.defaultMaximumBytes, holdGrace: Duration = .milliseconds(250)
     ) {
         self.holdGrace = holdGrace
-        self.maximumFileBytes = maximumFileBytes
-        self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-        self.developmentLanguage = developmentLanguage
-        self.allowsSymlinksOutsideRoots = allowSymlinksOutsideRoots
+        let settings = Settings(
+            roots: roots, developmentLanguage: developmentLanguage,
+            allowsSymlinksOutsideRoots: allowSymlinksOutsideRoots, maximumFileBytes: maximumFileBytes)
+        currentSettings = Mutex(settings)
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
-        state = Mutex(State(catalog: catalog, resolvedRoots: Array(repeating: nil, count: self.roots.count)))
+        state = Mutex(State(catalog: catalog, resolvedRoots: Array(repeating: nil, count: settings.roots.count)))
         current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
     }
 
@@ -109,6 +138,48 @@ package final class ResourceStore: Sendable {
     @discardableResult
     package func rescan() -> ChangeSummary {
         refresh(paths: roots)
+    }
+
+    /// Reads under `settings` from now on (a reload read a changed `l10nd.conf`): every root
+    /// is read afresh and swapped in as one new generation, so a reader sees the old roots'
+    /// tables or the new ones, never a mix. The changes are every table that differs, and
+    /// every table when the development language changed (each chain ends elsewhere).
+    ///
+    /// Nothing is kept from before: the files are numbered by root, and the roots changed.
+    @discardableResult
+    package func reconfigure(_ settings: Settings) -> ChangeSummary {
+        currentSettings.withLock { $0 = settings }
+        while true {
+            let before = state.withLock { $0 }
+            var next = State(
+                catalog: ResourceCatalog(developmentLanguage: settings.developmentLanguage),
+                resolvedRoots: Array(repeating: nil, count: settings.roots.count))
+            next.revision = before.revision
+            var (summary, _) = refresh(settings.roots, in: &next)
+            var changed = Set<TableChange>()
+            let languages = Set(before.catalog.tables.keys).union(next.catalog.tables.keys)
+            for language in languages {
+                let old = before.catalog.tables[language] ?? [:]
+                let new = next.catalog.tables[language] ?? [:]
+                for table in Set(old.keys).union(new.keys)
+                where old[table] != new[table] || before.catalog.developmentLanguage != settings.developmentLanguage {
+                    changed.insert(TableChange(language: language, table: table))
+                }
+            }
+            next.generation = before.generation + (changed.isEmpty ? 0 : 1)
+            summary.generation = next.generation
+            summary.changes = changed.sorted()
+            let swapped = state.withLock { state in
+                guard state.revision == before.revision else { return false }
+                next.revision += 1
+                state = next
+                publish(next)
+                return true
+            }
+            guard swapped else { continue }
+            HeapTrim.returnFreePages()
+            return summary
+        }
     }
 
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are

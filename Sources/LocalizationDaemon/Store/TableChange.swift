@@ -35,4 +35,6 @@ package struct ChangeSummary: Sendable, Hashable {
     /// Roots that newly resolve to nothing or hold no language (each keeps the tables last
     /// read from it, if any).
     package var newRootErrors: [ResourceParseError] = []
+    /// What a `reload` or SIGHUP did with the configuration file; nil for the watcher's refreshes.
+    package var configuration: ConfigurationReload?
 }

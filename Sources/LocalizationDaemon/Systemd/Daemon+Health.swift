@@ -3,12 +3,18 @@ import Synchronization
 
 extension Daemon {
     /// What makes the daemon degraded, one sentence each for `status`'s `problems`, the
-    /// `STATUS=` line and the log: a resource root that is not there, or no language served.
+    /// `STATUS=` line and the log: a resource root that is not there or may not be read, no
+    /// root configured, or no language served.
     /// Empty when healthy.
     func problems() -> [String] {
+        let roots = store.roots
+        // The watcher knows what is gone; a root that is there but may not be listed it
+        // watches as it can, and only a look says why it gives nothing.
+        let unreadable = ResourceRootProblem.missing(in: roots).filter { $0 == .permissionDenied($0.path) }.map(\.path)
+        let watcherMissing = startedParts.withLock { $0.watcher }?.statistics.missingRoots
         let missingRoots =
-            startedParts.withLock { $0.watcher }?.statistics.missingRoots
-            ?? ResourceRootProblem.missing(in: store.roots).map(\.path)
+            (watcherMissing ?? ResourceRootProblem.missing(in: roots).map(\.path))
+            + unreadable.filter { !(watcherMissing ?? unreadable).contains($0) }
         var problems = missingRoots.map { root in
             switch ResourceRootProblem.missing(in: [root]).first {
             case .notADirectory?: "resource root \(root) is not a directory (fix resources=)"
@@ -17,10 +23,15 @@ extension Daemon {
             default: "resource root \(root) does not exist (create it, or fix resources=)"
             }
         }
-        if store.snapshot.catalog.languages.isEmpty {
+        if roots.isEmpty {
             problems.append(
-                "no language is served: no xx.lproj folder or .xcstrings file under \(store.roots.joined(separator: ", "))"
-            )
+                "no resource directory is configured (give resources = DIR in l10nd.conf, or --resources DIR)")
+        } else if store.snapshot.catalog.languages.isEmpty {
+            // Not "no xx.lproj folder" of a root that could not be looked into.
+            problems.append(
+                problems.isEmpty
+                    ? "no language is served: no xx.lproj folder or .xcstrings file under \(roots.joined(separator: ", "))"
+                    : "no language is served: the resource roots above give none")
         }
         return problems
     }

@@ -804,7 +804,7 @@ package final class ResourceWatcher: @unchecked Sendable {
         return UnwatchedDirectory(
             path: directory, reason: reason,
             message:
-                "cannot list \(directory): \(String(cString: strerror(code))); the tables read from it before are kept",
+                "cannot list \(directory): \(String(cString: strerror(code))); tables read from it before, if any, are kept",
             polled: false)
     }
 

@@ -1,0 +1,97 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the operator wrote is checked, with the built executables: `l10nd --check-config`
+/// reports and exits 1, the running daemon warns (log, `status`, `STATUS=`), `--strict`
+/// stops it, and `l10nctl --development-language` warns the same way.
+@Suite struct ConfigurationCheckTests {
+    func check(_ arguments: [String]) throws -> ProcessOutput {
+        try ProcessRunner.run(PackagePaths.executable("l10nd"), ["--check-config"] + arguments)
+    }
+
+    @Test func aGoodConfigurationChecksClean() throws {
+        let output = try check(["--resources", PackagePaths.exampleResources])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("would serve "), "\(output.stdout)")
+        #expect(output.stdout.hasSuffix("ok\n"), "\(output.stdout)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+    }
+
+    /// `jp` is a well-formed tag but no language: the check names `ja`, CLDR's language of JP.
+    @Test func anUnknownLanguageIsReportedWithTheLikelyOne() throws {
+        let output = try check(["--resources", PackagePaths.exampleResources, "--development-language", "jp"])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains(
+                "development_language 'jp' is not a language CLDR knows (did you mean 'ja', the language of region JP?)"
+            ),
+            "\(output.stderr)")
+        // And no root serves it.
+        #expect(output.stderr.contains("development_language jp is served by no resource root"), "\(output.stderr)")
+    }
+
+    /// `de` over String Catalogs whose sourceLanguage is `en`.
+    @Test func aLanguageContradictingACatalogIsReported() throws {
+        let output = try check(["--resources", PackagePaths.stringCatalog, "--development-language", "de"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("development_language de contradicts the sourceLanguage en"), "\(output.stderr)")
+        #expect(output.stderr.contains("set development_language = en"), "\(output.stderr)")
+    }
+
+    @Test func noResourcesAtAllIsAProblemThatNamesTheFix() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-check")
+        let config = try directory.write("log_level = info\n", to: "l10nd.conf")
+        let output = try check(["--config", config])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("no resource directory is configured (give resources = DIR"), "\(output.stderr)")
+        #expect(output.stdout.contains("configuration \(config): read"), "\(output.stdout)")
+    }
+
+    /// The running daemon says it in the log, `status` and `STATUS=`; `--strict` refuses to start.
+    @Test func theDaemonWarnsAndStrictRefuses() throws {
+        let systemd = try NotifySocketListener()
+        let daemon = try DaemonProcess(
+            resources: [PackagePaths.stringCatalog], arguments: ["--development-language", "de"],
+            environment: ["NOTIFY_SOCKET": systemd.path])
+        let ready = try systemd.waitFor("READY=1") { $0["READY"] == "1" }
+        #expect(ready["STATUS"]?.hasPrefix("Warning: development_language de contradicts") == true, "\(ready)")
+        let status = try daemon.request(["op": "status"])
+        let configuration = try #require(status["configuration"] as? [String: Any])
+        let warnings = try #require(configuration["warnings"] as? [String])
+        #expect(warnings.count == 1 && warnings[0].contains("sourceLanguage en"), "\(warnings)")
+        #expect(daemon.log.contains("warning: configuration: development_language de contradicts"), "\(daemon.log)")
+        #expect(daemon.stop() == 0)
+
+        #expect(throws: (any Error).self) {
+            _ = try DaemonProcess(
+                resources: [PackagePaths.stringCatalog], arguments: ["--development-language", "de", "--strict"],
+                startTimeout: 10)
+        }
+        let strict = try ProcessRunner.run(
+            PackagePaths.executable("l10nd"),
+            [
+                "--resources", PackagePaths.exampleResources, "--development-language", "jp", "--strict", "--socket",
+                try TemporaryDirectory(prefix: "l10nd-strict").path + "/s.sock",
+            ], timeout: 20)
+        #expect(strict.status == 2, "\(strict.stderr)")
+        #expect(
+            strict.stderr.contains("--strict: development_language 'jp' is not a language CLDR knows"),
+            "\(strict.stderr)")
+    }
+
+    @Test func l10nctlWarnsOfAnUnknownDevelopmentLanguage() throws {
+        let l10nctl = PackagePaths.executable("l10nctl")
+        let arguments = ["get", "Hello", "--lang", "fr", "--resources", PackagePaths.exampleResources]
+        let warned = try ProcessRunner.run(l10nctl, arguments + ["--development-language", "jp"])
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(
+            warned.stderr.contains(
+                "l10nctl: warning: --development-language 'jp' is not a language CLDR knows (did you mean 'ja'"),
+            "\(warned.stderr)")
+        let strict = try ProcessRunner.run(l10nctl, arguments + ["--development-language", "jp", "--strict"])
+        #expect(strict.status == 2, "\(strict.stderr)")
+        let clean = try ProcessRunner.run(l10nctl, arguments + ["--development-language", "en"])
+        #expect(clean.stderr.isEmpty, "\(clean.stderr)")
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// `l10nctl reload` and SIGHUP read `l10nd.conf` again, with the built daemon: a new
+/// resource root and log level take effect, the socket waits for a restart and says so, and
+/// a broken file keeps the running configuration with the reason in the reply, the log and
+/// `status`.
+@Suite struct ConfigurationReloadTests {
+    /// Two roots whose `ja` says which one served it, and a configuration naming the first.
+    struct Setup {
+        let directory: TemporaryDirectory
+        let first: String
+        let second: String
+        let config: String
+
+        init() throws {
+            directory = try TemporaryDirectory(prefix: "l10nd-config-reload")
+            first = directory.path + "/first"
+            second = directory.path + "/second"
+            _ = try directory.write("\"k\" = \"from first\";\n", to: "first/ja.lproj/Localizable.strings")
+            _ = try directory.write("\"k\" = \"from second\";\n", to: "second/ja.lproj/Localizable.strings")
+            config = try directory.write("resources = first\nlog_level = notice\n", to: "l10nd.conf")
+        }
+
+        func daemon() throws -> DaemonProcess {
+            try DaemonProcess(resources: [], arguments: ["--config", config], logLevel: nil)
+        }
+
+        func write(_ text: String) throws { _ = try directory.write(text, to: "l10nd.conf") }
+    }
+
+    func lookup(_ daemon: DaemonProcess, table: String = "Localizable") throws -> String? {
+        try daemon.request(["op": "lookup", "key": "k", "lang": "ja", "table": table])["value"] as? String
+    }
+
+    func configuration(_ daemon: DaemonProcess) throws -> [String: Any] {
+        try #require(try daemon.request(["op": "status"])["configuration"] as? [String: Any])
+    }
+
+    func reload(_ daemon: DaemonProcess) throws -> ProcessOutput {
+        try ProcessRunner.run(PackagePaths.executable("l10nctl"), ["reload", "--socket", daemon.socketPath])
+    }
+
+    /// A changed `resources =` and `log_level` are in effect after `l10nctl reload`: the new
+    /// root is served, and an info line (a generation applied) is logged that `notice` kept out.
+    @Test func reloadAppliesANewRootAndLogLevel() throws {
+        let setup = try Setup()
+        let daemon = try setup.daemon()
+        #expect(try lookup(daemon) == "from first")
+        // At notice, an applied edit logs nothing.
+        _ = try setup.directory.write("\"k\" = \"from first, edited\";\n", to: "first/ja.lproj/Localizable.strings")
+        #expect(try eventually { try lookup(daemon) == "from first, edited" })
+        #expect(!daemon.log.contains("generation "), "\(daemon.log)")
+
+        try setup.write("resources = second\nlog_level = info\n")
+        let output = try reload(daemon)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout.contains("configuration: resources \(setup.second) (was \(setup.first))"), "\(output.stdout)")
+        #expect(output.stdout.contains("configuration: log_level info (was notice)"), "\(output.stdout)")
+        #expect(try lookup(daemon) == "from second")
+        let status = try daemon.request(["op": "status"])
+        #expect(status["roots"] as? [String] == [setup.second])
+        #expect(try configuration(daemon)["reloads"] as? Int == 1)
+        #expect(daemon.log.contains("configuration read again from \(setup.config)"), "\(daemon.log)")
+
+        // At info, the new root's edits are served and logged: the new watcher and level both hold.
+        _ = try setup.directory.write("\"k\" = \"from second, edited\";\n", to: "second/ja.lproj/Localizable.strings")
+        #expect(try eventually { try lookup(daemon) == "from second, edited" })
+        #expect(try eventually { daemon.log.contains("generation ") }, "\(daemon.log)")
+        // The old root is no longer watched nor served.
+        _ = try setup.directory.write("\"k\" = \"first again\";\n", to: "first/ja.lproj/Localizable.strings")
+        usleep(300_000)
+        #expect(try lookup(daemon) == "from second, edited")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// A file that no longer parses keeps everything running as it was: `l10nctl reload`
+    /// fails naming the line, SIGHUP logs it, `status` shows it until a good file is read.
+    @Test func brokenConfigurationKeepsTheRunningOne() throws {
+        let setup = try Setup()
+        let daemon = try setup.daemon()
+        try setup.write("resources = second\nsetle_ms = 5\n")
+        let output = try reload(daemon)
+        #expect(output.status == 1, "\(output.stdout)")
+        #expect(output.stderr.contains("the configuration was not reloaded"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("l10nd.conf:2: unknown key 'setle_ms' (did you mean 'settle_ms'?)"),
+            "\(output.stderr)")
+        #expect(try lookup(daemon) == "from first")
+        let error = try #require(try configuration(daemon)["last_error"] as? String)
+        #expect(error.contains("setle_ms"))
+        #expect(daemon.log.contains("configuration not reloaded, the running one is kept"), "\(daemon.log)")
+
+        // SIGHUP reads it too: a development language that is no tag is refused the same way.
+        try setup.write("resources = second\ndevelopment_language = 1x\n")
+        daemon.send(signal: SIGHUP)
+        #expect(
+            try eventually {
+                (try configuration(daemon)["last_error"] as? String)?.contains("development_language") == true
+            })
+        #expect(try lookup(daemon) == "from first")
+
+        // Fixed: applied, and the error is gone.
+        try setup.write("resources = second\n")
+        #expect(try reload(daemon).status == 0)
+        #expect(try lookup(daemon) == "from second")
+        #expect(try configuration(daemon)["last_error"] is NSNull)
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// The socket is bound at start: a new `socket =` is named as waiting for a restart, in
+    /// the reply, the log and `status`, and the daemon goes on listening where it was.
+    @Test func socketChangeWaitsForARestart() throws {
+        let setup = try Setup()
+        let daemon = try DaemonProcess(resources: [], arguments: ["--config", setup.config], logLevel: nil)
+        // The test's `--socket` flag overrides the file; a group is read from the file alone.
+        try setup.write("resources = first\nlog_level = notice\nsocket_group = \(getegid())\n")
+        let output = try reload(daemon)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("configuration: socket_group \(getegid())"), "\(output.stdout)")
+        #expect(output.stdout.contains("takes effect at the next restart"), "\(output.stdout)")
+        let waiting = try #require(try configuration(daemon)["restart_needed"] as? [String])
+        #expect(waiting.count == 1 && waiting[0].hasPrefix("socket_group"), "\(waiting)")
+        #expect(daemon.log.contains("takes effect at the next restart"), "\(daemon.log)")
+        #expect(try lookup(daemon) == "from first")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// Limits change in place, for the connections accepted after the reload: a request
+    /// line longer than a new `max_message_bytes` is refused as too large.
+    @Test func aNewLimitHoldsForTheNextConnections() throws {
+        let setup = try Setup()
+        let daemon = try setup.daemon()
+        let request: [String: Any] = ["op": "lookup", "key": String(repeating: "k", count: 2_000), "lang": "ja"]
+        let before = try daemon.connect().request(request)
+        #expect(before["ok"] as? Bool == true, "\(before)")
+        try setup.write("resources = first\nlog_level = notice\nmax_message_bytes = 1024\n")
+        let output = try reload(daemon)
+        #expect(output.stdout.contains("configuration: max_message_bytes 1024 (was 1048576)"), "\(output.stdout)")
+        let after = try daemon.connect().request(request)
+        #expect((after["error"] as? [String: Any])?["code"] as? String == "too_large", "\(after)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+}
