@@ -10,7 +10,7 @@ import Synchronization
 /// Lookups read one immutable ``ResourceSnapshot`` per request, so a reply never mixes two
 /// generations. Operations that take time or change state (`reload`) are handed to the
 /// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
-/// its own queue, so the server's queue — every client's lookups — never waits for one; the
+/// its own queue, so the server's loop — every client's lookups — never waits for one; the
 /// rest answer at once.
 package final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
@@ -47,7 +47,7 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, several at once: a new client asking for ten
     /// languages' tables of a large set (about a second each) would otherwise wait for them
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
-    /// per core, and lookups never wait here (they are answered on the server's queue).
+    /// per core, and lookups never wait here (they are answered on the server's loop).
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
     /// Where each generation is compiled, once, and `map` requests answered: apart from
     /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
