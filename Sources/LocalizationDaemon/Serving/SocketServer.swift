@@ -46,8 +46,9 @@ package final class SocketServer: @unchecked Sendable {
     /// sooner than a halted virtual core wakes (tens of microseconds on the benchmark's
     /// machine), so its bursts are answered without that wake-up (BENCHMARKS.md, the request
     /// path). A client that asks now and then closes the window after a few requests: then
-    /// the thread sleeps at once.
-    static let inputPolling: UInt64 = 50_000
+    /// the thread sleeps at once. `L10ND_INPUT_POLLING_NS` in the environment sets another
+    /// maximum (0: never look), for the benchmark's with-and-without comparison.
+    static let inputPolling: UInt64 = getenv("L10ND_INPUT_POLLING_NS").flatMap { UInt64(String(cString: $0)) } ?? 50_000
 
     /// The listener's token in the loop; connections are numbered from 1.
     private static let listenerToken: UInt64 = 0
