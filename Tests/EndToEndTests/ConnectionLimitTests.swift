@@ -89,6 +89,73 @@ import Testing
             })
     }
 
+    /// Chaos round 3: with 400 processes at the limit, `l10nctl status` was refused 6 times
+    /// of 6 — monitoring went blind exactly when it mattered. The last connections are kept
+    /// for root and the daemon's own user (`SO_PEERCRED` at accept): another user who fills
+    /// every connection gets all but those, and root still gets in.
+    @Test func theOperatorGetsInWhenAnotherUserFillsEveryConnection() throws {
+        // Two users are needed: root, to whom the daemon's connections are kept, and another.
+        guard let stranger = FaultTests.unprivilegedUser else { return }
+        let limit = 6
+        let kept = 4  // the connections kept for the operator (DAEMON.md, `max_connections`)
+        let directory = try TemporaryDirectory(prefix: "l10nd-conf")
+        let config = try directory.write("max_connections = \(limit)\n", to: "l10nd.conf")
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources], arguments: ["--config", config])
+        // Only this connection (root's) is open once the start-up probe's has gone.
+        let observer = try daemon.connect()
+        #expect(
+            eventually {
+                ((try? observer.request(["op": "status"]))?["server"] as? [String: Any])?["connections_current"] as? Int
+                    == 1
+            })
+        // The stranger may reach the socket (the daemon's socket is 0660, its directory 0700).
+        chmod((daemon.socketPath as NSString).deletingLastPathComponent, 0o755)
+        chmod(daemon.socketPath, 0o666)
+        let script = """
+            import json, socket, sys, time
+            held, results = [], []
+            for _ in range(int(sys.argv[2])):
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(sys.argv[1])
+                s.settimeout(10)
+                try:
+                    s.sendall(b'{"op":"hello","id":1}\\n')
+                except OSError:
+                    pass  # refused: the line saying why is read below
+                line = s.makefile("rb").readline()
+                results.append(json.loads(line) if line else None)
+                held.append(s)
+            print(json.dumps(results), file=sys.stderr, flush=True)
+            time.sleep(600)
+            """
+        let strangers = try BackgroundProcess(
+            "/usr/bin/setpriv",
+            ["--reuid=\(stranger)", "--regid=\(stranger)", "--clear-groups", "/usr/bin/python3", "-c", script]
+                + [daemon.socketPath, "\(limit)"])
+        defer { strangers.stop() }
+        #expect(eventually(20) { strangers.log.hasSuffix("\n") }, "\(strangers.log)")
+        let replies = try #require(
+            try JSONSerialization.jsonObject(with: Data(strangers.log.utf8)) as? [Any], "\(strangers.log)")
+        let answered = replies.filter { ($0 as? [String: Any])?["ok"] as? Bool == true }
+        let refusals = replies.compactMap {
+            (($0 as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
+        }
+        // Root's observer holds one of the connections another user may take.
+        #expect(answered.count == limit - kept - 1, "\(replies)")
+        let keptLine =
+            "l10nd is at its connection limit (max_connections = \(limit), of which \(kept) are kept for root and l10nd's own user); try again later"
+        #expect(refusals.count == kept + 1 && refusals.allSatisfy { $0 == keptLine }, "\(replies)")
+        // Root gets in: a new connection, and `l10nctl status`.
+        let operatorConnection = try daemon.connect()
+        let status = try operatorConnection.request(["op": "status"])
+        #expect(status["ok"] as? Bool == true, "\(status)")
+        #expect(((status["server"] as? [String: Any])?["connections_refused"] as? Int ?? 0) >= kept + 1, "\(status)")
+        let result = try ProcessRunner.run(
+            PackagePaths.executable("l10nctl"), ["status", "--socket", daemon.socketPath],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result)")
+    }
+
     /// Outside tester: a `Localizer` refused at the limit logged only "unreachable", and its
     /// lookups, which returned their keys, said `lastKnown`. It logs the daemon's reason, once,
     /// and says that the keys answer.

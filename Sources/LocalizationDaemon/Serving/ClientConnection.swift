@@ -6,10 +6,14 @@ import LocalizationWire
 /// One accepted client: reads and frames its bytes, hands requests to the handler, and
 /// writes the replies back in request order.
 ///
-/// Every method runs on the server's queue (its entry points check with
-/// `dispatchPrecondition`) and all mutable state is confined to it, which is what makes the
-/// `@unchecked Sendable` sound: the reply closures given to the handler
-/// may be called on any thread, and they hop onto the queue before touching anything.
+/// Every method runs on the server's loop thread (its entry points assert it) and all mutable
+/// state is confined to it, which is what makes the `@unchecked Sendable` sound: the reply
+/// closures given to the handler may be called on any thread, and they are posted to the
+/// loop before touching anything.
+///
+/// The loop watches the socket for input while requests are taken, and for room to write
+/// only while output waits (``updateInterest()``); with neither, the socket is not in the
+/// loop's set at all.
 ///
 /// Ordering: each request takes a slot in ``slots`` when it arrives; a reply fills its slot;
 /// the filled slots at the head are moved to ``output`` and written. A slow `reload` thus
@@ -44,10 +48,8 @@ final class ClientConnection: @unchecked Sendable {
     let peer: PeerInfo
     /// The socket's number, for system calls until ``close()``.
     private let descriptor: Int32
-    /// The socket while this connection closes it: until the write source is made, whose
-    /// cancel handler closes it from then on (see ``makeWriteSource()``).
+    /// The socket, closed by ``close()``.
     private var socket: FileDescriptor?
-    private let queue: DispatchQueue
     private let limits: ServerLimits
     private unowned let server: SocketServer
 
@@ -94,35 +96,39 @@ final class ClientConnection: @unchecked Sendable {
     /// taken until it is answered, since its reply's size is unknown until then.
     private var tableSequence: UInt64?
 
-    /// Made the first time a reply cannot be written at once: most connections never need
-    /// one, and registering and tearing down a source per connection is epoll churn
-    /// (libdispatch's muxnote bookkeeping has crashed under such churn, see RELIABILITY.md).
-    private var writeSource: (any DispatchSourceWrite)?
-    /// Whether the server's ``ReadinessLoop`` does not watch this descriptor now.
+    /// Whether requests are not being taken now (flow control, draining): then the loop
+    /// does not watch for input.
     private var readSuspended = true
-    private var writeSuspended = true
+    /// What the loop watches the socket for now (``updateInterest()``); neither: not in its set.
+    private var watchingInput = false
+    private var watchingOutput = false
     /// Set while ``processMessages()`` runs: replies collect in `output` until it ends.
     private var coalescingWrites = false
 
     init(
-        socket: consuming FileDescriptor, peer: PeerInfo, number: UInt64, server: SocketServer, queue: DispatchQueue,
-        limits: ServerLimits
+        socket: consuming FileDescriptor, peer: PeerInfo, number: UInt64, server: SocketServer, limits: ServerLimits
     ) {
         self.descriptor = socket.rawValue
         self.socket = consume socket
         self.peer = peer
         self.number = number
         self.server = server
-        self.queue = queue
         self.limits = limits
         self.framer = MessageFramer(maxMessageBytes: limits.maxMessageBytes)
         self.lastActivity = DispatchTime.now().uptimeNanoseconds
     }
 
-    /// Starts reading. Called once, on the queue.
+    /// Starts reading. Called once, on the loop.
     func start() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         resumeReading()
+    }
+
+    /// The loop found the socket ready: room to write what waits, input, or a hang-up.
+    func ready() {
+        server.assertOnLoop()
+        if watchingOutput { writeOutput() }
+        if watchingInput { readAvailable() }
     }
 
     var isClosed: Bool {
@@ -143,7 +149,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Closes this connection if it broke a time limit by `now` (uptime nanoseconds); the
     /// server's sweep calls it for every connection. `stopping`: the server is draining.
     func closeIfOverdue(now: UInt64, stopping: Bool) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         func older(than seconds: Double, _ time: UInt64) -> Bool {
             seconds.isFinite && now > time && Double(now - time) > seconds * 1e9
         }
@@ -188,12 +194,12 @@ final class ClientConnection: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// Reads what the client sent; called on the queue when the server's ``ReadinessLoop``
-    /// reports input (possibly just after reading was suspended: then it does nothing).
+    /// Reads what the client sent; called when the server's ``ReadinessLoop`` reports input
+    /// (possibly just after reading was suspended: then it does nothing).
     func readAvailable() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard case .open = state, !readSuspended, !inputEnded else { return }
-        // Bounded so one fast client cannot starve the others sharing the queue; input left
+        // Bounded so one fast client cannot starve the others sharing the loop; input left
         // unread is reported again.
         for _ in 0..<4 {
             let count: Int
@@ -305,8 +311,7 @@ final class ClientConnection: @unchecked Sendable {
         // A table may be megabytes, resolved and encoded off this queue (by the handler, and
         // below): its size is unknown until then, so nothing more is taken meanwhile.
         if case .table = request.operation { tableSequence = sequence }
-        let queueKey = server.queueKey
-        let queue = self.queue
+        let server = self.server
         let id = request.id
         // `self`, not a weak reference: one would move this object's reference counts to a
         // side table, making every retain of it slower; a late reply to a closed connection is
@@ -315,13 +320,9 @@ final class ClientConnection: @unchecked Sendable {
             let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
             let isError: Bool
             if case .error = reply { isError = true } else { isError = false }
-            if DispatchQueue.getSpecific(key: queueKey) != nil {
-                complete(sequence, with: bytes, isError: isError, attachment: attachment)
-            } else {
-                // Encoded above, on the thread that answered: a large reply costs that
-                // thread, not the queue every client shares.
-                queue.async { self.complete(sequence, with: bytes, isError: isError, attachment: attachment) }
-            }
+            // Encoded above, on the thread that answered: a large reply costs that thread,
+            // not the loop every client shares.
+            server.onLoop { self.complete(sequence, with: bytes, isError: isError, attachment: attachment) }
         }
         if case .map = request.operation {
             server.handler.handleMap(from: peer, reply: answer)
@@ -348,7 +349,7 @@ final class ClientConnection: @unchecked Sendable {
     private func complete(
         _ sequence: UInt64, with bytes: [UInt8], isError: Bool, attachment: SharedTablesFile? = nil
     ) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         if sequence == tableSequence { tableSequence = nil }
         guard !isClosed, sequence >= firstSequence else { return }
         let index = slotsHead + Int(sequence - firstSequence)
@@ -365,7 +366,7 @@ final class ClientConnection: @unchecked Sendable {
     /// Events are not asked for, so no flow control can hold them back: a subscriber that
     /// leaves more than the output limit of them unread is cut off instead.
     func push(_ bytes: [UInt8]) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard case .open = state else { return }
         eventBytesUnsent += bytes.count
         if eventBytesUnsent > limits.maxOutputBufferBytes {
@@ -445,7 +446,7 @@ final class ClientConnection: @unchecked Sendable {
     // MARK: Writing
 
     private func writeOutput() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard !isClosed else { return }
         while outputStart < output.count {
             let written: Int
@@ -491,10 +492,6 @@ final class ClientConnection: @unchecked Sendable {
         if pending == 0 {
             output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
             outputStart = 0
-            if !writeSuspended, let writeSource {
-                writeSource.suspend()
-                writeSuspended = true
-            }
             if case .draining = state, slots.count == slotsHead {
                 close()
                 return
@@ -504,13 +501,13 @@ final class ClientConnection: @unchecked Sendable {
                 output.removeSubrange(0..<outputStart)
                 outputStart = 0
             }
-            if writeSuspended {
-                (writeSource ?? makeWriteSource()).resume()
-                writeSuspended = false
-            }
         }
         // Room made by the client's reading lets its next requests in.
-        if readSuspended, case .open = state, canDispatch { resumeReading() }
+        if readSuspended, case .open = state, canDispatch {
+            resumeReading()
+        } else {
+            updateInterest()
+        }
     }
 
     /// Forgets the events that have now gone out entirely.
@@ -526,45 +523,48 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// The write source, made now (suspended) and kept for the connection's life.
-    ///
-    /// The source takes the socket over: libdispatch watches the descriptor until the
-    /// source's cancel handler runs, so only that handler may close it (closed earlier, its
-    /// number could go to a new connection while still watched).
-    private func makeWriteSource() -> any DispatchSourceWrite {
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [unowned self] in writeOutput() }
-        let handedOver = socket.take()?.take()
-        source.setCancelHandler { [self] in
-            // Keeps the connection until the source is done with its unowned event handler.
-            withExtendedLifetime(self) {
-                if let handedOver { FileDescriptor(adopting: handedOver).close() }
+    /// Tells the loop what to watch the socket for: input while requests are taken, room to
+    /// write while output waits; with neither, takes it out of the loop's set (a hang-up is
+    /// reported whatever is asked, and would be reported again and again).
+    private func updateInterest() {
+        guard !isClosed, let readiness = server.readiness else { return }
+        let input = !readSuspended && !inputEnded
+        let output = outputStart < self.output.count
+        guard input != watchingInput || output != watchingOutput else { return }
+        let added = watchingInput || watchingOutput
+        if !input && !output {
+            readiness.unwatch(descriptor)
+        } else {
+            do {
+                try readiness.watch(descriptor, token: number, input: input, output: output, added: added)
+            } catch {
+                // No room in the epoll set: this connection cannot be served.
+                watchingInput = false
+                watchingOutput = false
+                close()
+                return
             }
         }
-        writeSource = source
-        return source
+        watchingInput = input
+        watchingOutput = output
     }
 
     // MARK: Lifecycle
 
     private func resumeReading() {
-        guard readSuspended, case .open = state, let readiness = server.readiness else { return }
-        if !inputEnded {
-            do { try readiness.watch(descriptor, token: number) } catch {
-                close()
-                return
-            }
-        }
+        guard readSuspended, case .open = state else { return }
         readSuspended = false
+        updateInterest()
+        guard case .open = state else { return }
         // Requests read before the pause may wait in the framer, and no input will announce
         // them: a burst past the limit sent in one write would stall forever.
         if framer.bufferedByteCount > 0 || inputEnded {
-            queue.async { [self] in processBufferedMessages() }
+            server.later { [self] in processBufferedMessages() }
         }
     }
 
     private func processBufferedMessages() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard case .open = state, !readSuspended else { return }
         processMessages()
     }
@@ -573,21 +573,39 @@ final class ClientConnection: @unchecked Sendable {
         guard !readSuspended else { return }
         readSuspended = true
         partialRequestSince = nil
-        server.readiness?.unwatch(descriptor)
+        updateInterest()
     }
 
     /// Stops reading; the connection closes once every owed reply is written.
     func beginDraining() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard case .open = state else { return }
         state = .draining
         suspendReading()
         if slots.count == slotsHead && outputStart == output.count { close() }
     }
 
+    /// Answers every request still with the handler `unavailable`, in its place in the order:
+    /// the server stops before they are answered (a `map` waiting for a compile), and the
+    /// client must hear that it may ask again, not see its connection close mid-request.
+    func answerPendingAsUnavailable() {
+        server.assertOnLoop()
+        guard !isClosed, slotsHead < slots.count else { return }
+        let error = WireError(
+            code: .unavailable, message: "l10nd stopped before answering this request; ask again when it is back")
+        for index in slotsHead..<slots.count where slots[index].bytes == nil {
+            let bytes = WireCodec.encode(.reply(id: slots[index].id, .error(error)), as: slots[index].encoding)
+            slots[index].bytes = bytes
+            heldBytes += bytes.count
+            server.count { $0.errors += 1 }
+        }
+        tableSequence = nil
+        flushSlots()
+    }
+
     /// Closes at once, dropping whatever is unsent. Idempotent.
     func close() {
-        dispatchPrecondition(condition: .onQueue(queue))
+        server.assertOnLoop()
         guard !isClosed else { return }
         let wasSubscribed = subscription != nil
         state = .closed
@@ -595,13 +613,11 @@ final class ClientConnection: @unchecked Sendable {
         slots = []
         unsentAttachments = []
         sentAttachments = []
-        suspendReading()
-        // A suspended source must be resumed before it is cancelled, or it is never released.
-        if let writeSource, writeSuspended {
-            writeSuspended = false
-            writeSource.resume()
-        }
-        writeSource?.cancel()
+        // Out of the loop's set before the number can go to another descriptor.
+        if watchingInput || watchingOutput { server.readiness?.unwatch(descriptor) }
+        watchingInput = false
+        watchingOutput = false
+        readSuspended = true
         socket.take()?.close()
         server.connectionClosed(self, wasSubscribed: wasSubscribed)
     }

@@ -10,7 +10,7 @@ import Synchronization
 /// Lookups read one immutable ``ResourceSnapshot`` per request, so a reply never mixes two
 /// generations. Operations that take time or change state (`reload`) are handed to the
 /// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
-/// its own queue, so the server's queue — every client's lookups — never waits for one; the
+/// its own queue, so the server's loop — every client's lookups — never waits for one; the
 /// rest answer at once.
 package final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
@@ -55,7 +55,7 @@ package final class LookupService: WireRequestHandler {
     /// Where `table` requests are answered, several at once: a new client asking for ten
     /// languages' tables of a large set (about a second each) would otherwise wait for them
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
-    /// per core, and lookups never wait here (they are answered on the server's queue).
+    /// per core, and lookups never wait here (they are answered on the server's loop).
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
     /// Where each generation is compiled, once, and `map` requests answered: apart from
     /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
@@ -333,6 +333,10 @@ package final class LookupService: WireRequestHandler {
             })
     }
 
+    /// The most a `batch` reply's values may come to (bytes): more is refused `too_large`,
+    /// and the connection stays open.
+    static let maximumBatchReplyBytes = 64 << 20
+
     func batch(
         _ keys: [String], languages: [String], table: String?, arguments: [[FormatValue]?]? = nil
     ) throws(WireError) -> WireBatchResult {
@@ -344,19 +348,32 @@ package final class LookupService: WireRequestHandler {
         values.reserveCapacity(keys.count)
         found.reserveCapacity(keys.count)
         var answered = 0
+        // The request's size bounds how many keys it names, not how long their values are:
+        // a megabyte of short keys each answered with a long value would make a reply of
+        // gigabytes, and a failed allocation ends the process (Swift cannot catch it).
+        var replyBytes = 0
         for (index, key) in keys.enumerated() {
             let keyArguments = arguments?[index]?.map(\.argument)
             let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
             let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: plural)
             values.append(result.value)
             found.append(result.found)
+            replyBytes += result.value.utf8.count
             if arguments != nil {
-                formatted.append(
-                    keyArguments.map { keyArguments in
-                        finished(
-                            key, result.value, keyArguments, languages: languages, table: table,
-                            catalog: snapshot.catalog, plural: plural)
-                    })
+                let text = keyArguments.map { keyArguments in
+                    finished(
+                        key, result.value, keyArguments, languages: languages, table: table,
+                        catalog: snapshot.catalog, plural: plural)
+                }
+                replyBytes += text?.utf8.count ?? 0
+                formatted.append(text)
+            }
+            guard replyBytes <= Self.maximumBatchReplyBytes else {
+                throw WireError(
+                    code: .tooLarge,
+                    message:
+                        "the answers to these \(keys.count) keys come to more than \(Self.maximumBatchReplyBytes >> 20) MiB; ask for fewer at a time"
+                )
             }
             if result.found { answered += 1 }
             noteAnswer(result, key: key, chain: chain, languages: languages, table: table)

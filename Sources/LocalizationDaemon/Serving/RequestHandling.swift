@@ -4,7 +4,7 @@ package import LocalizationWire
 /// What the socket server asks to answer each request: the lookup engine implements it,
 /// tests implement small fakes.
 ///
-/// The server calls ``handle(_:from:reply:)`` on its own queue, one request at a time,
+/// The server calls ``handle(_:from:reply:)`` on its loop thread, one request at a time,
 /// and expects `reply` to be called exactly once, from any thread, now or later (`reload`
 /// answers after a rescan). Replies reach the client in request order whatever order they
 /// are completed in; extra calls to `reply` are ignored. `subscribe` never reaches the
@@ -20,7 +20,7 @@ package import LocalizationWire
 package protocol WireRequestHandler: Sendable {
     /// Answers `request`, sent by `peer`, by calling `reply` once.
     ///
-    /// Must not block: it runs on the queue that serves every connection.
+    /// Must not block: it runs on the thread that serves every connection.
     func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void)
 
     /// The reply to `request` when it can be given at once, without blocking (a lookup: an
@@ -28,7 +28,7 @@ package protocol WireRequestHandler: Sendable {
     ///
     /// The socket server's fast path: a reply returned here is encoded straight into the
     /// connection's output, with no reply closure and no place kept in the reply order for
-    /// it. Runs on the server's queue, like `handle`.
+    /// it. Runs on the server's loop thread, like `handle`.
     func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply?
 
     /// Answers the binary frames at the head of `framer` it can straight from their bytes
@@ -40,7 +40,7 @@ package protocol WireRequestHandler: Sendable {
     /// The socket server's fastest path, tried whenever no earlier reply is owed: no
     /// ``WireRequest``, no ``WireReply``, no `String` per request, and what is shared by a
     /// burst of requests (the snapshot, the counters) taken once for all. An answer here must
-    /// be the bytes the general way would send. Runs on the server's queue.
+    /// be the bytes the general way would send. Runs on the server's loop thread.
     func answerFrames(from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int) -> Int
 
     /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to

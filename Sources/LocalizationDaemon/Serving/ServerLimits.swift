@@ -4,8 +4,13 @@ package struct ServerLimits: Sendable, Hashable {
     /// connection is closed.
     package var maxMessageBytes: Int
     /// Connections served at once; beyond it a new connection gets an `unavailable` error
-    /// line and is closed.
+    /// line and is closed. The last ``operatorSlots`` of them are kept for root and the
+    /// daemon's own user.
     package var maxConnections: Int
+    /// Connections, within ``maxConnections``, that only root and the daemon's own user may
+    /// take (`SO_PEERCRED` at accept): at the limit, monitoring (`l10nctl status`) still gets
+    /// in. At most all but one of ``maxConnections`` (``keptForOperators``).
+    package var operatorSlots: Int
     /// Seconds a connection may stay silent — no request arriving whole, no reply going
     /// out — before it is closed. Subscribers, and connections waiting for the handler's
     /// reply, are never idle; a client that leaves its replies unread is silent.
@@ -33,6 +38,7 @@ package struct ServerLimits: Sendable, Hashable {
     package init(
         maxMessageBytes: Int = 1 << 20,
         maxConnections: Int = 1024,
+        operatorSlots: Int = 4,
         idleTimeout: Double = 300,
         maxOutputBufferBytes: Int = 4 << 20,
         maxPendingRequests: Int = 1024,
@@ -42,11 +48,18 @@ package struct ServerLimits: Sendable, Hashable {
     ) {
         self.maxMessageBytes = maxMessageBytes
         self.maxConnections = maxConnections
+        self.operatorSlots = operatorSlots
         self.idleTimeout = idleTimeout
         self.maxOutputBufferBytes = maxOutputBufferBytes
         self.maxPendingRequests = maxPendingRequests
         self.drainTimeout = drainTimeout
         self.requestTimeout = requestTimeout
         self.drainStallTimeout = drainStallTimeout
+    }
+
+    /// The connections kept for the operator: ``operatorSlots``, but never every one of
+    /// ``maxConnections`` (a daemon allowed one connection keeps none).
+    package var keptForOperators: Int {
+        max(0, min(operatorSlots, maxConnections - 1))
     }
 }

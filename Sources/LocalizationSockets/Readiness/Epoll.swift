@@ -1,8 +1,8 @@
 import CEpoll
 import Glibc
 
-/// One Linux epoll instance watching descriptors for input, each registration named by a
-/// 64-bit token; closed when the value goes away.
+/// One Linux epoll instance watching descriptors for input (and, when asked, for room to
+/// write), each registration named by a 64-bit token; closed when the value goes away.
 ///
 /// Registrations are level-triggered: a descriptor stays ready until it is read dry. `add`,
 /// `remove` and `wait` may be called from any threads at once, as the kernel allows.
@@ -16,10 +16,27 @@ package final class Epoll: Sendable {
 
     /// Starts reporting `fd` when it has input (or a hang-up or error), as `token`.
     package func add(_ fd: Int32, token: UInt64) throws(SocketError) {
-        var event = epoll_event()
-        event.events = EPOLLIN.rawValue
-        event.data.u64 = token
+        try add(fd, token: token, input: true, output: false)
+    }
+
+    /// Starts reporting `fd` as `token` when it has input (with `input`), room to write (with
+    /// `output`), a hang-up or an error.
+    package func add(_ fd: Int32, token: UInt64, input: Bool, output: Bool) throws(SocketError) {
+        var event = Self.event(token: token, input: input, output: output)
         try SystemCall.run("epoll_ctl(ADD)") { epoll_ctl(instance.rawValue, EPOLL_CTL_ADD, fd, &event) }
+    }
+
+    /// Changes what `fd`, added before, is reported for.
+    package func modify(_ fd: Int32, token: UInt64, input: Bool, output: Bool) throws(SocketError) {
+        var event = Self.event(token: token, input: input, output: output)
+        try SystemCall.run("epoll_ctl(MOD)") { epoll_ctl(instance.rawValue, EPOLL_CTL_MOD, fd, &event) }
+    }
+
+    private static func event(token: UInt64, input: Bool, output: Bool) -> epoll_event {
+        var event = epoll_event()
+        event.events = (input ? EPOLLIN.rawValue : 0) | (output ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = token
+        return event
     }
 
     /// Stops reporting `fd`; an event already collected by a waiting ``wait(into:capacity:timeout:)``

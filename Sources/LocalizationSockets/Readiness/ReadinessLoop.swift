@@ -12,7 +12,9 @@ import Synchronization
 /// thread each.
 ///
 /// A loop started with ``start(name:timed:)`` also keeps time: its handler says when it
-/// wants to run next even if nothing is ready, and ``wake()`` runs it at once.
+/// wants to run next even if nothing is ready, and ``wake()`` runs it at once. Work from
+/// other threads reaches the loop's thread through ``post(_:)``: one owner for whatever the
+/// handler keeps, no lock around it.
 ///
 /// ```swift
 /// let loop = try ReadinessLoop()
@@ -30,6 +32,18 @@ package final class ReadinessLoop: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// What the looking before sleeping did (``pollingStatistics``).
     private let polling = PollingCounters()
+    /// Work other threads handed to the loop's thread (``post(_:)``).
+    private let mailbox = Mailbox()
+    /// The loop's thread (`pthread_self`), 0 until it runs.
+    private let thread = Atomic<UInt>(0)
+
+    /// Work waiting for the loop's thread. A `pthread` mutex (through `NSLock`), not a
+    /// `Synchronization.Mutex`: ThreadSanitizer sees the hand-over a `pthread` mutex makes,
+    /// so the work's captured state is not reported as raced (scripts/tsan-suppressions.txt).
+    private final class Mailbox: @unchecked Sendable {
+        let lock = NSLock()
+        var work: [@Sendable () -> Void] = []
+    }
 
     /// Creates the epoll instance and the pipe that ``stop()`` writes to (three descriptors).
     package init() throws(SocketError) {
@@ -90,10 +104,36 @@ package final class ReadinessLoop: Sendable {
         _ = write(wakeWriter.rawValue, &byte, 1)
     }
 
+    /// Runs `work` on the loop's thread, before its handler's next call (at once if the loop
+    /// sleeps); from any thread. Work posted after ``stop()`` never runs.
+    package func post(_ work: @escaping @Sendable () -> Void) {
+        mailbox.lock.lock()
+        mailbox.work.append(work)
+        mailbox.lock.unlock()
+        wake()
+    }
+
+    /// Whether the caller runs on the loop's thread.
+    package var isCurrentThread: Bool {
+        thread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
     /// Reports `descriptor` as `token` whenever it has input, a hang-up or an error, until
     /// ``unwatch(_:)``; level-triggered, so input left unread is reported again.
     package func watch(_ descriptor: Int32, token: UInt64) throws(SocketError) {
         try epoll.add(descriptor, token: token)
+    }
+
+    /// Reports `descriptor` as `token` when it has input (with `input`), room to write (with
+    /// `output`), a hang-up or an error; `added`: whether it is watched already (its interest
+    /// is then changed in place). Level-triggered: room to write is reported until the
+    /// descriptor is watched without `output`, so ask for it only while output waits.
+    package func watch(_ descriptor: Int32, token: UInt64, input: Bool, output: Bool, added: Bool) throws(SocketError) {
+        if added {
+            try epoll.modify(descriptor, token: token, input: input, output: output)
+        } else {
+            try epoll.add(descriptor, token: token, input: input, output: output)
+        }
     }
 
     /// Stops reporting `descriptor`. A wake-up already under way may still name its token:
@@ -109,6 +149,7 @@ package final class ReadinessLoop: Sendable {
     }
 
     private func run(_ handler: @Sendable ([UInt64], Bool) -> UInt64?, window: PollingWindow?) {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
         var tokens: [UInt64] = []
         var wakeAt = handler([], true)
         var window = window
@@ -125,6 +166,7 @@ package final class ReadinessLoop: Sendable {
                 if stopping.load(ordering: .acquiring) { return }
                 tokens.remove(at: index)
                 drainWakeUps()
+                runPostedWork()
                 woken = true
             }
             if !woken, let wakeAt, DispatchTime.now().uptimeNanoseconds >= wakeAt { woken = true }
@@ -206,6 +248,15 @@ package final class ReadinessLoop: Sendable {
         // RUSAGE_THREAD (1), which Glibc declares only for _GNU_SOURCE.
         _ = getrusage(__rusage_who_t(1), &usage)
         return usage.ru_nivcsw
+    }
+
+    /// Runs the work posted so far, in the order it was posted.
+    private func runPostedWork() {
+        mailbox.lock.lock()
+        let work = mailbox.work
+        mailbox.work.removeAll(keepingCapacity: true)
+        mailbox.lock.unlock()
+        for item in work { item() }
     }
 
     /// Empties the pipe, so the wake-ups written so far are reported once.
