@@ -26,7 +26,12 @@ public enum PackagePaths {
     /// `../shared`, beside the package: the real-world corpora (`corpus/iina`,
     /// `corpus/mastodon-ios`) and the schemas output is checked against (`schemas/`). A
     /// user's own clone has none, so every test that reads it skips where it is absent.
-    public static var shared: String { URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path }
+    /// `L10ND_SHARED` in the environment names it instead (a worktree beside the package's
+    /// checkout has no `../shared` of its own).
+    public static var shared: String {
+        if let named = ProcessInfo.processInfo.environment["L10ND_SHARED"], !named.isEmpty { return named }
+        return URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path
+    }
 
     /// `../shared/<relativePath>`, or `nil` where it is absent: a test that needs it skips
     /// (`.enabled(if: PackagePaths.shared(…) != nil, …)`).
