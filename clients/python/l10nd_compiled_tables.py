@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A reader of l10nd's compiled tables (docs/FORMAT.md), standard library only.
+"""A reader of l10nd's compiled tables, version 2.0 (docs/FORMAT-2.md), standard library only.
 
-Written from docs/FORMAT.md alone, to show the page is enough; the test suite
+Written from docs/FORMAT-2.md alone, to show the page is enough; the test suite
 (CompiledTablesPythonTests) checks its answers against the Swift reader's.
 
     python3 l10nd_compiled_tables.py TABLES_FILE [QUERIES_FILE]   # queries on stdin without one
