@@ -21,18 +21,29 @@ extension SegmentSet {
     package init(
         developmentLanguage: LanguageTag, sources: [(file: ResourceFile, content: SegmentSource)]
     ) throws(SegmentBuildError) {
-        self.init(developmentLanguage: developmentLanguage)
-        for (key, pieces) in Self.pieces(of: sources) {
-            let (language, table) = (key.language, key.table)
+        let (set, failures) = Self.build(developmentLanguage: developmentLanguage, sources: sources)
+        if let failure = failures.first { throw failure }
+        self = set
+    }
+
+    /// Builds what ``init(developmentLanguage:sources:)`` builds, each segment that cannot
+    /// be built (no memory, past the format's limits) left out of the set and named.
+    package static func build(
+        developmentLanguage: LanguageTag, sources: [(file: ResourceFile, content: SegmentSource)]
+    ) -> (set: SegmentSet, failures: [SegmentBuildError]) {
+        var set = SegmentSet(developmentLanguage: developmentLanguage)
+        var failures: [SegmentBuildError] = []
+        for (key, pieces) in pieces(of: sources) {
             do throws(SegmentError) {
-                let segment = try Segment(SegmentPlan(language: language, table: table, pieces: pieces))
-                self = replacing(segment, language: language, table: table)
+                let segment = try Segment(SegmentPlan(language: key.language, table: key.table, pieces: pieces))
+                set = set.replacing(segment, language: key.language, table: key.table)
             } catch {
-                throw SegmentBuildError(language: language, table: table, error: error)
+                failures.append(SegmentBuildError(language: key.language, table: key.table, error: error))
             }
         }
-        self = replacingSourceLanguages(
+        set = set.replacingSourceLanguages(
             ResourceCatalog.sourceLanguages(ofWritten: sources.map { ($0.file, $0.content.catalogSourceLanguage) }))
+        return (set, failures)
     }
 
     /// The pieces of each (language, table) among `sources`, lowest precedence first: what

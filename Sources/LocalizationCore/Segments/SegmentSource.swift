@@ -32,6 +32,16 @@ package enum SegmentSource: Sendable {
         }
     }
 
+    /// The content as the catalog's model holds it (a `.strings` file's entries as a
+    /// table of strings, the last of duplicate keys winning, as ``ParsedResource`` reads it).
+    package var parsed: ParsedResource {
+        switch self {
+        case .strings(let table): .table(LocalizationTable(strings: table.dictionary))
+        case .table(let table): .table(table)
+        case .catalog(let catalog): .catalog(catalog)
+        }
+    }
+
     /// The catalog's `sourceLanguage` as written; `nil` for an `.lproj` file.
     var catalogSourceLanguage: String? {
         guard case .catalog(let catalog) = self else { return nil }
