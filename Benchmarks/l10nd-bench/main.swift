@@ -1,7 +1,7 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled|mapped]
+//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled|mapped|segments]
 //                                    [--json FILE] [--svg FILE]
 import Foundation
 
@@ -9,7 +9,9 @@ let arguments = CommandLine.arguments.dropFirst()
 // The benchmark's own client processes (the mapped part starts them).
 if arguments.first == "--client-process" { runClientProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
-let parts = ["parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "compiled", "mapped"]
+let parts = [
+    "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "compiled", "mapped", "segments",
+]
 let usage = """
     usage: l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
                        [--only \(parts.joined(separator: "|"))]
@@ -70,6 +72,11 @@ if runs("compiled") {
 if runs("mapped") {
     runMappedClientBenchmark(
         languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
+        keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
+}
+if runs("segments") {
+    runSegmentBuildBenchmark(
+        corpusRoot: corpusRoot, languages: value(of: "--languages").flatMap { Int($0) } ?? 4,
         keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
 }
 if let json = value(of: "--json") {

@@ -3,7 +3,7 @@ import LocalizationCore
 import TestSupport
 import Testing
 
-/// docs/FORMAT.md is enough to read compiled tables: the Python reader written from it
+/// docs/FORMAT-2.md is enough to read compiled tables: the Python reader written from it
 /// alone (clients/python/l10nd_compiled_tables.py) gives the catalog's answers for buffers
 /// the Swift writer made, and refuses a damaged one.
 @Suite struct CompiledTablesPythonTests {

@@ -26,10 +26,11 @@ public enum PackagePaths {
     /// `../shared`, beside the package: the real-world corpora (`corpus/iina`,
     /// `corpus/mastodon-ios`) and the schemas output is checked against (`schemas/`). A
     /// user's own clone has none, so every test that reads it skips where it is absent.
-    /// `L10ND_SHARED` names it elsewhere (a worktree's `..` is not the clone's).
+    /// `L10ND_SHARED` in the environment names it instead (a worktree beside the package's
+    /// checkout has no `../shared` of its own).
     public static var shared: String {
-        ProcessInfo.processInfo.environment["L10ND_SHARED"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path
+        if let named = ProcessInfo.processInfo.environment["L10ND_SHARED"], !named.isEmpty { return named }
+        return URL(fileURLWithPath: root + "/../shared").standardizedFileURL.path
     }
 
     /// `../shared/<relativePath>`, or `nil` where it is absent: a test that needs it skips

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A reader of l10nd's compiled tables (docs/FORMAT.md), standard library only.
+"""A reader of l10nd's compiled tables, version 2.0 (docs/FORMAT-2.md), standard library only.
 
-Written from docs/FORMAT.md alone, to show the page is enough; the test suite
+Written from docs/FORMAT-2.md alone, to show the page is enough; the test suite
 (CompiledTablesPythonTests) checks its answers against the Swift reader's.
 
     python3 l10nd_compiled_tables.py TABLES_FILE [QUERIES_FILE]   # queries on stdin without one
@@ -17,6 +17,9 @@ import struct
 import sys
 import unicodedata
 
+# The CRC and the key hash are version 3.0's too.
+from l10nd_segments import crc32c, key_hash
+
 MAGIC = b"L10NDTBL"
 HEADER_LENGTH = 128
 ABSENT = 0xFFFFFFFF
@@ -27,37 +30,6 @@ CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 class Damaged(Exception):
     """The buffer is not whole, undamaged compiled tables of version 2."""
-
-
-def crc32c(data):
-    table = crc32c.table
-    if table is None:
-        table = []
-        for byte in range(256):
-            crc = byte
-            for _ in range(8):
-                crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-            table.append(crc)
-        crc32c.table = table
-    crc = 0xFFFFFFFF
-    for byte in data:
-        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
-    return crc ^ 0xFFFFFFFF
-
-
-crc32c.table = None
-
-
-def key_hash(data):
-    m = 0x9E3779B97F4A7C15
-    mask = 0xFFFFFFFFFFFFFFFF
-    h = 0xCBF29CE484222325 ^ len(data)
-    for start in range(0, len(data), 8):
-        (word,) = struct.unpack("<Q", data[start:start + 8].ljust(8, b"\0"))
-        h = ((h ^ word) * m) & mask
-        h ^= h >> 29
-    h = (h * m) & mask
-    return h ^ (h >> 32)
 
 
 class CompiledTables:

@@ -47,10 +47,21 @@ public struct ResourceCatalog: Sendable {
     package static func sourceLanguages(of resources: [(file: ResourceFile, content: ParsedResource)])
         -> [String: LanguageTag]
     {
+        sourceLanguages(
+            ofWritten: resources.map { file, content -> (file: ResourceFile, sourceLanguage: String?) in
+                guard case .catalog(let catalog) = content else { return (file, nil) }
+                return (file, catalog.sourceLanguage)
+            })
+    }
+
+    /// The source language of the String Catalog that wins for each table, given each
+    /// file's catalog source language as written (`nil` for an `.lproj` file).
+    package static func sourceLanguages(ofWritten files: [(file: ResourceFile, sourceLanguage: String?)])
+        -> [String: LanguageTag]
+    {
         var result: [String: LanguageTag] = [:]
-        for (file, content) in resources.sorted(by: { precedes($0.file, $1.file) }) {
-            guard case .catalog(let catalog) = content, let language = try? LanguageTag(catalog.sourceLanguage)
-            else { continue }
+        for (file, written) in files.sorted(by: { precedes($0.file, $1.file) }) {
+            guard let written, let language = try? LanguageTag(written) else { continue }
             result[file.table] = language
         }
         return result
@@ -67,12 +78,7 @@ public struct ResourceCatalog: Sendable {
     package func candidates(_ tableName: String, chain: FallbackChain) -> (
         languages: [LanguageTag], identifiers: [String]
     ) {
-        guard let source = sourceCandidates[tableName] else { return (chain.candidates, chain.identifiers) }
-        let extra = source.filter { !chain.identifiers.contains($0.identifier) }
-        guard !extra.isEmpty else { return (chain.candidates, chain.identifiers) }
-        var languages = chain.candidates
-        languages.insert(contentsOf: extra, at: chain.developmentStart)
-        return (languages, languages.map(\.identifier))
+        chain.languages(withSource: sourceCandidates[tableName])
     }
 
     /// Replaces one language's table, or removes it when `table` is `nil` or empty; a

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""A reader of l10nd's compiled segments (docs/FORMAT.md, version 3.0), standard library only.
+
+Written from docs/FORMAT.md alone, to show the page is enough; the test suite
+(SegmentsPythonTests) checks its answers against the Swift lookup's.
+
+    python3 l10nd_segments.py SEGMENT_FILE... [--queries QUERIES_FILE]   # queries on stdin without one
+
+Each segment file is one (language, table). Each query line is {"key": ..., "table": ...,
+"chain": [language, ...]} (table optional): the fallback chain as the lookup resolves it
+(FallbackChain, with the table's catalog source language), which this reader walks,
+probing each language's segment in turn. Each output line is {"found": false} or
+{"found": true, "value": ..., "lang": ..., "plural": null or {"format", "variables":
+{name: {"type", "arg", "forms": {category: form}}}}}. A damaged segment gives {"error": ...}
+and exit status 1.
+"""
+
+import json
+import struct
+import sys
+import unicodedata
+
+MAGIC = b"L10NDSEG"
+HEADER_LENGTH = 96
+ABSENT = 0xFFFFFFFF
+NO_ARGUMENT = -2147483648
+STAND_IN = 1
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+class Damaged(Exception):
+    """The buffer is not a whole, undamaged segment of version 3."""
+
+
+def crc32c(data):
+    table = crc32c.table
+    if table is None:
+        table = []
+        for byte in range(256):
+            crc = byte
+            for _ in range(8):
+                crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+            table.append(crc)
+        crc32c.table = table
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = (crc >> 8) ^ table[(crc ^ byte) & 0xFF]
+    return crc ^ 0xFFFFFFFF
+
+
+crc32c.table = None
+
+
+def key_hash(data):
+    m = 0x9E3779B97F4A7C15
+    mask = 0xFFFFFFFFFFFFFFFF
+    h = 0xCBF29CE484222325 ^ len(data)
+    for start in range(0, len(data), 8):
+        (word,) = struct.unpack("<Q", data[start:start + 8].ljust(8, b"\0"))
+        h = ((h ^ word) * m) & mask
+        h ^= h >> 29
+    h = (h * m) & mask
+    return h ^ (h >> 32)
+
+
+class Segment:
+    """One (language, table) segment, checked as FORMAT.md says a reader must."""
+
+    def __init__(self, data, verify_checksums=True):
+        if len(data) < HEADER_LENGTH:
+            raise Damaged("shorter than the header")
+        if data[0:8] != MAGIC:
+            raise Damaged("bad magic")
+        major, minor, header_length, total = struct.unpack_from("<HHIQ", data, 8)
+        if major != 3:
+            raise Damaged("version %d.%d" % (major, minor))
+        if total > len(data):
+            raise Damaged("truncated")
+        self.data = data = data[:total]
+        if not HEADER_LENGTH <= header_length <= total or header_length % 8:
+            raise Damaged("header length")
+        header_crc, body_crc, self.key_count, self.slot_count = struct.unpack_from("<IIII", data, 24)
+        if crc32c(data[0:24] + b"\0\0\0\0" + data[28:header_length]) != header_crc:
+            raise Damaged("header checksum")
+        if verify_checksums and crc32c(data[header_length:]) != body_crc:
+            raise Damaged("body checksum")
+        self.header_length = header_length
+        count, keys = self.slot_count, self.key_count
+        if count == 0 or count & (count - 1) or keys > count:
+            raise Damaged("slot count")
+        self.strings, self.strings_length, self.slots, self.entries = struct.unpack_from("<QQQQ", data, 40)
+        self.check_range(self.strings, self.strings_length)
+        self.check_range(self.slots, 16 * count)
+        self.check_range(self.entries, 24 * keys)
+        self.language = self.string(72)
+        self.table = self.string(80)
+
+    def check_range(self, offset, length):
+        if offset < self.header_length or offset > len(self.data) or length > len(self.data) - offset:
+            raise Damaged("offset %d" % offset)
+        return offset
+
+    def string_bytes(self, at):
+        offset, length = struct.unpack_from("<II", self.data, at)
+        if offset > self.strings_length or length > self.strings_length - offset:
+            raise Damaged("string reference at %d" % at)
+        return self.data[self.strings + offset:self.strings + offset + length]
+
+    def string(self, at):
+        return self.string_bytes(at).decode("utf-8", "replace")
+
+    def optional_string(self, at):
+        if struct.unpack_from("<II", self.data, at) == (ABSENT, ABSENT):
+            return None
+        return self.string(at)
+
+    def find(self, key):
+        """The entry number of key (a str), or None when the segment lacks it."""
+        encoded = key.encode("utf-8")
+        number = self.probe(encoded)
+        if number is None and not encoded.isascii():
+            # The index holds each key's canonical composition (NFC).
+            composed = unicodedata.normalize("NFC", key).encode("utf-8")
+            if composed != encoded:
+                number = self.probe(composed)
+        return number
+
+    def probe(self, key):
+        h = key_hash(key)
+        mask = self.slot_count - 1
+        slot = h & mask
+        for _ in range(self.slot_count):
+            at = self.slots + 16 * slot
+            (word,) = struct.unpack_from("<Q", self.data, at)
+            number = word >> 32
+            if number == 0:
+                return None
+            if word & 0xFFFFFFFF == h >> 32:
+                if number > self.key_count:
+                    raise Damaged("entry number")
+                if self.string_bytes(at + 8) == key:
+                    return number - 1
+            slot = (slot + 1) & mask
+        return None
+
+    def entry(self, number):
+        """Entry number's key, value, plural block (or None) and stand-in mark."""
+        at = self.entries + 24 * number
+        plural, flags = struct.unpack_from("<II", self.data, at + 16)
+        return {
+            "key": self.string(at),
+            "value": self.string(at + 8),
+            "plural": self.plural(plural) if plural else None,
+            "stand_in": bool(flags & STAND_IN),
+        }
+
+    def plural(self, offset):
+        self.check_range(offset, 16)
+        (count,) = struct.unpack_from("<I", self.data, offset)
+        self.check_range(offset, 16 + 72 * count)
+        variables = {}
+        for index in range(count):
+            at = offset + 16 + 72 * index
+            (argument,) = struct.unpack_from("<i", self.data, at + 16)
+            forms = {}
+            for position, category in enumerate(CATEGORIES):
+                form = self.optional_string(at + 24 + 8 * position)
+                if form is not None:
+                    forms[category] = form
+            variables[self.string(at)] = {
+                "type": self.optional_string(at + 8),
+                "arg": None if argument == NO_ARGUMENT else argument,
+                "forms": forms,
+            }
+        return {"format": self.string(offset + 8), "variables": variables}
+
+
+def lookup(segments, key, chain, table=None):
+    """The answer for key along chain (language identifiers, in order) among segments, a
+    dict keyed by (language, table): the first language whose segment has the key and no
+    stand-in answers. None when none does."""
+    for language in chain:
+        segment = segments.get((language, table or "Localizable"))
+        number = segment.find(key) if segment else None
+        if number is None:
+            continue
+        entry = segment.entry(number)
+        if entry["stand_in"]:
+            continue
+        return {"value": entry["value"], "lang": language, "plural": entry["plural"]}
+    return None
+
+
+def main():
+    arguments = sys.argv[1:]
+    queries = sys.stdin
+    if "--queries" in arguments:
+        at = arguments.index("--queries")
+        queries = open(arguments[at + 1], encoding="utf-8")
+        del arguments[at:at + 2]
+    segments = {}
+    for path in arguments:
+        with open(path, "rb") as file:
+            data = file.read()
+        try:
+            segment = Segment(data)
+        except (Damaged, struct.error) as error:
+            print(json.dumps({"error": "%s: %s" % (path, error)}))
+            return 1
+        segments[(segment.language, segment.table)] = segment
+    for line in queries:
+        if not line.strip():
+            continue
+        query = json.loads(line)
+        try:
+            answer = lookup(segments, query["key"], query["chain"], query.get("table"))
+        except (Damaged, struct.error) as error:
+            print(json.dumps({"error": str(error)}), flush=True)
+            continue
+        result = {"found": False} if answer is None else dict(found=True, **answer)
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
