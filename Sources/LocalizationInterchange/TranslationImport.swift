@@ -39,35 +39,6 @@ public enum TranslationImport {
         public var skipped: [String] = []
     }
 
-    /// The translations of XLIFF `<trans-unit>`s with a non-empty `<target>`.
-    public static func targets(from entries: [XLIFFDocument.Entry]) -> [Target] {
-        entries.filter { !$0.target.isEmpty }.map { Target(original: $0.original, id: $0.id, text: $0.target) }
-    }
-
-    /// The translations of `.po` messages, plural ones mapped back from `msgstr[k]` to the
-    /// language's *k*-th CLDR category; empty `msgstr`s are untranslated and left out.
-    public static func targets(from entries: [PODocument.Entry], project: TranslationProject) -> [Target] {
-        let categories = GettextPluralForms(language: project.language).categories
-        var targets: [Target] = []
-        for entry in entries {
-            guard let bar = entry.context.firstIndex(of: "|") else { continue }
-            let original = String(entry.context[..<bar])
-            let id = String(entry.context[entry.context.index(after: bar)...])
-            guard entry.isPlural else {
-                if let text = entry.translations.first, !text.isEmpty {
-                    targets.append(Target(original: original, id: id, text: text))
-                }
-                continue
-            }
-            let units = project.file(original: original)?.units.filter { $0.pluralGroup == id } ?? []
-            for (number, text) in entry.translations.enumerated() where !text.isEmpty && number < categories.count {
-                guard let unit = units.first(where: { $0.category == categories[number] }) else { continue }
-                targets.append(Target(original: original, id: unit.id, text: text))
-            }
-        }
-        return targets
-    }
-
     /// Writes `targets` into `project`'s files.
     /// - Throws: ``InterchangeError`` when a file cannot be parsed or written.
     public static func apply(_ targets: [Target], to project: TranslationProject) throws(InterchangeError) -> Outcome {
