@@ -32,7 +32,7 @@ public enum PODocument {
                 guard let group = unit.pluralGroup else {
                     index += 1
                     guard !unit.source.isEmpty else { continue }
-                    po += "\n" + comments(unit, file) + fuzzy([unit.target], sources: [unit.source])
+                    po += "\n" + comments(unit, file) + fuzzy([unit], sources: [unit.source])
                     po += field("msgctxt", "\(file.original)|\(unit.id)")
                     po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
                     continue
@@ -45,7 +45,7 @@ public enum PODocument {
                 let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
                 let plural = members.first { $0.category == .other }?.source ?? singular
                 guard !singular.isEmpty else { continue }
-                po += "\n" + comments(unit, file) + fuzzy(members.map(\.target), sources: [singular, plural])
+                po += "\n" + comments(unit, file) + fuzzy(members, sources: [singular, plural])
                 po += field("msgctxt", "\(file.original)|\(group)")
                 po += field("msgid", singular) + field("msgid_plural", plural)
                 for (number, category) in forms.categories.enumerated() {
@@ -56,14 +56,16 @@ public enum PODocument {
         return po
     }
 
-    /// `#, fuzzy` when a translation starts or ends with a line break its source does not
-    /// (or the other way round): `msgfmt --check` rejects such a message, and it is a
-    /// translator's slip worth a second look. Import still writes a fuzzy message's text.
-    private static func fuzzy(_ targets: [String?], sources: [String]) -> String {
+    /// `#, fuzzy` for a translation a String Catalog marks `needs_review` or `new` (gettext's
+    /// one word for "not final", which import reads back as `needs_review`), and when a
+    /// translation starts or ends with a line break its source does not (or the other way
+    /// round): `msgfmt --check` rejects such a message, and it is a translator's slip worth a
+    /// second look.
+    private static func fuzzy(_ units: [TranslationUnit], sources: [String]) -> String {
         func edges(_ text: String) -> [Bool] { [text.hasPrefix("\n"), text.hasSuffix("\n")] }
-        let differs = targets.contains { target in
-            guard let target, !target.isEmpty else { return false }
-            return sources.contains { edges($0) != edges(target) }
+        let differs = units.contains { unit in
+            guard let target = unit.target, !target.isEmpty else { return false }
+            return (unit.state ?? .translated) != .translated || sources.contains { edges($0) != edges(target) }
         }
         return differs ? "#, fuzzy\n" : ""
     }

@@ -18,7 +18,8 @@ extension TranslationImport {
         var reading = Reading()
         for entry in entries where !entry.target.isEmpty {
             if project.has(original: entry.original, id: entry.id, plural: false) {
-                reading.targets.append(Target(original: entry.original, id: entry.id, text: entry.target))
+                reading.targets.append(
+                    Target(original: entry.original, id: entry.id, text: entry.target, state: entry.state))
                 continue
             }
             let name = "\(entry.original): unit \"\(entry.id)\""
@@ -28,7 +29,8 @@ extension TranslationImport {
             }
             switch project.place(name, source: source, plural: nil, hints: [entry.id] + entry.hints) {
             case .success(let place):
-                reading.targets.append(Target(original: place.original, id: place.id, text: entry.target))
+                reading.targets.append(
+                    Target(original: place.original, id: place.id, text: entry.target, state: entry.state))
             case .failure(let error): reading.unplaced.append(error.description)
             }
         }
@@ -69,8 +71,10 @@ extension TranslationImport {
                     continue
                 }
             }
+            let state: TranslationState = entry.isFuzzy ? .needsReview : .translated
             guard entry.isPlural else {
-                reading.targets.append(Target(original: place.original, id: place.id, text: entry.translations[0]))
+                reading.targets.append(
+                    Target(original: place.original, id: place.id, text: entry.translations[0], state: state))
                 continue
             }
             let units = project.file(original: place.original)?.units.filter { $0.pluralGroup == place.id } ?? []
@@ -83,7 +87,7 @@ extension TranslationImport {
                 }
                 for category in categories {
                     guard let unit = units.first(where: { $0.category == category }) else { continue }
-                    reading.targets.append(Target(original: place.original, id: unit.id, text: text))
+                    reading.targets.append(Target(original: place.original, id: unit.id, text: text, state: state))
                 }
             }
             if !slots.split.isEmpty {

@@ -13,11 +13,14 @@ public enum TranslationImport {
         public var id: String
         /// The translation.
         public var text: String
+        /// How final the translator says it is (XLIFF `state`, `.po` `#, fuzzy`).
+        public var state: TranslationState
         /// Creates a target.
-        public init(original: String, id: String, text: String) {
+        public init(original: String, id: String, text: String, state: TranslationState = .translated) {
             self.original = original
             self.id = id
             self.text = text
+            self.state = state
         }
 
         /// The file and unit a target writes to.
@@ -39,9 +42,19 @@ public enum TranslationImport {
         public var skipped: [String] = []
     }
 
-    /// Writes `targets` into `project`'s files.
+    /// Writes `targets` into `project`'s files, with their review states.
+    ///
+    /// - A translation that is not final (`#, fuzzy`, XLIFF `needs-review-*` or `new`) is
+    ///   written to a String Catalog with that state (`needs_review`, `new`); a `.strings` or
+    ///   `.stringsdict` file has no state, so there, as `msgfmt` does, it is not used — and
+    ///   said, as skipped — unless `acceptFuzzy`, which takes every translation as final.
+    /// - A final translation of a catalog unit that is `needs_review` or `new` confirms it:
+    ///   its state becomes `translated` even when the value is unchanged.
+    /// - An unchanged value is never marked less final than it is.
     /// - Throws: ``InterchangeError`` when a file cannot be parsed or written.
-    public static func apply(_ targets: [Target], to project: TranslationProject) throws(InterchangeError) -> Outcome {
+    public static func apply(_ targets: [Target], to project: TranslationProject, acceptFuzzy: Bool = false)
+        throws(InterchangeError) -> Outcome
+    {
         var outcome = Outcome()
         var edits: [String: [ResourceEdit]] = [:]
         // A unit given twice (two `<trans-unit>`s with one id) is ambiguous: neither is written.
@@ -64,7 +77,21 @@ public enum TranslationImport {
                 outcome.skipped.append("\(target.original): no unit \"\(target.id)\"")
                 continue
             }
-            if unit.target != target.text { edits[file.original, default: []].append(unit.edit(target.text)) }
+            let state = acceptFuzzy ? .translated : target.state
+            let confirms = state == .translated && (unit.state ?? .translated) != .translated
+            if unit.target == target.text {
+                if confirms, let edit = unit.edit(state: .translated) { edits[file.original, default: []].append(edit) }
+                continue
+            }
+            guard state == .translated || unit.state != nil else {
+                outcome.skipped.append(
+                    "\(target.original): unit \"\(target.id)\" is marked \(target.state == .new ? "new" : "fuzzy") "
+                        + "(not final) and this file has no review state, so it is not written; "
+                        + "--accept-fuzzy writes it as final")
+                continue
+            }
+            edits[file.original, default: []].append(unit.edit(target.text))
+            if let edit = unit.edit(state: state) { edits[file.original, default: []].append(edit) }
         }
         for file in project.files {
             guard let fileEdits = edits[file.original] else { continue }

@@ -195,25 +195,35 @@ public struct TranslationProject: Sendable {
         for key in source.keys.sorted() where !catalog.untranslatableKeys.contains(key) {
             guard let original = source[key] else { continue }
             let note = (strings[key] as? [String: Any])?["comment"] as? String
+            let localization = member(strings[key], "localizations", code)
             if let plural = original.plural, let forms = plural.variables["_"]?.forms, plural.variables.count == 1 {
                 let group = "\(key)|==|plural"
                 for category in categories {
                     let current = own[key]?.plural?.variables["_"]?.forms[category]
+                    let state = member(localization, "variations", "plural", category.rawValue, "stringUnit", "state")
                     units.append(
                         TranslationUnit(
                             id: "\(group).\(category.rawValue)", source: forms[category] ?? forms[.other] ?? "",
                             target: current, note: note, pluralGroup: group, category: category,
                             address: .catalogPluralForm(
-                                key: key, language: code, category: category, value: current ?? "")))
+                                key: key, language: code, category: category, value: current ?? ""),
+                            state: TranslationState(catalog: state as? String)))
                 }
             } else if original.plural == nil, original.deviceVariants.isEmpty {
                 let current = own[key].flatMap { $0.plural == nil ? $0.value : nil }
+                let state = member(localization, "stringUnit", "state")
                 units.append(
                     TranslationUnit(
                         id: key, source: original.value, target: current, note: note, pluralGroup: nil, category: nil,
-                        address: .catalogValue(key: key, language: code, value: current ?? "")))
+                        address: .catalogValue(key: key, language: code, value: current ?? ""),
+                        state: TranslationState(catalog: state as? String)))
             }
         }
         return units
     }
+}
+
+/// The value at `path` in nested JSON objects, `nil` where any step is missing.
+private func member(_ value: Any?, _ path: String...) -> Any? {
+    path.reduce(value) { ($0 as? [String: Any])?[$1] }
 }

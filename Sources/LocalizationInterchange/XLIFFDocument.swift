@@ -28,9 +28,16 @@ public enum XLIFFDocument {
 
                 """
             for unit in file.units {
-                xml += "      <trans-unit id=\"\(XLIFFText.attribute(unit.id))\" xml:space=\"preserve\">\n"
+                // A final translation is `approved="yes"` (translate-toolkit's `xliff2po` makes
+                // every unapproved one fuzzy); one to review or pre-filled carries its `state`.
+                let state = unit.target == nil ? nil : (unit.state ?? .translated)
+                let approved = state == .translated ? " approved=\"yes\"" : ""
+                xml += "      <trans-unit id=\"\(XLIFFText.attribute(unit.id))\" xml:space=\"preserve\"\(approved)>\n"
                 xml += "        <source>\(XLIFFText.content(unit.source))</source>\n"
-                if let target = unit.target { xml += "        <target>\(XLIFFText.content(target))</target>\n" }
+                if let target = unit.target {
+                    let attribute = state?.xliffState.map { " state=\"\($0)\"" } ?? ""
+                    xml += "        <target\(attribute)>\(XLIFFText.content(target))</target>\n"
+                }
                 if let note = unit.note { xml += "        <note>\(XLIFFText.attribute(note))</note>\n" }
                 xml += "      </trans-unit>\n"
             }

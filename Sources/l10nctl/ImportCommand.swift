@@ -3,7 +3,7 @@ import Foundation
 import LocalizationCore
 import LocalizationInterchange
 
-/// `l10nctl import DIR FILE [--lang TAG] [--format xliff|po]`: writes a translator's XLIFF
+/// `l10nctl import DIR FILE [--lang TAG] [--accept-fuzzy] [--format xliff|po]`: writes a translator's XLIFF
 /// or `.po` back into the resource files, changing only the values that differ.
 enum ImportCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
@@ -34,7 +34,10 @@ enum ImportCommand {
             FileHandle.standardError.write(Data("l10nctl: error: \(input): \(reason)\n".utf8))
         }
         let outcome: TranslationImport.Outcome
-        do { outcome = try TranslationImport.apply(targets, to: project) } catch { throw CommandFailure("\(error)") }
+        do {
+            outcome = try TranslationImport.apply(
+                targets, to: project, acceptFuzzy: parsed.flags.contains("accept-fuzzy"))
+        } catch { throw CommandFailure("\(error)") }
         for path in outcome.changedFiles { print("updated \(path)") }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
