@@ -32,7 +32,7 @@ public enum PODocument {
                 guard let group = unit.pluralGroup else {
                     index += 1
                     guard !unit.source.isEmpty else { continue }
-                    po += "\n" + comments(unit, file) + fuzzy([unit], sources: [unit.source])
+                    po += "\n" + comments(unit, file, base: [unit]) + fuzzy([unit], sources: [unit.source])
                     po += field("msgctxt", "\(file.original)|\(unit.id)")
                     po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
                     continue
@@ -45,7 +45,7 @@ public enum PODocument {
                 let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
                 let plural = members.first { $0.category == .other }?.source ?? singular
                 guard !singular.isEmpty else { continue }
-                po += "\n" + comments(unit, file) + fuzzy(members, sources: [singular, plural])
+                po += "\n" + comments(unit, file, base: members) + fuzzy(members, sources: [singular, plural])
                 po += field("msgctxt", "\(file.original)|\(group)")
                 po += field("msgid", singular) + field("msgid_plural", plural)
                 for (number, category) in forms.categories.enumerated() {
@@ -70,11 +70,12 @@ public enum PODocument {
         return differs ? "#, fuzzy\n" : ""
     }
 
-    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile) -> String {
+    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile, base: [TranslationUnit]) -> String {
         let note = unit.note.map {
             $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined()
         }
-        return (note ?? "") + "#: \(file.original)\n"
+        return (note ?? "") + "#. \(TranslationBase.poPrefix)\(TranslationBase.hash(base.map(\.target)))\n"
+            + "#: \(file.original)\n"
     }
 
     /// `name "text"`, or `name ""` and one line per `\n` for text of several lines.
@@ -120,6 +121,8 @@ public enum PODocument {
         public var line: Int
         /// Its `#:` references: the file, or (translate-toolkit's `xliff2po`) the XLIFF id.
         public var references: [String] = []
+        /// The hash of its translation when it was exported (``TranslationBase``).
+        public var base: String?
         /// Whether the message has `msgid_plural`.
         public var isPlural: Bool { sourcePlural != nil }
         /// How errors name it: its `msgctxt`, else its `msgid` and line.
@@ -146,12 +149,14 @@ public enum PODocument {
         var fields: [(name: String, value: String)] = []
         var fuzzy = false
         var references: [String] = []
+        var base: String?
         var start = 0
         func finish() {
             defer {
                 fields = []
                 fuzzy = false
                 references = []
+                base = nil
             }
             guard let msgid = fields.first(where: { $0.name == "msgid" }) else { return }
             let context = fields.first { $0.name == "msgctxt" }?.value
@@ -173,7 +178,7 @@ public enum PODocument {
                 Entry(
                     context: context, source: msgid.value,
                     sourcePlural: fields.first { $0.name == "msgid_plural" }?.value, translations: strings,
-                    isFuzzy: fuzzy, line: start, references: references))
+                    isFuzzy: fuzzy, line: start, references: references, base: base))
         }
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
@@ -191,6 +196,9 @@ public enum PODocument {
                     })
                 {
                     fuzzy = true
+                }
+                if line.hasPrefix("#. " + TranslationBase.poPrefix) {
+                    base = String(line.dropFirst(3 + TranslationBase.poPrefix.count))
                 }
                 if line.hasPrefix("#:") {
                     references += line.dropFirst(2).split(separator: " ").map(String.init)

@@ -18,8 +18,9 @@ extension TranslationImport {
         var reading = Reading()
         for entry in entries where !entry.target.isEmpty {
             if project.has(original: entry.original, id: entry.id, plural: false) {
-                reading.targets.append(
-                    Target(original: entry.original, id: entry.id, text: entry.target, state: entry.state))
+                var target = Target(original: entry.original, id: entry.id, text: entry.target, state: entry.state)
+                target.base = entry.base
+                reading.targets.append(target)
                 continue
             }
             let name = "\(entry.original): unit \"\(entry.id)\""
@@ -29,8 +30,9 @@ extension TranslationImport {
             }
             switch project.place(name, source: source, plural: nil, hints: [entry.id] + entry.hints) {
             case .success(let place):
-                reading.targets.append(
-                    Target(original: place.original, id: place.id, text: entry.target, state: entry.state))
+                var target = Target(original: place.original, id: place.id, text: entry.target, state: entry.state)
+                target.base = entry.base
+                reading.targets.append(target)
             case .failure(let error): reading.unplaced.append(error.description)
             }
         }
@@ -73,8 +75,9 @@ extension TranslationImport {
             }
             let state: TranslationState = entry.isFuzzy ? .needsReview : .translated
             guard entry.isPlural else {
-                reading.targets.append(
-                    Target(original: place.original, id: place.id, text: entry.translations[0], state: state))
+                var target = Target(original: place.original, id: place.id, text: entry.translations[0], state: state)
+                target.base = entry.base
+                reading.targets.append(target)
                 continue
             }
             let units = project.file(original: place.original)?.units.filter { $0.pluralGroup == place.id } ?? []
@@ -87,7 +90,10 @@ extension TranslationImport {
                 }
                 for category in categories {
                     guard let unit = units.first(where: { $0.category == category }) else { continue }
-                    reading.targets.append(Target(original: place.original, id: unit.id, text: text, state: state))
+                    var target = Target(original: place.original, id: unit.id, text: text, state: state)
+                    target.base = entry.base
+                    target.baseGroup = place.id
+                    reading.targets.append(target)
                 }
             }
             if !slots.split.isEmpty {

@@ -15,6 +15,11 @@ public enum TranslationImport {
         public var text: String
         /// How final the translator says it is (XLIFF `state`, `.po` `#, fuzzy`).
         public var state: TranslationState
+        /// The hash of the translation when it was exported (``TranslationBase``), if the
+        /// file kept it: of the unit's, or of every form of `baseGroup`.
+        public var base: String?
+        /// The plural group a `.po` message's base hash covers.
+        public var baseGroup: String?
         /// Creates a target.
         public init(original: String, id: String, text: String, state: TranslationState = .translated) {
             self.original = original
@@ -40,6 +45,12 @@ public enum TranslationImport {
         public var changedValues = 0
         /// Translations not written, each with why.
         public var skipped: [String] = []
+        /// Translations that would replace a value changed in the files since the export,
+        /// each with both values; when there are any (and no `force`), nothing is written.
+        public var conflicts: [String] = []
+        /// Values changed in the files since the export that the file gives back unchanged:
+        /// kept, not reverted to what was exported.
+        public var keptNewer = 0
     }
 
     /// Writes `targets` into `project`'s files, with their review states.
@@ -52,9 +63,12 @@ public enum TranslationImport {
     ///   its state becomes `translated` even when the value is unchanged.
     /// - An unchanged value is never marked less final than it is.
     /// - Throws: ``InterchangeError`` when a file cannot be parsed or written.
-    public static func apply(_ targets: [Target], to project: TranslationProject, acceptFuzzy: Bool = false)
-        throws(InterchangeError) -> Outcome
-    {
+    /// - A translation whose export base (``TranslationBase``) differs from the value in the
+    ///   files now, and which would change that value, is a conflict: unless `force`, the
+    ///   conflicts are listed and nothing is written.
+    public static func apply(
+        _ targets: [Target], to project: TranslationProject, acceptFuzzy: Bool = false, force: Bool = false
+    ) throws(InterchangeError) -> Outcome {
         var outcome = Outcome()
         var edits: [String: [ResourceEdit]] = [:]
         // A unit given twice (two `<trans-unit>`s with one id) is ambiguous: neither is written.
@@ -77,6 +91,22 @@ public enum TranslationImport {
                 outcome.skipped.append("\(target.original): no unit \"\(target.id)\"")
                 continue
             }
+            if let base = target.base, unit.target != target.text {
+                let covered = target.baseGroup.map { group in file.units.filter { $0.pluralGroup == group } } ?? [unit]
+                // Only the files changed it (the file gives back what was exported): theirs is
+                // newer and stays. (A plural message's hash covers all its forms: no such test.)
+                if target.baseGroup == nil, TranslationBase.hash([target.text]) == base {
+                    outcome.keptNewer += 1
+                    continue
+                }
+                if TranslationBase.hash(covered.map(\.target)) != base {
+                    let now = unit.target.map(PODocument.quoted) ?? "no translation"
+                    outcome.conflicts.append(
+                        "\(target.original): unit \"\(target.id)\" changed in \(file.targetPath) since the export "
+                            + "(now \(now)); the import would replace it with \(PODocument.quoted(target.text))")
+                    if !force { continue }
+                }
+            }
             let state = acceptFuzzy ? .translated : target.state
             let confirms = state == .translated && (unit.state ?? .translated) != .translated
             if unit.target == target.text {
@@ -93,6 +123,7 @@ public enum TranslationImport {
             edits[file.original, default: []].append(unit.edit(target.text))
             if let edit = unit.edit(state: state) { edits[file.original, default: []].append(edit) }
         }
+        if !outcome.conflicts.isEmpty, !force { return outcome }
         for file in project.files {
             guard let fileEdits = edits[file.original] else { continue }
             let exists = FileManager.default.fileExists(atPath: file.targetPath)

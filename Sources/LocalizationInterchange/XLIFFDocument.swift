@@ -39,6 +39,9 @@ public enum XLIFFDocument {
                     xml += "        <target\(attribute)>\(XLIFFText.content(target))</target>\n"
                 }
                 if let note = unit.note { xml += "        <note>\(XLIFFText.attribute(note))</note>\n" }
+                xml +=
+                    "        <context-group purpose=\"x-l10nd\"><context context-type=\"\(TranslationBase.contextType)\">"
+                    + "\(TranslationBase.hash([unit.target]))</context></context-group>\n"
                 xml += "      </trans-unit>\n"
             }
             xml += "    </body>\n  </file>\n"
@@ -62,6 +65,8 @@ public enum XLIFFDocument {
         /// `<context context-type="sourcefile">`s (translate-toolkit's `po2xliff` keeps a
         /// `.po`'s `#:` references there): they help find the unit by source text.
         public var hints: [String] = []
+        /// The hash of the unit's translation when it was exported (``TranslationBase``).
+        public var base: String?
         /// Whether the unit has a `<target>`.
         var hasTarget = false
     }
@@ -97,6 +102,8 @@ public enum XLIFFDocument {
         var inSource = false
         /// Whether the text read is a `<context context-type="sourcefile">` (a hint).
         var hint: String?
+        /// Whether the text read is the export's base hash.
+        var base: String?
         /// Depth inside `<alt-trans>`: its `<source>` and `<target>` are suggestions, not the unit's.
         var alternatives = 0
         /// The text of a `<ph ctype="x-ctrl">` being read in a target.
@@ -135,6 +142,8 @@ public enum XLIFFDocument {
                 if let state = attributes["state"] { unit?.state = TranslationState(xliff: state) }
             case "context" where unit != nil && attributes["context-type"] == "sourcefile":
                 hint = ""
+            case "context" where unit != nil && attributes["context-type"] == TranslationBase.contextType:
+                base = ""
             case "ph" where (target != nil || inSource) && attributes["ctype"] == XLIFFText.controlPlaceholderType:
                 controlCharacter = ""
             default: break
@@ -151,6 +160,8 @@ public enum XLIFFDocument {
                 controlCharacter! += string
             } else if hint != nil {
                 hint! += string
+            } else if base != nil {
+                base! += string
             } else if inSource {
                 source! += string
             } else if target != nil {
@@ -180,7 +191,9 @@ public enum XLIFFDocument {
             case "source": inSource = false
             case "context":
                 if let text = hint { unit?.hints.append(text) }
+                if let text = base { unit?.base = text.trimmingCharacters(in: .whitespacesAndNewlines) }
                 hint = nil
+                base = nil
             case "target":
                 unit?.target = target ?? ""
                 unit?.hasTarget = true

@@ -116,13 +116,15 @@ enum CommandCatalog {
                     + "written is reported and makes the exit code 1. The language is FILE's unless --lang. "
                     + "Review states travel: a fuzzy (or needs-review, new) translation goes into a String "
                     + "Catalog with that state, and is not written to a .strings or .stringsdict file (reported) "
-                    + "unless --accept-fuzzy."
+                    + "unless --accept-fuzzy. A translation that would replace a value changed in the files since "
+                    + "the export is a conflict: they are listed and nothing is written, unless --force."
             ],
             options: [
                 HelpEntry("--lang TAG", "The language of the translations (default: FILE's)."),
                 HelpEntry("--accept-fuzzy", "Take fuzzy and needs-review translations as final."),
+                HelpEntry("--force", "Write translations over values changed since the export."),
             ],
-            valueOptions: ["lang"], flagOptions: ["accept-fuzzy"], globals: [.developmentLanguage],
+            valueOptions: ["lang"], flagOptions: ["accept-fuzzy", "force"], globals: [.developmentLanguage],
             formats: ["xliff", "po"]),
         CommandDescription(
             name: "status", arguments: "",

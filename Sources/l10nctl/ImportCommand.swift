@@ -3,7 +3,7 @@ import Foundation
 import LocalizationCore
 import LocalizationInterchange
 
-/// `l10nctl import DIR FILE [--lang TAG] [--accept-fuzzy] [--format xliff|po]`: writes a translator's XLIFF
+/// `l10nctl import DIR FILE [--lang TAG] [--accept-fuzzy] [--force] [--format xliff|po]`: writes a translator's XLIFF
 /// or `.po` back into the resource files, changing only the values that differ.
 enum ImportCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
@@ -36,9 +36,24 @@ enum ImportCommand {
         let outcome: TranslationImport.Outcome
         do {
             outcome = try TranslationImport.apply(
-                targets, to: project, acceptFuzzy: parsed.flags.contains("accept-fuzzy"))
+                targets, to: project, acceptFuzzy: parsed.flags.contains("accept-fuzzy"),
+                force: parsed.flags.contains("force"))
         } catch { throw CommandFailure("\(error)") }
+        for conflict in outcome.conflicts {
+            FileHandle.standardError.write(Data("l10nctl: conflict: \(conflict)\n".utf8))
+        }
+        if !outcome.conflicts.isEmpty, !parsed.flags.contains("force") {
+            throw CommandFailure(
+                "\(outcome.conflicts.count) translation\(outcome.conflicts.count == 1 ? "" : "s") would replace "
+                    + "values changed since the export; nothing is written (--force takes the file's translations)")
+        }
         for path in outcome.changedFiles { print("updated \(path)") }
+        if outcome.keptNewer > 0 {
+            FileHandle.standardError.write(
+                Data(
+                    ("\(outcome.keptNewer) value\(outcome.keptNewer == 1 ? "" : "s") changed in the files since the "
+                        + "export and untouched in \(input) kept\n").utf8))
+        }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
             Data(
