@@ -1,3 +1,4 @@
+import Foundation
 import LocalizationCore
 
 extension TranslationProject {
@@ -11,9 +12,9 @@ extension TranslationProject {
     /// Where a translation goes whose file and id are missing or name nothing here
     /// (translate-toolkit's `xliff2po` and `po2xliff` drop them; `l10nctl missing --format po`
     /// writes no `msgctxt`): the units whose source text is `source` (a plural group's
-    /// `one` form, else its first, and `other` form `plural`). `hints` (a bare `msgctxt`,
-    /// `#:` references, an XLIFF id) that name a file, a unit or both narrow them when they
-    /// match any.
+    /// `one` form, else its first, and `other` form `plural`), else the units whose key it is.
+    /// `hints` (a bare `msgctxt`, `#:` references, an XLIFF id) that name a file, its table,
+    /// a unit or both narrow them when they match any.
     func places(source: String, plural: String?, hints: [String]) -> [Place] {
         var found: [Place] = []
         for file in files {
@@ -34,8 +35,18 @@ extension TranslationProject {
                 }
             }
         }
+        // `l10nctl missing --format po` writes the key as `msgid` and the table as `msgctxt`:
+        // with no unit of that source text, the units of that key.
+        if found.isEmpty, plural == nil {
+            for file in files where file.units.contains(where: { $0.pluralGroup == nil && $0.id == source }) {
+                found.append(Place(original: file.original, id: source))
+            }
+        }
         let narrowed = found.filter { place in
-            hints.contains { $0 == place.id || $0 == place.original || $0 == place.name }
+            hints.contains { hint in
+                hint == place.id || hint == place.original || hint == place.name
+                    || hint == ((place.original as NSString).lastPathComponent as NSString).deletingPathExtension
+            }
         }
         if !narrowed.isEmpty { return narrowed }
         // translate-toolkit's `xliff2po` writes a unit's id as a `#:` reference unless the id

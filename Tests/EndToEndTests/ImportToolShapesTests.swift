@@ -103,6 +103,32 @@ import Testing
         #expect(german == ["save": "Sichern", "quit": "Beenden", "open.url": "Aufrufen"])
     }
 
+    /// `l10nctl missing --format po`'s skeleton: the key as `msgid`, the table as `msgctxt`
+    /// (the shape `MissingStringsSkeleton.renderPO` writes), filled in by a translator.
+    @Test func theMissingKeysSkeletonIsImportedByKeyAndTable() throws {
+        let root = try TemporaryDirectory()
+        let resources = try Self.project(in: root)
+        try root.write("\"quit\" = \"Quit\";\n", to: "r/en.lproj/Menu.strings")
+        let po = try root.write(
+            """
+            # Keys looked up in de that de lacks. Fill in each msgstr.
+            msgid ""
+            msgstr ""
+            "Language: de\\n"
+            "Content-Type: text/plain; charset=UTF-8\\n"
+
+            #. asked 3 times; answered by en
+            msgctxt "Localizable"
+            msgid "quit"
+            msgstr "Beenden"
+
+            """, to: "missing.po")
+        let result = try run("import", resources, po)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.table(resources + "/de.lproj/Localizable.strings")["quit"] == "Beenden")
+        #expect(!FileManager.default.fileExists(atPath: resources + "/de.lproj/Menu.strings"))
+    }
+
     /// Poedit's, `msginit`'s and Crowdin's French header has two forms, `(n > 1)`:
     /// `msgstr[1]` is `other` (and `many`, the round millions), not `many` alone.
     @Test func thePluralFormsHeaderPlacesEachForm() throws {
