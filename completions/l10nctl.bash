@@ -27,7 +27,7 @@ _l10nctl() {
         missing) options="--lang --table" ;;
         lint) [[ $cur != -* ]] && { _filedir; return; }; options="--severity --placeholders" ;;
         export) [[ $cur != -* ]] && { _filedir -d; return; }; options="--lang --output" ;;
-        import) [[ $cur != -* ]] && { _filedir; return; }; options="--lang" ;;
+        import) [[ $cur != -* ]] && { _filedir; return; }; options="--lang --accept-fuzzy --force" ;;
         help) COMPREPLY=($(compgen -W "$commands --format" -- "$cur")); return ;;
         dump|coverage) [[ $cur != -* ]] && { _filedir; return; } ;;
     esac

@@ -32,7 +32,7 @@ public enum PODocument {
                 guard let group = unit.pluralGroup else {
                     index += 1
                     guard !unit.source.isEmpty else { continue }
-                    po += "\n" + comments(unit, file) + fuzzy([unit.target], sources: [unit.source])
+                    po += "\n" + comments(unit, file, base: [unit]) + fuzzy([unit], sources: [unit.source])
                     po += field("msgctxt", "\(file.original)|\(unit.id)")
                     po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
                     continue
@@ -45,7 +45,7 @@ public enum PODocument {
                 let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
                 let plural = members.first { $0.category == .other }?.source ?? singular
                 guard !singular.isEmpty else { continue }
-                po += "\n" + comments(unit, file) + fuzzy(members.map(\.target), sources: [singular, plural])
+                po += "\n" + comments(unit, file, base: members) + fuzzy(members, sources: [singular, plural])
                 po += field("msgctxt", "\(file.original)|\(group)")
                 po += field("msgid", singular) + field("msgid_plural", plural)
                 for (number, category) in forms.categories.enumerated() {
@@ -56,23 +56,26 @@ public enum PODocument {
         return po
     }
 
-    /// `#, fuzzy` when a translation starts or ends with a line break its source does not
-    /// (or the other way round): `msgfmt --check` rejects such a message, and it is a
-    /// translator's slip worth a second look. Import still writes a fuzzy message's text.
-    private static func fuzzy(_ targets: [String?], sources: [String]) -> String {
+    /// `#, fuzzy` for a translation a String Catalog marks `needs_review` or `new` (gettext's
+    /// one word for "not final", which import reads back as `needs_review`), and when a
+    /// translation starts or ends with a line break its source does not (or the other way
+    /// round): `msgfmt --check` rejects such a message, and it is a translator's slip worth a
+    /// second look.
+    private static func fuzzy(_ units: [TranslationUnit], sources: [String]) -> String {
         func edges(_ text: String) -> [Bool] { [text.hasPrefix("\n"), text.hasSuffix("\n")] }
-        let differs = targets.contains { target in
-            guard let target, !target.isEmpty else { return false }
-            return sources.contains { edges($0) != edges(target) }
+        let differs = units.contains { unit in
+            guard let target = unit.target, !target.isEmpty else { return false }
+            return (unit.state ?? .translated) != .translated || sources.contains { edges($0) != edges(target) }
         }
         return differs ? "#, fuzzy\n" : ""
     }
 
-    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile) -> String {
+    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile, base: [TranslationUnit]) -> String {
         let note = unit.note.map {
             $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined()
         }
-        return (note ?? "") + "#: \(file.original)\n"
+        return (note ?? "") + "#. \(TranslationBase.poPrefix)\(TranslationBase.hash(base.map(\.target)))\n"
+            + "#: \(file.original)\n"
     }
 
     /// `name "text"`, or `name ""` and one line per `\n` for text of several lines.
@@ -103,38 +106,105 @@ public enum PODocument {
 
     /// One message read back.
     public struct Entry: Sendable, Hashable {
-        /// The `msgctxt`.
-        public var context: String
+        /// The `msgctxt`, `nil` when the message has none (translate-toolkit's `xliff2po`
+        /// writes none, nor does `l10nctl missing --format po`).
+        public var context: String?
+        /// The `msgid`.
+        public var source: String
+        /// The `msgid_plural`, `nil` for a message without plural forms.
+        public var sourcePlural: String?
         /// `msgstr`, or `msgstr[0]`, `msgstr[1]`… in order.
         public var translations: [String]
+        /// Whether the message is marked `#, fuzzy` (gettext's "needs review").
+        public var isFuzzy: Bool
+        /// The line its `msgctxt` or `msgid` is on.
+        public var line: Int
+        /// Its `#:` references: the file, or (translate-toolkit's `xliff2po`) the XLIFF id.
+        public var references: [String] = []
+        /// The hash of its translation when it was exported (``TranslationBase``).
+        public var base: String?
         /// Whether the message has `msgid_plural`.
-        public var isPlural: Bool
+        public var isPlural: Bool { sourcePlural != nil }
+        /// How errors name it: its `msgctxt`, else its `msgid` and line.
+        public var name: String {
+            context.map { "msgctxt \(quoted($0))" } ?? "msgid \(quoted(source)) (line \(line))"
+        }
     }
 
-    /// The messages of a `.po` file (the header left out) and its `Language`.
+    /// A `.po` file read back: its header's `Language` and `Plural-Forms`, and its messages.
+    public struct Contents: Sendable {
+        /// The header's `Language`.
+        public var language: String?
+        /// The header's `Plural-Forms` value (`nplurals=2; plural=(n > 1);`).
+        public var pluralForms: String?
+        /// The messages, the header left out.
+        public var entries: [Entry]
+    }
+
+    /// The messages of a `.po` file and its header, read as `msgfmt` reads them: with or
+    /// without a byte order mark, with LF or CRLF line ends, with or without a final newline.
     /// - Throws: ``InterchangeError`` naming the line it cannot read.
-    public static func parse(_ text: String) throws(InterchangeError) -> (language: String?, entries: [Entry]) {
-        var entries: [Entry] = []
-        var language: String?
+    public static func parse(_ text: String) throws(InterchangeError) -> Contents {
+        var contents = Contents(language: nil, pluralForms: nil, entries: [])
         var fields: [(name: String, value: String)] = []
+        var fuzzy = false
+        var references: [String] = []
+        var base: String?
+        var start = 0
         func finish() {
-            defer { fields = [] }
+            defer {
+                fields = []
+                fuzzy = false
+                references = []
+                base = nil
+            }
             guard let msgid = fields.first(where: { $0.name == "msgid" }) else { return }
             let context = fields.first { $0.name == "msgctxt" }?.value
             let strings = fields.filter { $0.name.hasPrefix("msgstr") }.map(\.value)
             if msgid.value.isEmpty, context == nil {
-                for line in strings.first?.split(separator: "\n") ?? [] where line.hasPrefix("Language:") {
-                    language = line.dropFirst("Language:".count).trimmingCharacters(in: .whitespaces)
+                for line in strings.first?.split(separator: "\n") ?? [] {
+                    let pair = line.split(separator: ":", maxSplits: 1)
+                    guard pair.count == 2 else { continue }
+                    let value = pair[1].trimmingCharacters(in: .whitespaces)
+                    switch pair[0].trimmingCharacters(in: .whitespaces) {
+                    case "Language" where !value.isEmpty: contents.language = value
+                    case "Plural-Forms": contents.pluralForms = value
+                    default: break
+                    }
                 }
                 return
             }
-            guard let context else { return }
-            entries.append(
-                Entry(context: context, translations: strings, isPlural: fields.contains { $0.name == "msgid_plural" }))
+            contents.entries.append(
+                Entry(
+                    context: context, source: msgid.value,
+                    sourcePlural: fields.first { $0.name == "msgid_plural" }?.value, translations: strings,
+                    isFuzzy: fuzzy, line: start, references: references, base: base))
         }
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        // "\r\n" is one Character to Swift: split on scalars so CRLF files read as LF ones.
+        let lines = body.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for (number, scalars) in lines.enumerated() {
+            let line = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty { continue }
+            if line.hasPrefix("#") {
+                // A comment starts the next message: its flags are that message's.
+                if fields.contains(where: { $0.name.hasPrefix("msgstr") }) { finish() }
+                if line.hasPrefix("#,"),
+                    line.dropFirst(2).split(separator: ",").contains(where: {
+                        $0.trimmingCharacters(in: .whitespaces) == "fuzzy"
+                    })
+                {
+                    fuzzy = true
+                }
+                if line.hasPrefix("#. " + TranslationBase.poPrefix) {
+                    base = String(line.dropFirst(3 + TranslationBase.poPrefix.count))
+                }
+                if line.hasPrefix("#:") {
+                    references += line.dropFirst(2).split(separator: " ").map(String.init)
+                }
+                continue
+            }
             if line.hasPrefix("\"") {
                 guard !fields.isEmpty, let value = unquoted(line) else {
                     throw InterchangeError("line \(number + 1): a string continues no field")
@@ -151,10 +221,11 @@ public enum PODocument {
             {
                 finish()
             }
+            if name == "msgctxt" || (name == "msgid" && fields.isEmpty) { start = number + 1 }
             fields.append((name, value))
         }
         finish()
-        return (language, entries)
+        return contents
     }
 
     private static func unquoted(_ text: String) -> String? {

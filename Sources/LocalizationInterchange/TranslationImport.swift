@@ -13,11 +13,19 @@ public enum TranslationImport {
         public var id: String
         /// The translation.
         public var text: String
+        /// How final the translator says it is (XLIFF `state`, `.po` `#, fuzzy`).
+        public var state: TranslationState
+        /// The hash of the translation when it was exported (``TranslationBase``), if the
+        /// file kept it: of the unit's, or of every form of `baseGroup`.
+        public var base: String?
+        /// The plural group a `.po` message's base hash covers.
+        public var baseGroup: String?
         /// Creates a target.
-        public init(original: String, id: String, text: String) {
+        public init(original: String, id: String, text: String, state: TranslationState = .translated) {
             self.original = original
             self.id = id
             self.text = text
+            self.state = state
         }
 
         /// The file and unit a target writes to.
@@ -37,40 +45,30 @@ public enum TranslationImport {
         public var changedValues = 0
         /// Translations not written, each with why.
         public var skipped: [String] = []
+        /// Translations that would replace a value changed in the files since the export,
+        /// each with both values; when there are any (and no `force`), nothing is written.
+        public var conflicts: [String] = []
+        /// Values changed in the files since the export that the file gives back unchanged:
+        /// kept, not reverted to what was exported.
+        public var keptNewer = 0
     }
 
-    /// The translations of XLIFF `<trans-unit>`s with a non-empty `<target>`.
-    public static func targets(from entries: [XLIFFDocument.Entry]) -> [Target] {
-        entries.filter { !$0.target.isEmpty }.map { Target(original: $0.original, id: $0.id, text: $0.target) }
-    }
-
-    /// The translations of `.po` messages, plural ones mapped back from `msgstr[k]` to the
-    /// language's *k*-th CLDR category; empty `msgstr`s are untranslated and left out.
-    public static func targets(from entries: [PODocument.Entry], project: TranslationProject) -> [Target] {
-        let categories = GettextPluralForms(language: project.language).categories
-        var targets: [Target] = []
-        for entry in entries {
-            guard let bar = entry.context.firstIndex(of: "|") else { continue }
-            let original = String(entry.context[..<bar])
-            let id = String(entry.context[entry.context.index(after: bar)...])
-            guard entry.isPlural else {
-                if let text = entry.translations.first, !text.isEmpty {
-                    targets.append(Target(original: original, id: id, text: text))
-                }
-                continue
-            }
-            let units = project.file(original: original)?.units.filter { $0.pluralGroup == id } ?? []
-            for (number, text) in entry.translations.enumerated() where !text.isEmpty && number < categories.count {
-                guard let unit = units.first(where: { $0.category == categories[number] }) else { continue }
-                targets.append(Target(original: original, id: unit.id, text: text))
-            }
-        }
-        return targets
-    }
-
-    /// Writes `targets` into `project`'s files.
+    /// Writes `targets` into `project`'s files, with their review states.
+    ///
+    /// - A translation that is not final (`#, fuzzy`, XLIFF `needs-review-*` or `new`) is
+    ///   written to a String Catalog with that state (`needs_review`, `new`); a `.strings` or
+    ///   `.stringsdict` file has no state, so there, as `msgfmt` does, it is not used — and
+    ///   said, as skipped — unless `acceptFuzzy`, which takes every translation as final.
+    /// - A final translation of a catalog unit that is `needs_review` or `new` confirms it:
+    ///   its state becomes `translated` even when the value is unchanged.
+    /// - An unchanged value is never marked less final than it is.
     /// - Throws: ``InterchangeError`` when a file cannot be parsed or written.
-    public static func apply(_ targets: [Target], to project: TranslationProject) throws(InterchangeError) -> Outcome {
+    /// - A translation whose export base (``TranslationBase``) differs from the value in the
+    ///   files now, and which would change that value, is a conflict: unless `force`, the
+    ///   conflicts are listed and nothing is written.
+    public static func apply(
+        _ targets: [Target], to project: TranslationProject, acceptFuzzy: Bool = false, force: Bool = false
+    ) throws(InterchangeError) -> Outcome {
         var outcome = Outcome()
         var edits: [String: [ResourceEdit]] = [:]
         // A unit given twice (two `<trans-unit>`s with one id) is ambiguous: neither is written.
@@ -93,8 +91,39 @@ public enum TranslationImport {
                 outcome.skipped.append("\(target.original): no unit \"\(target.id)\"")
                 continue
             }
-            if unit.target != target.text { edits[file.original, default: []].append(unit.edit(target.text)) }
+            if let base = target.base, unit.target != target.text {
+                let covered = target.baseGroup.map { group in file.units.filter { $0.pluralGroup == group } } ?? [unit]
+                // Only the files changed it (the file gives back what was exported): theirs is
+                // newer and stays. (A plural message's hash covers all its forms: no such test.)
+                if target.baseGroup == nil, TranslationBase.hash([target.text]) == base {
+                    outcome.keptNewer += 1
+                    continue
+                }
+                if TranslationBase.hash(covered.map(\.target)) != base {
+                    let now = unit.target.map(PODocument.quoted) ?? "no translation"
+                    outcome.conflicts.append(
+                        "\(target.original): unit \"\(target.id)\" changed in \(file.targetPath) since the export "
+                            + "(now \(now)); the import would replace it with \(PODocument.quoted(target.text))")
+                    if !force { continue }
+                }
+            }
+            let state = acceptFuzzy ? .translated : target.state
+            let confirms = state == .translated && (unit.state ?? .translated) != .translated
+            if unit.target == target.text {
+                if confirms, let edit = unit.edit(state: .translated) { edits[file.original, default: []].append(edit) }
+                continue
+            }
+            guard state == .translated || unit.state != nil else {
+                outcome.skipped.append(
+                    "\(target.original): unit \"\(target.id)\" is marked \(target.state == .new ? "new" : "fuzzy") "
+                        + "(not final) and this file has no review state, so it is not written; "
+                        + "--accept-fuzzy writes it as final")
+                continue
+            }
+            edits[file.original, default: []].append(unit.edit(target.text))
+            if let edit = unit.edit(state: state) { edits[file.original, default: []].append(edit) }
         }
+        if !outcome.conflicts.isEmpty, !force { return outcome }
         for file in project.files {
             guard let fileEdits = edits[file.original] else { continue }
             let exists = FileManager.default.fileExists(atPath: file.targetPath)

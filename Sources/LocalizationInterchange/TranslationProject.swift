@@ -12,18 +12,30 @@ public struct TranslationProject: Sendable {
     public var root: String
     /// The language of the sources.
     public var developmentLanguage: LanguageTag
-    /// The language of the targets.
+    /// The language of the targets: the existing localization the requested one matched.
     public var language: LanguageTag
+    /// The language asked for (`--lang`, or the file's own).
+    public var requestedLanguage: LanguageTag
     /// Every file with its units.
     public private(set) var files: [TranslationFile] = []
 
-    /// Reads `root`'s files.
+    /// Reads `root`'s files. `language` is matched to the localizations the directory has
+    /// by the rules of lookup (``FallbackChain``): `de-DE` writes into an existing `de`,
+    /// `ja_JP` into `ja`, `zh-CN` into `zh-Hans`, never into the development language's.
     /// - Throws: ``ResourceParseError`` for a file that cannot be read.
     public init(root: String, developmentLanguage: LanguageTag, language: LanguageTag) throws(ResourceParseError) {
         self.root = root
         self.developmentLanguage = developmentLanguage
-        self.language = language
+        self.requestedLanguage = language
         let scanned = ResourceScanner.scan(directory: root, rootIndex: 0).sorted { $0.path < $1.path }
+        var catalogs: [(path: String, bytes: [UInt8], catalog: StringCatalog)] = []
+        for file in scanned where file.kind == .stringCatalog {
+            let bytes = try ResourceFileReader.bytes(of: file.path).get()
+            catalogs.append((file.path, bytes, try StringCatalogReader.parse(bytes, file: file.path)))
+        }
+        var existing = Set(scanned.compactMap(\.language))
+        for entry in catalogs { existing.formUnion(entry.catalog.tables.keys.compactMap { try? LanguageTag($0) }) }
+        self.language = Self.localization(for: language, among: existing, developmentLanguage: developmentLanguage)
         let development = scanned.filter { $0.language == developmentLanguage && $0.kind != .stringCatalog }
         let sources = development.isEmpty ? scanned.filter { $0.language?.isBase == true } : development
         for file in sources {
@@ -37,16 +49,28 @@ public struct TranslationProject: Sendable {
                 file.kind == .strings
                 ? try Self.stringsUnits(sourceBytes, targetBytes, path: file.path, targetPath: targetPath)
                 : try Self.stringsDictUnits(
-                    sourceBytes, targetBytes, path: file.path, targetPath: targetPath, language: language)
+                    sourceBytes, targetBytes, path: file.path, targetPath: targetPath, language: self.language)
             files.append(TranslationFile(original: original, targetPath: targetPath, kind: file.kind, units: units))
         }
-        for file in scanned where file.kind == .stringCatalog {
-            let bytes = try ResourceFileReader.bytes(of: file.path).get()
+        for entry in catalogs {
             files.append(
                 TranslationFile(
-                    original: relative(file.path), targetPath: file.path, kind: .stringCatalog,
-                    units: try Self.catalogUnits(bytes, path: file.path, language: language)))
+                    original: relative(entry.path), targetPath: entry.path, kind: .stringCatalog,
+                    units: Self.catalogUnits(entry.catalog, entry.bytes, language: self.language)))
         }
+    }
+
+    /// The localization `tag` is written to: the first of lookup's spellings and parents of
+    /// it (``FallbackChain/expansion(of:)``) that `existing` has, other than `Base` and the
+    /// development language's own; else `tag` itself, a new localization.
+    static func localization(for tag: LanguageTag, among existing: Set<LanguageTag>, developmentLanguage: LanguageTag)
+        -> LanguageTag
+    {
+        if existing.contains(tag) { return tag }
+        let development = Set(FallbackChain.expansion(of: developmentLanguage))
+        return FallbackChain.expansion(of: tag).first {
+            existing.contains($0) && !$0.isBase && !development.contains($0)
+        } ?? tag
     }
 
     /// The file named `original` (as export wrote it), if the project has it.
@@ -160,10 +184,7 @@ public struct TranslationProject: Sendable {
         return units
     }
 
-    static func catalogUnits(_ bytes: [UInt8], path: String, language: LanguageTag) throws(ResourceParseError)
-        -> [TranslationUnit]
-    {
-        let catalog = try StringCatalogReader.parse(bytes, file: path)
+    static func catalogUnits(_ catalog: StringCatalog, _ bytes: [UInt8], language: LanguageTag) -> [TranslationUnit] {
         guard let source = catalog.tables[catalog.sourceLanguage] else { return [] }
         let code = catalog.tables.keys.first { (try? LanguageTag($0)) == language } ?? language.identifier
         let own = catalog.tables[code] ?? [:]
@@ -174,25 +195,35 @@ public struct TranslationProject: Sendable {
         for key in source.keys.sorted() where !catalog.untranslatableKeys.contains(key) {
             guard let original = source[key] else { continue }
             let note = (strings[key] as? [String: Any])?["comment"] as? String
+            let localization = member(strings[key], "localizations", code)
             if let plural = original.plural, let forms = plural.variables["_"]?.forms, plural.variables.count == 1 {
                 let group = "\(key)|==|plural"
                 for category in categories {
                     let current = own[key]?.plural?.variables["_"]?.forms[category]
+                    let state = member(localization, "variations", "plural", category.rawValue, "stringUnit", "state")
                     units.append(
                         TranslationUnit(
                             id: "\(group).\(category.rawValue)", source: forms[category] ?? forms[.other] ?? "",
                             target: current, note: note, pluralGroup: group, category: category,
                             address: .catalogPluralForm(
-                                key: key, language: code, category: category, value: current ?? "")))
+                                key: key, language: code, category: category, value: current ?? ""),
+                            state: TranslationState(catalog: state as? String)))
                 }
             } else if original.plural == nil, original.deviceVariants.isEmpty {
                 let current = own[key].flatMap { $0.plural == nil ? $0.value : nil }
+                let state = member(localization, "stringUnit", "state")
                 units.append(
                     TranslationUnit(
                         id: key, source: original.value, target: current, note: note, pluralGroup: nil, category: nil,
-                        address: .catalogValue(key: key, language: code, value: current ?? "")))
+                        address: .catalogValue(key: key, language: code, value: current ?? ""),
+                        state: TranslationState(catalog: state as? String)))
             }
         }
         return units
     }
+}
+
+/// The value at `path` in nested JSON objects, `nil` where any step is missing.
+private func member(_ value: Any?, _ path: String...) -> Any? {
+    path.reduce(value) { ($0 as? [String: Any])?[$1] }
 }

@@ -20,6 +20,20 @@ public struct TranslationUnit: Sendable, Hashable {
     public var category: PluralCategory?
     /// Where the translation is written (its value is the current target, or empty).
     public var address: ResourceEdit
+    /// A String Catalog unit's review state; `nil` where the file has none (`.strings`,
+    /// `.stringsdict`: a value there is final).
+    public var state: TranslationState? = nil
+
+    /// The edit that sets this catalog unit's review state; `nil` for other files.
+    public func edit(state: TranslationState) -> ResourceEdit? {
+        switch address {
+        case .catalogValue(let key, let language, _):
+            .catalogState(key: key, language: language, category: nil, state: state.rawValue)
+        case .catalogPluralForm(let key, let language, let category, _):
+            .catalogState(key: key, language: language, category: category, state: state.rawValue)
+        default: nil
+        }
+    }
 
     /// The edit that writes `value` at this unit's place.
     public func edit(_ value: String) -> ResourceEdit {
@@ -31,6 +45,7 @@ public struct TranslationUnit: Sendable, Hashable {
         case .catalogValue(let key, let language, _): .catalogValue(key: key, language: language, value: value)
         case .catalogPluralForm(let key, let language, let category, _):
             .catalogPluralForm(key: key, language: language, category: category, value: value)
+        case .catalogState: address
         }
     }
 }

@@ -28,10 +28,20 @@ public enum XLIFFDocument {
 
                 """
             for unit in file.units {
-                xml += "      <trans-unit id=\"\(XLIFFText.attribute(unit.id))\" xml:space=\"preserve\">\n"
+                // A final translation is `approved="yes"` (translate-toolkit's `xliff2po` makes
+                // every unapproved one fuzzy); one to review or pre-filled carries its `state`.
+                let state = unit.target == nil ? nil : (unit.state ?? .translated)
+                let approved = state == .translated ? " approved=\"yes\"" : ""
+                xml += "      <trans-unit id=\"\(XLIFFText.attribute(unit.id))\" xml:space=\"preserve\"\(approved)>\n"
                 xml += "        <source>\(XLIFFText.content(unit.source))</source>\n"
-                if let target = unit.target { xml += "        <target>\(XLIFFText.content(target))</target>\n" }
+                if let target = unit.target {
+                    let attribute = state?.xliffState.map { " state=\"\($0)\"" } ?? ""
+                    xml += "        <target\(attribute)>\(XLIFFText.content(target))</target>\n"
+                }
                 if let note = unit.note { xml += "        <note>\(XLIFFText.attribute(note))</note>\n" }
+                xml +=
+                    "        <context-group purpose=\"x-l10nd\"><context context-type=\"\(TranslationBase.contextType)\">"
+                    + "\(TranslationBase.hash([unit.target]))</context></context-group>\n"
                 xml += "      </trans-unit>\n"
             }
             xml += "    </body>\n  </file>\n"
@@ -47,6 +57,18 @@ public enum XLIFFDocument {
         public var id: String
         /// The `<target>` text.
         public var target: String
+        /// The `<source>` text, `nil` when the unit has none: what finds the unit when its
+        /// file and id name none of the project's (another tool's numbering).
+        public var source: String?
+        /// Its `state` (`approved="no"` without one: needs review, as translate-toolkit reads it).
+        public var state: TranslationState = .translated
+        /// `<context context-type="sourcefile">`s (translate-toolkit's `po2xliff` keeps a
+        /// `.po`'s `#:` references there): they help find the unit by source text.
+        public var hints: [String] = []
+        /// The hash of the unit's translation when it was exported (``TranslationBase``).
+        public var base: String?
+        /// Whether the unit has a `<target>`.
+        var hasTarget = false
     }
 
     /// The units with a `<target>`, and the document's target language.
@@ -72,8 +94,18 @@ public enum XLIFFDocument {
         var entries: [Entry] = []
         var language: String?
         var original = ""
-        var id: String?
+        /// The unit being read, until its `</trans-unit>`.
+        var unit: Entry?
         var target: String?
+        var source: String?
+        /// Whether the text read goes to `source` (not to `target`).
+        var inSource = false
+        /// Whether the text read is a `<context context-type="sourcefile">` (a hint).
+        var hint: String?
+        /// Whether the text read is the export's base hash.
+        var base: String?
+        /// Depth inside `<alt-trans>`: its `<source>` and `<target>` are suggestions, not the unit's.
+        var alternatives = 0
         /// The text of a `<ph ctype="x-ctrl">` being read in a target.
         var controlCharacter: String?
         /// The line and column of the first error the parser reported.
@@ -87,13 +119,32 @@ public enum XLIFFDocument {
         ) {
             if depth == 0, name == "xliff" { sawRoot = true }
             depth += 1
+            if name == "alt-trans" { alternatives += 1 }
+            guard alternatives == 0 else { return }
             switch name {
             case "file":
                 original = XLIFFText.decodedAttribute(attributes["original"] ?? "")
                 language = language ?? attributes["target-language"]
-            case "trans-unit": id = attributes["id"].map(XLIFFText.decodedAttribute)
-            case "target": target = ""
-            case "ph" where target != nil && attributes["ctype"] == XLIFFText.controlPlaceholderType:
+            // translate-toolkit's `po2xliff` keeps the `.po` header as a unit of its own.
+            case "trans-unit" where attributes["restype"] == "x-gettext-domain-header": unit = nil
+            case "trans-unit":
+                unit = attributes["id"].map {
+                    Entry(original: original, id: XLIFFText.decodedAttribute($0), target: "")
+                }
+                unit?.state = attributes["approved"] == "no" ? .needsReview : .translated
+                source = nil
+                target = nil
+            case "source" where unit != nil:
+                source = ""
+                inSource = true
+            case "target" where unit != nil:
+                target = ""
+                if let state = attributes["state"] { unit?.state = TranslationState(xliff: state) }
+            case "context" where unit != nil && attributes["context-type"] == "sourcefile":
+                hint = ""
+            case "context" where unit != nil && attributes["context-type"] == TranslationBase.contextType:
+                base = ""
+            case "ph" where (target != nil || inSource) && attributes["ctype"] == XLIFFText.controlPlaceholderType:
                 controlCharacter = ""
             default: break
             }
@@ -104,27 +155,57 @@ public enum XLIFFDocument {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard alternatives == 0 else { return }
             if controlCharacter != nil {
                 controlCharacter! += string
+            } else if hint != nil {
+                hint! += string
+            } else if base != nil {
+                base! += string
+            } else if inSource {
+                source! += string
             } else if target != nil {
                 target! += string
             }
         }
 
+        /// A CDATA section is text like any other (Crowdin, Lokalise and Okapi write
+        /// targets as `<![CDATA[…]]>`, whole or in part).
+        func parser(_ parser: XMLParser, foundCDATA data: Data) {
+            self.parser(parser, foundCharacters: String(decoding: data, as: UTF8.self))
+        }
+
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             depth -= 1
-            if name == "ph", let text = controlCharacter {
-                // The character a `<ph ctype="x-ctrl">` stands for; other text as written.
-                if let scalar = XLIFFText.decodedPlaceholder(text) {
-                    target?.unicodeScalars.append(scalar)
-                } else {
-                    target? += text
-                }
-                controlCharacter = nil
+            if name == "alt-trans" {
+                alternatives -= 1
+                return
             }
-            guard name == "target", let id, let text = target else { return }
-            entries.append(Entry(original: original, id: id, target: text))
-            target = nil
+            guard alternatives == 0 else { return }
+            switch name {
+            case "ph":
+                guard let text = controlCharacter else { return }
+                // The character a `<ph ctype="x-ctrl">` stands for; other text as written.
+                controlCharacter = nil
+                self.parser(parser, foundCharacters: XLIFFText.decodedPlaceholder(text).map { String($0) } ?? text)
+            case "source": inSource = false
+            case "context":
+                if let text = hint { unit?.hints.append(text) }
+                if let text = base { unit?.base = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                hint = nil
+                base = nil
+            case "target":
+                unit?.target = target ?? ""
+                unit?.hasTarget = true
+                target = nil
+            case "trans-unit":
+                if var unit, unit.hasTarget {
+                    unit.source = source
+                    entries.append(unit)
+                }
+                unit = nil
+            default: break
+            }
         }
     }
 }

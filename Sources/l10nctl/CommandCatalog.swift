@@ -113,10 +113,19 @@ enum CommandCatalog {
                     + "else FILE's extension) into DIR's .strings, .stringsdict and .xcstrings files. Only values "
                     + "that differ change, each in place; comments and order are kept; each changed file is "
                     + "replaced in one rename, so l10nd reloads it. Prints the files changed; what cannot be "
-                    + "written is reported and makes the exit code 1. The language is FILE's unless --lang."
+                    + "written is reported and makes the exit code 1. The language is FILE's unless --lang. "
+                    + "Review states travel: a fuzzy (or needs-review, new) translation goes into a String "
+                    + "Catalog with that state, and is not written to a .strings or .stringsdict file (reported) "
+                    + "unless --accept-fuzzy. A translation that would replace a value changed in the files since "
+                    + "the export is a conflict: they are listed and nothing is written, unless --force."
             ],
-            options: [HelpEntry("--lang TAG", "The language of the translations (default: FILE's).")],
-            valueOptions: ["lang"], globals: [.developmentLanguage], formats: ["xliff", "po"]),
+            options: [
+                HelpEntry("--lang TAG", "The language of the translations (default: FILE's)."),
+                HelpEntry("--accept-fuzzy", "Take fuzzy and needs-review translations as final."),
+                HelpEntry("--force", "Write translations over values changed since the export."),
+            ],
+            valueOptions: ["lang"], flagOptions: ["accept-fuzzy", "force"], globals: [.developmentLanguage],
+            formats: ["xliff", "po"]),
         CommandDescription(
             name: "status", arguments: "",
             summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",

@@ -3,40 +3,81 @@ import Foundation
 import LocalizationCore
 import LocalizationInterchange
 
-/// `l10nctl import DIR FILE [--lang TAG] [--format xliff|po]`: writes a translator's XLIFF
+/// `l10nctl import DIR FILE [--lang TAG] [--accept-fuzzy] [--force] [--format xliff|po]`: writes a translator's XLIFF
 /// or `.po` back into the resource files, changing only the values that differ.
 enum ImportCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let parsed = invocation.arguments
         guard parsed.positionals.count == 2 else { throw UsageError("import takes a resource directory and a FILE") }
-        let input = parsed.positionals[1]
+        let input = try xliffInside(parsed.positionals[1])
         guard let data = FileManager.default.contents(atPath: input) else {
             throw CommandFailure("\(input): cannot be read")
         }
         let format = InterchangeArguments.format(invocation, file: input)
-        let targets: [TranslationImport.Target]
+        let reading: TranslationImport.Reading
         let project: TranslationProject
         do {
             if format == "po" {
-                let (language, entries) = try PODocument.parse(String(decoding: data, as: UTF8.self))
-                project = try InterchangeArguments.project(invocation, command: "import", language: language)
-                targets = TranslationImport.targets(from: entries, project: project)
+                let contents = try PODocument.parse(String(decoding: data, as: UTF8.self))
+                project = try InterchangeArguments.project(invocation, command: "import", language: contents.language)
+                reading = TranslationImport.read(contents, into: project)
             } else {
                 let (language, entries) = try XLIFFDocument.parse(data)
                 project = try InterchangeArguments.project(invocation, command: "import", language: language)
-                targets = TranslationImport.targets(from: entries)
+                reading = TranslationImport.read(entries, into: project)
             }
         } catch let error as InterchangeError {
             throw CommandFailure("\(input): \(error)")
         }
+        let targets = reading.targets
+        for reason in reading.unplaced {
+            FileHandle.standardError.write(Data("l10nctl: error: \(input): \(reason)\n".utf8))
+        }
         let outcome: TranslationImport.Outcome
-        do { outcome = try TranslationImport.apply(targets, to: project) } catch { throw CommandFailure("\(error)") }
+        do {
+            outcome = try TranslationImport.apply(
+                targets, to: project, acceptFuzzy: parsed.flags.contains("accept-fuzzy"),
+                force: parsed.flags.contains("force"))
+        } catch { throw CommandFailure("\(error)") }
+        for conflict in outcome.conflicts {
+            FileHandle.standardError.write(Data("l10nctl: conflict: \(conflict)\n".utf8))
+        }
+        if !outcome.conflicts.isEmpty, !parsed.flags.contains("force") {
+            throw CommandFailure(
+                "\(outcome.conflicts.count) translation\(outcome.conflicts.count == 1 ? "" : "s") would replace "
+                    + "values changed since the export; nothing is written (--force takes the file's translations)")
+        }
         for path in outcome.changedFiles { print("updated \(path)") }
+        if outcome.keptNewer > 0 {
+            FileHandle.standardError.write(
+                Data(
+                    ("\(outcome.keptNewer) value\(outcome.keptNewer == 1 ? "" : "s") changed in the files since the "
+                        + "export and untouched in \(input) kept\n").utf8))
+        }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
             Data(
                 "\(outcome.changedValues) value\(outcome.changedValues == 1 ? "" : "s") changed in \(outcome.changedFiles.count) file\(outcome.changedFiles.count == 1 ? "" : "s")\n"
                     .utf8))
-        return outcome.skipped.isEmpty ? 0 : 1
+        return outcome.skipped.isEmpty && reading.unplaced.isEmpty ? 0 : 1
+    }
+
+    /// The XLIFF an `.xcloc` folder (Xcode's localization catalog) holds,
+    /// `Localized Contents/LANG.xliff`; any other path as given.
+    static func xliffInside(_ path: String) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return path
+        }
+        let contents = (path as NSString).appendingPathComponent("Localized Contents")
+        let xliffs = ((try? FileManager.default.contentsOfDirectory(atPath: contents)) ?? []).filter {
+            $0.hasSuffix(".xliff")
+        }
+        guard xliffs.count == 1 else {
+            throw CommandFailure(
+                "\(path): a directory, and not an .xcloc with one \"Localized Contents/LANG.xliff\" (found \(xliffs.count))"
+            )
+        }
+        return (contents as NSString).appendingPathComponent(xliffs[0])
     }
 }

@@ -39,6 +39,17 @@ import Testing
             try daemon.request(["op": "lookup", "key": key, "lang": language, "table": table])["value"] as? String
         }
 
+        /// Polls `status` until it lists a file error (a broken save changes no table, so no
+        /// event comes); returns the errors.
+        func awaitErrors() throws -> [[String: Any]] {
+            var errors: [[String: Any]] = []
+            _ = try eventually {
+                errors = try daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+                return !errors.isEmpty
+            }
+            return errors
+        }
+
         func shell(_ script: String) throws {
             let result = try ProcessRunner.run("/bin/sh", ["-c", script], currentDirectory: resources.path)
             #expect(result.status == 0, "\(script): \(result.stderr)")
@@ -124,13 +135,7 @@ import Testing
         let f = try Fixture()
         let path = f.ja + "/Localizable.strings"
         try "\"k\" = \"half-typed\"\n\"other\" = ".write(toFile: path, atomically: false, encoding: .utf8)
-        // No table changed, so no event: poll status until the error shows.
-        var errors: [[String: Any]] = []
-        _ = try eventually {
-            errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
-            return !errors.isEmpty
-        }
-        let error = try #require(errors.first)
+        let error = try #require(try f.awaitErrors().first)
         #expect(error["file"] as? String == path)
         // Right after the value whose ';' is missing: 1:19, naming where that value began.
         #expect(error["line"] as? Int == 1)

@@ -100,8 +100,9 @@ import Testing
             msgstr[1] ""
 
             """
-        let (language, entries) = try PODocument.parse(text)
-        #expect(language == "ru")
+        let contents = try PODocument.parse(text)
+        let entries = contents.entries
+        #expect(contents.language == "ru")
         #expect(entries.count == 2)
         #expect(entries[0].translations == ["Две\nстроки \"q\" \\"] && !entries[0].isPlural)
         #expect(entries[1].translations == ["%d файл", ""] && entries[1].isPlural)

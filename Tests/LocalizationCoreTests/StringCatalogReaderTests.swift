@@ -331,6 +331,38 @@ import Testing
         #expect(error.message.hasPrefix("invalid JSON"))
     }
 
+    /// What `jq`, Python's `json` and Xcode refuse, though Foundation's parser on Linux takes
+    /// it: a trailing comma, and a key twice in one object (of which Foundation would keep
+    /// one translation and drop the other without a word). Each is an error at its place.
+    @Test(arguments: [
+        (#"{"sourceLanguage": "en", "strings": {"a": {},}}"#, 1, 45, "trailing comma before '}'"),
+        ("{\n  \"sourceLanguage\": \"en\",\n  \"strings\": {},\n}", 3, 16, "trailing comma before '}'"),
+        (#"{"sourceLanguage": "en", "strings": {"a": {"x": [1, 2,]}}}"#, 1, 54, "trailing comma before ']'"),
+        (
+            "{\"sourceLanguage\": \"en\", \"strings\": {\n  \"Open\": {},\n  \"Open\": {}\n}}", 3, 3,
+            #"duplicate key "Open" (first at 2:3)"#
+        ),
+        (#"{"sourceLanguage": "en", "strings": {"A": {}, "\u0041": {}}}"#, 1, 47, #"duplicate key "A""#),
+        (#"{"sourceLanguage": "en", "sourceLanguage": "de", "strings": {}}"#, 1, 26, "duplicate key"),
+    ])
+    func nonStrictJSONIsAnErrorAtItsPlace(json: String, line: Int, column: Int, message: String) throws {
+        let error = try #require(throws: ResourceParseError.self) {
+            try StringCatalogReader.parse(Array(json.utf8), file: "Bad.xcstrings")
+        }
+        #expect(error.location == SourceLocation(file: "Bad.xcstrings", line: line, column: column), "\(error)")
+        #expect(error.message.hasPrefix("invalid JSON: ") && error.message.contains(message), "\(error)")
+    }
+
+    /// The same keys in different objects, commas inside strings, escaped quotes: all fine.
+    @Test func strictJSONAcceptsWhatIsValid() throws {
+        let json = #"{"sourceLanguage": "en", "strings": {"a,}": {"comment": "x\",]"}, "b": {"comment": "a"}}}"#
+        let catalog = try StringCatalogReader.parse(Array(json.utf8))
+        #expect(catalog.sourceLanguage == "en")
+        for name in ["Menu.xcstrings", "Plurals.xcstrings"] {
+            _ = try StringCatalogReader.parse(try ExampleResourceFile.bytes(name))
+        }
+    }
+
     @Test func truncatedJSONPointsAtTheEnd() throws {
         let json = "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {"
         let error = try #require(throws: ResourceParseError.self) { try StringCatalogReader.parse(Array(json.utf8)) }

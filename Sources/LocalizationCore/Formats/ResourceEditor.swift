@@ -12,6 +12,10 @@ public enum ResourceEdit: Sendable, Hashable {
     case catalogValue(key: String, language: String, value: String)
     /// One form of a String Catalog localization's `variations.plural`.
     case catalogPluralForm(key: String, language: String, category: PluralCategory, value: String)
+    /// The `state` of a String Catalog `stringUnit` (of a plural form when `category` is
+    /// given): with a value edit of the same unit, the state written with it (else
+    /// `translated`); alone, the state set on the unchanged value (`needs_review` confirmed).
+    case catalogState(key: String, language: String, category: PluralCategory?, state: String)
 }
 
 /// Writes translated values into the bytes of a `.strings`, `.stringsdict` or `.xcstrings`
@@ -27,7 +31,7 @@ public enum ResourceEditor {
         /// The file's new bytes.
         public var bytes: [UInt8]
         /// How many values changed or were added: one per edit written (a catalog value whose
-        /// state is set to `translated` with it is one).
+        /// state is set with it is one; a state set alone, a value confirmed, is one).
         public var changed: Int
         /// Edits not written, each with why.
         public var skipped: [String]
@@ -115,18 +119,28 @@ public enum ResourceEditor {
                 throw ResourceParseError(
                     location: SourceLocation(file: file, line: 1, column: 1), message: "not JSON this can write into")
             }
+            func path(_ key: String, _ language: String, _ category: PluralCategory?) -> [String] {
+                ["strings", key, "localizations", language]
+                    + (category.map { ["variations", "plural", $0.rawValue] } ?? []) + ["stringUnit"]
+            }
+            var states: [[String]: String] = [:]
+            for case .catalogState(let key, let language, let category, let state) in edits {
+                states[path(key, language, category)] = state
+            }
+            var written: Set<[String]> = []
+            func setState(_ state: String, of unit: [String]) -> Bool {
+                guard let span = spans.strings[unit + ["state"]], JSONText.decode(Array(bytes[span.range])) != state
+                else { return false }
+                replacements.append((span.range, JSONText.literal(state)))
+                return true
+            }
             for edit in edits {
                 let unit: [String]
                 let value: String
                 switch edit {
-                case .catalogValue(let key, let language, let text):
-                    (unit, value) = (["strings", key, "localizations", language, "stringUnit"], text)
+                case .catalogValue(let key, let language, let text): (unit, value) = (path(key, language, nil), text)
                 case .catalogPluralForm(let key, let language, let category, let text):
-                    unit = [
-                        "strings", key, "localizations", language, "variations", "plural", category.rawValue,
-                        "stringUnit",
-                    ]
-                    value = text
+                    (unit, value) = (path(key, language, category), text)
                 default: continue
                 }
                 guard let span = spans.strings[unit + ["value"]] else {
@@ -137,13 +151,15 @@ public enum ResourceEditor {
                 }
                 guard JSONText.decode(Array(bytes[span.range])) != value else { continue }
                 replacements.append((span.range, JSONText.literal(value)))
+                written.insert(unit)
                 changed += 1
-                // A translator's saved value is translated, as Xcode marks an imported one.
-                if let state = spans.strings[unit + ["state"]],
-                    JSONText.decode(Array(bytes[state.range])) != "translated"
-                {
-                    replacements.append((state.range, "\"translated\""))
-                }
+                // A translator's saved value is translated, as Xcode marks an imported one,
+                // unless the import says otherwise (a fuzzy message: `needs_review`).
+                _ = setState(states[unit] ?? "translated", of: unit)
+            }
+            for (unit, state) in states.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) })
+            where !written.contains(unit) && setState(state, of: unit) {
+                changed += 1
             }
         }
         var result = bytes

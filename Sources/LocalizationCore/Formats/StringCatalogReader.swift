@@ -41,7 +41,8 @@ public enum StringCatalogReader {
     /// are kept), and so is a key whose own fields are wrong; ``read(_:file:)`` says which.
     ///
     /// - Throws: ``ResourceParseError`` for invalid JSON (at the line and column of the
-    ///   fault), or a missing `sourceLanguage` or `strings`.
+    ///   fault; a trailing comma or a key given twice in one object is invalid, as `jq` and
+    ///   Xcode read it), or a missing `sourceLanguage` or `strings`.
     public static func parse(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> StringCatalog {
         try read(bytes, file: file).catalog
     }
@@ -94,6 +95,11 @@ private struct CatalogReader {
             root = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
         } catch {
             throw jsonFailure(error)
+        }
+        if let fault = StrictJSON.firstFault(in: bytes) {
+            throw ResourceParseError(
+                location: SourceLocation(byteOffset: fault.offset, in: bytes, file: file),
+                message: "invalid JSON: \(fault.message)")
         }
         guard let object = root as? [String: Any] else {
             throw failure("the top level is \(describe(root)), expected a JSON object", at: [])

@@ -31,11 +31,14 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// A conversion whose width or precision is over 4,095 (`%5000d`), which formatting
     /// refuses: the string is served, but never filled with its arguments.
     case formatWidth = "format-width"
+    /// A lone `%` in a translation of a format string (a broken `%%`): `%d% erledigt` for
+    /// `%d%% done`.
+    case percentSign = "percent-sign"
 
     /// How bad a finding of this rule is unless configured otherwise.
     public var defaultSeverity: LintFinding.Severity {
         switch self {
-        case .file, .badEntry, .placeholderMismatch: .error
+        case .file, .badEntry, .placeholderMismatch, .percentSign: .error
         default: .warning
         }
     }
@@ -55,6 +58,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .reviewState: "a String Catalog localization is marked new, needs_review or stale"
         case .placeholderMismatch: "placeholders differ from the development language's (type, count or position)"
         case .formatWidth: "a conversion's width or precision is over 4095, which formatting refuses"
+        case .percentSign:
+            "a translation of a format has a lone '%' (a broken '%%'), which printf reads as a conversion"
         }
     }
 

@@ -348,6 +348,9 @@ public enum ResourceLinter {
                     findings += formFindings(
                         key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
                         else: location, suffix: " in \(language)")
+                    findings += percentFindings(
+                        key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
+                        else: location, suffix: " in \(language)")
                 }
             }
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
@@ -409,6 +412,10 @@ public enum ResourceLinter {
                         related: original.location))
             }
             findings += formFindings(
+                key, translated.entry, of: original.entry, styles: styles,
+                at: translation.variableLocations[key] ?? [:], else: translated.location,
+                suffix: " (as in \(referenceName))", related: original.location)
+            findings += percentFindings(
                 key, translated.entry, of: original.entry, styles: styles,
                 at: translation.variableLocations[key] ?? [:], else: translated.location,
                 suffix: " (as in \(referenceName))", related: original.location)

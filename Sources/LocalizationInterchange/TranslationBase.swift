@@ -1,0 +1,30 @@
+/// What a unit's translation was when it was exported, as a short hash export writes beside
+/// it (XLIFF `<context context-type="x-l10nd-base">`, `.po` `#. l10nd-base:`): an import
+/// whose translation would replace a value changed in the files since is a conflict.
+///
+/// FNV-1a (64 bits) over the translations of the unit (or of a `.po` plural message's
+/// forms), each with a marker for "none": it tells values apart, it is no secret.
+public enum TranslationBase {
+    /// The marker export writes before the hash in a `.po` extracted comment.
+    static let poPrefix = "l10nd-base: "
+    /// The XLIFF `context-type` of the hash.
+    static let contextType = "x-l10nd-base"
+
+    /// The hash of `targets` (`nil`: no translation).
+    public static func hash(_ targets: [String?]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        for target in targets {
+            if let target {
+                add(1)
+                for byte in target.utf8 { add(byte) }
+            }
+            add(0)
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
