@@ -84,6 +84,8 @@ package final class Daemon: Sendable {
     struct StartedParts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
+        /// Compiles each generation eagerly (``LookupService/compileEagerly()``).
+        var service: LookupService?
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
         var socketCheck: SocketCheck?
@@ -150,7 +152,13 @@ package final class Daemon: Sendable {
         counters.add(summary.filesParsed, to: .filesParsed)
         for line in FileErrorLog.lines(for: summary.newErrors, kept: false) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
-        let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
+        let service = makeService()
+        // Compiled before the first client can ask: a `map` then never waits for a compile,
+        // nor holds up the lookups behind it on a client's one connection.
+        let compiled = DispatchSemaphore(value: 0)
+        service.compileEagerly { compiled.signal() }
+        compiled.wait()
+        let server = SocketServer(listener: listener, handler: service, limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
             watcher.stop()
@@ -160,6 +168,7 @@ package final class Daemon: Sendable {
         startedParts.withLock {
             $0.watcher = watcher
             $0.server = server
+            $0.service = service
         }
         server.start()
         phase.withLock { $0 = .running }
@@ -356,7 +365,14 @@ package final class Daemon: Sendable {
             "generation \(summary.generation): "
                 + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        startedParts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
+        // The event goes out once the new generation is compiled (milliseconds for thousands
+        // of strings): the `map` each mapped client sends on it then finds the tables ready,
+        // and does not hold up the lookups behind it on the client's one connection. Lookups
+        // read the new snapshot meanwhile. A compile a newer reload overtakes gives up at
+        // once, so every event goes out, in order (one compile queue).
+        let (server, service) = startedParts.withLock { ($0.server, $0.service) }
+        let event = WireEvent.changed(generation: summary.generation, changes: changes)
+        service?.compileEagerly { server?.broadcast(event) }
     }
 
     /// Sends systemd's `STATUS=` when the line differs from the last one sent.

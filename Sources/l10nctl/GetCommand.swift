@@ -45,7 +45,7 @@ enum GetCommand {
             let inherited = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
             for problem in ResourceRootProblem.check(inherited) { warn("\(problem) (from L10N_RESOURCES)") }
         }
-        let daemonMode: LookupMode = environment["L10N_MODE"] == "cached" ? .cached : .direct
+        let daemonMode: LookupMode = environment["L10N_MODE"] == "mapped" ? .mapped : .direct
         // The localizer's own choice from the environment is replaced by the one above.
         environment["L10N_MODE"] = "embedded"
         // Only the failure below is reported: the library's own notice would repeat it.

@@ -85,15 +85,15 @@ import Testing
         return found
     }
 
-    @Test(arguments: [LookupMode.direct, .cached])
+    @Test(arguments: [LookupMode.direct])
     func mappedAnswersEqualTheDaemonsOnTheExamples(other: LookupMode) throws {
         let found = try Self.differences(roots: [PackagePaths.exampleResources], against: other, pluralLimit: .max)
         #expect(found.isEmpty, "\(found.prefix(10))")
     }
 
     @Test(.enabled(if: PackagePaths.corpus != nil, "the corpus ../shared/corpus/iina is absent"))
-    func mappedAnswersEqualCachedOnTheCorpus() throws {
-        let found = try Self.differences(roots: [try #require(PackagePaths.corpus)], against: .cached, pluralLimit: 200)
+    func mappedAnswersEqualDirectOnTheCorpus() throws {
+        let found = try Self.differences(roots: [try #require(PackagePaths.corpus)], against: .direct, pluralLimit: 200)
         #expect(found.isEmpty, "\(found.prefix(10))")
     }
 
@@ -302,22 +302,18 @@ import Testing
         return fstat(descriptor.rawValue, &status) == 0 ? Int(status.st_size) : -1
     }
 
-    @Test func anUnsealedDescriptorIsRefusedAndLookupsFallBackToCached() throws {
+    @Test func anUnsealedDescriptorIsRefusedAndLookupsAskTheDaemon() throws {
         let impostor = try ImpostorDaemon()
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useDaemon(socketPath: impostor.socketPath, mode: .mapped, timeout: 5)
         let daemon = try #require(localizer.daemon)
         #expect(daemon.mapsTables)
-        #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
-        // Asked in the background: done once the fetch has ended.
-        #expect(
-            ClientDaemonTests.wait(seconds: 10) {
-                daemon.mapped.inFlight == nil && impostor.mapRequests.load(ordering: .relaxed) == 1
-            })
-        #expect(daemon.mappedTables() == nil, "an unsealed memory file was mapped")
+        // Asked when the connection came up: a lookup's round trip after it follows its reply.
+        #expect(localizer.lookup("k", languages: ["en"]).value == "from lookup")
+        #expect(daemon.mapped.current == nil, "an unsealed memory file was mapped")
         #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
-        // Refused once, not asked again on every lookup: the cached path answers instead.
-        #expect(localizer.lookup("k", languages: ["en"]).value == "from table")
+        // Refused once, not asked again on every lookup: the daemon answers each instead.
+        #expect(localizer.lookup("k", languages: ["en"]).value == "from lookup")
         #expect(impostor.mapRequests.load(ordering: .relaxed) == 1)
         #expect(Self.mappedGeneration(localizer) == nil)
     }
@@ -393,8 +389,8 @@ final class ImpostorDaemon: @unchecked Sendable {
                         _ = bytes.withUnsafeBytes { write(client, $0.baseAddress! + sent, bytes.count - sent) }
                     }
                     continue
-                case .table:
-                    reply = .table(WireTableResult(entries: ["k": "from table"], generation: 1))
+                case .lookup:
+                    reply = .lookup(WireLookupResult(value: "from lookup", found: true, language: "en", generation: 1))
                 default:
                     reply = .ok
                 }

@@ -11,7 +11,7 @@ import Testing
     @Test func pendingMissesAreSentBeforeExit() {
         let sent = Mutex<[[String]]>([])
         let reporter = MissReporter(interval: 3600) { batch in sent.withLock { $0.append(batch.keys) } }
-        reporter.record("last", in: ResolvedTable.Key(languages: ["ja"], table: "Localizable"))
+        reporter.record("last", in: MissReporter.TableKey(languages: ["ja"], table: "Localizable"))
         // A limit far above the exit's: what is checked here is that the misses are sent, and
         // a loaded machine (or another suite's reporter, flushed too) may take a while.
         MissReporter.flushAllBeforeExit(limit: 20)
@@ -22,7 +22,7 @@ import Testing
     @Test func aSendThatHangsDoesNotHoldTheExit() {
         let release = DispatchSemaphore(value: 0)
         let reporter = MissReporter(interval: 3600) { _ in _ = release.wait(timeout: .now() + 30) }
-        reporter.record("k", in: ResolvedTable.Key(languages: ["ja"], table: "Localizable"))
+        reporter.record("k", in: MissReporter.TableKey(languages: ["ja"], table: "Localizable"))
         let started = Date()
         MissReporter.flushAllBeforeExit()
         let waited = Date().timeIntervalSince(started)

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Reports cached-mode misses to the daemon, so `l10nctl missing` knows of them although
+/// Reports mapped-mode misses to the daemon, so `l10nctl missing` knows of them although
 /// no lookup reached it: missed keys are collected per (languages, table) and sent as one
 /// `batch` request each, at most every `interval` seconds (the daemon counts a batch's
 /// misses like lookups').
@@ -26,8 +26,16 @@ final class MissReporter: Sendable {
     private static let live = Mutex<[ObjectIdentifier: Registration]>([:])
     private static let exitHookInstalled = Atomic<Bool>(false)
 
+    /// Which table for which preference list a key was missed in.
+    struct TableKey: Hashable, Sendable {
+        /// Normalised preferred tags, most preferred first.
+        var languages: [String]
+        /// The table name, `Localizable` for the default.
+        var table: String
+    }
+
     private struct State {
-        var pending: [ResolvedTable.Key: Set<String>] = [:]
+        var pending: [TableKey: Set<String>] = [:]
         var count = 0
         var scheduled = false
     }
@@ -75,7 +83,7 @@ final class MissReporter: Sendable {
     var hasPending: Bool { state.withLock { $0.count > 0 } }
 
     /// Notes that `key` was missing from the table `tableKey` names.
-    func record(_ key: String, in tableKey: ResolvedTable.Key) {
+    func record(_ key: String, in tableKey: TableKey) {
         let schedule = state.withLock { state -> Bool in
             guard state.count < capacity else { return false }
             if state.pending[tableKey, default: []].insert(key).inserted { state.count += 1 }

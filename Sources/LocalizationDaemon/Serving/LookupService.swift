@@ -242,6 +242,14 @@ package final class LookupService: WireRequestHandler {
         }
     }
 
+    /// Has the generation served now compiled on the compile queue at once (at load and after
+    /// each reload), then calls `done`: the daemon sends the `changed` event then, so the
+    /// `map` mapped clients send on it finds the tables ready and holds up nothing behind it
+    /// on their one connection.
+    package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
+        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling, then: done)
+    }
+
     /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
     private func compileSoon(_ generation: UInt64) {
         sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)

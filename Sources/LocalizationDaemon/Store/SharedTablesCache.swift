@@ -2,10 +2,10 @@ import Dispatch
 import LocalizationCore
 import Synchronization
 
-/// The compiled tables of the generation served now (``CompiledGeneration``): compiled on the
-/// first `map` request for it, or in the background once lookups ask for it
-/// (``compileSoon(_:current:on:)``) — lazily: a daemon nobody asks pays nothing — and replaced,
-/// the old one dropped, by the first compile after a reload. Clients keep their own
+/// The compiled tables of the generation served now (``CompiledGeneration``): compiled
+/// eagerly at load and right after each reload (``compileNow(current:on:then:)``), before
+/// the `changed` event goes out, so that the `map` every mapped client sends on it finds them
+/// ready — and replaced, the old one dropped, by the first compile after a reload. Clients keep their own
 /// descriptors and mappings, and lookups their reference, so dropping it ends nothing they use.
 ///
 /// Only the generation served is worth compiling: a compile gives up between tables and
@@ -59,6 +59,24 @@ final class SharedTablesCache: Sendable {
     /// The compiled tables of `generation` if they are ready, without waiting.
     func ready(_ generation: UInt64) -> CompiledGeneration? {
         current.withLock { $0?.generation == generation ? $0 : nil }
+    }
+
+    /// Has the generation `snapshot` serves compiled on `queue` now, before any `map` asks for
+    /// it, then calls `done`: a `map` queued behind it finds it ready. A compile that a newer
+    /// reload overtakes gives up (`done` is still called), and that reload's own takes over.
+    func compileNow(
+        current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue,
+        then done: @escaping @Sendable () -> Void
+    ) {
+        let generation = snapshot().generation
+        queue.async { [self] in
+            defer { done() }
+            let served = snapshot()
+            guard served.generation == generation else { return }
+            // A failure (tables past the format's limits, or abandoned) leaves lookups on the
+            // catalog; a `map` request reports a real one.
+            _ = try? compiled(served) { snapshot().generation == generation }
+        }
     }
 
     /// Has `generation` compiled on `queue` once it has been served for ``settleDelay``, unless
