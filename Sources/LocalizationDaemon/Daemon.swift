@@ -153,11 +153,6 @@ package final class Daemon: Sendable {
         for line in FileErrorLog.lines(for: summary.newErrors, kept: false) { logger.warning(line) }
         for error in summary.newRootErrors { logger.error("\(error)") }
         let service = makeService()
-        // Compiled before the first client can ask: a `map` then never waits for a compile,
-        // nor holds up the lookups behind it on a client's one connection.
-        let compiled = DispatchSemaphore(value: 0)
-        service.compileEagerly { compiled.signal() }
-        compiled.wait()
         let server = SocketServer(listener: listener, handler: service, limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
@@ -171,6 +166,8 @@ package final class Daemon: Sendable {
             $0.service = service
         }
         server.start()
+        // Compiled now, in the background, not at the first `map`.
+        service.compileEagerly()
         phase.withLock { $0 = .running }
         startSocketCheck()
         startConnectionLimitCheck(server)
@@ -365,14 +362,11 @@ package final class Daemon: Sendable {
             "generation \(summary.generation): "
                 + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        // The event goes out once the new generation is compiled (milliseconds for thousands
-        // of strings): the `map` each mapped client sends on it then finds the tables ready,
-        // and does not hold up the lookups behind it on the client's one connection. Lookups
-        // read the new snapshot meanwhile. A compile a newer reload overtakes gives up at
-        // once, so every event goes out, in order (one compile queue).
+        // Compiled now, in the background, not at the first `map` (which never waits for it:
+        // until it is ready, `map` says `compiling` and clients ask the daemon per lookup).
         let (server, service) = startedParts.withLock { ($0.server, $0.service) }
-        let event = WireEvent.changed(generation: summary.generation, changes: changes)
-        service?.compileEagerly { server?.broadcast(event) }
+        service?.compileEagerly()
+        server?.broadcast(.changed(generation: summary.generation, changes: changes))
     }
 
     /// Sends systemd's `STATUS=` when the line differs from the last one sent.

@@ -66,8 +66,11 @@ import Testing
         let setup = try Setup()
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useDaemon(socketPath: setup.daemon.socketPath, mode: .mapped)
-        #expect(eventually { localizer.daemon?.mapped.current != nil }, "never mapped")
-        #expect(localizer.value("多言語化", languages: .one("en"), table: nil) == "Multilingualization")
+        #expect(
+            eventually {
+                localizer.value("多言語化", languages: .one("en"), table: nil) == "Multilingualization"
+                    && localizer.daemon?.mapped.current != nil
+            }, "never mapped")
         // Several languages: the daemon answers (a round trip), before the count below.
         #expect(localizer.value("title", languages: .many(["fr", "ja"]), table: "Settings") == "設定")
         let before = try setup.daemon.request(["op": "status"])
@@ -104,7 +107,11 @@ import Testing
         let setup = try Setup()
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useDaemon(socketPath: setup.daemon.socketPath, mode: .mapped)
-        #expect(eventually { localizer.daemon?.mapped.current != nil }, "never mapped")
+        #expect(
+            eventually {
+                _ = localizer.lookup("多言語化", languages: ["ja"])
+                return localizer.daemon?.mapped.current != nil
+            }, "never mapped")
         for _ in 0..<100 { _ = localizer.value("nobody has this", languages: .one("ja"), table: nil) }
         var entries: [[String: Any]] = []
         #expect(

@@ -13,8 +13,12 @@ import Testing
     static func mappedLocalizer(_ daemon: DaemonProcess) -> Localizer {
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useDaemon(socketPath: daemon.socketPath, mode: .mapped, timeout: 0.3)
-        #expect(eventually { localizer.daemon?.mapped.current != nil }, "never mapped")
-        #expect(localizer.value("k", languages: .one("ja"), table: nil) == "value")
+        // Mapped once the daemon's compile at load is done, by a lookup (as a program's next one).
+        #expect(
+            eventually {
+                localizer.value("k", languages: .one("ja"), table: nil) == "value"
+                    && localizer.daemon?.mapped.current != nil
+            }, "never mapped")
         return localizer
     }
 

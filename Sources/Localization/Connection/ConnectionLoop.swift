@@ -52,7 +52,11 @@ final class ConnectionLoop: Sendable {
             }
             let readiness: ReadinessLoop
             do throws(SocketError) { readiness = try ReadinessLoop() } catch {
-                throw DaemonConnectionError(code: .unreachable, message: "cannot wait for replies: \(error.message)")
+                let short = error.errno == EMFILE || error.errno == ENFILE
+                throw DaemonConnectionError(
+                    code: .unreachable,
+                    message:
+                        "\(short ? FrameSocket.noDescriptorFree + ": " : "")cannot wait for replies: \(error.message)")
             }
             let started = ConnectionLoop(readiness: readiness)
             readiness.start(name: "l10nd-replies", timed: started.run(_:woken:))

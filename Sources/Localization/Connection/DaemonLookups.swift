@@ -58,6 +58,12 @@ final class DaemonLookups: Sendable {
     /// for the rest of that compile (seconds for a million strings).
     static let mapTimeout = 60.0
 
+    /// How long after the daemon said it was compiling the generation a lookup may ask `map`
+    /// again, in seconds (the `map` a `changed` event asks usually meets the compile that
+    /// the reload began): thousands of strings compile in milliseconds, so the lookups of
+    /// the next tenth of a second or so read the new generation in place.
+    static let mapRetryInterval = 0.05
+
     /// The most round-trip answers (direct mode, counts, several languages, or while no
     /// generation is mapped) remembered for when the daemon goes away.
     static let rememberedCapacity = 10_000
@@ -125,8 +131,16 @@ final class DaemonLookups: Sendable {
             onEvent(event)
         }
         let client = self.client
-        misses = MissReporter { batch in
-            _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
+        misses = MissReporter { batch, done in
+            // No time limit: a report the daemon is slow to answer never ends the connection.
+            do {
+                try client.submit(
+                    .batch(keys: batch.keys, languages: batch.languages, table: batch.table), timeLimit: nil,
+                    background: true
+                ) { _ in done() }
+            } catch {
+                done()
+            }
         }
         owner.lookups = self
         // The first connection was up before the handler could reach this link.
@@ -212,10 +226,18 @@ final class DaemonLookups: Sendable {
         }
     }
 
+    /// Asks `map` again when the daemon said, ``mapRetryInterval`` or more ago, that it was
+    /// compiling the generation: called by lookups that find no generation mapped.
+    func requestMapIfCompiled() {
+        let interval = UInt64(Self.mapRetryInterval * 1e9)
+        if mapped.compilingLongerThan(interval, now: DispatchTime.now().uptimeNanoseconds) { requestMap() }
+    }
+
     /// Keeps the generation a `map` reply carried (checked and mapped by the reader).
     private func mapReplied(_ result: Result<WireReply, DaemonConnectionError>, onConnection connectionNumber: Int) {
         var tables: MappedTables?
         var refused = false
+        var compilingAt: UInt64 = 0
         if case .success(let reply) = result {
             noteAnswered()
             if case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
@@ -223,10 +245,15 @@ final class DaemonLookups: Sendable {
             {
                 tables = try? MappedTables(mapping)
             }
-            // Refused, or the descriptor failed its checks: not asked again on this connection.
-            refused = tables == nil
+            if case .error(let error) = reply, error.code == .compiling {
+                // Not ready yet: asked again by a lookup a moment later (they ask the daemon).
+                compilingAt = DispatchTime.now().uptimeNanoseconds
+            } else {
+                // Refused, or the descriptor failed its checks: not asked again on this connection.
+                refused = tables == nil
+            }
         }
-        let outcome = mapped.endMap(tables, onConnection: connectionNumber, refused: refused)
+        let outcome = mapped.endMap(tables, onConnection: connectionNumber, refused: refused, compilingAt: compilingAt)
         if outcome.kept { onMapped() }
         if outcome.askAgain { requestMap() }
     }

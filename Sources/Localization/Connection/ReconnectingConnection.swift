@@ -345,6 +345,8 @@ final class ReconnectingConnection: Sendable {
     private func attemptConnection(loop: ConnectionLoop) {
         let socket: FrameSocket
         do { socket = try FrameSocket(path: socketPath, timeout: timeout) } catch {
+            // Said, as the daemon's refusals are: the process is short of descriptors.
+            if error.message.hasPrefix(FrameSocket.noDescriptorFree) { refusal.withLock { $0 = error.message } }
             return attemptFailed(token: nil, loop: loop)
         }
         do throws(DaemonConnectionError) {

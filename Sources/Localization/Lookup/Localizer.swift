@@ -329,6 +329,7 @@ public final class Localizer: Sendable {
                 return (result, .daemon)
             }
             // Not mapped (yet, or since a change): the daemon answers, as in direct mode.
+            daemon.requestMapIfCompiled()
             return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .mapped(let daemon), .direct(let daemon):
             return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
@@ -512,7 +513,9 @@ public final class Localizer: Sendable {
             }
             guard let fetch = next.1 else { return next.0 }
             if let read = next.2 {
-                DispatchQueue.global(qos: .userInitiated).async { [self] in perform(read, for: fetch) }
+                // A thread of its own, not a Dispatch queue: a child made by `fork()` may not use
+                // the parent's queues. It ends with the read.
+                Thread { [self] in perform(read, for: fetch) }.start()
             }
             var waitedUntil = UInt64.max
             if let deadline {

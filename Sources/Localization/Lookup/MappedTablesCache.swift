@@ -35,6 +35,9 @@ final class MappedTablesCache: Sendable {
         /// Whether a `map` is in flight, and whether another was wanted meanwhile.
         var mapInFlight = false
         var mapWanted = false
+        /// When the daemon last said the generation served is still being compiled (uptime
+        /// nanoseconds; 0: it did not): a lookup asks again at most once per retry interval.
+        var compilingSince: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -71,18 +74,26 @@ final class MappedTablesCache: Sendable {
         }
     }
 
+    /// Whether the last `map` found the generation still being compiled `interval` nanoseconds
+    /// or more ago, so that it may be asked again without waiting for an event.
+    func compilingLongerThan(_ interval: UInt64, now: UInt64) -> Bool {
+        state.withLock { $0.compilingSince != 0 && now &- $0.compilingSince >= interval }
+    }
+
     /// Ends the `map` begun on connection `connectionNumber`: keeps `tables` unless an event
-    /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one.
+    /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one,
+    /// and when the daemon answered `compilingAt` (uptime nanoseconds) that it was compiling.
     /// Returns whether `tables` were kept, and whether a `map` should be asked again (one was
     /// wanted meanwhile, or the reply was already outdated).
-    func endMap(_ tables: MappedTables?, onConnection connectionNumber: Int, refused: Bool) -> (
-        kept: Bool, askAgain: Bool
-    ) {
+    func endMap(_ tables: MappedTables?, onConnection connectionNumber: Int, refused: Bool, compilingAt: UInt64 = 0)
+        -> (kept: Bool, askAgain: Bool)
+    {
         var dropped: [MappedTables] = []
         let outcome = state.withLock { state -> (kept: Bool, askAgain: Bool) in
             // A `map` of an earlier connection: the new one asks its own (``reset()``).
             guard connectionNumber == state.connectionNumber else { return (false, false) }
             state.mapInFlight = false
+            state.compilingSince = compilingAt
             defer { state.mapWanted = false }
             if refused { state.failedConnection = connectionNumber }
             var kept = false
@@ -96,7 +107,10 @@ final class MappedTablesCache: Sendable {
                 kept = true
             }
             let stale = state.newest.map { $0.generation < state.floor } ?? true
-            return (kept, !refused && tables != nil && (state.mapWanted || stale))
+            // Wanted meanwhile (an event came: its generation is compiled now), or outdated.
+            return (
+                kept, !refused && (tables != nil || compilingAt != 0) && (state.mapWanted || (tables != nil && stale))
+            )
         }
         _ = dropped  // released here, outside the lock: maybe the last reference, which unmaps
         return outcome
