@@ -38,7 +38,6 @@ func runMappedClientBenchmark(languages languageCount: Int, keys keyCount: Int, 
     // Keys of their own, as a caller holds them; the dictionary's own instances for comparison.
     let (order, shared) = CallerKeys.shuffled(keys)
     var mappedSamples: [Double] = []
-    var cachedSamples: [Double] = []
     var dictionarySamples: [Double] = []
     var sharedKeySamples: [Double] = []
     for _ in 0..<3 {
@@ -46,22 +45,18 @@ func runMappedClientBenchmark(languages languageCount: Int, keys keyCount: Int, 
         Localizer.shared.useDaemon(socketPath: socket, mode: .mapped, timeout: 600)
         _ = cpuNanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count }
         mappedSamples.append(cpuNanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count })
-        Localizer.shared.useDaemon(socketPath: socket, mode: .cached, timeout: 600)
-        _ = cpuNanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count }
-        cachedSamples.append(cpuNanosecondsPerCall(order) { Language($0, identifier: chosen).localized.utf8.count })
         dictionarySamples.append(cpuNanosecondsPerCall(order) { dictionary[$0]?.utf8.count ?? 0 })
         sharedKeySamples.append(cpuNanosecondsPerCall(shared) { dictionary[$0]?.utf8.count ?? 0 })
     }
     Localizer.shared.useEmbedded()
     let mapped = mappedSamples.sorted()[1]
-    let cached = cachedSamples.sorted()[1]
     let read = dictionarySamples.sorted()[1]
     let sharedRead = sharedKeySamples.sorted()[1]
     print(
         String(
             format:
-                "  Language.localized: mapped %.1f ns, cached %.1f ns; [String: String] read %.1f ns: mapped %.2f× the read (aim ≤ 1.5×), %.2f× cached",
-            mapped, cached, read, mapped / read, mapped / cached))
+                "  Language.localized: mapped %.1f ns; [String: String] read %.1f ns: mapped %.2f× the read (aim ≤ 1.5×)",
+            mapped, read, mapped / read))
     print(
         String(
             format: "  (the read with the dictionary's own key instances: %.1f ns, mapped %.2f× it)", sharedRead,
@@ -71,32 +66,14 @@ func runMappedClientBenchmark(languages languageCount: Int, keys keyCount: Int, 
             figure: "mapped lookup (Language.localized), \(keyCount) keys, ×dictionary read", value: mapped, unit: "ns",
             baseline: "[String: String] read", baselineValue: read, ratio: mapped / read, aim: "≤ 1.5×",
             met: mapped / read <= 1.5))
-    BenchmarkReport.shared.record(
-        BenchmarkRatio(
-            figure: "mapped lookup (Language.localized), \(keyCount) keys, ×cached mode", value: mapped, unit: "ns",
-            baseline: "cached mode, same call", baselineValue: cached, ratio: mapped / cached))
-
-    // A new process's first lookup, connection and handshake included, alternating modes.
+    // A new process's first lookup, connection and handshake included.
     var firstMapped: [Double] = []
-    var firstCached: [Double] = []
     for _ in 0..<5 {
-        for mode in ["mapped", "cached"] {
-            guard let client = ClientProcess(socket: socket, mode: mode, languages: [chosen], keys: 1) else { return }
-            guard let first = client.waitUntilReady() else { return print("  a \(mode) client failed") }
-            if mode == "mapped" { firstMapped.append(first) } else { firstCached.append(first) }
-        }
+        guard let client = ClientProcess(socket: socket, mode: "mapped", languages: [chosen], keys: 1) else { return }
+        guard let first = client.waitUntilReady() else { return print("  a mapped client failed") }
+        firstMapped.append(first)
     }
-    let mappedFirst = firstMapped.sorted()[2]
-    let cachedFirst = firstCached.sorted()[2]
-    print(
-        String(
-            format: "  a new process's first lookup: mapped %.2f ms, cached %.2f ms: %.2f×", mappedFirst / 1e6,
-            cachedFirst / 1e6, mappedFirst / cachedFirst))
-    BenchmarkReport.shared.record(
-        BenchmarkRatio(
-            figure: "new process's first lookup, mapped mode, \(keyCount)-key table, ×cached mode",
-            value: mappedFirst / 1e6, unit: "ms", baseline: "cached mode's first lookup",
-            baselineValue: cachedFirst / 1e6, ratio: mappedFirst / cachedFirst))
+    print(String(format: "  a new process's first lookup: mapped %.2f ms", firstMapped.sorted()[2] / 1e6))
 
     // Twenty processes reading every key of every language in mapped mode.
     let started = ContinuousClock.now

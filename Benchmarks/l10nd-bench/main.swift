@@ -8,6 +8,7 @@ import Foundation
 let arguments = CommandLine.arguments.dropFirst()
 // The benchmark's own client processes (the mapped part starts them).
 if arguments.first == "--client-process" { runClientProcess(Array(arguments.dropFirst())) }
+if arguments.first == "--poll-process" { runPollProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 let parts = [
     "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "compiled", "mapped", "segments",

@@ -91,6 +91,8 @@ package final class Daemon: Sendable {
     struct StartedParts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
+        /// Compiles each generation eagerly (``LookupService/compileEagerly()``).
+        var service: LookupService?
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
         var socketCheck: SocketCheck?
@@ -152,7 +154,8 @@ package final class Daemon: Sendable {
                 code: .invalidConfiguration, file: configurationSource?.file,
                 message: "--strict: " + warnings.joined(separator: "; "))
         }
-        let server = SocketServer(listener: listener, handler: makeService(), limits: limits)
+        let service = makeService()
+        let server = SocketServer(listener: listener, handler: service, limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
             watcher.stop()
@@ -162,8 +165,11 @@ package final class Daemon: Sendable {
         startedParts.withLock {
             $0.watcher = watcher
             $0.server = server
+            $0.service = service
         }
         server.start()
+        // Compiled now, in the background, not at the first `map`.
+        service.compileEagerly()
         phase.withLock { $0 = .running }
         startSocketCheck()
         startConnectionLimitCheck(server)
@@ -378,7 +384,11 @@ package final class Daemon: Sendable {
             "generation \(summary.generation): "
                 + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        startedParts.withLock { $0.server }?.broadcast(.changed(generation: summary.generation, changes: changes))
+        // Compiled now, in the background, not at the first `map` (which never waits for it:
+        // until it is ready, `map` says `compiling` and clients ask the daemon per lookup).
+        let (server, service) = startedParts.withLock { ($0.server, $0.service) }
+        service?.compileEagerly()
+        server?.broadcast(.changed(generation: summary.generation, changes: changes))
     }
 
     /// Sends systemd's `STATUS=` when the line differs from the last one sent.

@@ -7,8 +7,8 @@ import LocalizationCore
 /// programs see the same answers.
 ///
 /// Named files (`--resources`, else `L10N_RESOURCES`) are read in the process (embedded
-/// mode); otherwise the daemon is asked in direct mode (cached mode with `L10N_MODE=cached`,
-/// as a program so configured asks), and an unreachable daemon is a failure rather than the
+/// mode); otherwise the daemon is asked in direct mode (mapped mode with `L10N_MODE=mapped`,
+/// or `cached`, its old name, as a program so configured asks), and an unreachable daemon is a failure rather than the
 /// key echoed back. Nothing fails quietly: a `--resources` directory that is missing or
 /// holds no language is an error, a language tag nothing matches (`jp`) a warning, and with
 /// `--strict` a key no language has is a failure.
@@ -45,7 +45,8 @@ enum GetCommand {
             let inherited = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
             for problem in ResourceRootProblem.check(inherited) { warn("\(problem) (from L10N_RESOURCES)") }
         }
-        let daemonMode: LookupMode = environment["L10N_MODE"] == "cached" ? .cached : .direct
+        // `cached`, a mode of earlier versions, is mapped mode's old name (CLIENT.md).
+        let daemonMode: LookupMode = ["mapped", "cached"].contains(environment["L10N_MODE"]) ? .mapped : .direct
         // The localizer's own choice from the environment is replaced by the one above.
         environment["L10N_MODE"] = "embedded"
         // Only the failure below is reported: the library's own notice would repeat it.

@@ -164,7 +164,7 @@ import Testing
         defer { withExtendedLifetime(holder) {} }
         let log = ClientFailoverTests.LogLines()
         let localizer = Localizer(environment: [:], log: log.handler)
-        localizer.useDaemon(socketPath: daemon.socketPath, mode: .cached, timeout: 1)
+        localizer.useDaemon(socketPath: daemon.socketPath, mode: .mapped, timeout: 1)
         defer { localizer.useEmbedded() }
         #expect(localizer.source == .keys)
         #expect(localizer.lookupWithSource("保存", languages: ["de"]) == (LookupResult.missing("保存"), .keys))

@@ -488,12 +488,16 @@ import Testing
         try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
         let configuration = try scratch.write("max_output_buffer_bytes = 4096\n", to: "l10nd.conf")
         let daemon = try DaemonProcess(resources: [resources], arguments: ["--config", configuration])
+        // `compiling` until the daemon's compile at load is done.
+        _ = eventually { (try? daemon.request(["op": "map"]))?["size"] != nil }
         let size = try #require(try daemon.request(["op": "map"])["size"] as? Int)
         #expect(size > 4096, "the example tables take \(size) bytes")
         let silent = try daemon.connect()
         for save in 1...20 {
             try scratch.write("\"設定\" = \"設定 \(save)\";\n", to: "Resources/ja.lproj/Localizable.strings")
             _ = try daemon.request(["op": "reload"])
+            // Once this generation is compiled (`compiling` before), so the silent map gets a file.
+            _ = eventually { (try? daemon.request(["op": "map"]))?["size"] != nil }
             try? silent.send(line: #"{"op":"map"}"#)
         }
         let cutOff = try eventually {
@@ -529,15 +533,15 @@ struct DaemonBaseline {
     let openDescriptors: Int
 
     /// Measures after a few warm-up lookups, so lazily built caches count as baseline: the
-    /// compiled tables too (a sealed file the daemon keeps open and maps), which the first
-    /// binary lookup asks for and `map` waits for (its descriptor, sent along, is closed by
-    /// the plain `recv` that reads the reply).
+    /// compiled tables too (a sealed file the daemon keeps open and maps), which the daemon
+    /// compiles at load, in the background: `map` says `compiling` until they are there (its
+    /// descriptor, sent along then, is closed by the plain `recv` that reads the reply).
     init(_ daemon: DaemonProcess) throws {
         let warmUp = try daemon.connect()
         for language in ["en", "de", "ja", "fr"] {
             _ = try warmUp.request(["op": "lookup", "key": "多言語化", "lang": language])
         }
-        _ = try warmUp.request(["op": "map"])
+        _ = eventually { (try? warmUp.request(["op": "map"]))?["size"] != nil }
         _ = try warmUp.request(["op": "status"])
         residentKilobytes = try #require(daemon.residentKilobytes)
         // The warm-up connection is still open here; the steady client's is at the end.

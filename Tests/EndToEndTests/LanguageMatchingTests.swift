@@ -76,9 +76,9 @@ import Testing
         }
     }
 
-    /// The client library in every mode answers as the files do: embedded reads them, cached
+    /// The client library in every mode answers as the files do: embedded reads them, mapped
     /// and direct go through the real `l10nd`.
-    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    @Test(arguments: [LookupMode.embedded, .mapped, .direct])
     func clientLibraryInEveryMode(mode: LookupMode) throws {
         let app = try Self.regionNamedApp()
         let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: app.path)

@@ -6,14 +6,14 @@ import Testing
 
 @testable import Localization
 
-/// The last known answers of cached and mapped mode across daemon restarts, as an outside
+/// The last known answers of mapped mode across daemon restarts, as an outside
 /// tester's chaos run went (TERM, a restarted daemon still loading, a short reconnection, TERM
 /// again): every table, mapped generation and counted answer the daemon gave on any
 /// connection keeps answering while it is away, through attempts that end at the handshake's
 /// time limit. (The keys that tester saw were for tables the client had never fetched: those
 /// have no last answer.)
 @Suite struct LastKnownAcrossRestartsTests {
-    @Test(arguments: [LookupMode.cached, .mapped])
+    @Test(arguments: [LookupMode.mapped])
     func answersOutliveTwoRestartsAndADaemonThatDoesNotAnswerYet(mode: LookupMode) throws {
         let resources = try TemporaryDirectory()
         try resources.write("\"k\" = \"ja value\";\n", to: "ja.lproj/Localizable.strings")

@@ -65,7 +65,7 @@ import Testing
 
     /// A top-level catalog plural of a key whose first argument is a string selects by the
     /// first numeric argument, in every mode (the daemon selects by `counts` in its modes).
-    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    @Test(arguments: [LookupMode.embedded, .mapped, .direct])
     func aTopLevelPluralSelectsByTheNumberNotTheName(mode: LookupMode) throws {
         let directory = try TemporaryDirectory()
         try directory.write("Localizable.xcstrings", PluralArgumentsDaemonTests.stringFirstPluralCatalog)
@@ -78,7 +78,7 @@ import Testing
 
     /// Every case in one mode; embedded mode (the files, read in the process) is the
     /// reference the daemon modes must match.
-    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    @Test(arguments: [LookupMode.embedded, .mapped, .direct])
     func eachVariableTakesItsOwnArgument(mode: LookupMode) throws {
         let (localizer, daemon) = try Self.localizer(mode, resources: PackagePaths.exampleResources)
         for testCase in Self.cases {
@@ -93,7 +93,7 @@ import Testing
     /// A `Base` entry holds the development language's text, so its forms are chosen by the
     /// development language's rules whatever language was asked for, in every mode: 21 is
     /// `other` in English ("21 files"), where Russian's `one` would pick "21 file".
-    @Test(arguments: [LookupMode.embedded, .cached, .direct])
+    @Test(arguments: [LookupMode.embedded, .mapped, .direct])
     func aBaseEntryTakesTheDevelopmentLanguagesRules(mode: LookupMode) throws {
         let resources = try TemporaryDirectory(prefix: "l10nd-resources")
         defer { resources.remove() }

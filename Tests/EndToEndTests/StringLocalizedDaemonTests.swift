@@ -10,7 +10,7 @@ import Testing
 @Suite struct StringLocalizedDaemonTests {
     static let de = Locale(identifier: "de")
 
-    @Test(arguments: [LookupMode.cached, .direct])
+    @Test(arguments: [LookupMode.mapped, .direct])
     func interpolatedValuesSelectThroughTheDaemon(mode: LookupMode) throws {
         let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: PackagePaths.stringCatalog)
         defer { withExtendedLifetime(daemon) {} }
@@ -30,7 +30,7 @@ import Testing
 
     @Test func bundleServedByTheDaemonIsAnsweredByIt() throws {
         let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(
-            .cached, resources: PackagePaths.stringCatalog)
+            .mapped, resources: PackagePaths.stringCatalog)
         defer { withExtendedLifetime(daemon) {} }
         let bundles = BundleLocalizers(main: localizer)
         let served = try #require(Bundle(path: PackagePaths.stringCatalog))

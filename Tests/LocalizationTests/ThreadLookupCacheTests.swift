@@ -5,55 +5,20 @@ import Testing
 
 @testable import Localization
 
-/// The per-thread cache behind `localized` in cached mode: the last table a thread read
+/// The per-thread cache behind `localized` in mapped mode: the place a thread read last
 /// answers only for the same localizer, epoch, languages and table, and an event reaches
 /// every thread's next call.
 @Suite struct ThreadLookupCacheTests {
-    static func table(_ entries: [String: String], generation: UInt64 = 1) -> ResolvedTable {
-        ResolvedTable(
-            key: ResolvedTable.Key(languages: ["ja"], table: "Localizable"), entries: entries, servedBy: [:],
-            generation: generation, chain: ["ja", "en"])
-    }
-
-    @Test func theLastTableAnswersOnlyForItsNameLocalizerAndEpoch() {
+    @Test func aResetForgetsThePlace() {
         var cache = ThreadLookupCache()
-        let name = ThreadLookupCache.TableName(languages: .one("ja"), table: nil)
         cache.reset(owner: 7, epoch: 3, route: .keys)
-        cache.remember(Self.table(["k": "v"]), as: name)
-        #expect(cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 3))
-        #expect(cache.lastEntries["k"] == "v")
-        #expect(!cache.lastTableIs(.one("en"), nil, owner: 7, epoch: 3), "another language")
-        #expect(!cache.lastTableIs(.many(["ja", "en"]), nil, owner: 7, epoch: 3), "another list")
-        #expect(!cache.lastTableIs(.one("ja"), "Settings", owner: 7, epoch: 3), "another table")
-        #expect(!cache.lastTableIs(.one("ja"), nil, owner: 8, epoch: 3), "another localizer")
-        #expect(!cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 4), "another epoch")
-    }
-
-    @Test func aResetForgetsEveryTable() {
-        var cache = ThreadLookupCache()
-        let name = ThreadLookupCache.TableName(languages: .one("ja"), table: nil)
-        cache.reset(owner: 7, epoch: 3, route: .keys)
-        cache.store(Self.table(["k": "v"]), as: name)
-        cache.remember(Self.table(["k": "v"]), as: name)
-        cache.reset(owner: 7, epoch: 4, route: .keys)
-        #expect(cache.tables.isEmpty)
-        #expect(cache.lastEntries.isEmpty)
-        #expect(!cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 4))
-    }
-
-    @Test func theTablesStartOverPastTheCapacity() {
-        var cache = ThreadLookupCache()
-        for index in 0..<ThreadLookupCache.capacity {
-            cache.store(Self.table([:]), as: ThreadLookupCache.TableName(languages: .one("ja"), table: "T\(index)"))
-        }
-        #expect(cache.tables.count == ThreadLookupCache.capacity)
-        cache.store(Self.table([:]), as: ThreadLookupCache.TableName(languages: .one("ja"), table: "one more"))
-        #expect(cache.tables.count == 1)
+        #expect(cache.lastCompiled == nil && cache.mappedDaemon == nil)
+        #expect(!cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 3), "no table read yet")
     }
 
     /// `l10nd` serving `ja` and `en` `Localizable` tables and a `ja` `Settings` table, and a
-    /// localizer asking it in cached mode.
-    struct CachedDaemon {
+    /// localizer asking it in mapped mode.
+    struct MappedDaemon {
         static let files = [
             "ja.lproj/Localizable.strings": #""k" = "old"; "多言語化" = "多言語化";"#,
             "ja.lproj/Settings.strings": #""title" = "設定";"#,
@@ -68,12 +33,12 @@ import Testing
             resources = try TemporaryDirectory()
             for (path, text) in Self.files { try resources.write(text, to: path) }
             daemon = try DaemonProcess(resources: [resources.path])
-            localizer.useDaemon(socketPath: daemon.socketPath, mode: .cached)
+            localizer.useDaemon(socketPath: daemon.socketPath, mode: .mapped)
         }
     }
 
     @Test func oneThreadSwitchingTablesGetsEachTablesValues() throws {
-        let setup = try CachedDaemon()
+        let setup = try MappedDaemon()
         let localizer = setup.localizer
         for _ in 0..<3 {
             #expect(localizer.value("多言語化", languages: .one("ja"), table: nil) == "多言語化")
@@ -88,7 +53,7 @@ import Testing
     }
 
     @Test func oneThreadAlternatingLocalizersGetsEachOnesValues() throws {
-        let setup = try CachedDaemon()
+        let setup = try MappedDaemon()
         let daemon = setup.localizer
         let files = try TemporaryDirectory()
         try files.write(#""k" = "from the files";"#, to: "ja.lproj/Localizable.strings")
@@ -101,7 +66,7 @@ import Testing
     }
 
     @Test func anEditReachesEveryThreadsNextCallAfterTheCallback() throws {
-        let setup = try CachedDaemon()
+        let setup = try MappedDaemon()
         let localizer = setup.localizer
         let threads = 4
         let started = Atomic(0)

@@ -28,19 +28,35 @@ final class ConnectionLoop: Sendable {
     private static let shared = Mutex<ConnectionLoop?>(nil)
 
     private let readiness: ReadinessLoop
+    /// The fork generation it was started in (``ProcessFork``): a child's inherited loop has
+    /// no thread and the parent's descriptors, and is never used.
+    private let forkGeneration = ProcessFork.generation
     /// The loop thread's `pthread_t`, set when it starts (0 before).
     private let thread = Atomic<UInt>(0)
     private let registry = Registry()
     /// Connections registered by other threads, taken in by the loop at its next wake-up.
     private let arrivals = Mutex<[ReconnectingConnection]>([])
 
-    /// The process's loop, started on first use; it runs for the life of the process.
+    /// The process's loop, started on first use; it runs for the life of the process (a child
+    /// made by `fork()` starts its own: the parent's has no thread there).
+    ///
+    /// - Throws: `.unreachable` when it cannot be made (no descriptor free for its epoll
+    ///   instance and wake-up pipe): nothing is left half made, and a later call tries again.
     static func started() throws(DaemonConnectionError) -> ConnectionLoop {
         try shared.withLock { (loop: inout ConnectionLoop?) throws(DaemonConnectionError) -> ConnectionLoop in
-            if let loop { return loop }
+            if let current = loop {
+                guard ProcessFork.isInherited(current.forkGeneration) else { return current }
+                // The parent's: kept, never ended (ending it would touch the parent's epoll).
+                _ = Unmanaged.passRetained(current)
+                loop = nil
+            }
             let readiness: ReadinessLoop
             do throws(SocketError) { readiness = try ReadinessLoop() } catch {
-                throw DaemonConnectionError(code: .unreachable, message: "cannot wait for replies: \(error.message)")
+                let short = error.errno == EMFILE || error.errno == ENFILE
+                throw DaemonConnectionError(
+                    code: .unreachable,
+                    message:
+                        "\(short ? FrameSocket.noDescriptorFree + ": " : "")cannot wait for replies: \(error.message)")
             }
             let started = ConnectionLoop(readiness: readiness)
             readiness.start(name: "l10nd-replies", timed: started.run(_:woken:))

@@ -3,9 +3,11 @@ import LocalizationCore
 import LocalizationWire
 import Synchronization
 
-/// A ``Localizer``'s link to `l10nd` in mapped, cached or direct mode: the client
-/// connection, the mapped generation and the connection that maps it (mapped mode), the
-/// resolved tables (cached mode, and mapped mode's way until a generation is mapped), the remembered answers (direct mode) and the miss reporter. Replaced as a whole when the localizer is configured again.
+/// A ``Localizer``'s link to `l10nd` in mapped or direct mode: the one connection, the
+/// mapped generations (mapped mode: `map` is asked on that same connection when it is up
+/// and after each `changed` event), the remembered round-trip answers and the miss reporter.
+/// Replaced as a whole when the localizer is configured again, and in a child made by
+/// `fork()` (``isInherited``).
 final class DaemonLookups: Sendable {
     /// A daemon's protocol minor version, shared with the connection's event handler.
     private final class ProtocolMinorVersion: Sendable {
@@ -48,107 +50,101 @@ final class DaemonLookups: Sendable {
     /// The protocol minor version that added a lookup's `counts`.
     static let countsMinorVersion = 3
 
-    /// The protocol minor version that added `map`: an older daemon is used in cached mode.
+    /// The protocol minor version that added `map`: an older daemon is asked per lookup.
     static let mapMinorVersion = 5
 
-    /// The least time limit of a `map` request, in seconds: the first `map` of a generation
-    /// waits for the daemon to compile it (seconds for a million strings), in the background.
+    /// The least time limit of a `map` request, in seconds: the daemon compiles each
+    /// generation as soon as it serves it, and a `map` sent on the `changed` event may wait
+    /// for the rest of that compile (seconds for a million strings).
     static let mapTimeout = 60.0
 
-    /// How long after a `map` began lookups may wait for it, at most, in seconds; and at most
-    /// this share of the time limit. A generation the daemon compiled already (another process
-    /// mapped it) arrives well within it, so even a process's first lookup reads it in place;
-    /// a compile in progress costs lookups no more, and they go the cached way meanwhile.
-    static let mapWait = 0.1
-    static let mapWaitShare = 0.25
+    /// How long after the daemon said it was compiling the generation a lookup may ask `map`
+    /// again, in seconds (the `map` a `changed` event asks usually meets the compile that
+    /// the reload began): thousands of strings compile in milliseconds, so the lookups of
+    /// the next tenth of a second or so read the new generation in place.
+    static let mapRetryInterval = 0.05
 
-    /// How long after it began (or the table's fetch did, if earlier) a lookup that knows
-    /// nothing of the table waits for it, at most, in seconds, and at most ``mapWaitShare`` of
-    /// the time limit; then it asks its one key (``cachedAnswer(_:in:timeLimit:since:)``). A
-    /// mapped-mode lookup has spent it waiting for the `map`. A table of a few thousand strings
-    /// arrives well within it, and the lookups after it read the process's copy as cached
-    /// mode promises; one of 100,000 takes a loaded daemon about a second.
-    static let tableWait = 0.1
-
-    /// The least time limit of a `table` request, in seconds: made in the background, it may
-    /// take longer than a lookup's limit (a whole table of a large set, resolved by a loaded
-    /// daemon), and the lookups after it get it rather than asking again.
-    static let tableTimeout = 30.0
-
-    /// The most round-trip answers (direct mode, with counts, or while a table is fetched) remembered for when the
-    /// daemon goes away.
+    /// The most round-trip answers (direct mode, counts, several languages, or while no
+    /// generation is mapped) remembered for when the daemon goes away.
     static let rememberedCapacity = 10_000
 
     let mode: LookupMode
     let client: LocalizationClient
-    let cache: ResolvedTableCache
-    let mapped = MappedTablesCache()
+    let mapped: MappedTablesCache
     let misses: MissReporter
-    let developmentLanguage: LanguageTag
-    /// Told when a new generation is mapped: lookups then move to it from the cached way.
+    /// Told when a new generation is mapped: lookups then move to it.
     private let onMapped: @Sendable () -> Void
-    private let remembered = Mutex<[Question: LookupResult]>([:])
-    /// The connection `map` requests go on (a `map` waits for the daemon's compile, seconds):
-    /// apart from ``client``'s, whose lookups must not wait for it, and from
-    /// ``tableConnection``, whose `table` replies answer the cached way meanwhile. Opened for
-    /// each new connection of ``client``, so that it reaches the daemon ``client`` reached (a
-    /// `map` from another one, with generations of its own, would be kept only if its
-    /// generation is not older than the events ``client`` heard).
-    private let mapConnection: SideConnection
-    /// The connection `table` requests go on: a whole table of a large set takes the daemon
-    /// about a second, and the one-key `lookup`s made meanwhile on ``client``'s connection
-    /// (``cachedAnswer(_:in:timeLimit:since:)``) must not wait behind it.
-    private let tableConnection: SideConnection
+    /// Round-trip answers, with the generation that gave each.
+    private let remembered = Mutex<[Question: (result: LookupResult, generation: UInt64)]>([:])
+    /// This link, for the connection's event handler, which is made before it.
+    private let owner = Owner()
     /// Whether the daemon answers (``isAnswering``). ``Localizer/source`` reads it, so that it
     /// says `lastKnown` (or `files`), not `daemon`, on a connection that is up but whose daemon
     /// answers nothing (stopped, not yet given up on); a daemon answering other requests while
-    /// one table is slow to come is answering, so `source` does not flap under load.
+    /// one slow reply is on its way is answering, so `source` does not flap under load.
     private let answering = Answering()
     /// The connected daemon's protocol minor version, from its `hello`: before 1.3 a
     /// lookup cannot carry `counts`.
     private let daemonMinorVersion = ProtocolMinorVersion()
 
+    /// Reaches the link from the connection's event handler, which is made before it.
+    private final class Owner: Sendable {
+        private let link = Mutex<Weak>(Weak())
+        private struct Weak { weak var lookups: DaemonLookups? }
+        var lookups: DaemonLookups? {
+            get { link.withLock { $0.lookups } }
+            set { link.withLock { $0.lookups = newValue } }
+        }
+    }
+
     /// Connects (first attempt before returning); `onEvent` hears every connection event
-    /// after the cache has applied it, `onMapped` every generation mapped.
+    /// after the mapped generations have applied it, `onMapped` every generation mapped.
+    /// `lastKnown` answers as an earlier connection's last generation until one is mapped.
     init(
-        socketPath: String?, mode: LookupMode, timeout: Double, developmentLanguage: LanguageTag,
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedTables? = nil,
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
         onMapped: @escaping @Sendable () -> Void = {}
     ) {
         self.onMapped = onMapped
-        let cache = ResolvedTableCache()
-        let mapped = self.mapped
+        let mapped = MappedTablesCache(lastKnown: lastKnown)
         let daemonMinorVersion = self.daemonMinorVersion
         let answering = self.answering
-        self.cache = cache
+        let owner = self.owner
+        self.mapped = mapped
         self.mode = mode
-        self.developmentLanguage = developmentLanguage
         client = LocalizationClient(socketPath: socketPath, timeout: timeout, subscribe: true) { event in
             switch event {
             case .connected(let hello):
-                cache.reset()
                 mapped.reset()
                 answering.noteConnected()
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
-            case .changed(let generation, let changes):
+                owner.lookups?.requestMap()
+            case .changed(let generation, _):
                 answering.noteReply()
-                cache.invalidate(
-                    changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) },
-                    generation: generation)
+                // The old generation stops answering at once (lookups ask the daemon until the
+                // new one is mapped), before `onEvent` moves the epoch.
                 mapped.invalidate(generation: generation)
-            case .disconnected: break  // the tables stay: they are the last known answers
+                owner.lookups?.requestMap()
+            case .disconnected: break  // the generations stay: they are the last known answers
             }
             onEvent(event)
         }
         let client = self.client
-        misses = MissReporter { batch in
-            _ = try? client.send(.batch(keys: batch.keys, languages: batch.languages, table: batch.table))
+        misses = MissReporter { batch, done in
+            // No time limit: a report the daemon is slow to answer never ends the connection.
+            do {
+                try client.submit(
+                    .batch(keys: batch.keys, languages: batch.languages, table: batch.table), timeLimit: nil,
+                    background: true
+                ) { _ in done() }
+            } catch {
+                done()
+            }
         }
-        // Background requests may take longer than a lookup's limit, and so may a loaded
-        // daemon's handshake (past a short limit it would end mapping until the next connection).
-        mapConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.mapTimeout))
-        tableConnection = SideConnection(socketPath: client.socketPath, timeout: max(timeout, Self.tableTimeout))
+        owner.lookups = self
+        // The first connection was up before the handler could reach this link.
+        if client.isConnected { requestMap() }
     }
 
     /// Whether the daemon answers: `false` once a request a lookup needed went unanswered in
@@ -175,7 +171,7 @@ final class DaemonLookups: Sendable {
         else { return }
         let answering = self.answering
         do {
-            try client.sendWithoutTimeLimit(.languages) { result in
+            try client.submit(.languages, timeLimit: nil, background: true) { result in
                 if case .success = result { answering.noteReply() }
                 answering.probing.store(false, ordering: .relaxed)
             }
@@ -187,21 +183,19 @@ final class DaemonLookups: Sendable {
     /// Notes that the daemon answered a request.
     private func noteAnswered() { answering.noteReply() }
 
-    /// Notes that a request a lookup needed, sent at `sent` (uptime nanoseconds) on connection
-    /// `connectionNumber` (``ResolvedTableCache/connectionNumber``), went unanswered in the
-    /// lookup's time limit: the lookup is answered by a fallback. A request of an earlier
-    /// connection says nothing of the current one, nor does one the daemon answered
-    /// something after (it is busy, not gone).
-    private func noteUnanswered(sent: UInt64, onConnection connectionNumber: Int) {
+    /// Notes that a request a lookup needed, sent at `sent` (uptime nanoseconds), went
+    /// unanswered in the lookup's time limit: the lookup is answered by a fallback. A
+    /// request the daemon answered something after says nothing (it is busy, not gone).
+    private func noteUnanswered(sent: UInt64) {
         let lastReply = answering.lastReply.load(ordering: .relaxed)
-        guard connectionNumber == cache.connectionNumber, lastReply <= sent else { return }
+        guard lastReply <= sent else { return }
         // The oldest such request since the daemon last said something: one answered before
         // it no longer counts.
         let current = answering.unansweredSince.load(ordering: .relaxed)
         if current == 0 || current < lastReply || current > sent {
             answering.unansweredSince.store(sent, ordering: .relaxed)
         }
-        // A daemon that is only busy (one table slow to come) says so at the probe's reply.
+        // A daemon that is only busy says so at the probe's reply.
         probe()
     }
 
@@ -210,187 +204,59 @@ final class DaemonLookups: Sendable {
         mode == .mapped && daemonMinorVersion.value.load(ordering: .relaxed) >= Self.mapMinorVersion
     }
 
-    /// The current generation's compiled tables, mapped; else `nil`, and the lookup goes the
-    /// cached way. Never waits for a compile: mapping happens in the background (begun here if
-    /// nobody began it), and a lookup waits for it only while it is young (``mapWait``), so
-    /// that a generation the daemon has compiled already answers at once.
-    func mappedTables() -> MappedTables? {
-        if let current = mapped.current { return current }
-        guard let fetch = startMapping() else { return nil }
-        let waitLimit = min(Self.mapWait, client.timeout * Self.mapWaitShare)
-        _ = fetch.wait(until: fetch.started &+ Self.nanoseconds(waitLimit))
-        return mapped.current
-    }
+    /// Whether this link was inherited from a parent across `fork()`: its connection is the
+    /// parent's, and the child needs a link of its own.
+    var isInherited: Bool { client.isInherited }
 
-    /// What is left of `limit` (default the client's time limit) `started` ago, for the
-    /// requests of a lookup that waited for a `map` or a table (at most ``mapWaitShare`` of
-    /// it): so the lookup as a whole takes no longer than the limit. At least half the limit,
-    /// so that a thread the system held up does not call the daemon hung.
-    func timeLeft(since started: DispatchTime, of limit: Double? = nil) -> Double {
-        let limit = limit ?? client.timeout
-        let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
-        return max(limit / 2, limit - waited)
-    }
-
-    /// Maps the current generation in the background, unless it is mapped, being mapped, or
-    /// a `map` failed on this connection; returns the fetch in flight, if any.
-    @discardableResult
-    func startMapping() -> MappedTablesCache.Fetch? {
-        guard let fetch = mapped.beginFetch() else { return mapped.inFlight }
-        DispatchQueue.global(qos: .utility).async { [self] in
-            defer { mapped.endFetch(fetch) }
-            fetchMapping()
-        }
-        return fetch
-    }
-
-    /// Asks `map` until a generation at least as new as the last event is kept, the daemon
-    /// fails, or three replies were already outdated.
-    private func fetchMapping() {
-        for _ in 0..<3 {
-            guard let connectionNumber = mapped.attempt else { return }
-            let reply: WireReply
-            do {
-                reply = try mapConnection.client(for: connectionNumber).send(
-                    .map, timeout: max(client.timeout, Self.mapTimeout))
-            } catch {
-                // Late, or the connection broke: the next connection asks again.
-                mapped.noteFailure(onConnection: connectionNumber)
-                return
+    /// Asks `map` on the lookups' own connection, without waiting, unless the current
+    /// generation is mapped or a `map` is in flight (which then asks again when it ends):
+    /// when a connection is up, and at each `changed` event. The reply is handled wherever it
+    /// is read (the connection thread): the generation is mapped and kept if no newer event
+    /// came meanwhile, and the localizer's epoch moves to it.
+    func requestMap() {
+        guard mapsTables, let connectionNumber = mapped.beginMap() else { return }
+        do {
+            try client.submit(.map, timeLimit: max(client.timeout, Self.mapTimeout), background: true) {
+                [weak self] result in
+                self?.mapReplied(result, onConnection: connectionNumber)
             }
-            guard case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
-                let mapping = ReceivedMappings.take(number), let tables = try? MappedTables(mapping)
-            else {
+        } catch {
+            // No connection: the next one asks again.
+            _ = mapped.endMap(nil, onConnection: connectionNumber, refused: false)
+        }
+    }
+
+    /// Asks `map` again when the daemon said, ``mapRetryInterval`` or more ago, that it was
+    /// compiling the generation: called by lookups that find no generation mapped.
+    func requestMapIfCompiled() {
+        let interval = UInt64(Self.mapRetryInterval * 1e9)
+        if mapped.compilingLongerThan(interval, now: DispatchTime.now().uptimeNanoseconds) { requestMap() }
+    }
+
+    /// Keeps the generation a `map` reply carried (checked and mapped by the reader).
+    private func mapReplied(_ result: Result<WireReply, DaemonConnectionError>, onConnection connectionNumber: Int) {
+        var tables: MappedTables?
+        var refused = false
+        var compilingAt: UInt64 = 0
+        if case .success(let reply) = result {
+            noteAnswered()
+            if case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
+                let mapping = ReceivedMappings.take(number)
+            {
+                tables = try? MappedTables(mapping)
+            }
+            if case .error(let error) = reply, error.code == .compiling {
+                // Not ready yet: asked again by a lookup a moment later (they ask the daemon).
+                compilingAt = DispatchTime.now().uptimeNanoseconds
+            } else {
                 // Refused, or the descriptor failed its checks: not asked again on this connection.
-                mapped.noteFailure(onConnection: connectionNumber)
-                return
-            }
-            noteAnswered()
-            if mapped.store(tables, fetchedOnConnection: connectionNumber) {
-                // The tables this generation answers need no copy of their own any more.
-                cache.drop { key in
-                    key.languages.count == 1 && tables.place(language: key.languages[0], table: key.table) != nil
-                }
-                onMapped()
-                return
-            }
-            // An event newer than the reply arrived meanwhile, or a new connection: ask again.
-            if mapped.current != nil { return }
-        }
-    }
-
-    /// The resolved table for `key`: cached, else the one `table` fetch in flight for it
-    /// (begun here if none is), waited for at most `timeLimit` seconds (default the client's)
-    /// and no later than the client's limit after it began; `nil` when it failed or is late.
-    /// The fetch goes on in the background with a limit of its own (``tableTimeout``), so a
-    /// table slower than a lookup's limit is asked once and arrives for the lookups after.
-    func table(for key: ResolvedTable.Key, timeLimit: Double? = nil) -> ResolvedTable? {
-        if let table = cache.table(for: key) { return table }
-        let connectionNumber = cache.connectionNumber
-        let fetch = beginFetch(key)
-        let now = DispatchTime.now().uptimeNanoseconds
-        let table = fetch.wait(
-            until: min(
-                now &+ Self.nanoseconds(timeLimit ?? client.timeout), fetch.started &+ Self.nanoseconds(client.timeout))
-        )
-        if table == nil { noteUnanswered(sent: fetch.started, onConnection: connectionNumber) }
-        return table
-    }
-
-    /// The one `table` fetch in flight for `key`, begun in the background if none is.
-    @discardableResult
-    private func beginFetch(_ key: ResolvedTable.Key) -> BackgroundFetch<ResolvedTable> {
-        let (fetch, isNew) = cache.fetch(for: key)
-        if isNew {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                cache.endFetch(fetch, for: key, with: fetchTable(key))
+                refused = tables == nil
             }
         }
-        return fetch
+        let outcome = mapped.endMap(tables, onConnection: connectionNumber, refused: refused, compilingAt: compilingAt)
+        if outcome.kept { onMapped() }
+        if outcome.askAgain { requestMap() }
     }
-
-    /// How the cached way answers a lookup of one key: from a resolved table, or from a
-    /// `lookup` round trip.
-    enum CachedAnswer {
-        /// The table, cached or fetched in time.
-        case table(ResolvedTable)
-        /// The daemon's answer to a `lookup` of the key.
-        case lookup(LookupResult)
-        /// Neither in time: the lookup is answered by a fallback.
-        case none
-    }
-
-    /// `key` in the table `tableKey` names, within `timeLimit` seconds (default the client's),
-    /// for a lookup that began at `started`. A table cached answers. When nothing the daemon
-    /// said of that table is known (a new process, or a table not asked before), its fetch
-    /// begins in the background and is waited for briefly (``tableWait``); if it is not there
-    /// by then, the key is asked with
-    /// one `lookup` round trip, which the daemon answers at once from its catalog (the table
-    /// comes on a connection of its own): a new process's first lookups never wait for a
-    /// whole table (about a second for 100,000 strings on a loaded daemon) nor return the
-    /// bare key because one is late. When an older copy of the table is known (a change took
-    /// it out of service, it came from an earlier connection, or a mapped generation holds
-    /// it), the refetch is waited for as ``table(for:timeLimit:)`` says, and the old copy
-    /// answers a late one: a daemon slow to resolve is not also asked per key.
-    func cachedAnswer(
-        _ key: String, in tableKey: ResolvedTable.Key, timeLimit: Double? = nil, since started: DispatchTime = .now()
-    ) -> CachedAnswer {
-        if let table = cache.table(for: tableKey) { return .table(table) }
-        guard !knowsOf(tableKey) else {
-            return table(for: tableKey, timeLimit: timeLimit).map(CachedAnswer.table) ?? .none
-        }
-        let asked = DispatchTime.now()
-        let limit = timeLimit ?? client.timeout
-        let fetch = beginFetch(tableKey)
-        let waitLimit = Self.nanoseconds(min(Self.tableWait, client.timeout * Self.mapWaitShare))
-        if let table = fetch.wait(until: min(fetch.started, started.uptimeNanoseconds) &+ waitLimit) {
-            return .table(table)
-        }
-        return lookup(
-            key, languages: tableKey.languages, table: tableKey.table, plural: .none,
-            timeLimit: timeLeft(since: asked, of: limit)
-        ).map(CachedAnswer.lookup) ?? .none
-    }
-
-    /// Whether something the daemon said of the table `key` names is known: an earlier or
-    /// stale copy of it, or a mapped generation kept that holds it.
-    private func knowsOf(_ key: ResolvedTable.Key) -> Bool {
-        if cache.lastKnown(for: key) != nil { return true }
-        guard key.languages.count == 1 else { return false }
-        return mapped.kept.contains { $0.place(language: key.languages[0], table: key.table) != nil }
-    }
-
-    /// Asks `table` for `key` until a reply is kept; `nil` when the daemon failed. A reply
-    /// older than an event that arrived meanwhile is used once, not kept; a second fetch then
-    /// sees the new generation.
-    private func fetchTable(_ key: ResolvedTable.Key) -> ResolvedTable? {
-        for _ in 0..<3 {
-            let connectionNumber = cache.connectionNumber
-            guard
-                case .table(let result)? = try? tableConnection.client(for: connectionNumber).sendInBackground(
-                    .table(languages: key.languages, table: key.table),
-                    timeout: max(client.timeout, Self.tableTimeout))
-            else {
-                return nil
-            }
-            noteAnswered()
-            let chain = FallbackChain(
-                preferred: key.languages.compactMap { try? LanguageTag($0) }, developmentLanguage: developmentLanguage)
-            let fallbacks = Set(result.languages.values).filter { served in
-                (try? LanguageTag(served)).flatMap(chain.untranslatedLanguage(servedBy:)) != nil
-            }
-            let table = ResolvedTable(
-                key: key, entries: result.entries, servedBy: result.languages, generation: result.generation,
-                chain: chain.identifiers, fallbackLanguages: fallbacks)
-            if cache.store(table, fetchedOnConnection: connectionNumber) { return table }
-            if let newer = cache.table(for: key) { return newer }
-            if connectionNumber != cache.connectionNumber { return table }
-        }
-        return nil
-    }
-
-    /// `seconds` in nanoseconds (none when negative).
-    private static func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
 
     /// One `lookup` round trip (within `timeLimit` seconds, default the client's), the daemon
     /// selecting plural forms as `plural` says; `nil` when the daemon failed.
@@ -400,21 +266,22 @@ final class DaemonLookups: Sendable {
         let operation = Self.lookupOperation(
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
-        let connectionNumber = cache.connectionNumber
         let sent = DispatchTime.now().uptimeNanoseconds
         guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else {
-            noteUnanswered(sent: sent, onConnection: connectionNumber)
+            noteUnanswered(sent: sent)
             return nil
         }
         noteAnswered()
         let result = LookupResult(
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
-        // For when the daemon goes away: direct mode's answers, counted questions, and the
-        // cached way's one-key questions asked while their table is on its way.
+        // For when the daemon goes away: every round trip's answer (the mapped generation
+        // kept answers the others).
         remembered.withLock { remembered in
             if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
-            remembered[Question(key: key, languages: languages, table: table, plural: plural)] = result
+            remembered[Question(key: key, languages: languages, table: table, plural: plural)] = (
+                result, reply.generation
+            )
         }
         return result
     }
@@ -438,25 +305,19 @@ final class DaemonLookups: Sendable {
             plural: .counts(Array(counts.prefix(WireOperation.maximumCounts))))
     }
 
-    /// What the daemon last said about `key` asked with `plural`: with counts, its remembered
-    /// answer to that very question first; then the cached table's value (a plural entry's
-    /// `other` forms), the mapped generation's, and a remembered answer to the key alone (a
-    /// table that came after such a round trip is newer than it).
+    /// What the daemon last said about `key` asked with `plural`: the newer of its remembered
+    /// answer to that very question and the newest mapped generation kept that has the
+    /// (language, table) — immutable, so never a mix of two generations.
     func lastKnown(
         _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
-        if plural != .none, let answer = remembered.withLock({ $0[question] }) { return answer }
-        if let table = cache.lastKnown(for: ResolvedTable.Key(languages: languages, table: table)) {
-            return Self.result(key, in: table)
-        }
-        // The mapped generations kept: the newest that has the (language, table) answers.
-        if languages.count == 1,
-            let place = mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first
-        {
-            return place.result(key, plural: plural)
-        }
-        return plural == .none ? remembered.withLock { $0[question] } : nil
+        let answer = remembered.withLock { $0[question] }
+        let place =
+            languages.count == 1
+            ? mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first : nil
+        if let answer, answer.generation > place?.tables.generation ?? 0 { return answer.result }
+        return place?.result(key, plural: plural) ?? answer?.result
     }
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.
@@ -476,18 +337,9 @@ final class DaemonLookups: Sendable {
         return chain.untranslatedLanguage(servedBy: served) != nil
     }
 
-    /// `key` read from a resolved table.
-    static func result(_ key: String, in table: ResolvedTable) -> LookupResult {
-        guard let value = table.entries[key] else { return .missing(key) }
-        return LookupResult(
-            value: value, found: true, language: table.servedBy[key].flatMap { try? LanguageTag($0) }, entry: nil)
-    }
-
     /// Stops the connection and sends the misses still waiting.
     func close() {
         misses.flush()
         client.close()
-        mapConnection.close()
-        tableConnection.close()
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import LocalizationSockets
 import LocalizationWire
 import Synchronization
@@ -14,11 +15,17 @@ struct FrameSocket: Sendable {
     let writer: RequestWriter
     let reader: MessageReader
 
+    /// How the error of a connection attempt the process had no descriptor for begins: the
+    /// reason a ``Localizer`` logs, as it is the process's to fix, not the daemon's.
+    static let noDescriptorFree = "no file descriptor free"
+
     /// Connects to `path`; `timeout` bounds each send and each blocking wait for bytes.
     init(path: String, timeout: Double) throws(DaemonConnectionError) {
         let socket: UnixStreamSocket
         do { socket = try UnixStreamSocket(path: path, timeout: timeout) } catch {
-            throw DaemonConnectionError(code: .unreachable, message: error.message)
+            let short = error.errno == EMFILE || error.errno == ENFILE
+            throw DaemonConnectionError(
+                code: .unreachable, message: short ? "\(Self.noDescriptorFree) (\(error.message))" : error.message)
         }
         let token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
         writer = RequestWriter(socket: socket, token: token)

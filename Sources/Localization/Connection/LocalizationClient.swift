@@ -79,39 +79,36 @@ public final class LocalizationClient: Sendable {
     /// limit, it says so before closing); `nil` when it did not say, or a connection is up.
     var lastRefusal: String? { connection.lastRefusal }
 
+    /// Sends `operation` without waiting: `completion` hears the reply, or the failure when
+    /// the connection ends or `timeLimit` seconds pass (`nil`: no limit — a late reply is then
+    /// not a timeout and never ends the connection, as for a probe of a daemon that may be
+    /// stopped). A `background` request (a `map`, which may wait for a compile) does not
+    /// keep a connection draining after another request's timeout: it fails when the socket
+    /// is dropped. `completion` may run on the process's connection thread.
+    func submit(
+        _ operation: WireOperation, timeLimit: Double?, background: Bool,
+        completion: @escaping @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
+    ) throws(DaemonConnectionError) {
+        _ = try connection.submit(operation, timeLimit: timeLimit, background: background, completion: completion)
+    }
+
+    /// Whether this client was inherited from a parent across `fork()`: it is the parent's,
+    /// and sends nothing.
+    var isInherited: Bool { connection.isInherited }
+
+    /// Makes the connection loop run this client if it could not before (no descriptor free
+    /// then), at most once per second.
+    func startIfStopped() { connection.startIfStopped() }
+
     /// Sends `operation` and waits for its reply (at most `timeout`, default the client's);
     /// an error reply comes back as `.error`, not thrown.
     ///
     /// - Throws: `.unreachable` when no connection is up (at once, without waiting),
     ///   `.timeout` when the reply is late.
     public func send(_ operation: WireOperation, timeout: Double? = nil) throws(DaemonConnectionError) -> WireReply {
-        try send(operation, timeout: timeout, background: false)
-    }
-
-    /// ``send(_:timeout:)`` for a request made in the background for lookups that wait for
-    /// it only briefly, with a time limit longer than theirs: a connection draining after
-    /// another request's timeout is dropped without waiting for it (it then fails).
-    func sendInBackground(_ operation: WireOperation, timeout: Double) throws(DaemonConnectionError) -> WireReply {
-        try send(operation, timeout: timeout, background: true)
-    }
-
-    /// Sends `operation` without waiting and without a time limit: `completion` hears the
-    /// reply whenever the daemon gives it, or the failure when the connection ends. A late
-    /// reply is not a timeout, so it never ends the connection (a probe of a daemon that may
-    /// be stopped, which must not be replaced for it).
-    func sendWithoutTimeLimit(
-        _ operation: WireOperation,
-        completion: @escaping @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
-    ) throws(DaemonConnectionError) {
-        _ = try connection.submit(operation, background: true, completion: completion)
-    }
-
-    private func send(_ operation: WireOperation, timeout: Double?, background: Bool) throws(DaemonConnectionError)
-        -> WireReply
-    {
         let box = Mutex<Result<WireReply, DaemonConnectionError>?>(nil)
         let semaphore = DispatchSemaphore(value: 0)
-        let id = try connection.submit(operation, background: background) { result in
+        let id = try connection.submit(operation) { result in
             box.withLock { $0 = result }
             semaphore.signal()
         }

@@ -36,7 +36,7 @@ final class MessageReader: @unchecked Sendable {
     }
 
     deinit {
-        descriptors.forEach { FileDescriptor(adopting: $0).close() }
+        descriptors.filter { $0 >= 0 }.forEach { FileDescriptor(adopting: $0).close() }
     }
 
     /// The descriptor, to wait for input on; owned by the socket.
@@ -63,9 +63,11 @@ final class MessageReader: @unchecked Sendable {
         do {
             // recvmsg, not recv: a `map` reply's descriptor would be closed by a plain read.
             var received = try DescriptorPassing.receive(
-                into: buffer, from: socket.descriptor, flags: Int32(MSG_DONTWAIT))
+                into: buffer, from: socket.descriptor, flags: Int32(MSG_DONTWAIT), keepingLostDescriptor: true)
             count = received.count
             if let descriptor = received.descriptor.take() { keep(descriptor) }
+            // Its place is kept, so the `map` reply that claims it fails, not the next one's.
+            if received.lostDescriptor { keep(lost: ()) }
         } catch {
             return error.wouldBlock ? ReadOutcome() : ReadOutcome(failure: DaemonConnectionError(socketFailure: error))
         }
@@ -83,11 +85,20 @@ final class MessageReader: @unchecked Sendable {
         return outcome
     }
 
+    /// Keeps the place of a descriptor the kernel dropped (no descriptor was free).
+    private func keep(lost: Void) {
+        descriptors.append(-1)
+        if descriptors.count > Self.maxUnclaimedDescriptors { discardOldest() }
+    }
+
+    private func discardOldest() {
+        let oldest = descriptors.removeFirst()
+        if oldest >= 0 { FileDescriptor(adopting: oldest).close() }
+    }
+
     private func keep(_ descriptor: consuming FileDescriptor) {
         descriptors.append(descriptor.take())
-        if descriptors.count > Self.maxUnclaimedDescriptors {
-            FileDescriptor(adopting: descriptors.removeFirst()).close()
-        }
+        if descriptors.count > Self.maxUnclaimedDescriptors { discardOldest() }
     }
 
     /// `message` with the descriptor its `map` reply announces (`"descriptor":true`) checked
@@ -102,6 +113,10 @@ final class MessageReader: @unchecked Sendable {
             .reply(id: id, .error(WireError(code: WireError.Code(rawValue: "unsealed_memory"), message: text)))
         }
         guard !descriptors.isEmpty else { return failure("the map reply came without its descriptor") }
+        guard descriptors[0] >= 0 else {
+            descriptors.removeFirst()
+            return failure("\(FrameSocket.noDescriptorFree) to receive the map reply's tables")
+        }
         let descriptor = FileDescriptor(adopting: descriptors.removeFirst())
         // Closed when `descriptor` goes (FileDescriptor closes itself): the mapping keeps the file.
         guard let size = fields["size"]?.integerValue, let size = Int(exactly: size) else {

@@ -70,8 +70,15 @@ final class ReconnectingConnection: Sendable {
     private let refusal = Mutex<String?>(nil)
     /// Signalled once, when the first connection attempt is over.
     private let firstAttempt = DispatchSemaphore(value: 0)
-    /// `nil` when the process cannot wait for input: then nothing ever connects.
-    private let loop: ConnectionLoop?
+    /// The process's loop once it runs this connection; `nil` while it cannot be made (no
+    /// descriptor free): ``start()`` tries again, at most once per ``loopRetryInterval``.
+    private let started = Mutex<(loop: ConnectionLoop?, lastTry: UInt64)>((nil, 0))
+    /// The fork generation this connection was made in (``ProcessFork``): in a child made by
+    /// `fork()` it is the parent's, and is never read, written or woken.
+    private let forkGeneration = ProcessFork.generation
+
+    /// How often a connection whose loop could not be made tries again, in seconds.
+    static let loopRetryInterval = 1.0
 
     init(
         socketPath: String, timeout: Double, subscribe: Bool, reconnectDelay: ClosedRange<Double>,
@@ -83,20 +90,50 @@ final class ReconnectingConnection: Sendable {
         self.reconnectDelay = max(0.001, reconnectDelay.lowerBound)...max(0.001, reconnectDelay.upperBound)
         self.onEvent = onEvent
         machine = Mutex(Machine(retryDelay: self.reconnectDelay.lowerBound))
-        loop = try? ConnectionLoop.started()
     }
 
-    var isConnected: Bool { connected.load(ordering: .acquiring) }
+    /// The loop running this connection, if it runs.
+    private var loop: ConnectionLoop? { started.withLock { $0.loop } }
+
+    /// Whether this connection was inherited from a parent across `fork()`: then it is the
+    /// parent's, and nothing may be sent or read on it.
+    var isInherited: Bool { ProcessFork.isInherited(forkGeneration) }
+
+    var isConnected: Bool { connected.load(ordering: .acquiring) && !isInherited }
 
     /// Why the daemon refused the last connection attempt, as it said; `nil` when it did not
     /// say, or a connection is up.
     var lastRefusal: String? { refusal.withLock { $0 } }
 
-    /// Hands the connection to the loop and waits for its first connection attempt.
+    /// Hands the connection to the loop and waits for its first connection attempt. When the
+    /// loop cannot be made (no descriptor free: it needs three), the reason is kept as
+    /// ``lastRefusal`` and nothing connects until a later call (``startIfStopped()``) makes it.
     func start() {
-        guard let loop else { return }
-        loop.register(self)
+        guard startIfStopped() else { return }
         _ = firstAttempt.wait(timeout: .now() + timeout + 0.5)
+    }
+
+    /// Hands the connection to the loop unless it runs already or was tried less than
+    /// ``loopRetryInterval`` ago; returns whether it was handed over now.
+    @discardableResult
+    func startIfStopped() -> Bool {
+        let now = now()
+        let loop = started.withLock { started -> ConnectionLoop?? in
+            guard started.loop == nil, !isInherited,
+                started.lastTry == 0 || now &- started.lastTry >= UInt64(Self.loopRetryInterval * 1e9)
+            else { return .none }
+            started.lastTry = now
+            do throws(DaemonConnectionError) {
+                started.loop = try ConnectionLoop.started()
+                return started.loop
+            } catch {
+                refusal.withLock { $0 = error.message }
+                return .some(nil)
+            }
+        }
+        guard case .some(let loop?) = loop else { return false }
+        loop.register(self)
+        return true
     }
 
     // MARK: Callers
@@ -115,6 +152,11 @@ final class ReconnectingConnection: Sendable {
         _ operation: WireOperation, timeLimit: Double? = nil, writeLater: Bool = false, background: Bool = false,
         completion: @escaping Completion
     ) throws(DaemonConnectionError) -> UInt32 {
+        // The parent's connection, in a child made by `fork()`: not even its lock is taken.
+        guard !isInherited else {
+            throw DaemonConnectionError(
+                code: .unreachable, message: "the connection to l10nd at \(socketPath) belongs to the parent process")
+        }
         let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
         let id = takeID()
         let frame = BinaryFrameCodec.encode(WireRequest(id: .number(Int64(id)), operation: operation))
@@ -212,6 +254,7 @@ final class ReconnectingConnection: Sendable {
     /// Fails request `id` with `.timeout` if it is still waiting, and drains the connection:
     /// a daemon that misses a deadline is replaced, not waited for again.
     func expire(_ id: UInt32) {
+        guard !isInherited else { return }
         let completion = machine.withLock { machine -> Completion? in
             guard let completion = machine.pending.removeValue(forKey: id)?.completion else { return nil }
             if case .connected(let writer) = machine.state { machine.state = .draining(writer) }
@@ -222,8 +265,10 @@ final class ReconnectingConnection: Sendable {
         completion(.failure(timeoutError))
     }
 
-    /// Stops connecting and fails every waiting request.
+    /// Stops connecting and fails every waiting request. In a child made by `fork()`, does
+    /// nothing: the connection is the parent's.
     func close() {
+        guard !isInherited else { return }
         let waiting = machine.withLock { machine -> [Completion]? in
             guard !machine.state.isClosed else { return nil }
             machine.state = .closed
@@ -300,6 +345,8 @@ final class ReconnectingConnection: Sendable {
     private func attemptConnection(loop: ConnectionLoop) {
         let socket: FrameSocket
         do { socket = try FrameSocket(path: socketPath, timeout: timeout) } catch {
+            // Said, as the daemon's refusals are: the process is short of descriptors.
+            if error.message.hasPrefix(FrameSocket.noDescriptorFree) { refusal.withLock { $0 = error.message } }
             return attemptFailed(token: nil, loop: loop)
         }
         do throws(DaemonConnectionError) {

@@ -1,10 +1,10 @@
 import Dispatch
 import Synchronization
 
-/// One request made in the background on behalf of lookups, which wait for it each at most
-/// its own time: a `map` (mapped mode) or a `table` (cached mode, and mapped mode's cached
-/// way). It outlives the lookups that began or waited for it, with a time limit of its own,
-/// so a slow answer is asked once, not once per lookup, and arrives for the lookups after.
+/// The one read of the resource files made in the background on behalf of lookups, which
+/// wait for it each at most its own time (a daemon mode's fallback; embedded mode waits until
+/// it ends). It outlives the lookups that began or waited for it, so a large set is read once,
+/// not once per thread, and arrives for the lookups after.
 final class BackgroundFetch<Value: Sendable>: Sendable {
     /// When it began (uptime nanoseconds).
     let started = DispatchTime.now().uptimeNanoseconds

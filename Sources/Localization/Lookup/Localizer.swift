@@ -3,20 +3,21 @@ import LocalizationCore
 import LocalizationWire
 import Synchronization
 
-/// Where `localized` gets its strings: `l10nd` (mapped, cached or direct mode) or the resource
+/// Where `localized` gets its strings: `l10nd` (mapped or direct mode) or the resource
 /// files read in the process (embedded mode). The rules are in `docs/CLIENT.md`.
 ///
 /// ``shared`` reads its configuration from the environment, and explicit calls override it:
 ///
-/// - `L10N_MODE=embedded|mapped|cached|direct` picks the mode; without it, a non-empty
-///   `L10N_SOCKET` means mapped mode and anything else embedded mode.
+/// - `L10N_MODE=embedded|mapped|direct` picks the mode (`cached`, a mode of earlier
+///   versions, means mapped, with one line logged); without it, a non-empty `L10N_SOCKET`
+///   means mapped mode and anything else embedded mode.
 /// - In a daemon mode the socket is ``useDaemon(socketPath:mode:timeout:)``'s path, else
 ///   `L10N_SOCKET`, else the daemon's default path.
 /// - Resource directories (``useResources(at:developmentLanguage:)``, else
 ///   `L10N_RESOURCES`) are what embedded mode reads, and a daemon mode's fallback.
 ///
 /// When the daemon is unreachable, lookups are answered from the files if resources are
-/// configured, else from the last tables or answers the daemon gave, else with the key
+/// configured, else from the last generation mapped or answers the daemon gave, else with the key
 /// itself; each change of source is logged once. The daemon is reconnected to in the
 /// background and used again as soon as it answers.
 ///
@@ -74,7 +75,15 @@ public final class Localizer: Sendable {
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
+        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
+        if environment["L10N_MODE"] == "cached" {
+            // Cached mode kept a copy of each table per process; mapped mode reads the one
+            // copy the daemon shares, with the same answers. Said once, so that a user who
+            // asked for it knows what runs.
+            mode = .mapped
+            self.log(
+                "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
+        }
         if mode != .embedded {
             useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
@@ -107,16 +116,11 @@ public final class Localizer: Sendable {
     }
 
     /// Asks `l10nd` from now on, at `socketPath` (else `L10N_SOCKET`, else the default
-    /// path), in `mode` (`.mapped`, the default, `.cached` or `.direct`; `.embedded` is ``useEmbedded()``),
+    /// path), in `mode` (`.mapped`, the default, or `.direct`; `.embedded` is ``useEmbedded()``),
     /// with `timeout` seconds per request. Returns once the first connection attempt is over.
     public func useDaemon(socketPath: String? = nil, mode: LookupMode = .mapped, timeout: Double = 1) {
         guard mode != .embedded else { return useEmbedded() }
-        let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
-        let development = state.withLock { $0.developmentLanguage }
-        let daemon = DaemonLookups(
-            socketPath: socketPath, mode: mode, timeout: timeout, developmentLanguage: development,
-            onEvent: { [weak self] event in self?.handle(event, from: serial) },
-            onMapped: { [weak self] in self?.handleMapped(from: serial) })
+        let (serial, daemon) = makeDaemon(socketPath: socketPath, mode: mode, timeout: timeout)
         let old = state.withLock { state in
             defer {
                 state.daemon = daemon
@@ -128,6 +132,35 @@ public final class Localizer: Sendable {
         old?.close()
         invalidate()
         noteSource(reason: nil)
+    }
+
+    /// A new link to the daemon, and the serial number its events carry.
+    private func makeDaemon(
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedTables? = nil
+    ) -> (UInt64, DaemonLookups) {
+        let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
+        let daemon = DaemonLookups(
+            socketPath: socketPath, mode: mode, timeout: timeout, lastKnown: lastKnown,
+            onEvent: { [weak self] event in self?.handle(event, from: serial) },
+            onMapped: { [weak self] in self?.handleMapped(from: serial) })
+        return (serial, daemon)
+    }
+
+    /// In a child made by `fork()`: replaces `inherited`, the parent's link, with one of the
+    /// child's own (connected now, on the child's first lookup), keeping the parent's last
+    /// generation as the last known answers. The parent's connection is never used again.
+    private func replaceInherited(_ inherited: DaemonLookups) {
+        let (serial, daemon) = makeDaemon(
+            socketPath: inherited.client.socketPath, mode: inherited.mode, timeout: inherited.client.timeout,
+            lastKnown: inherited.mapped.kept.first)
+        let replaced = state.withLock { state in
+            guard state.daemon === inherited else { return false }
+            state.daemon = daemon
+            state.daemonSerial = serial
+            return true
+        }
+        if !replaced { daemon.close() }
+        invalidate()
     }
 
     /// Stops asking the daemon: lookups read the files (or return keys without any).
@@ -173,7 +206,7 @@ public final class Localizer: Sendable {
     public var servedLanguages: [LanguageTag] {
         switch route() {
         case .files(let resources): resources.catalog.languages
-        case .mapped(let daemon), .cached(let daemon), .direct(let daemon): daemon.languages() ?? []
+        case .mapped(let daemon), .direct(let daemon): daemon.languages() ?? []
         case .lastKnown, .keys: []
         }
     }
@@ -213,8 +246,8 @@ public final class Localizer: Sendable {
             state.resourceRead = nil
             return state.daemon
         }
-        daemon?.cache.reset()
         daemon?.mapped.reset()
+        daemon?.requestMap()
         invalidate()
     }
 
@@ -224,8 +257,7 @@ public final class Localizer: Sendable {
     /// in `table` (`nil` means `Localizable`); `count` selects a plural form.
     ///
     /// In embedded mode the result carries the whole ``TableEntry``; in the daemon modes
-    /// `entry` is `nil` and, with a `count`, the daemon is asked directly (the cached
-    /// tables hold values, not plural variants).
+    /// `entry` is `nil` (a mapped generation selects plural forms in place).
     public func lookup(_ key: String, languages: [String], table: String? = nil, count: Int? = nil) -> LookupResult {
         lookupWithSource(key, languages: languages, table: table, count: count).result
     }
@@ -244,9 +276,8 @@ public final class Localizer: Sendable {
     /// substitution's `argNum`) takes its form from its own argument's count; a variable
     /// without one takes `other`.
     ///
-    /// In the daemon modes the daemon selects (protocol 1.3's `counts`; one round trip in
-    /// cached mode too, whose tables hold values, not plural variants). A daemon older
-    /// than 1.3 is sent the first count for every variable instead.
+    /// In direct mode the daemon selects (protocol 1.3's `counts`); a daemon older than 1.3
+    /// is sent the first count for every variable instead. A mapped generation selects in place.
     ///
     /// ```swift
     /// localizer.lookup("%d files in %d folders", languages: ["fr"], counts: [PluralOperands(3), PluralOperands(1)])
@@ -287,36 +318,25 @@ public final class Localizer: Sendable {
     ) -> (result: LookupResult, source: LookupSource) {
         // A generation this thread's cache holds from an earlier epoch is let go now, not at
         // its next `localized`: it may never come.
-        ThreadLookupCache.current.pointee.releaseOutdated(owner: serial, epoch: epoch.load(ordering: .acquiring))
+        ThreadLookupCache.current.pointee.releaseOutdated(owner: serial, epoch: currentEpoch)
         let tags = LanguageTag.preferences(languages)
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
-        let current = route()
-        switch current {
-        case .mapped(let daemon):
+        switch route() {
+        case .mapped(let daemon) where identifiers.count == 1:
             // One language, compiled by the daemon: answered in place, plural forms included.
-            guard identifiers.count == 1 else {
-                return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
-            }
-            let started = DispatchTime.now()
-            if let place = daemon.mappedTables()?.place(language: identifiers[0], table: tableName) {
+            if let place = daemon.mapped.current?.place(language: identifiers[0], table: tableName) {
                 let result = place.result(key, plural: plural)
                 if !result.found || daemon.isFallback(result, for: tags) {
-                    daemon.misses.record(key, in: ResolvedTable.Key(languages: identifiers, table: tableName))
+                    daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
                 }
                 return (result, .daemon)
             }
-            return cachedLookup(
-                key, tags: tags, table: tableName, plural: plural, daemon: daemon,
-                timeLimit: daemon.timeLeft(since: started), since: started)
-        case .cached(let daemon):
-            return cachedLookup(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
-        case .direct(let daemon):
-            let started = DispatchTime.now()
-            if let result = daemon.lookup(key, languages: identifiers, table: tableName, plural: plural) {
-                return (result, .daemon)
-            }
-            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon, since: started)
+            // Not mapped (yet, or since a change): the daemon answers, as in direct mode.
+            daemon.requestMapIfCompiled()
+            return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+        case .mapped(let daemon), .direct(let daemon):
+            return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .files(let resources):
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         case .lastKnown(let daemon):
@@ -326,68 +346,37 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// A cached-mode lookup (also mapped mode's, for what the mapped tables do not hold, and
-    /// while a generation is being mapped), each request within `timeLimit` seconds (default
-    /// the client's), for a lookup that began at `started`.
-    private func cachedLookup(
-        _ key: String, tags: [LanguageTag], table tableName: String, plural: PluralCounts, daemon: DaemonLookups,
-        timeLimit: Double? = nil, since started: DispatchTime = .now()
+    /// One `lookup` round trip; when the daemon fails it, the files, else what it said before.
+    private func askDaemon(
+        _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups
     ) -> (result: LookupResult, source: LookupSource) {
-        let identifiers = tags.map(\.identifier)
-        let tableKey = ResolvedTable.Key(languages: identifiers, table: tableName)
-        var tableTimeLimit = timeLimit
-        // The cached tables hold each entry's `other` forms: a count asks the daemon. When
-        // that failed, the table is waited for only in what is left of the time limit.
-        if plural != .none {
-            let started = DispatchTime.now()
-            if let result = daemon.lookup(
-                key, languages: identifiers, table: tableName, plural: plural, timeLimit: timeLimit)
-            {
-                return (result, .daemon)
-            }
-            let waited = Double(DispatchTime.now().uptimeNanoseconds &- started.uptimeNanoseconds) / 1e9
-            tableTimeLimit = (timeLimit ?? daemon.client.timeout) - waited
-        }
-        switch daemon.cachedAnswer(key, in: tableKey, timeLimit: tableTimeLimit, since: started) {
-        case .table(let resolved):
-            let result = DaemonLookups.result(key, in: resolved)
-            // A miss, or a fallback's answer: the daemon lists both (it counts the batch the
-            // reporter sends as it counts lookups, so the report is the same in every mode).
-            if !result.found || resolved.untranslated.contains(key) { daemon.misses.record(key, in: tableKey) }
+        let started = DispatchTime.now()
+        if let result = daemon.lookup(key, languages: tags.map(\.identifier), table: table, plural: plural) {
             return (result, .daemon)
-        case .lookup(let result):
-            // The daemon counted a miss itself.
-            return (result, .daemon)
-        case .none:
-            return offline(key, tags: tags, table: tableName, plural: plural, daemon: daemon, since: started)
         }
+        return offline(key, tags: tags, table: table, plural: plural, daemon: daemon, since: started)
     }
 
-    /// The value `localized` returns. In cached mode, once this thread has read the table,
-    /// it costs a thread-local read, the epoch, two short comparisons and one dictionary
-    /// read: no lock, no allocation, no reference count on anything other threads share.
-    /// In mapped mode the dictionary read is a probe of the mapped tables' key index, and a
-    /// copy of the value unless this thread made it before (``MappedValueCache``).
+    /// The value `localized` returns. In mapped mode, once this thread has read the table, it
+    /// costs a thread-local read, the epoch, two short comparisons and a probe of the mapped
+    /// generation's key index (and a copy of the value unless this thread made it before,
+    /// ``MappedValueCache``): no lock, no allocation, no reference count on anything other
+    /// threads share.
     @usableFromInline
     func value(_ key: String, languages: LanguageList, table: String?) -> String {
         let local = ThreadLookupCache.current
-        let epoch = self.epoch.load(ordering: .acquiring)
-        if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) {
-            // Mapped: the place's offsets alone, copied without touching a reference count
-            // (the generation they read is held by the cache's `lastPlace`), and the values
-            // this thread made before. Cached: the entries, read through the pointer, not
-            // copied out.
-            if let place = local.pointee.lastCompiled {
-                if let value = local.pointee.mappedValues.value(key, in: place) { return value }
-            } else if let value = local.pointee.lastEntries[key] {
-                return value
-            }
+        let epoch = currentEpoch
+        if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch),
+            let place = local.pointee.lastCompiled,
+            let value = local.pointee.mappedValues.value(key, in: place)
+        {
+            return value
         }
         return valueSlowly(key, languages: languages, table: table, epoch: epoch, local: local)
     }
 
     /// ``value(_:languages:table:)`` when the thread's last table does not have the key:
-    /// a new epoch, another table, a miss, or a mode other than cached.
+    /// a new epoch, another table, a miss, or a mode other than mapped.
     @inline(never)
     private func valueSlowly(
         _ key: String, languages: LanguageList, table: String?, epoch: UInt64,
@@ -396,59 +385,16 @@ public final class Localizer: Sendable {
         if local.pointee.owner != serial || local.pointee.epoch != epoch {
             local.pointee.reset(owner: serial, epoch: epoch, route: route())
         }
-        guard let daemon = local.pointee.cachedDaemon else {
+        let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
+        let tableName = ResourceCatalog.tableName(table)
+        guard let daemon = local.pointee.mappedDaemon, identifiers.count == 1,
+            let place = daemon.mapped.current?.place(language: identifiers[0], table: tableName)
+        else {
             return lookup(key, languages: languages.tags, table: table).value
         }
-        let name = ThreadLookupCache.TableName(languages: languages, table: table)
-        var timeLimit: Double?
-        let started = DispatchTime.now()
-        if local.pointee.mapsTables {
-            let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
-            if identifiers.count == 1 {
-                if let place = daemon.mappedTables()?.place(
-                    language: identifiers[0], table: ResourceCatalog.tableName(table))
-                {
-                    local.pointee.remember(place, as: name)
-                    if let value = place.value(key) { return value }
-                    daemon.misses.record(
-                        key, in: ResolvedTable.Key(languages: identifiers, table: ResourceCatalog.tableName(table)))
-                    return key
-                }
-                // Not mapped yet: the cached way, in what is left of the time limit. The
-                // mapped generation's arrival moves the epoch, and this thread to it.
-                timeLimit = daemon.timeLeft(since: started)
-            }
-        }
-        var resolved = local.pointee.tables[name]
-        if resolved == nil {
-            let tableKey = ResolvedTable.Key(
-                languages: LanguageTag.preferences(languages.tags).map(\.identifier),
-                table: ResourceCatalog.tableName(table))
-            switch daemon.cachedAnswer(key, in: tableKey, timeLimit: timeLimit, since: started) {
-            case .table(let fetched):
-                resolved = fetched
-                local.pointee.store(fetched, as: name)
-            case .lookup(let result):
-                // The table is on its way; the daemon counted a miss itself.
-                return result.value
-            case .none:
-                break
-            }
-        }
-        guard let resolved else {
-            // The time limit is spent (a lookup would wait again): files, else last known.
-            return offline(
-                key, tags: LanguageTag.preferences(languages.tags), table: ResourceCatalog.tableName(table),
-                plural: .none, daemon: daemon, since: started
-            ).result.value
-        }
-        local.pointee.remember(resolved, as: name)
-        if let value = resolved.entries[key] {
-            // A fallback's answer (never on the hot path: ``ResolvedTable/translatedEntries``).
-            if resolved.untranslated.contains(key) { daemon.misses.record(key, in: resolved.key) }
-            return value
-        }
-        daemon.misses.record(key, in: resolved.key)
+        local.pointee.remember(place, as: ThreadLookupCache.TableName(languages: languages, table: table))
+        if let value = place.value(key) { return value }
+        daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
         return key
     }
 
@@ -483,22 +429,27 @@ public final class Localizer: Sendable {
         epoch.wrappingAdd(1, ordering: .releasing)
     }
 
+    /// The epoch the threads' caches compare with: it also moves in a child made by `fork()`,
+    /// whose first lookup must leave the parent's connection for one of its own.
+    private var currentEpoch: UInt64 {
+        epoch.load(ordering: .acquiring) &+ ProcessFork.generation &<< 48
+    }
+
     /// The route for now, reading the files when they are what answers and not read yet: in
     /// a daemon mode waiting for them at most the time limit (then what the daemon said,
     /// while they are read in the background), in embedded mode until they are read.
     private func route() -> LookupRoute {
+        if let inherited = state.withLock({ $0.daemon }), inherited.isInherited { replaceInherited(inherited) }
         let (route, daemon) = state.withLock { state -> (LookupRoute?, DaemonLookups?) in
             if let daemon = state.daemon, daemon.client.isConnected {
-                switch daemon.mode {
-                case .direct: return (.direct(daemon), daemon)
-                case .mapped where daemon.mapsTables: return (.mapped(daemon), daemon)
-                case .mapped, .cached, .embedded: return (.cached(daemon), daemon)
-                }
+                return (daemon.mapsTables ? .mapped(daemon) : .direct(daemon), daemon)
             }
             if let resources = state.resources { return (.files(resources), state.daemon) }
             return (nil, state.daemon)
         }
         if let route { return route }
+        // A loop that could not be made (no descriptor free) is tried again, at most once a second.
+        daemon?.client.startIfStopped()
         let deadline = daemon.map { DispatchTime.now().uptimeNanoseconds &+ Self.nanoseconds($0.client.timeout) }
         if let resources = resources(waitingUntil: deadline, limit: daemon?.client.timeout) {
             return .files(resources)
@@ -566,7 +517,9 @@ public final class Localizer: Sendable {
             }
             guard let fetch = next.1 else { return next.0 }
             if let read = next.2 {
-                DispatchQueue.global(qos: .userInitiated).async { [self] in perform(read, for: fetch) }
+                // A thread of its own, not a Dispatch queue: a child made by `fork()` may not use
+                // the parent's queues. It ends with the read.
+                Thread { [self] in perform(read, for: fetch) }.start()
             }
             var waitedUntil = UInt64.max
             if let deadline {
@@ -604,25 +557,16 @@ public final class Localizer: Sendable {
         for problem in ResourceRootProblem.noLanguage(in: resources) { log("l10nd-client: warning: \(problem)") }
     }
 
-    /// The most a lookup that spent its time limit on the daemon waits for the fallback files
-    /// beyond it, in seconds, and at most this share of the limit: a small set is read in
-    /// milliseconds and answers this very lookup; a large one is not waited for.
-    static let fallbackGrace = 0.05
-    static let fallbackGraceShare = 0.25
-
     /// The answer when the daemon failed this call, begun at `started`: the files (waited
-    /// for, when they are being read, at most what is left of the time limit, or
-    /// ``fallbackGrace`` if that is longer), else what the daemon said before, else the key.
+    /// for, when they are being read, at most what is left of the time limit), else what the
+    /// daemon said before, else the key.
     private func offline(
         _ key: String, tags: [LanguageTag], table: String, plural: PluralCounts, daemon: DaemonLookups,
         since started: DispatchTime
     ) -> (result: LookupResult, source: LookupSource) {
         let limit = daemon.client.timeout
-        let grace =
-            DispatchTime.now().uptimeNanoseconds
-            &+ Self.nanoseconds(min(Self.fallbackGrace, limit * Self.fallbackGraceShare))
-        let deadline = max(started.uptimeNanoseconds &+ Self.nanoseconds(limit), grace)
-        if let resources = resources(waitingUntil: deadline, limit: max(limit, Self.fallbackGrace)) {
+        let deadline = started.uptimeNanoseconds &+ Self.nanoseconds(limit)
+        if let resources = resources(waitingUntil: deadline, limit: limit) {
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
         }
         return lastKnown(key, identifiers: tags.map(\.identifier), table: table, plural: plural, daemon: daemon)
@@ -643,18 +587,11 @@ public final class Localizer: Sendable {
         invalidate()
         switch event {
         case .changed(let generation, let changes):
-            // Maps the new generation now, in the background (this thread must not wait for a
-            // reply); lookups go the cached way until it is mapped.
-            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables { daemon.startMapping() }
+            // The link has asked `map` already; lookups ask the daemon until it is mapped.
             let tables = changes.map { LocalizationChange.Table(language: $0.language, table: $0.table) }
             observers.notify(
                 LocalizationChange(generation: generation, tables: tables, everything: false, source: .daemon))
         case .connected:
-            // A process that read mapped tables before maps the new daemon's now, rather
-            // than at its next lookup.
-            if let daemon = state.withLock({ $0.daemon }), daemon.mapsTables, !daemon.mapped.kept.isEmpty {
-                daemon.startMapping()
-            }
             noteSource(reason: nil)
         case .disconnected(let error):
             // The fallback files are read now, in the background: lookups in the outage wait
@@ -664,8 +601,8 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// A new generation was mapped (in the background): the threads' caches, which hold
-    /// the cached way's tables or the previous generation, move to it at their next lookup.
+    /// A new generation was mapped: the threads' caches, which hold the previous generation
+    /// (or none), move to it at their next lookup.
     private func handleMapped(from daemonSerial: UInt64) {
         guard state.withLock({ $0.daemonSerial == daemonSerial }) else { return }
         invalidate()

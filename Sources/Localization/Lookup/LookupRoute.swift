@@ -5,9 +5,7 @@ import LocalizationCore
 enum LookupRoute: Sendable {
     /// Mapped mode, daemon reachable and able to `map`.
     case mapped(DaemonLookups)
-    /// Cached mode (or mapped mode with an older daemon), daemon reachable.
-    case cached(DaemonLookups)
-    /// Direct mode, daemon reachable.
+    /// Direct mode (or mapped mode with a daemon older than `map`), daemon reachable.
     case direct(DaemonLookups)
     /// The files, read in the process.
     case files(ResourceSet)
@@ -18,7 +16,7 @@ enum LookupRoute: Sendable {
 
     var source: LookupSource {
         switch self {
-        case .mapped, .cached, .direct: .daemon
+        case .mapped, .direct: .daemon
         case .files: .files
         case .lastKnown: .lastKnown
         case .keys: .keys

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// Mapped mode's generations, shared by every thread of a ``Localizer``, with the rules that
@@ -6,40 +5,47 @@ import Synchronization
 ///
 /// - the newest generation mapped on this connection answers lookups while no `changed`
 ///   event announced a newer one (``current``);
-/// - once one did, it stops answering lookups (they go the cached way until the new
-///   generation is mapped) but stays, with the last generation of an earlier connection, as
-///   the last known answers for when the daemon fails (``kept``): the process's own mapped
-///   copy, valid as long as it is mapped;
+/// - once one did, it stops answering lookups (they are asked of the daemon, one round trip
+///   each, until the new generation is mapped) but stays, with the last generation of an
+///   earlier connection, as the last known answers for when the daemon fails (``kept``):
+///   the process's own mapped copy, immutable, valid as long as it is mapped;
 /// - a mapping received for an older generation than an event announced is not kept;
-/// - at most one `map` is in flight (``Fetch``), in the background: lookups never wait for a
-///   compile, only, briefly, for a young fetch.
+/// - at most one `map` is in flight (``beginMap()``); one wanted meanwhile (an event came) is
+///   asked when it ends.
 ///
 /// Replacing a generation only lets go of this reference: lookups that hold it finish on it,
 /// and its pages are unmapped when the last one lets go. A localizer keeps at most two
 /// generations here (this connection's newest and an earlier connection's last), and drops
 /// the earlier one once this connection has mapped its own.
 final class MappedTablesCache: Sendable {
-    /// One `map` in flight: lookups that find no current generation may wait for it, briefly.
-    typealias Fetch = BackgroundFetch<Void>
-
     private struct State {
         /// The newest generation mapped on this connection: older than ``floor`` once an event
         /// announced a newer one.
         var newest: MappedTables?
-        /// The last generation of an earlier connection, for answers while the daemon is away.
+        /// The last generation of an earlier connection (or, in a child made by `fork()`, the
+        /// parent's), for answers while the daemon is away.
         var lastKnown: MappedTables?
         /// The newest generation an event announced: older tables answer only as last known.
         var floor: UInt64 = 0
         /// Counts connections (bumped by ``reset()``): generations restart when the daemon does.
         var connectionNumber = 0
-        /// The connection on which a `map` failed: mapped lookups fall back to cached ones
-        /// until the next connection, rather than asking again on every lookup.
+        /// The connection on which a `map` was refused: lookups are asked of the daemon until
+        /// the next connection, rather than a `map` after every event.
         var failedConnection: Int?
-        /// The `map` in flight, if any.
-        var fetch: Fetch?
+        /// Whether a `map` is in flight, and whether another was wanted meanwhile.
+        var mapInFlight = false
+        var mapWanted = false
+        /// When the daemon last said the generation served is still being compiled (uptime
+        /// nanoseconds; 0: it did not): a lookup asks again at most once per retry interval.
+        var compilingSince: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// An empty cache; `lastKnown` answers as an earlier connection's last generation.
+    init(lastKnown: MappedTables? = nil) {
+        state = Mutex(State(lastKnown: lastKnown))
+    }
 
     /// The generation that answers lookups: the newest mapped, unless an event announced a
     /// newer one.
@@ -51,55 +57,63 @@ final class MappedTablesCache: Sendable {
     /// earlier connection's last. What answers when the daemon fails.
     var kept: [MappedTables] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
 
-    /// The `map` in flight, if any.
-    var inFlight: Fetch? { state.withLock { $0.fetch } }
-
-    /// Whether a `map` may be tried: none failed on this connection. With the number to hand
-    /// to ``store(_:fetchedOnConnection:)`` or ``noteFailure(onConnection:)``.
-    var attempt: Int? {
-        state.withLock { $0.failedConnection == $0.connectionNumber ? nil : $0.connectionNumber }
-    }
-
-    /// Claims the one `map` in flight: `nil` when the current generation is mapped, another
-    /// fetch is in flight, or a `map` failed on this connection. A fetch returned is ended
-    /// with ``endFetch(_:)``.
-    func beginFetch() -> Fetch? {
+    /// Claims the one `map` in flight and returns the connection number to hand to
+    /// ``endMap(_:onConnection:refused:)``; `nil` when the current generation is mapped, a
+    /// `map` was refused on this connection, or one is in flight (which then asks again
+    /// when it ends).
+    func beginMap() -> Int? {
         state.withLock { state in
-            if state.fetch != nil || state.failedConnection == state.connectionNumber { return nil }
+            if state.failedConnection == state.connectionNumber { return nil }
             if let newest = state.newest, newest.generation >= state.floor { return nil }
-            let fetch = Fetch()
-            state.fetch = fetch
-            return fetch
-        }
-    }
-
-    /// Ends `fetch`, waking the lookups that wait for it.
-    func endFetch(_ fetch: Fetch) {
-        state.withLock { if $0.fetch === fetch { $0.fetch = nil } }
-        fetch.finish(with: ())
-    }
-
-    /// Keeps `tables` unless an event newer than them arrived, or the connection changed,
-    /// since the fetch began; returns whether they were kept.
-    @discardableResult
-    func store(_ tables: MappedTables, fetchedOnConnection connectionNumber: Int) -> Bool {
-        let replaced = state.withLock { state -> (kept: Bool, dropped: [MappedTables]) in
-            guard connectionNumber == state.connectionNumber, tables.generation >= state.floor else {
-                return (false, [])
+            if state.mapInFlight {
+                state.mapWanted = true
+                return nil
             }
-            if let newest = state.newest, newest.generation > tables.generation { return (false, []) }
-            // This connection answers now: an earlier one's generation is no longer needed.
-            let dropped = [state.newest, state.lastKnown].compactMap { $0 }
-            state.newest = tables
-            state.lastKnown = nil
-            return (true, dropped)
+            state.mapInFlight = true
+            return state.connectionNumber
         }
-        return replaced.kept  // the dropped generations are released here, outside the lock
     }
 
-    /// Remembers that `map` failed on connection `connectionNumber`.
-    func noteFailure(onConnection connectionNumber: Int) {
-        state.withLock { if $0.connectionNumber == connectionNumber { $0.failedConnection = connectionNumber } }
+    /// Whether the last `map` found the generation still being compiled `interval` nanoseconds
+    /// or more ago, so that it may be asked again without waiting for an event.
+    func compilingLongerThan(_ interval: UInt64, now: UInt64) -> Bool {
+        state.withLock { $0.compilingSince != 0 && now &- $0.compilingSince >= interval }
+    }
+
+    /// Ends the `map` begun on connection `connectionNumber`: keeps `tables` unless an event
+    /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one,
+    /// and when the daemon answered `compilingAt` (uptime nanoseconds) that it was compiling.
+    /// Returns whether `tables` were kept, and whether a `map` should be asked again (one was
+    /// wanted meanwhile, or the reply was already outdated).
+    func endMap(_ tables: MappedTables?, onConnection connectionNumber: Int, refused: Bool, compilingAt: UInt64 = 0)
+        -> (kept: Bool, askAgain: Bool)
+    {
+        var dropped: [MappedTables] = []
+        let outcome = state.withLock { state -> (kept: Bool, askAgain: Bool) in
+            // A `map` of an earlier connection: the new one asks its own (``reset()``).
+            guard connectionNumber == state.connectionNumber else { return (false, false) }
+            state.mapInFlight = false
+            state.compilingSince = compilingAt
+            defer { state.mapWanted = false }
+            if refused { state.failedConnection = connectionNumber }
+            var kept = false
+            if let tables, tables.generation >= state.floor,
+                (state.newest?.generation ?? 0) <= tables.generation
+            {
+                // This connection answers now: an earlier one's generation is no longer needed.
+                dropped = [state.newest, state.lastKnown].compactMap { $0 }
+                state.newest = tables
+                state.lastKnown = nil
+                kept = true
+            }
+            let stale = state.newest.map { $0.generation < state.floor } ?? true
+            // Wanted meanwhile (an event came: its generation is compiled now), or outdated.
+            return (
+                kept, !refused && (tables != nil || compilingAt != 0) && (state.mapWanted || (tables != nil && stale))
+            )
+        }
+        _ = dropped  // released here, outside the lock: maybe the last reference, which unmaps
+        return outcome
     }
 
     /// A reload produced `generation`: an older generation stops answering lookups, and stays
@@ -113,9 +127,7 @@ final class MappedTablesCache: Sendable {
     func reset() {
         let dropped = state.withLock { state -> MappedTables? in
             let previous = state.newest == nil ? nil : state.lastKnown
-            state = State(
-                lastKnown: state.newest ?? state.lastKnown, connectionNumber: state.connectionNumber + 1,
-                fetch: state.fetch)
+            state = State(lastKnown: state.newest ?? state.lastKnown, connectionNumber: state.connectionNumber + 1)
             return previous
         }
         _ = dropped  // released outside the lock: maybe the last reference, whose deinit unmaps

@@ -2,10 +2,12 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// Reports cached-mode misses to the daemon, so `l10nctl missing` knows of them although
+/// Reports mapped-mode misses to the daemon, so `l10nctl missing` knows of them although
 /// no lookup reached it: missed keys are collected per (languages, table) and sent as one
-/// `batch` request each, at most every `interval` seconds (the daemon counts a batch's
-/// misses like lookups').
+/// `batch` request each, at most every `interval` seconds: by the lookup that records a miss
+/// once the interval has passed since the last send (the daemon counts a batch's misses like
+/// lookups'). No timer and no queue of its own: a process's library runs one thread, and a
+/// child made by `fork()` may not use the parent's Dispatch queues.
 ///
 /// A key missed many times within one interval is reported once. At most `capacity`
 /// distinct keys wait; more are dropped until the next flush, so memory stays bounded.
@@ -26,16 +28,27 @@ final class MissReporter: Sendable {
     private static let live = Mutex<[ObjectIdentifier: Registration]>([:])
     private static let exitHookInstalled = Atomic<Bool>(false)
 
+    /// Which table for which preference list a key was missed in.
+    struct TableKey: Hashable, Sendable {
+        /// Normalised preferred tags, most preferred first.
+        var languages: [String]
+        /// The table name, `Localizable` for the default.
+        var table: String
+    }
+
     private struct State {
-        var pending: [ResolvedTable.Key: Set<String>] = [:]
+        var pending: [TableKey: Set<String>] = [:]
         var count = 0
-        var scheduled = false
+        /// When the last batches were sent (uptime nanoseconds; 0: never).
+        var lastSent: UInt64 = 0
     }
 
     private let state = Mutex(State())
     private let interval: Double
     private let capacity: Int
-    private let send: @Sendable (WireBatch) -> Void
+    /// Sends one batch without waiting, and calls the function it is given once the daemon
+    /// answered or the request failed.
+    private let send: @Sendable (WireBatch, @escaping @Sendable () -> Void) -> Void
 
     /// One batch to send.
     struct WireBatch: Sendable {
@@ -44,7 +57,10 @@ final class MissReporter: Sendable {
         var table: String
     }
 
-    init(interval: Double = 0.2, capacity: Int = 4096, send: @escaping @Sendable (WireBatch) -> Void) {
+    init(
+        interval: Double = 0.2, capacity: Int = 4096,
+        send: @escaping @Sendable (WireBatch, @escaping @Sendable () -> Void) -> Void
+    ) {
         self.interval = interval
         self.capacity = capacity
         self.send = send
@@ -65,9 +81,7 @@ final class MissReporter: Sendable {
         let reporters = live.withLock { $0.values.compactMap(\.reporter) }.filter(\.hasPending)
         guard !reporters.isEmpty else { return }
         let sent = DispatchGroup()
-        for reporter in reporters {
-            DispatchQueue.global().async(group: sent) { reporter.flush() }
-        }
+        for reporter in reporters { reporter.flush(group: sent) }
         _ = sent.wait(timeout: .now() + limit)
     }
 
@@ -75,26 +89,24 @@ final class MissReporter: Sendable {
     var hasPending: Bool { state.withLock { $0.count > 0 } }
 
     /// Notes that `key` was missing from the table `tableKey` names.
-    func record(_ key: String, in tableKey: ResolvedTable.Key) {
-        let schedule = state.withLock { state -> Bool in
-            guard state.count < capacity else { return false }
-            if state.pending[tableKey, default: []].insert(key).inserted { state.count += 1 }
-            defer { state.scheduled = true }
-            return !state.scheduled
+    func record(_ key: String, in tableKey: TableKey) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = state.withLock { state -> Bool in
+            if state.count < capacity, state.pending[tableKey, default: []].insert(key).inserted { state.count += 1 }
+            return state.lastSent == 0 || now &- state.lastSent >= UInt64(interval * 1e9)
         }
-        if schedule {
-            DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [self] in flush() }
-        }
+        if due { flush() }
     }
 
-    /// Sends what is pending now.
-    func flush() {
+    /// Sends what is pending now, without waiting; each batch enters `group` until answered.
+    func flush(group: DispatchGroup? = nil) {
         let pending = state.withLock { state in
-            defer { state = State() }
+            defer { state = State(lastSent: DispatchTime.now().uptimeNanoseconds) }
             return state.pending
         }
         for (key, keys) in pending {
-            send(WireBatch(keys: keys.sorted(), languages: key.languages, table: key.table))
+            group?.enter()
+            send(WireBatch(keys: keys.sorted(), languages: key.languages, table: key.table)) { group?.leave() }
         }
     }
 }

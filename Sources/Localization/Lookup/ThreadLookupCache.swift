@@ -2,8 +2,9 @@ import Glibc
 import LocalizationCore
 
 /// What one thread remembers of one ``Localizer`` between lookups: for the localizer's
-/// current epoch, whether it is in cached mode and the resolved tables it has used, so a cached-mode lookup
-/// takes no lock and touches no shared cache line but the epoch.
+/// current epoch, whether it is in mapped mode and where in the mapped generation the table it
+/// read last lies, so a mapped lookup takes no lock and touches no shared cache line but the
+/// epoch.
 ///
 /// One per thread (a `pthread` key), for the localizer used last: a thread that alternates
 /// between two localizers rebuilds it at each switch, which is correct, only slower.
@@ -21,25 +22,18 @@ struct ThreadLookupCache {
     var owner: UInt64 = 0
     /// The localizer's epoch this was filled at; any other epoch empties it.
     var epoch: UInt64 = 0
-    /// The daemon when the epoch's route is ``LookupRoute/cached(_:)`` or
-    /// ``LookupRoute/mapped(_:)``, else `nil`.
-    var cachedDaemon: DaemonLookups?
-    /// Whether the epoch's route is ``LookupRoute/mapped(_:)``.
-    var mapsTables = false
-    /// Tables by the names callers used.
-    var tables: [TableName: ResolvedTable] = [:]
-    /// The name of the table the last cached-mode lookup read, and its entries: a thread
-    /// mostly asks one table again and again, and comparing two short strings is cheaper
-    /// than hashing a name.
+    /// The daemon when the epoch's route is ``LookupRoute/mapped(_:)``, else `nil`.
+    var mappedDaemon: DaemonLookups?
+    /// The name of the table the last mapped lookup read: a thread mostly asks one table
+    /// again and again, and comparing two short strings is cheaper than hashing a name.
     var lastName = Self.noTable
-    var lastEntries: [String: String] = [:]
-    /// In mapped mode, where the last table read lies in the mapped generation (``lastEntries``
-    /// is then unused). It holds that generation — keeps it mapped — until this thread's next
-    /// lookup after the epoch moved (any lookup: `localized`, `lookup`, of any localizer), or
-    /// the thread's end. So a thread that stops looking up keeps the one generation it read
-    /// last, and no more: a process maps at most its current generation plus one older per
-    /// such thread. (Letting go from another thread would need every lookup to announce itself,
-    /// which costs the hot path more than the rare pinned generation does.)
+    /// Where the last table read lies in the mapped generation. It holds that generation —
+    /// keeps it mapped — until this thread's next lookup after the epoch moved (any lookup:
+    /// `localized`, `lookup`, of any localizer), or the thread's end. So a thread that stops
+    /// looking up keeps the one generation it read last, and no more: a process maps at most
+    /// its current generation plus one older per such thread. (Letting go from another thread
+    /// would need every lookup to announce itself, which costs the hot path more than the rare
+    /// pinned generation does.)
     private(set) var lastPlace: MappedTables.Place?
     /// `lastPlace?.compiled`, kept apart for the hot path: it holds no reference, so reading
     /// it through the cache's pointer copies no generation and counts no reference.
@@ -47,12 +41,9 @@ struct ThreadLookupCache {
     /// The values mapped lookups made in ``lastPlace``'s generation, emptied when it changes.
     var mappedValues = MappedValueCache()
 
-    /// The name ``lastName`` has while no table was read. Any name would do: with no
-    /// entries, a lookup that matches it finds nothing and takes the slow path.
+    /// The name ``lastName`` has while no table was read. Any name would do: with no place,
+    /// a lookup that matches it takes the slow path.
     static let noTable = TableName(languages: .many([]), table: nil)
-
-    /// The most tables a thread keeps; past it, it starts over.
-    static let capacity = 256
 
     /// Whether the last table read was the one `languages` and `table` name, for this
     /// localizer at this epoch.
@@ -64,45 +55,23 @@ struct ThreadLookupCache {
     mutating func reset(owner: UInt64, epoch: UInt64, route: LookupRoute) {
         self.owner = owner
         self.epoch = epoch
-        switch route {
-        case .cached(let daemon): (cachedDaemon, mapsTables) = (daemon, false)
-        case .mapped(let daemon): (cachedDaemon, mapsTables) = (daemon, true)
-        default: (cachedDaemon, mapsTables) = (nil, false)
-        }
-        tables.removeAll(keepingCapacity: true)
+        if case .mapped(let daemon) = route { mappedDaemon = daemon } else { mappedDaemon = nil }
         lastName = Self.noTable
-        lastEntries = [:]
         setPlace(nil)
     }
 
-    /// Lets go of the mapped generation and tables this cache holds for `owner` when they are
-    /// from an epoch other than `epoch`; the next lookup starts over.
+    /// Lets go of the mapped generation this cache holds for `owner` when it is from an epoch
+    /// other than `epoch`; the next lookup starts over.
     mutating func releaseOutdated(owner: UInt64, epoch: UInt64) {
-        guard self.owner == owner, self.epoch != epoch, lastPlace != nil || !tables.isEmpty else { return }
-        tables.removeAll()
+        guard self.owner == owner, self.epoch != epoch, lastPlace != nil || mappedDaemon != nil else { return }
         lastName = Self.noTable
-        lastEntries = [:]
-        setPlace(nil)
-    }
-
-    /// Keeps `table`, found under `name`, for the next lookups.
-    mutating func store(_ table: ResolvedTable, as name: TableName) {
-        if tables.count >= Self.capacity { tables.removeAll(keepingCapacity: true) }
-        tables[name] = table
-    }
-
-    /// Makes `table` the one the hot path compares against.
-    mutating func remember(_ table: ResolvedTable, as name: TableName) {
-        lastName = name
-        // Fallback answers are left to the slow path, which reports them.
-        lastEntries = table.translatedEntries
+        mappedDaemon = nil
         setPlace(nil)
     }
 
     /// Makes `place`, in the mapped generation, the one the hot path reads.
     mutating func remember(_ place: MappedTables.Place, as name: TableName) {
         lastName = name
-        lastEntries = [:]
         setPlace(place)
     }
 

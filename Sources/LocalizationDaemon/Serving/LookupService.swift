@@ -251,31 +251,45 @@ package final class LookupService: WireRequestHandler {
         }
     }
 
+    /// Has the generation served now compiled on the compile queue at once (at load and after
+    /// each reload), then calls `done`: `map` answers with it as soon as it is ready.
+    package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
+        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling, then: done)
+    }
+
     /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
     private func compileSoon(_ generation: UInt64) {
         sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
     }
 
-    /// Answers `map` on the compile queue: compiling a generation (the first request after a
-    /// reload) takes as long as resolving every table, and must not hold up lookups. Anyone
-    /// who may look strings up may map them, as with `table`.
+    /// Answers `map` at once, never waiting for a compile: a client asks it on the connection
+    /// its lookups use, and every reply after it would wait too. The generation served is
+    /// compiled eagerly (at load and before each `changed` event); until it is ready the reply
+    /// is `compiling` (and a compile is queued if none is), after a failed compile
+    /// `unavailable` with the reason. Anyone who may look strings up may map them, as with `table`.
     package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
         let started = DurationHistogram.now()
-        let durations = counters.requestDurations(.map)
-        compiling.async { [self] in
-            defer { durations.record(since: started) }
-            do {
-                let file = try sharedTables.compiled(for: { store.snapshot }).file
-                reply(
-                    .fields([
-                        "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),
-                        "descriptor": .bool(true),
-                    ]),
-                    file)
-            } catch {
-                reply(.error(WireError(code: .unavailable, message: "cannot share the compiled tables: \(error)")), nil)
-            }
+        defer { counters.requestDurations(.map).record(since: started) }
+        let generation = store.snapshot.generation
+        if let file = sharedTables.ready(generation)?.file {
+            return reply(
+                .fields([
+                    "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),
+                    "descriptor": .bool(true),
+                ]),
+                file)
         }
+        if let failure = sharedTables.failure(of: generation) {
+            return reply(
+                .error(WireError(code: .unavailable, message: "cannot share the compiled tables: \(failure)")), nil)
+        }
+        sharedTables.compileIfNotQueued(current: { [store] in store.snapshot }, on: compiling)
+        reply(
+            .error(
+                WireError(
+                    code: .compiling,
+                    message: "the tables of generation \(generation) are being compiled; ask again in a moment"
+                )), nil)
     }
 
     /// Refuses an operation that changes the daemon to anyone but root and its own user.

@@ -2,10 +2,10 @@ import Dispatch
 import LocalizationCore
 import Synchronization
 
-/// The compiled tables of the generation served now (``CompiledGeneration``): compiled on the
-/// first `map` request for it, or in the background once lookups ask for it
-/// (``compileSoon(_:current:on:)``) — lazily: a daemon nobody asks pays nothing — and replaced,
-/// the old one dropped, by the first compile after a reload. Clients keep their own
+/// The compiled tables of the generation served now (``CompiledGeneration``): compiled
+/// eagerly, in the background, at load and right after each reload
+/// (``compileNow(current:on:then:)``), so that `map` finds them ready without ever waiting
+/// for a compile — and replaced, the old one dropped, by the first compile after a reload. Clients keep their own
 /// descriptors and mappings, and lookups their reference, so dropping it ends nothing they use.
 ///
 /// Only the generation served is worth compiling: a compile gives up between tables and
@@ -19,6 +19,10 @@ final class SharedTablesCache: Sendable {
     private let current = Mutex<CompiledGeneration?>(nil)
     /// The newest generation a background compile was asked for: each is asked for once.
     private let requested = Atomic<UInt64>(0)
+    /// The newest generation an eager compile was queued for: each is queued once.
+    private let queued = Atomic<UInt64>(0)
+    /// The last generation whose compile failed (not abandoned), and why.
+    private let failure = Mutex<(generation: UInt64, message: String)?>(nil)
     /// Where compiles started are counted (`compiles`).
     private let counters: DaemonCounters
 
@@ -59,6 +63,42 @@ final class SharedTablesCache: Sendable {
     /// The compiled tables of `generation` if they are ready, without waiting.
     func ready(_ generation: UInt64) -> CompiledGeneration? {
         current.withLock { $0?.generation == generation ? $0 : nil }
+    }
+
+    /// Has the generation `snapshot` serves compiled on `queue` now, before any `map` asks for
+    /// it, then calls `done`: a `map` queued behind it finds it ready. A compile that a newer
+    /// reload overtakes gives up (`done` is still called), and that reload's own takes over.
+    func compileNow(
+        current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue,
+        then done: @escaping @Sendable () -> Void
+    ) {
+        let generation = snapshot().generation
+        queued.store(max(queued.load(ordering: .relaxed), generation), ordering: .relaxed)
+        queue.async { [self] in
+            defer { done() }
+            let served = snapshot()
+            guard served.generation == generation else { return }
+            // A failure (tables past the format's limits) leaves lookups on the catalog, and
+            // `map` says why; an abandoned compile leaves the newer generation to its own.
+            do {
+                _ = try compiled(served) { snapshot().generation == generation }
+            } catch CompiledTablesError.abandoned {
+            } catch {
+                self.failure.withLock { $0 = (generation, "\(error)") }
+            }
+        }
+    }
+
+    /// Has the generation `snapshot` serves compiled on `queue` unless a compile of it was
+    /// queued already (a `map` that found it not ready asks this).
+    func compileIfNotQueued(current snapshot: @escaping @Sendable () -> ResourceSnapshot, on queue: DispatchQueue) {
+        guard queued.load(ordering: .relaxed) < snapshot().generation else { return }
+        compileNow(current: snapshot, on: queue) {}
+    }
+
+    /// Why the compile of `generation` failed, if it did.
+    func failure(of generation: UInt64) -> String? {
+        failure.withLock { $0?.generation == generation ? $0?.message : nil }
     }
 
     /// Has `generation` compiled on `queue` once it has been served for ``settleDelay``, unless

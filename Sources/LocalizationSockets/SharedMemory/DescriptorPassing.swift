@@ -68,9 +68,14 @@ package enum DescriptorPassing {
     /// A descriptor beyond the first is closed and counted in ``ReceivedBytes/extraDescriptors``.
     /// Throws ``SocketError/Code/truncatedControl`` (after closing whatever arrived) when the
     /// kernel dropped descriptors that did not fit: the bytes were consumed, so the caller
-    /// must close the connection. Throws `EAGAIN` when a non-blocking socket has nothing.
+    /// must close the connection — unless `keepingLostDescriptor`, when the one descriptor a
+    /// peer that attaches at most one per message sent was dropped (no descriptor was free
+    /// to receive it: `EMFILE`): the bytes come back with ``ReceivedBytes/lostDescriptor``
+    /// set, for the caller to fail the one reply that claims it. Throws `EAGAIN` when a
+    /// non-blocking socket has nothing.
     package static func receive(
-        into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, flags: Int32 = 0
+        into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, flags: Int32 = 0,
+        keepingLostDescriptor: Bool = false
     ) throws(SocketError) -> ReceivedBytes {
         let space = l10nd_rights_space(receiveCapacity)
         return try withUnsafeTemporaryAllocation(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment) {
@@ -88,6 +93,9 @@ package enum DescriptorPassing {
                 repeating: -1, count: l10nd_rights_received(control.baseAddress, message.msg_controllen, nil))
             numbers.withUnsafeMutableBufferPointer {
                 _ = l10nd_rights_received(control.baseAddress, message.msg_controllen, $0.baseAddress)
+            }
+            if message.msg_flags & Int32(MSG_CTRUNC) != 0, keepingLostDescriptor, numbers.isEmpty {
+                return ReceivedBytes(count: count, descriptor: nil, extraDescriptors: 0, lostDescriptor: true)
             }
             if message.msg_flags & Int32(MSG_CTRUNC) != 0 {
                 numbers.forEach { FileDescriptor(adopting: $0).close() }

@@ -8,4 +8,7 @@ package struct ReceivedBytes: ~Copyable {
     /// How many more descriptors came with the bytes (all closed already): a sender that
     /// attaches more than one breaks the protocol.
     package let extraDescriptors: Int
+    /// Whether a descriptor sent with these bytes was dropped because none was free to
+    /// receive it (only with `keepingLostDescriptor`).
+    package var lostDescriptor = false
 }

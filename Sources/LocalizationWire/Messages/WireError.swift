@@ -30,6 +30,9 @@ public struct WireError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let `internal` = Code(rawValue: "internal")
         /// The daemon cannot take the request now (too many connections, shutting down).
         public static let unavailable = Code(rawValue: "unavailable")
+        /// `map`: the generation served is still being compiled (protocol 1.5): a later `map`
+        /// gets it (milliseconds for thousands of strings, seconds for millions).
+        public static let compiling = Code(rawValue: "compiling")
 
         /// The wire spelling.
         public var description: String { rawValue }
