@@ -331,8 +331,8 @@ final class DaemonLookups: Sendable {
     /// Whether `result`, found for the preferences `tags`, came from a fallback (a language
     /// other than the first preference's own): the reader saw it untranslated, and the
     /// missing-key report lists it, as the daemon lists its own lookups' fallback answers.
-    func isFallback(_ result: LookupResult, for tags: [LanguageTag]) -> Bool {
-        guard result.found, let served = result.language else { return false }
+    static func isFallback(_ result: LookupResult, for tags: [LanguageTag], developmentLanguage: LanguageTag) -> Bool {
+        guard result.found, let served = result.language, served != tags.first else { return false }
         let chain = FallbackChain(preferred: tags, developmentLanguage: developmentLanguage)
         return chain.untranslatedLanguage(servedBy: served) != nil
     }

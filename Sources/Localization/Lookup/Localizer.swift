@@ -327,7 +327,10 @@ public final class Localizer: Sendable {
             // One language, compiled by the daemon: answered in place, plural forms included.
             if let place = daemon.mapped.current?.place(language: identifiers[0], table: tableName) {
                 let result = place.result(key, plural: plural)
-                if !result.found || daemon.isFallback(result, for: tags) {
+                if !result.found
+                    || DaemonLookups.isFallback(
+                        result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
+                {
                     daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
                 }
                 return (result, .daemon)
