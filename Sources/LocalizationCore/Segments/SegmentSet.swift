@@ -22,6 +22,10 @@ package struct SegmentSet: Sendable {
     package private(set) var sourceLanguages: [String: LanguageTag] = [:]
     /// Each source language's own fallback, computed once.
     private var sourceCandidates: [String: [LanguageTag]] = [:]
+    /// The languages that have at least one segment, sorted by identifier: what a chain is
+    /// matched against (``FallbackChain/init(preferred:developmentLanguage:available:)``),
+    /// kept up to date by ``replacing(_:language:table:)``.
+    package private(set) var languages: [LanguageTag] = []
 
     /// A set of no segments.
     package init(developmentLanguage: LanguageTag) {
@@ -39,6 +43,12 @@ package struct SegmentSet: Sendable {
         var copy = self
         copy.segments[table, default: [:]][language] = segment
         if copy.segments[table]?.isEmpty == true { copy.segments[table] = nil }
+        let isListed = languages.contains { $0.identifier == language }
+        let isServed = segment != nil || copy.segments.values.contains { $0[language] != nil }
+        if isServed != isListed {
+            // Only a language that comes or goes changes the list; a chain is matched against it.
+            copy.languages = Set(copy.segments.values.flatMap(\.keys)).compactMap { try? LanguageTag($0) }.sorted()
+        }
         return copy
     }
 
@@ -50,9 +60,11 @@ package struct SegmentSet: Sendable {
         return copy
     }
 
-    /// The chain for `preferred` tags, ending in this set's development language.
+    /// The chain for `preferred` tags, ending in this set's development language, built with
+    /// the languages this set really has (so `nl` reaches the only `nl-BE`), as
+    /// ``ResourceCatalog/chain(_:)`` builds it.
     package func chain(_ preferred: [LanguageTag]) -> FallbackChain {
-        FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage)
+        FallbackChain(preferred: preferred, developmentLanguage: developmentLanguage, available: languages)
     }
 
     /// The languages a lookup in `table` tries: `chain`'s, with the table's catalog source
@@ -65,10 +77,5 @@ package struct SegmentSet: Sendable {
     /// Every segment, in no particular order.
     package var allSegments: [Segment] {
         segments.values.flatMap(\.values)
-    }
-
-    /// The languages that have at least one segment, sorted by identifier.
-    package var languages: [LanguageTag] {
-        Set(segments.values.flatMap(\.keys)).compactMap { try? LanguageTag($0) }.sorted()
     }
 }
