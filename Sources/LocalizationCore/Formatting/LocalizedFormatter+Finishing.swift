@@ -14,18 +14,19 @@ extension LocalizedFormatter {
         return counts.contains { $0 != nil } ? .counts(counts) : .none
     }
 
-    /// The locale floating-point conversions use for a lookup's preference list: the first
-    /// preference's (`1,5` for `fr`), POSIX when there is none.
-    package static func locale(forPreferences languages: [String]) -> Locale {
-        let identifier = languages.first ?? ""
-        return Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
+    /// The locale numbers are printed in for a lookup's preference list, as
+    /// `String(localized:locale:)` prints them: the first preference's (`1 234 567` and `1,5`
+    /// for `fr`); none, as `String(format:)`, when there is no preference.
+    package static func locale(forPreferences languages: [String]) -> Locale? {
+        guard let identifier = languages.first, !identifier.isEmpty else { return nil }
+        return Locale(identifier: identifier)
     }
 
     /// `format` filled with `arguments`; when it does not fit them, `fallbackFormat()` (the
     /// development language's string) after telling `mismatch`; when that does not fit
     /// either, whatever can be filled (``formatLeniently(_:_:locale:)``).
     package static func finish(
-        _ format: String, _ arguments: [any CVarArg], locale: Locale,
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?,
         fallbackFormat: () -> String, mismatch: (FormatMismatch) -> Void = { _ in }
     ) -> String {
         do {
