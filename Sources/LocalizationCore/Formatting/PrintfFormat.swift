@@ -136,10 +136,8 @@ struct PrintfConversion: Sendable, Hashable {
     enum ReadSize: Sendable, Hashable {
         /// `hh` and `%c`: a signed `char`.
         case char
-        /// `h`: a signed `short`.
+        /// `h` and `%C`: a signed `short` (the `unichar` `%C` prints is its low 16 bits).
         case short
-        /// `%C`: a `unichar`.
-        case unichar
         /// No length modifier, and `*`: an `int`.
         case int
         /// `l ll q j z t` and `%p`: 64 bits.
@@ -152,7 +150,6 @@ struct PrintfConversion: Sendable, Hashable {
             switch self {
             case .char: Int64(Int8(truncatingIfNeeded: word))
             case .short: Int64(Int16(truncatingIfNeeded: word))
-            case .unichar: Int64(UInt16(truncatingIfNeeded: word))
             case .int: Int64(Int32(truncatingIfNeeded: word))
             case .word, .asGiven: Int64(bitPattern: word)
             }
@@ -262,7 +259,7 @@ private struct SpecificationReader {
                     lengths == [ascii("L")] || lengths == [ascii("q")] || lengths.suffix(2) == [ascii("l"), ascii("l")]
                 return conversion(long ? .longDouble : .double, .asGiven, main, width, precision, written)
             case ascii("s"): return conversion(.cString, .asGiven, main, width, precision, written)
-            case ascii("C"): return conversion(.unichar, .unichar, main, width, precision, written)
+            case ascii("C"): return conversion(.unichar, .short, main, width, precision, written)
             case ascii("S"), ascii("P"), ascii("n"): return conversion(.pointer, .word, main, width, precision, written)
             case ascii("@"):
                 if seenSharp {
