@@ -24,18 +24,22 @@ extension LocalizedFormatter {
 
     /// `format` filled with `arguments`; when it does not fit them, `fallbackFormat()` (the
     /// development language's string) after telling `mismatch`; when that does not fit
-    /// either, whatever can be filled (``formatLeniently(_:_:locale:)``).
+    /// either, whatever can be filled (``formatLeniently(_:_:locale:)``). `pluralSelected`
+    /// when the format was rendered from a plural entry: position *n* is then argument *n*
+    /// (``PrintfFormat/init(_:argumentsByPosition:)``).
     package static func finish(
-        _ format: String, _ arguments: [any CVarArg], locale: Locale?,
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, pluralSelected: Bool = false,
         fallbackFormat: () -> String, mismatch: (FormatMismatch) -> Void = { _ in }
     ) -> String {
         do {
-            return try self.format(format, arguments, locale: locale)
+            return try self.format(format, arguments, locale: locale, argumentsByPosition: pluralSelected)
         } catch {
             mismatch(error)
         }
         let fallback = fallbackFormat()
-        if let text = try? self.format(fallback, arguments, locale: locale) { return text }
-        return formatLeniently(fallback, arguments, locale: locale)
+        if let text = try? self.format(fallback, arguments, locale: locale, argumentsByPosition: pluralSelected) {
+            return text
+        }
+        return formatLeniently(fallback, arguments, locale: locale, argumentsByPosition: pluralSelected)
     }
 }

@@ -28,7 +28,15 @@ public enum LocalizedFormatter {
     public static func format(
         _ format: String, _ arguments: [any CVarArg], locale: Locale? = nil
     ) throws(FormatMismatch) -> String {
-        let parsed = PrintfFormat(format)
+        try self.format(format, arguments, locale: locale, argumentsByPosition: false)
+    }
+
+    /// ``format(_:_:locale:)``, with argument *n* for position *n* when `argumentsByPosition`
+    /// (a format rendered from a plural entry, ``PrintfFormat/init(_:argumentsByPosition:)``).
+    package static func format(
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, argumentsByPosition: Bool
+    ) throws(FormatMismatch) -> String {
+        let parsed = PrintfFormat(format, argumentsByPosition: argumentsByPosition)
         guard parsed.argumentsRead <= arguments.count else {
             throw FormatMismatch(
                 format: format,
@@ -50,7 +58,15 @@ public enum LocalizedFormatter {
     public static func formatLeniently(
         _ format: String, _ arguments: [any CVarArg], locale: Locale? = nil
     ) -> String {
-        let parsed = PrintfFormat(format)
+        formatLeniently(format, arguments, locale: locale, argumentsByPosition: false)
+    }
+
+    /// ``formatLeniently(_:_:locale:)``, with argument *n* for position *n* when
+    /// `argumentsByPosition`.
+    package static func formatLeniently(
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, argumentsByPosition: Bool
+    ) -> String {
+        let parsed = PrintfFormat(format, argumentsByPosition: argumentsByPosition)
         var result = ""
         for piece in parsed.pieces {
             switch piece {

@@ -34,12 +34,15 @@ struct PrintfFormat: Sendable, Hashable {
     /// How each integer argument is read, by argument number: as its last reader reads it.
     var readSizes: [Int: PrintfConversion.ReadSize]
     /// How many arguments the conversions read.
-    var argumentsRead: Int { argumentIndex.count }
+    var argumentsRead: Int { (argumentIndex.values.max() ?? -1) + 1 }
     /// The highest argument number (0-based) Foundation keeps a value for.
     var lastArgumentNumber: Int
 
-    /// `format` read as CoreFoundation reads it.
-    init(_ format: String) {
+    /// `format` read as CoreFoundation reads it. `argumentsByPosition` for a format rendered
+    /// from a plural entry (`%#@files@ in %#@folders@` → `two files in %2$d folders`): there
+    /// each variable took its argument, as CoreFoundation's `%#@…@` does, so position *n*
+    /// is argument *n* even when no conversion is left for some.
+    init(_ format: String, argumentsByPosition: Bool = false) {
         let units = Array(format.utf16)
         lastArgumentNumber = 3 * units.count { $0 == Self.percent }
         var pieces: [Piece] = []
@@ -101,7 +104,11 @@ struct PrintfFormat: Sendable, Hashable {
             }
         }
         self.readSizes = readSizes
-        argumentIndex = Dictionary(uniqueKeysWithValues: numbers.sorted().enumerated().map { ($0.element, $0.offset) })
+        argumentIndex = Dictionary(
+            uniqueKeysWithValues: numbers.sorted().enumerated().map {
+                ($0.element, argumentsByPosition ? $0.element : $0.offset)
+            })
+        if argumentsByPosition { lastArgumentNumber = .max }
     }
 
     static let percent = UInt16(UInt8(ascii: "%"))
