@@ -11,7 +11,7 @@ import Testing
     static let count = 4000
 
     @Test func printsWhatFoundationPrints() throws {
-        var generator = PrintfCaseGenerator(random: SeededRandom(state: 25))
+        var generator = PrintfCaseGenerator(random: SeededGenerator(state: 25))
         var compared = 0
         var refused = 0
         for _ in 0..<Self.count {
