@@ -27,17 +27,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The input's bytes as random numbers, 8 at a time; zeros past the end.
+/// The input's bytes as random numbers, 8 at a time; past the end, SplitMix64 seeded by
+/// the input. Never a constant: `Int.random(in:using:)` rejects and draws again until a
+/// number fits, which an endless run of zeros never does for some ranges.
 struct InputRandom: RandomNumberGenerator {
     var bytes: [UInt8]
     var offset = 0
+    var state: UInt64
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        // FNV-1a of the input.
+        state = bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+    }
 
     mutating func next() -> UInt64 {
-        var value: UInt64 = 0
-        for _ in 0..<8 {
-            value = value << 8 | UInt64(offset < bytes.count ? bytes[offset] : 0)
-            offset += 1
+        guard offset + 8 <= bytes.count else {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
         }
-        return value
+        defer { offset += 8 }
+        return bytes[offset..<offset + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
