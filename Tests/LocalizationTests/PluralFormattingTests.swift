@@ -85,8 +85,8 @@ import Testing
 
     @Test func mismatchesThrowNeverCrash() {
         let cases: [(String, [any CVarArg])] = [
-            ("%d", []), ("%@ %@", ["one"]), ("%d", ["text"]), ("%s", [5]), ("%3$@", ["a", "b"]),
-            ("%*d", [3, 4]), ("%p", [1]), ("%f", ["x"]),
+            ("%d", []), ("%@ %@", ["one"]), ("%d", ["text"]), ("%s", [5]), ("%5$@", ["a", "b", "c", "d", "e"]),
+            ("%*d", [3.5, 4]), ("%n", [1]), ("%f", ["x"]), ("%Lf", [1.5]), ("%d", [1.5]),
             // Widths and precisions Foundation traps on (past Int32) or would allocate for.
             ("%99999999999d", [5]), ("%2147483648d", [5]), ("%.99999999999f", [1.5]), ("%100000000d", [1]),
             ("%4096s", ["a"]), ("%1$.4096@", ["a"]),
@@ -100,6 +100,12 @@ import Testing
     @Test func widthsUpToCsMinimumStillFormat() throws {
         #expect(try LocalizedFormatter.format("%4095d", [7]).count == 4095)
         #expect(try LocalizedFormatter.format("%-08.2f|", [1.5]) == "1.50    |")
+    }
+
+    @Test func positionsAndStarsAreReadAsFoundationReadsThem() throws {
+        // Argument 2 is used by no conversion, so it takes no argument: `%3$@` reads the second.
+        #expect(try LocalizedFormatter.format("%3$@ %1$@", ["a", "b", "c"]) == "b a")
+        #expect(try LocalizedFormatter.format("%*d|%p", [3, 4, 1]) == "  4|0x1")
     }
 
     @Test func extraArgumentsAreIgnored() throws {

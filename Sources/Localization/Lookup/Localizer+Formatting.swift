@@ -13,7 +13,9 @@ extension Localizer {
     {
         let arguments = arguments.isEmpty ? [count] : arguments
         let result = lookup(key, languages: languages, table: table, count: count)
-        return formatted(key, result.value, arguments, languages: languages, table: table)
+        return formatted(
+            key, result.value, arguments, languages: languages, table: table,
+            pluralSelected: Self.pluralSelected(result, counted: true))
     }
 
     /// `key` with its forms chosen by `count` (whole or fractional), formatted with `count`.
@@ -52,7 +54,19 @@ extension Localizer {
             key, languages: languages, table: table, plural: LocalizedFormatter.pluralCounts(arguments)
         ).result
         let format = result.found ? result.value : defaultFormat ?? result.value
-        return formatted(key, format, arguments, languages: languages, table: table, defaultFormat: defaultFormat)
+        return formatted(
+            key, format, arguments, languages: languages, table: table, defaultFormat: defaultFormat,
+            pluralSelected: Self.pluralSelected(result, counted: LocalizedFormatter.pluralCounts(arguments) != .none))
+    }
+
+    /// Whether `result`'s value was rendered from a plural entry, so that its positions are
+    /// argument numbers (``LocalizedFormatter/finish(_:_:locale:pluralSelected:fallbackFormat:mismatch:)``).
+    /// A daemon's or a mapped table's answer does not say: there, a value found for a lookup
+    /// that selected forms by its arguments' numbers is taken as rendered.
+    static func pluralSelected(_ result: LookupResult, counted: Bool) -> Bool {
+        guard result.found else { return false }
+        guard let entry = result.entry else { return counted }
+        return entry.plural != nil
     }
 
     /// `format` filled with `arguments`; when it does not fit them, the development
@@ -60,10 +74,11 @@ extension Localizer {
     /// whatever can be filled.
     private func formatted(
         _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
-        defaultFormat: String? = nil
+        defaultFormat: String? = nil, pluralSelected: Bool = false
     ) -> String {
         LocalizedFormatter.finish(
             format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
+            pluralSelected: pluralSelected,
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
                 let development = lookupWithSource(

@@ -11,7 +11,8 @@
 public enum FormatValue: Sendable, Hashable {
     /// Text, for `%@` (and `%s`).
     case string(String)
-    /// A whole number, for `%d`, `%u`, `%x`… (and `%f`, as a Swift `Int` is).
+    /// A whole number (a Swift `Int`), for `%d`, `%u`, `%x`… read at the conversion's size,
+    /// as Foundation reads an `Int` (`%d` of `Int.max` is `-1`); for `%f`, its value.
     case integer(Int64)
     /// A floating-point number, for `%f`, `%e`, `%g`.
     case double(Double)

@@ -14,27 +14,32 @@ extension LocalizedFormatter {
         return counts.contains { $0 != nil } ? .counts(counts) : .none
     }
 
-    /// The locale floating-point conversions use for a lookup's preference list: the first
-    /// preference's (`1,5` for `fr`), POSIX when there is none.
-    package static func locale(forPreferences languages: [String]) -> Locale {
-        let identifier = languages.first ?? ""
-        return Locale(identifier: identifier.isEmpty ? "en_US_POSIX" : identifier)
+    /// The locale numbers are printed in for a lookup's preference list, as
+    /// `String(localized:locale:)` prints them: the first preference's (`1 234 567` and `1,5`
+    /// for `fr`); none, as `String(format:)`, when there is no preference.
+    package static func locale(forPreferences languages: [String]) -> Locale? {
+        guard let identifier = languages.first, !identifier.isEmpty else { return nil }
+        return Locale(identifier: identifier)
     }
 
     /// `format` filled with `arguments`; when it does not fit them, `fallbackFormat()` (the
     /// development language's string) after telling `mismatch`; when that does not fit
-    /// either, whatever can be filled (``formatLeniently(_:_:locale:)``).
+    /// either, whatever can be filled (``formatLeniently(_:_:locale:)``). `pluralSelected`
+    /// when the format was rendered from a plural entry: position *n* is then argument *n*
+    /// (``PrintfFormat/init(_:argumentsByPosition:)``).
     package static func finish(
-        _ format: String, _ arguments: [any CVarArg], locale: Locale,
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, pluralSelected: Bool = false,
         fallbackFormat: () -> String, mismatch: (FormatMismatch) -> Void = { _ in }
     ) -> String {
         do {
-            return try self.format(format, arguments, locale: locale)
+            return try self.format(format, arguments, locale: locale, argumentsByPosition: pluralSelected)
         } catch {
             mismatch(error)
         }
         let fallback = fallbackFormat()
-        if let text = try? self.format(fallback, arguments, locale: locale) { return text }
-        return formatLeniently(fallback, arguments, locale: locale)
+        if let text = try? self.format(fallback, arguments, locale: locale, argumentsByPosition: pluralSelected) {
+            return text
+        }
+        return formatLeniently(fallback, arguments, locale: locale, argumentsByPosition: pluralSelected)
     }
 }

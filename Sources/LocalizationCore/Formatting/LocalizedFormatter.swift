@@ -5,36 +5,49 @@ public import Foundation
 /// arguments fails with a message instead of crashing (`String(format:)` with `%@` for an
 /// `Int` reads garbage or traps).
 ///
-/// Supported: `%@ %d %i %ld %lld %u %x %o %f %.2f %e %g %s %c %%` and positions (`%2$@`).
-/// Integers are formatted as written; floating-point conversions use the language's
-/// decimal separator (`1,5` in French), as `String.localizedStringWithFormat` does.
+/// It prints what Foundation's `String(format:locale:arguments:)` prints on this platform for
+/// every conversion, flag, width, precision, length modifier, argument position and malformed
+/// conversion (``PrintfFormat`` reads the format as CoreFoundation does, then each conversion
+/// is printed by Foundation alone): `%d` reads a C `int` (`Int.max` prints `-1`), `%hhd` a
+/// `char`, `%5%` prints `5`. Where Foundation would read another argument's bytes or crash
+/// (`%@` of an `Int`, `%d` of a `String` or `Double`), it throws instead; an integer for
+/// `%f`, or any value for `%@`, is printed as its value.
 ///
 /// ```swift
 /// try LocalizedFormatter.format("%2$@ has %1$d files", [3, "Ann"], locale: Locale(identifier: "en"))
 /// // "Ann has 3 files"
 /// ```
 public enum LocalizedFormatter {
-    /// Formats `format` with `arguments`, or throws a ``FormatMismatch`` when a conversion
-    /// has no argument, or one of a kind it cannot format. Extra arguments are ignored, as
-    /// printf ignores them.
+    /// Formats `format` with `arguments` as `String(format:locale:arguments:)` does, or throws
+    /// a ``FormatMismatch`` when a conversion has no argument, or one of a kind Foundation
+    /// would read as something else. Extra arguments are ignored, as printf ignores them.
+    ///
+    /// With no `locale` (as `String(format:)`), numbers are printed as C prints them; with one
+    /// (as `String.localizedStringWithFormat` and `String(localized:)`), `%d %i %u %f %e %g`
+    /// use its digits, grouping and decimal separator (`1 234 567` in French).
     public static func format(
-        _ format: String, _ arguments: [any CVarArg], locale: Locale = Locale(identifier: "en_US_POSIX")
+        _ format: String, _ arguments: [any CVarArg], locale: Locale? = nil
     ) throws(FormatMismatch) -> String {
+        try self.format(format, arguments, locale: locale, argumentsByPosition: false)
+    }
+
+    /// ``format(_:_:locale:)``, with argument *n* for position *n* when `argumentsByPosition`
+    /// (a format rendered from a plural entry, ``PrintfFormat/init(_:argumentsByPosition:)``).
+    package static func format(
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, argumentsByPosition: Bool
+    ) throws(FormatMismatch) -> String {
+        let parsed = PrintfFormat(format, argumentsByPosition: argumentsByPosition)
+        guard parsed.argumentsRead <= arguments.count else {
+            throw FormatMismatch(
+                format: format,
+                message: "the format reads \(parsed.argumentsRead) arguments, but only \(arguments.count) given")
+        }
         var result = ""
-        var next = 1
-        for segment in FormatSpecifier.segments(format) {
-            switch segment {
-            case .literal(let text): result += text
-            case .percent: result += "%"
-            case .specifier(let specifier):
-                let position = specifier.position ?? next
-                next = position + 1
-                guard position <= arguments.count else {
-                    throw FormatMismatch(
-                        format: format,
-                        message: "\(specifier) takes argument \(position), but only \(arguments.count) given")
-                }
-                result += try formatted(arguments[position - 1], as: specifier, locale: locale, format: format)
+        for piece in parsed.pieces {
+            switch piece {
+            case .text(let text): result += text
+            case .conversion(let conversion):
+                result += try formatted(conversion, of: parsed, arguments, locale: locale, format: format)
             }
         }
         return result
@@ -43,96 +56,159 @@ public enum LocalizedFormatter {
     /// Formats what can be formatted and leaves a conversion it cannot fill as written:
     /// the last resort, when even the development language's string does not fit.
     public static func formatLeniently(
-        _ format: String, _ arguments: [any CVarArg], locale: Locale = Locale(identifier: "en_US_POSIX")
+        _ format: String, _ arguments: [any CVarArg], locale: Locale? = nil
     ) -> String {
+        formatLeniently(format, arguments, locale: locale, argumentsByPosition: false)
+    }
+
+    /// ``formatLeniently(_:_:locale:)``, with argument *n* for position *n* when
+    /// `argumentsByPosition`.
+    package static func formatLeniently(
+        _ format: String, _ arguments: [any CVarArg], locale: Locale?, argumentsByPosition: Bool
+    ) -> String {
+        let parsed = PrintfFormat(format, argumentsByPosition: argumentsByPosition)
         var result = ""
-        var next = 1
-        for segment in FormatSpecifier.segments(format) {
-            guard case .specifier(let specifier) = segment else {
-                result += segment == .percent ? "%" : segment.text
-                continue
-            }
-            let position = specifier.position ?? next
-            next = position + 1
-            if position <= arguments.count,
-                let text = try? formatted(arguments[position - 1], as: specifier, locale: locale, format: format)
-            {
-                result += text
-            } else {
-                result += specifier.text
+        for piece in parsed.pieces {
+            switch piece {
+            case .text(let text): result += text
+            case .conversion(let conversion):
+                result +=
+                    (try? formatted(conversion, of: parsed, arguments, locale: locale, format: format))
+                    ?? conversion.text
             }
         }
         return result
     }
 
-    /// One argument through one conversion, with only the flags, width and precision the
-    /// specifier wrote (never `*`, which would read another argument).
+    /// One conversion filled as Foundation fills it: the conversion alone (argument numbers
+    /// removed) handed to `String(format:locale:)` with its width, precision and value, once
+    /// they are known to be of the kinds it reads — so every flag, length modifier and
+    /// locale rule is Foundation's own.
     private static func formatted(
-        _ argument: any CVarArg, as specifier: FormatSpecifier, locale: Locale, format: String
+        _ conversion: PrintfConversion, of parsed: PrintfFormat, _ arguments: [any CVarArg], locale: Locale?,
+        format: String
     ) throws(FormatMismatch) -> String {
-        func mismatch(_ expected: String) -> FormatMismatch {
+        func argument(_ number: Int) throws(FormatMismatch) -> any CVarArg {
+            guard number <= parsed.lastArgumentNumber else {
+                throw FormatMismatch(
+                    format: format,
+                    message:
+                        "\(conversion.text) takes argument \(number + 1), past what Foundation reads for this format")
+            }
+            guard let index = parsed.argumentIndex[number], index < arguments.count else {
+                throw FormatMismatch(
+                    format: format,
+                    message: "\(conversion.text) takes argument \(number + 1), but only \(arguments.count) given")
+            }
+            return arguments[index]
+        }
+        func mismatch(_ expected: String, _ value: any CVarArg) -> FormatMismatch {
             FormatMismatch(
                 format: format,
-                message:
-                    "\(specifier) expects \(expected), but argument \(specifier.position.map(String.init) ?? "") is \(type(of: argument))"
-            )
+                message: "\(conversion.text) expects \(expected), but its argument is \(type(of: value))")
         }
-        let flags = specifier.flagsWidthPrecision
-        guard !flags.contains("*") else {
-            throw FormatMismatch(format: format, message: "\(specifier): '*' widths are not supported")
+        func tooWide() -> FormatMismatch {
+            FormatMismatch(
+                format: format,
+                message: "\(conversion.text): a width or precision over \(maximumWidth) is not supported")
         }
         // Foundation traps on a width or precision past Int32 and allocates whatever a large
         // one asks for: a lookup's format comes from a translator's file or a client's key,
         // so either is a way to stop or bloat the daemon. C's minimum for one conversion's
         // output is 4,095 bytes (C11 7.21.6.1); anything wider is an error here.
-        guard Self.widthAndPrecisionFit(flags) else {
-            throw FormatMismatch(
-                format: format,
-                message: "\(specifier): a width or precision over \(Self.maximumWidth) is not supported")
+        guard conversion.writtenNumbers.allSatisfy({ $0 <= maximumWidth }) else { throw tooWide() }
+        /// An integer argument as CoreFoundation reads it (as its last reader reads it).
+        func integer(_ number: Int, _ value: any CVarArg) -> Int64? {
+            vaListWord(value).map { (parsed.readSizes[number] ?? .asGiven).read($0) }
         }
-        switch specifier.kind {
+        // A `*` is given to Foundation as the number it reads, written out: CoreFoundation
+        // sizes its buffer by the written width, and a wide `*` overruns it (a crash). Not
+        // for `%D %U %O` outside the locale: C knows no such conversion and prints it as
+        // written, `*` as the flags it stands for (`%0*O` of -3 is `%-03O`), never padded.
+        var alone = conversion.alone
+        var leading: [any CVarArg] = []
+        let echoed = "DUO".contains(conversion.conversion) && !(locale != nil && conversion.isLocalized)
+        if let number = conversion.widthArgument {
+            let given = try starValue(number)
+            guard given.magnitude <= maximumWidth else { throw tooWide() }
+            // A negative width is a `-` flag, except for `%s` and where Foundation prints the
+            // number through the locale: there it drops it.
+            let dropped = given < 0 && (conversion.kind == .cString || locale != nil && conversion.isLocalized)
+            if echoed {
+                leading.append(given)
+            } else {
+                alone = alone.replacingOccurrences(of: ".*", with: ".?")
+                    .replacingOccurrences(of: "*", with: dropped ? "" : "\(given)")
+                    .replacingOccurrences(of: ".?", with: ".*")
+            }
+        }
+        if let number = conversion.precisionArgument {
+            let given = try starValue(number)
+            guard given <= maximumWidth else { throw tooWide() }
+            if echoed {
+                leading.append(given)
+            } else {
+                // A negative precision is none, as C says. (With a locale, Foundation crashes
+                // on some for `%g`, and prints other digits for `%f` and `%e`.)
+                alone = alone.replacingOccurrences(of: ".*", with: given < 0 ? "" : ".\(given)")
+                // Through the locale, a precision (even a negative one) turns `0` padding off.
+                if given < 0, locale != nil, conversion.isLocalized { alone = withoutZeroFlag(alone) }
+            }
+        }
+        /// A `*`'s argument as C reads it: an `int`.
+        func starValue(_ number: Int) throws(FormatMismatch) -> Int32 {
+            let value = try argument(number)
+            guard let read = integer(number, value) else { throw mismatch("an integer width or precision", value) }
+            return Int32(truncatingIfNeeded: read)
+        }
+        let value = try argument(conversion.argument)
+        func foundation(_ value: any CVarArg) -> String {
+            String(format: alone, locale: locale, arguments: leading + [value])
+        }
+        switch conversion.kind {
         case .object:
-            return String(describing: argument)
-        case .cString:
-            guard let text = argument as? String else {
-                throw mismatch("a string")
+            // Foundation ignores flags, width and precision here.
+            return String(describing: value)
+        case .integer, .unichar:
+            guard var read = integer(conversion.argument, value) else { throw mismatch("an integer", value) }
+            if locale != nil, conversion.isLocalized {
+                // `%Ld` has read an `int` there.
+                if parsed.readSizes[conversion.argument] == .asGiven { read = Int64(Int32(truncatingIfNeeded: read)) }
+                // Through the locale, Foundation prints the 64 bits it read, whatever this
+                // conversion's length modifier (`%1$d %1$ld` prints the `long` twice).
+                var spec = alone.dropLast()
+                while let last = spec.last, "hlqLztj".contains(last) { spec.removeLast() }
+                alone = spec + "ll" + String(conversion.conversion)
             }
-            return text
+            return foundation(read)
         case .character:
-            if let text = argument as? String, text.count == 1 { return text }
-            if let code = integerValue(argument), let scalar = Unicode.Scalar(UInt32(clamping: code)) {
-                return String(Character(scalar))
+            if let read = integer(conversion.argument, value) { return foundation(read) }
+            // A one-character string is its character's code (a byte: `%c` prints Latin-1).
+            if let text = value as? String, text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first,
+                scalar.value <= 0xFF
+            {
+                return foundation(Int(scalar.value))
             }
-            throw mismatch("a character")
-        case .integer:
-            guard let value = integerValue(argument) else { throw mismatch("an integer") }
-            let cleanFlags = flags.filter { $0 != "'" }
-            switch specifier.conversion {
-            case "d", "i", "D": return String(format: "%" + cleanFlags + "lld", value)
-            case "X": return String(format: "%" + cleanFlags + "llX", UInt64(bitPattern: value))
-            default:
-                let conversion = specifier.conversion.lowercased()
-                return String(format: "%" + cleanFlags + "ll" + conversion, UInt64(bitPattern: value))
-            }
+            throw mismatch("a character code or a one-character Latin-1 string", value)
         case .double:
-            guard let value = doubleValue(argument) else { throw mismatch("a number") }
-            // printf's digits with the language's decimal separator, as Apple's Foundation
-            // formats: no grouping (corelibs' `String(format:locale:)` groups `%f` and `%g`,
-            // `1,234.500000`) and a lower-case `e` for `%e` (corelibs prints `E+03`).
-            let printed = String(format: "%" + flags.filter { $0 != "'" } + specifier.conversion, value)
-            return Self.withDecimalSeparator(printed, of: locale)
-        case .pointer, .pluralVariable:
-            throw FormatMismatch(format: format, message: "\(specifier) cannot be formatted from Swift")
+            guard let number = doubleValue(value) else { throw mismatch("a number", value) }
+            return foundation(number)
+        case .cString:
+            guard let text = value as? String else { throw mismatch("a string", value) }
+            // Foundation reads the bytes a C string pointer points to: the string's UTF-8.
+            return text.withCString { pointer in foundation(pointer) }
+        case .longDouble:
+            throw mismatch("a long double (no Swift or JSON argument is one)", value)
+        case .pointer:
+            throw FormatMismatch(format: format, message: "\(conversion.text) cannot be formatted from Swift")
         }
     }
 
-    /// `printed` (a C-locale floating-point conversion, whose only `.` is its radix point)
-    /// with `locale`'s decimal separator in place of the `.`.
-    static func withDecimalSeparator(_ printed: String, of locale: Locale) -> String {
-        guard let separator = locale.decimalSeparator, separator != ".",
-            let point = printed.firstIndex(of: ".")
-        else { return printed }
-        return printed.replacingCharacters(in: point...point, with: separator)
+    /// `conversion` (`%-08d`) without its `0` flags (`%-8d`).
+    static func withoutZeroFlag(_ conversion: String) -> String {
+        let body = conversion.dropFirst()
+        let flags = body.prefix { "-+ #0".contains($0) }
+        return "%" + flags.filter { $0 != "0" } + body.dropFirst(flags.count)
     }
 
     /// The largest width or precision a conversion may ask for.
@@ -143,6 +219,24 @@ public enum LocalizedFormatter {
     static func widthAndPrecisionFit(_ flags: String) -> Bool {
         flags.split(whereSeparator: { !$0.isASCII || !$0.isNumber }).allSatisfy { digits in
             Int(digits).map { $0 <= maximumWidth } ?? false
+        }
+    }
+
+    /// The 64-bit word Swift puts in a C `va_list` for an integer argument: a 64-bit integer's
+    /// bits; a narrower one's as an `Int32`'s bits, zero-extended (`Int8(-3)` is `0xFFFFFFFD`).
+    static func vaListWord(_ argument: any CVarArg) -> UInt64? {
+        switch argument {
+        case let value as Int: UInt64(bitPattern: Int64(value))
+        case let value as Int64: UInt64(bitPattern: value)
+        case let value as UInt: UInt64(value)
+        case let value as UInt64: value
+        case let value as Int32: UInt64(UInt32(bitPattern: value))
+        case let value as Int16: UInt64(UInt32(bitPattern: Int32(value)))
+        case let value as Int8: UInt64(UInt32(bitPattern: Int32(value)))
+        case let value as UInt32: UInt64(value)
+        case let value as UInt16: UInt64(value)
+        case let value as UInt8: UInt64(value)
+        default: nil
         }
     }
 

@@ -342,7 +342,7 @@ package final class LookupService: WireRequestHandler {
             generation: snapshot.generation,
             formatted: values.map { values in
                 finished(
-                    key, result.value, values, languages: languages, table: table, catalog: snapshot.catalog,
+                    key, result, values, languages: languages, table: table, catalog: snapshot.catalog,
                     plural: selection)
             })
     }
@@ -376,7 +376,7 @@ package final class LookupService: WireRequestHandler {
             if arguments != nil {
                 let text = keyArguments.map { keyArguments in
                     finished(
-                        key, result.value, keyArguments, languages: languages, table: table,
+                        key, result, keyArguments, languages: languages, table: table,
                         catalog: snapshot.catalog, plural: plural)
                 }
                 replyBytes += text?.utf8.count ?? 0
@@ -402,11 +402,12 @@ package final class LookupService: WireRequestHandler {
     /// (`Localizer.localized(_:arguments:)`): when the translation does not fit them, the
     /// development language's string, and as a last resort whatever can be filled.
     private func finished(
-        _ key: String, _ format: String, _ arguments: [any CVarArg], languages: [String], table: String?,
+        _ key: String, _ result: LookupResult, _ arguments: [any CVarArg], languages: [String], table: String?,
         catalog: ResourceCatalog, plural: PluralCounts
     ) -> String {
         LocalizedFormatter.finish(
-            format, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
+            result.value, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
+            pluralSelected: result.entry?.plural != nil,
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
                 catalog.lookup(key, in: table, chain: catalog.chain([]), plural: plural).value
