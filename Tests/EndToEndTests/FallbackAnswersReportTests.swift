@@ -8,7 +8,7 @@ import Testing
 /// untranslated) in every mode, not only when the daemon answered the lookup itself: a
 /// `ko-KR` reader served from `Base` in the default (mapped) mode was listed nowhere (issue 25).
 @Suite struct FallbackAnswersReportTests {
-    @Test(arguments: [LookupMode.mapped, .cached, .direct])
+    @Test(arguments: [LookupMode.mapped, .direct])
     func aFallbackAnswerIsListed(mode: LookupMode) throws {
         let resources = try TemporaryDirectory()
         try resources.write(

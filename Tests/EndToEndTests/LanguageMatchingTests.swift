@@ -131,7 +131,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [LookupMode.embedded, .mapped, .cached, .direct])
+    @Test(arguments: [LookupMode.embedded, .mapped, .direct])
     func appleMatchingInEveryMode(mode: LookupMode) throws {
         let app = try Self.appleMatchingApp()
         let (localizer, daemon) = try PluralArgumentsDaemonTests.localizer(mode, resources: app.path)
