@@ -159,4 +159,22 @@ import Testing
         #expect(output.stderr.contains("metrics_listen 127.0.0.1:\(port): cannot listen"), "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/s2"), "the socket file is left behind")
     }
+
+    /// `metrics_listen` is bound at start: a reload naming another address says it waits for
+    /// a restart (reply, `status`), and the endpoint goes on answering where it was.
+    @Test func aChangedAddressWaitsForARestart() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-metrics-http")
+        let daemon = try daemon(["metrics_listen = 127.0.0.1:0"], in: directory)
+        let base = try baseURL(daemon)
+        _ = try directory.write("metrics_listen = [::1]:0\n", to: "l10nd.conf")
+        let output = try ProcessRunner.run(
+            PackagePaths.executable("l10nctl"), ["reload", "--socket", daemon.socketPath])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("configuration: metrics_listen [::1]:0"), "\(output.stdout)")
+        #expect(output.stdout.contains("takes effect at the next restart"), "\(output.stdout)")
+        let configuration = try #require(try daemon.request(["op": "status"])["configuration"] as? [String: Any])
+        let waiting = try #require(configuration["restart_needed"] as? [String])
+        #expect(waiting.count == 1 && waiting[0].hasPrefix("metrics_listen"), "\(waiting)")
+        #expect(try get(base + "/metrics").status == 200)
+    }
 }
