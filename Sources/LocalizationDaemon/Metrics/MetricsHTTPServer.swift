@@ -82,7 +82,10 @@ final class MetricsHTTPServer: Sendable {
                 code: .systemCall, errno: reason,
                 message:
                     "metrics_listen \(address): cannot listen (\(String(cString: strerror(reason))), errno \(reason)); "
-                    + "choose a free port or another address, or remove metrics_listen")
+                    + (reason == EAFNOSUPPORT
+                        ? "l10nd.service allows Unix sockets only (RestrictAddressFamilies=AF_UNIX, "
+                            + "PrivateNetwork=yes): give a socket path, or relax those in a drop-in"
+                        : "choose a free port or another address, or remove metrics_listen"))
         }
         daemon = started
         self.context = context
