@@ -27,11 +27,13 @@ let package = Package(
         .systemLibrary(name: "CInotifyTools", path: "Sources/CInotifyTools"),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CSharedMemory", path: "Sources/CSharedMemory"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD"),
         .target(name: "LocalizationSockets", dependencies: ["CEpoll", "CSharedMemory"]),
         .target(
             name: "LocalizationDaemon",
             dependencies: [
-                "LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools", "CommandLineHelp",
+                "LocalizationCore", "LocalizationWire", "LocalizationSockets", "CInotifyTools", "CMicroHTTPD",
+                "CommandLineHelp",
             ]
         ),
         .target(name: "Localization", dependencies: ["LocalizationCore", "LocalizationWire", "LocalizationSockets"]),

@@ -24,6 +24,9 @@ import Synchronization
 /// dispatchMain()
 /// ```
 package final class Daemon: Sendable {
+    /// What the daemon is doing now.
+    var currentPhase: Phase { phase.withLock { $0 } }
+
     /// What the daemon is doing.
     enum Phase: Sendable {
         case starting, running, stopping, stopped
@@ -98,6 +101,8 @@ package final class Daemon: Sendable {
         var socketCheck: SocketCheck?
         /// The timer that logs bursts of clients refused at `max_connections`.
         var connectionLimitCheck: SocketCheck?
+        /// `metrics_listen`'s HTTP endpoint, when configured.
+        var metricsEndpoint: MetricsHTTPServer?
     }
 
     /// Creates a daemon for `configuration`; nothing runs until ``start(onStop:)``. With a
@@ -132,6 +137,15 @@ package final class Daemon: Sendable {
         for root in repeatedRoots { logger.warning("\(ResourceRootProblem.duplicate(root))") }
         let listener = try makeListener()
         startedParts.withLock { $0.listener = listener }
+        let service = makeService()
+        do {
+            // Before the load: a bad address stops the start at once, and /readyz says
+            // "starting" while the tables load.
+            try startMetricsEndpoint(service: service)
+        } catch {
+            listener.close()
+            throw error
+        }
         let watcher = makeWatcher(roots: store.roots)
         try watcher.start()
         // Unwatched directories were logged as they were found.
@@ -150,16 +164,17 @@ package final class Daemon: Sendable {
         if configuration.strict, !warnings.isEmpty {
             watcher.stop()
             listener.close()
+            stopMetricsEndpoint()
             throw ConfigurationError(
                 code: .invalidConfiguration, file: configurationSource?.file,
                 message: "--strict: " + warnings.joined(separator: "; "))
         }
-        let service = makeService()
         let server = SocketServer(listener: listener, handler: service, limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
         if let error = server.readinessError {
             watcher.stop()
             listener.close()
+            stopMetricsEndpoint()
             throw error
         }
         startedParts.withLock {
@@ -437,6 +452,8 @@ package final class Daemon: Sendable {
         logger.notice("stopping")
         notify { try notifier.stopping() }
         notifier.stopWatchdog()
+        // First: a probe finding nothing there reads the daemon as not ready while it drains.
+        stopMetricsEndpoint()
         let (watcher, server, listener, socketCheck) = startedParts.withLock {
             ($0.watcher, $0.server, $0.listener, $0.socketCheck)
         }

@@ -17,6 +17,7 @@ extension ConfigurationKey {
         case .maxFileBytes: "max_file_bytes = N"
         case .socketGroup: "socket_group = GROUP"
         case .allowSymlinksOutsideRoots: "allow_symlinks_outside_roots = BOOL"
+        case .metricsListen: "metrics_listen = ADDRESS"
         }
     }
 
@@ -64,6 +65,11 @@ extension ConfigurationKey {
         case .allowSymlinksOutsideRoots:
             "true or false: whether a symbolic link under a resource directory may lead outside every resource "
                 + "directory. Default: false."
+        case .metricsListen:
+            "Serve GET /metrics (the text 'l10nctl metrics' prints, Prometheus' format), /healthz and /readyz "
+                + "over HTTP at 127.0.0.1:PORT, [::1]:PORT or an absolute Unix socket path; port 0 lets the "
+                + "kernel choose (the log names it). Bound at start: a change waits for a restart. /readyz answers "
+                + "503 until the tables are loaded, and while the socket file is not in place. Default: off."
         }
     }
 }

@@ -1,9 +1,10 @@
 extension ConfigurationKey {
     /// Whether a reload can put a new value in effect. The socket is bound at start (or
-    /// passed by systemd), and its group given then: those wait for a restart.
+    /// passed by systemd), and its group given then; so is the metrics endpoint: those wait
+    /// for a restart.
     var appliesOnReload: Bool {
         switch self {
-        case .socket, .socketGroup: false
+        case .socket, .socketGroup, .metricsListen: false
         default: true
         }
     }
@@ -25,6 +26,7 @@ extension ConfigurationKey {
         case .maxFileBytes: String(configuration.maxFileBytes)
         case .socketGroup: configuration.socketGroup ?? "(the daemon's own group)"
         case .allowSymlinksOutsideRoots: String(configuration.allowSymlinksOutsideRoots)
+        case .metricsListen: configuration.metricsListen?.description ?? "(off)"
         }
     }
 }

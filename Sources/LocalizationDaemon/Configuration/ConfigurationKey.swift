@@ -18,6 +18,7 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
     case maxFileBytes = "max_file_bytes"
     case socketGroup = "socket_group"
     case allowSymlinksOutsideRoots = "allow_symlinks_outside_roots"
+    case metricsListen = "metrics_listen"
 
     /// Whether the key may appear more than once (each adds a value).
     var isRepeatable: Bool { self == .resources }
@@ -77,6 +78,13 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             case "false", "no", "off", "0": configuration.allowSymlinksOutsideRoots = false
             default: throw ValueError(expected: "true or false", got: value)
             }
+        case .metricsListen:
+            guard let address = MetricsAddress(value) else {
+                throw ValueError(
+                    expected: "an IP address and port such as 127.0.0.1:9464 or [::1]:9464, or an absolute socket path",
+                    got: value)
+            }
+            configuration.metricsListen = address
         }
     }
 

@@ -51,6 +51,8 @@ package struct DaemonConfiguration: Sendable, Hashable {
     package var socketGroup: String?
     /// `allow_symlinks_outside_roots`: whether symlinks under a resource root may lead outside every root.
     package var allowSymlinksOutsideRoots = false
+    /// `metrics_listen`: where `/metrics`, `/healthz` and `/readyz` are served over HTTP; nil: off.
+    package var metricsListen: MetricsAddress?
     /// `--strict` (a flag, not a key): a doubtful setting stops the daemon from starting, and a
     /// reload keeps the running configuration rather than take one with it.
     package var strict = false

@@ -40,7 +40,8 @@ package enum DaemonHelp {
                         + "replaces the file's list. No file is read unless --config names one.",
                     "SIGHUP and 'l10nctl reload' read the configuration file again (the flags still override "
                         + "it): resources, development_language, log_level, the limits and timeouts change in "
-                        + "place; socket and socket_group wait for a restart, which the log and the reply say. "
+                        + "place; socket, socket_group and metrics_listen wait for a restart, which the log and the "
+                        + "reply say. "
                         + "A file that cannot be read or parsed keeps the running configuration, with the reason "
                         + "in the log, the reply and 'l10nctl status'.",
                 ]),
@@ -106,8 +107,9 @@ package enum DaemonHelp {
                         + "blanks. resources may repeat; every other key may appear once. Relative paths are taken "
                         + "from the file's directory. Command-line flags (l10nd(8)) override these values. A "
                         + "mistake stops l10nd with file:line: message and exit status 2.",
-                    "SIGHUP and 'l10nctl reload' read the file again: every key but socket and socket_group "
-                        + "takes effect at once (limits and timeouts for the connections accepted after); those two "
+                    "SIGHUP and 'l10nctl reload' read the file again: every key but socket, socket_group and "
+                        + "metrics_listen takes effect at once (limits and timeouts for the connections accepted "
+                        + "after); those three "
                         + "wait for a restart. A mistake at a reload keeps the running configuration and is "
                         + "reported (log, reply, status). 'l10nd --check-config --config FILE' checks a file first.",
                 ]),
