@@ -1,0 +1,220 @@
+/* check.c: what the end-to-end test (Tests/EndToEndTests/CLibraryTests.swift) asks of libl10nd.
+ *
+ *   check threads THREADS PER_THREAD   THREADS threads share one client; every answer is checked
+ *   check batch                        one batch of known keys
+ *   check subscribe STRINGS_FILE       subscribes, adds a key to STRINGS_FILE (de), waits for the event
+ *                                      and looks the new key up
+ *   check restart                      one lookup, then waits (20 s at most) for the daemon to be
+ *                                      restarted on the same socket (a new inode), then one more
+ *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
+ *
+ * Prints one summary line; exits non-zero on any wrong answer or error. */
+#define _GNU_SOURCE
+#include <l10nd.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct expectation {
+    const char *key, *lang, *value;
+} expectation;
+
+/* From Examples/Resources. */
+static const expectation expected[] = {
+    {"こんにちは", "de", "Hallo"},     {"こんにちは", "en", "Hello"},    {"こんにちは", "fr", "Bonjour"},
+    {"こんにちは", "ja", "こんにちは"}, {"こんにちは", "pt-BR", "Olá"},   {"こんにちは", "zh-Hans", "你好"},
+    {"保存", "de", "Sichern"},        {"保存", "fr", "Enregistrer"},   {"設定", "de", "Einstellungen"},
+};
+#define EXPECTED (sizeof expected / sizeof expected[0])
+
+typedef struct job {
+    l10nd_client *client;
+    int index, count;
+    long wrong, errors;
+    char first_problem[600];
+} job;
+
+static void *run(void *argument) {
+    job *j = argument;
+    for (int i = 0; i < j->count; i++) {
+        const expectation *e = &expected[(size_t)(j->index + i) % EXPECTED];
+        const char *languages[] = {e->lang};
+        l10nd_query q = {.key = e->key, .languages = languages, .language_count = 1};
+        l10nd_result r;
+        l10nd_error err;
+        if (l10nd_lookup(j->client, &q, &r, &err)) {
+            if (!j->errors++) snprintf(j->first_problem, sizeof j->first_problem, "error %d: %s", err.code, err.message);
+            continue;
+        }
+        if (strcmp(r.value, e->value) || !r.found || !r.lang || strcmp(r.lang, e->lang)) {
+            if (!j->wrong++)
+                snprintf(j->first_problem, sizeof j->first_problem, "%s in %s: got %s (%s), want %s", e->key, e->lang,
+                         r.value, r.lang ? r.lang : "-", e->value);
+        }
+        l10nd_result_free(&r);
+    }
+    return NULL;
+}
+
+static int threads(int count, int per) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    job *jobs = calloc((size_t)count, sizeof *jobs);
+    pthread_t *ids = calloc((size_t)count, sizeof *ids);
+    for (int i = 0; i < count; i++) {
+        jobs[i] = (job){.client = client, .index = i, .count = per};
+        pthread_create(&ids[i], NULL, run, &jobs[i]);
+    }
+    long wrong = 0, errors = 0;
+    for (int i = 0; i < count; i++) {
+        pthread_join(ids[i], NULL);
+        wrong += jobs[i].wrong;
+        errors += jobs[i].errors;
+        if (jobs[i].first_problem[0]) fprintf(stderr, "thread %d: %s\n", i, jobs[i].first_problem);
+    }
+    printf("lookups=%ld wrong=%ld errors=%ld\n", (long)count * per, wrong, errors);
+    free(jobs);
+    free(ids);
+    l10nd_close(client);
+    return wrong || errors;
+}
+
+static int batch(void) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 5000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    const char *languages[] = {"fr"};
+    const char *keys[] = {"保存", "こんにちは", "nowhere"};
+    l10nd_result r[3];
+    l10nd_query q = {.languages = languages, .language_count = 1};
+    int code = l10nd_batch(client, &q, keys, 3, r, &err);
+    if (code) {
+        printf("batch: %s\n", err.message);
+    } else {
+        printf("%s|%d %s|%d %s|%d\n", r[0].value, r[0].found, r[1].value, r[1].found, r[2].value, r[2].found);
+        for (int i = 0; i < 3; i++) l10nd_result_free(&r[i]);
+    }
+    l10nd_close(client);
+    return code;
+}
+
+static int subscribe(const char *file) {
+    l10nd_error err;
+    l10nd_subscription *sub = l10nd_subscribe(NULL, 5000, &err);
+    l10nd_client *client = sub ? l10nd_open(NULL, 5000, &err) : NULL;
+    if (!client) {
+        printf("subscribe: %s\n", err.message);
+        l10nd_unsubscribe(sub);
+        return 1;
+    }
+    FILE *out = fopen(file, "a");
+    if (!out) {
+        printf("cannot append to %s\n", file);
+        return 1;
+    }
+    fputs("\n\"C-Test\" = \"Neu aus C\";\n", out);
+    fclose(out);
+    l10nd_event event;
+    int code = l10nd_next_event(sub, 10000, &event, &err);
+    if (code) {
+        printf("no event: %s\n", err.message);
+    } else {
+        const char *languages[] = {"de"};
+        l10nd_query q = {.key = "C-Test", .languages = languages, .language_count = 1};
+        l10nd_result r;
+        code = l10nd_lookup(client, &q, &r, &err);
+        if (code) {
+            printf("lookup: %s\n", err.message);
+        } else {
+            printf("event generation=%lld reconnected=%d; C-Test in de: %s\n", event.generation, event.reconnected,
+                   r.value);
+            l10nd_result_free(&r);
+        }
+    }
+    l10nd_close(client);
+    l10nd_unsubscribe(sub);
+    return code;
+}
+
+static int errors(void) {
+    l10nd_error err;
+    int bad = 0;
+    l10nd_client *none = l10nd_open("/nonexistent/l10nd.sock", 1000, &err);
+    printf("missing socket: code %d: %s\n", err.code, err.message);
+    bad |= none != NULL || err.code != L10ND_ERR_CONNECT;
+    l10nd_client *client = l10nd_open(NULL, 5000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    l10nd_result r;
+    l10nd_query q = {.key = "x", .count = "three"};
+    int code = l10nd_lookup(client, &q, &r, &err);
+    printf("bad count: code %d: %s\n", code, err.message);
+    bad |= code != L10ND_ERR_ARGUMENT;
+    const char *empty[] = {","};
+    l10nd_query refused = {.key = "x", .languages = empty, .language_count = 1};
+    code = l10nd_lookup(client, &refused, &r, &err);
+    printf("refused: code %d: %s\n", code, err.message);
+    bad |= code != L10ND_ERR_DAEMON;
+    /* The connection stays usable after a refusal. */
+    const char *de[] = {"de"};
+    l10nd_query fine = {.key = "保存", .languages = de, .language_count = 1};
+    code = l10nd_lookup(client, &fine, &r, &err);
+    bad |= code || strcmp(r.value, "Sichern");
+    if (!code) l10nd_result_free(&r);
+    l10nd_close(client);
+    printf("%s\n", bad ? "FAILED" : "errors ok");
+    return bad;
+}
+
+static int lookup_save(l10nd_client *client, l10nd_error *err) {
+    const char *de[] = {"de"};
+    l10nd_query q = {.key = "保存", .languages = de, .language_count = 1};
+    l10nd_result r;
+    int code = l10nd_lookup(client, &q, &r, err);
+    if (code) return code;
+    code = strcmp(r.value, "Sichern") ? L10ND_ERR_PROTOCOL : L10ND_OK;
+    if (code) snprintf(err->message, sizeof err->message, "wrong answer %s", r.value);
+    l10nd_result_free(&r);
+    return code;
+}
+
+static int restart(void) {
+    l10nd_error err;
+    const char *path = getenv("L10N_SOCKET");
+    struct stat before, now;
+    l10nd_client *client = l10nd_open(NULL, 2000, &err);
+    if (!client || stat(path, &before) || lookup_save(client, &err)) {
+        printf("before the restart: %s\n", err.message);
+        return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    int waited = 0;
+    while ((stat(path, &now) || now.st_ino == before.st_ino) && waited++ < 400) usleep(50000);
+    int code = lookup_save(client, &err);
+    printf(code ? "after the restart: %s\n" : "after the restart: ok%s\n", code ? err.message : "");
+    l10nd_close(client);
+    return code;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
+    if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
+    if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
+    if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
+    fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors\n");
+    return 2;
+}
