@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct expectation {
@@ -174,6 +177,26 @@ static int errors(void) {
     bad |= code || strcmp(r.value, "Sichern");
     if (!code) l10nd_result_free(&r);
     l10nd_close(client);
+    /* A socket that takes connections and never answers: the call's time limit ends it. */
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "/tmp/l10nd-check-silent-%d.sock", (int)getpid());
+    int silent = socket(AF_UNIX, SOCK_STREAM, 0);
+    unlink(address.sun_path);
+    if (bind(silent, (struct sockaddr *)&address, sizeof address) || listen(silent, 4)) {
+        printf("silent socket: cannot listen\n");
+        return 1;
+    }
+    l10nd_client *mute = l10nd_open(address.sun_path, 300, &err);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    code = mute ? l10nd_lookup(mute, &fine, &r, &err) : -1;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long ms = (end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000;
+    printf("silent daemon: code %d after %s: %s\n", code, ms >= 290 && ms < 1500 ? "the time limit" : "the wrong time", err.message);
+    bad |= code != L10ND_ERR_TIMEOUT || ms < 290 || ms >= 1500;
+    l10nd_close(mute);
+    close(silent);
+    unlink(address.sun_path);
     printf("%s\n", bad ? "FAILED" : "errors ok");
     return bad;
 }

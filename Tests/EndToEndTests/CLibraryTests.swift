@@ -1,0 +1,192 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The C client library (clients/c) against a real `l10nd` on the example resources: built
+/// with its Makefile, programs compiled with `pkg-config --cflags --libs l10nd` against the
+/// build directory, as a user of the library builds them. The checks themselves are
+/// clients/c/tests/check.c; its README's example runs as printed.
+@Suite struct CLibraryTests {
+    /// A build of the library (with `cflags`) and of check.c against it, in a directory of its own.
+    final class Build: Sendable {
+        let directory: TemporaryDirectory
+        let check: String
+        let pkgConfigPath: String
+        let linkFlags: [String]
+
+        init(cflags: String, linkFlags: [String] = []) throws {
+            directory = try TemporaryDirectory(prefix: "clib")
+            pkgConfigPath = directory.path + "/build"
+            self.linkFlags = linkFlags
+            let make = try ProcessRunner.run(
+                "/usr/bin/make",
+                ["-C", PackagePaths.root + "/clients/c", "BUILD=" + pkgConfigPath, "CFLAGS=" + cflags],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+            guard make.status == 0 else {
+                throw JSONLineClient.Failure(description: "make -C clients/c failed: \(make.stdout)\(make.stderr)")
+            }
+            check = directory.path + "/check"
+            try compile(PackagePaths.root + "/clients/c/tests/check.c", to: check)
+        }
+
+        /// Compiles one C file into `output` with the flags pkg-config gives for this build.
+        func compile(_ source: String, to output: String) throws {
+            let flags = try ProcessRunner.run(
+                "/usr/bin/pkg-config", ["--cflags", "--libs", "l10nd"],
+                environment: ["PATH": "/usr/bin:/bin", "PKG_CONFIG_PATH": pkgConfigPath])
+            guard flags.status == 0 else {
+                throw JSONLineClient.Failure(description: "pkg-config l10nd failed: \(flags.stderr)")
+            }
+            let arguments =
+                ["-Wall", "-Wextra", "-Werror", "-g", source, "-o", output] + linkFlags
+                + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + ["-lpthread"]
+            let gcc = try ProcessRunner.run(
+                "/usr/bin/gcc", arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+            guard gcc.status == 0 else {
+                throw JSONLineClient.Failure(description: "gcc \(source) failed: \(gcc.stdout)\(gcc.stderr)")
+            }
+        }
+    }
+
+    /// Built once for the suite's tests (make and gcc take seconds).
+    static let plain = Result { try Build(cflags: "-O2 -g") }
+    static let sanitized = Result {
+        let flags = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+        return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
+    }
+
+    /// A daemon on a private copy of the example resources (the subscribe check edits them).
+    static func daemon() throws -> (DaemonProcess, resources: String, TemporaryDirectory) {
+        let directory = try TemporaryDirectory(prefix: "clib-resources")
+        let resources = directory.path + "/Resources"
+        try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
+        return (try DaemonProcess(resources: [resources]), resources, directory)
+    }
+
+    /// Runs `program` with `arguments` against the daemon, found by `L10N_SOCKET`.
+    static func run(_ program: String, _ arguments: [String], socket: String) throws -> ProcessOutput {
+        try ProcessRunner.run(
+            program, arguments, environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": socket], timeout: 120)
+    }
+
+    @Test func readmeExampleRunsAsPrinted() throws {
+        let build = try Self.plain.get()
+        let readme = try String(contentsOfFile: PackagePaths.root + "/clients/c/README.md", encoding: .utf8)
+        let source = try #require(Self.block("c", in: readme), "clients/c/README.md has no ```c block")
+        let printed = try #require(Self.block("text", in: readme), "clients/c/README.md has no ```text block")
+        let file = build.directory.path + "/hello.c"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        try build.compile(file, to: build.directory.path + "/hello")
+        let (daemon, _, _) = try Self.daemon()
+        let output = try Self.run(build.directory.path + "/hello", [], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == printed)
+    }
+
+    @Test func batchErrorsAndSubscribe() throws {
+        let build = try Self.plain.get()
+        let (daemon, resources, _) = try Self.daemon()
+        let batch = try Self.run(build.check, ["batch"], socket: daemon.socketPath)
+        #expect(
+            batch.status == 0 && batch.stdout == "Enregistrer|1 Bonjour|1 nowhere|0\n", "\(batch.stdout)\(batch.stderr)"
+        )
+        let errors = try Self.run(build.check, ["errors"], socket: daemon.socketPath)
+        #expect(errors.status == 0, "\(errors.stdout)\(errors.stderr)")
+        #expect(errors.stdout.contains("no l10nd is listening on /nonexistent/l10nd.sock"))
+        #expect(errors.stdout.contains("refused: code 5: bad_request: "))
+        let subscribe = try Self.run(
+            build.check, ["subscribe", resources + "/de.lproj/Localizable.strings"], socket: daemon.socketPath)
+        #expect(subscribe.status == 0, "\(subscribe.stdout)\(subscribe.stderr)")
+        #expect(subscribe.stdout.hasSuffix("reconnected=0; C-Test in de: Neu aus C\n"), "\(subscribe.stdout)")
+    }
+
+    /// 16 threads share one client; every answer is checked against the files.
+    @Test func sixteenThreadsShareOneClient() throws {
+        let build = try Self.plain.get()
+        let (daemon, _, _) = try Self.daemon()
+        let output = try Self.run(build.check, ["threads", "16", "1000"], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
+    }
+
+    /// The socket rule with nothing set: the per-user socket is absent, so the system one
+    /// (replaced for the test by `L10N_SYSTEM_SOCKET_FOR_TESTS`) is found; with neither, the
+    /// message names both paths.
+    @Test func socketRuleFindsTheSystemSocket() throws {
+        let build = try Self.plain.get()
+        let (daemon, _, directory) = try Self.daemon()
+        let runtime = directory.path + "/runtime"
+        let found = try ProcessRunner.run(
+            build.check, ["batch"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "L10N_SYSTEM_SOCKET_FOR_TESTS": daemon.socketPath,
+            ])
+        #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+        let missing = try ProcessRunner.run(
+            build.check, ["batch"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime,
+                "L10N_SYSTEM_SOCKET_FOR_TESTS": directory.path + "/none.sock",
+            ])
+        #expect(missing.status != 0)
+        #expect(
+            missing.stdout.contains(
+                "tried \(runtime)/l10nd/l10nd.sock: no such socket, then no l10nd is listening on \(directory.path)/none.sock"
+            ),
+            "\(missing.stdout)")
+    }
+
+    /// A client made before a daemon restart answers the first call after it.
+    @Test func survivesADaemonRestart() throws {
+        let build = try Self.plain.get()
+        let (first, resources, _) = try Self.daemon()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: build.check)
+        process.arguments = ["restart"]
+        process.environment = SanitizerEnvironment.adding(to: [
+            "PATH": "/usr/bin:/bin", "L10N_SOCKET": first.socketPath,
+        ])
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let reader = output.fileHandleForReading
+        var text = ""
+        while !text.contains("ready\n"), let chunk = Optional(reader.availableData), !chunk.isEmpty {
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text == "ready\n")
+        #expect(first.stop() == 0)
+        let second = try DaemonProcess(resources: [resources], arguments: ["--socket", first.socketPath])
+        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text == "ready\nafter the restart: ok\n")
+        _ = second.stop()
+    }
+
+    /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
+    /// no report (a report halts the program with a non-zero status and prints it).
+    @Test func sanitizersFindNothing() throws {
+        let build = try Self.sanitized.get()
+        let (daemon, resources, _) = try Self.daemon()
+        let runs = [
+            ["threads", "16", "300"], ["batch"], ["errors"],
+            ["subscribe", resources + "/de.lproj/Localizable.strings"],
+        ]
+        for arguments in runs {
+            let output = try Self.run(build.check, arguments, socket: daemon.socketPath)
+            #expect(output.status == 0, "check \(arguments): \(output.stdout)\(output.stderr)")
+            #expect(
+                !output.stderr.contains("Sanitizer") && !output.stderr.contains("runtime error"), "\(output.stderr)")
+        }
+    }
+
+    /// The body of the first fenced block of `language` in `markdown`.
+    static func block(_ language: String, in markdown: String) -> String? {
+        guard let start = markdown.range(of: "```\(language)\n"),
+            let end = markdown.range(of: "\n```", range: start.upperBound..<markdown.endIndex)
+        else { return nil }
+        return String(markdown[start.upperBound..<end.lowerBound]) + "\n"
+    }
+}
