@@ -182,6 +182,38 @@ import Testing
         }
     }
 
+    /// `rustc` on the tests' `PATH` or in `~/.cargo/bin` (where rustup puts it), if any.
+    static let rustc: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        let directories =
+            (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+            + [(environment["HOME"] ?? "/root") + "/.cargo/bin"]
+        return directories.map { $0 + "/rustc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// A Rust program (clients/c/tests/ffi.rs: plain `extern "C"`, no crates) built with `rustc`
+    /// against the library looks strings up and gets a finished string.
+    @Test(.enabled(if: rustc != nil, "rustc is not installed: the Rust FFI check is skipped"))
+    func rustProgramThroughFFI() throws {
+        let build = try Self.plain.get()
+        let rustc = try #require(Self.rustc)
+        let program = build.directory.path + "/ffi"
+        let compile = try ProcessRunner.run(
+            rustc,
+            [
+                "--edition", "2021", PackagePaths.root + "/clients/c/tests/ffi.rs", "-o", program,
+                "-L", build.pkgConfigPath, "-l", "l10nd", "-C", "link-arg=-Wl,-rpath," + build.pkgConfigPath,
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/root"],
+            timeout: 300)
+        #expect(compile.status == 0, "rustc failed: \(compile.stderr)")
+        guard compile.status == 0 else { return }
+        let (daemon, _, _) = try Self.daemon()
+        let output = try Self.run(program, ["de", "fr", "ja"], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "de=Hallo\nfr=Bonjour\nja=こんにちは\nAnaさんに新しいメッセージが3件あります\n")
+    }
+
     /// The body of the first fenced block of `language` in `markdown`.
     static func block(_ language: String, in markdown: String) -> String? {
         guard let start = markdown.range(of: "```\(language)\n"),

@@ -112,7 +112,7 @@ static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
 
 static struct timespec deadline_after(int ms) {
     struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
+    clock_gettime(CLOCK_MONOTONIC, &t); /* the condition variable waits on this clock too */
     t.tv_sec += ms / 1000;
     t.tv_nsec += (long)(ms % 1000) * 1000000L;
     if (t.tv_nsec >= 1000000000L) {
@@ -124,7 +124,7 @@ static struct timespec deadline_after(int ms) {
 
 static int ms_left(const struct timespec *deadline) {
     struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
+    clock_gettime(CLOCK_MONOTONIC, &now);
     long long ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
     return ms < 0 ? 0 : ms > 1000000000 ? 1000000000 : (int)ms;
 }
@@ -277,7 +277,11 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     }
     pthread_mutex_init(&c->write_mutex, NULL);
     pthread_mutex_init(&c->mu, NULL);
-    pthread_cond_init(&c->changed, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
+    pthread_cond_init(&c->changed, &attributes);
+    pthread_condattr_destroy(&attributes);
     struct timespec deadline = deadline_after(c->timeout_ms);
     pthread_mutex_lock(&c->mu);
     int code = ensure_connected(c, &deadline, 0, err);
