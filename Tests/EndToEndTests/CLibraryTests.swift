@@ -166,12 +166,13 @@ import Testing
     }
 
     /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
-    /// no report (a report halts the program with a non-zero status and prints it).
+    /// no report (a report halts the program with a non-zero status and prints it). `garbage`
+    /// feeds the reply reader broken and random replies from a fake daemon.
     @Test func sanitizersFindNothing() throws {
         let build = try Self.sanitized.get()
         let (daemon, resources, _) = try Self.daemon()
         let runs = [
-            ["threads", "16", "300"], ["batch"], ["errors"],
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
         ]
         for arguments in runs {

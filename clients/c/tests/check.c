@@ -6,6 +6,8 @@
  *                                      and looks the new key up
  *   check restart                      one lookup, then waits (20 s at most) for the daemon to be
  *                                      restarted on the same socket (a new inode), then one more
+ *   check garbage                      a fake daemon answers with broken replies (canned, then 300 random
+ *                                      ones): every call returns an error or a well-formed result
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *
  * Prints one summary line; exits non-zero on any wrong answer or error. */
@@ -232,11 +234,99 @@ static int restart(void) {
     return code;
 }
 
+/* A fake daemon: answers each connection's first line with the next reply, then closes. */
+typedef struct fake {
+    int listener;
+    const char *const *replies;
+    int count;
+} fake;
+
+static void *serve(void *argument) {
+    fake *f = argument;
+    for (int i = 0; i < f->count; i++) {
+        int connection = accept(f->listener, NULL, NULL);
+        if (connection < 0) return NULL;
+        char buffer[4096];
+        ssize_t n;
+        while ((n = read(connection, buffer, sizeof buffer)) > 0 && !memchr(buffer, '\n', (size_t)n)) {
+        }
+        size_t length = strlen(f->replies[i]);
+        if (write(connection, f->replies[i], length) != (ssize_t)length) {
+        }
+        close(connection);
+    }
+    return NULL;
+}
+
+static int garbage(void) {
+    static const char *const canned[] = {
+        "not json\n", "{\"id\":1}\n", "{\"id\":\"1\",\"ok\":true}\n", "{\"id\":1,\"ok\":true,\"value\":3,\"found\":true}\n",
+        "{\"id\":1,\"ok\":true,\"value\":\"v\"}\n", "{\"id\":1,\"ok\":false}\n", "{\"id\":1,\"ok\":false,\"error\":7}\n",
+        "{\"id\":1,\"ok\":true,\"value\":\"v\",\"found\":true,\"lang\":[1]}\n", "{\"id\":1,\"ok\":true,\"val", "",
+        "{\"id\":99,\"ok\":true,\"value\":\"v\",\"found\":true}\n", "[1,2,3]\n", "{\"id\":1,\"ok\":true,\"value\":\"\\ud800\",\"found\":false}\n",
+        "\n\n{\"id\":1,\"ok\":true,\"value\":\"v\",\"found\":true,\"lang\":\"de\"}\r\n",
+    };
+    enum { CANNED = sizeof canned / sizeof canned[0], RANDOM = 300 };
+    static char randoms[RANDOM][200];
+    const char *replies[CANNED + RANDOM];
+    unsigned seed = 12345;
+    static const char alphabet[] = "{}[]\":,01-.e\\u idokvalueftrsn";
+    for (int i = 0; i < CANNED; i++) replies[i] = canned[i];
+    for (int i = 0; i < RANDOM; i++) {
+        /* Half start like a real reply, so the reader gets past the id. */
+        int at = i % 2 ? snprintf(randoms[i], sizeof randoms[i], "{\"id\":1,\"ok\":true,") : 0;
+        int length = at + (int)(rand_r(&seed) % 150);
+        for (; at < length; at++) randoms[i][at] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+        randoms[i][at++] = '\n';
+        randoms[i][at] = 0;
+        replies[CANNED + i] = randoms[i];
+    }
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "/tmp/l10nd-check-fake-%d.sock", (int)getpid());
+    unlink(address.sun_path);
+    fake f = {.listener = socket(AF_UNIX, SOCK_STREAM, 0), .replies = replies, .count = CANNED + RANDOM};
+    if (bind(f.listener, (struct sockaddr *)&address, sizeof address) || listen(f.listener, 4)) {
+        printf("fake daemon: cannot listen\n");
+        return 1;
+    }
+    pthread_t server;
+    pthread_create(&server, NULL, serve, &f);
+    int ok = 0, failed = 0, bad = 0;
+    for (int i = 0; i < f.count; i++) {
+        l10nd_error err;
+        l10nd_client *client = l10nd_open(address.sun_path, 1000, &err);
+        if (!client) {
+            printf("open: %s\n", err.message);
+            bad = 1;
+            break;
+        }
+        l10nd_query q = {.key = "k"};
+        l10nd_result r;
+        int code = l10nd_lookup(client, &q, &r, &err);
+        if (code == L10ND_OK) {
+            ok++;
+            bad |= !r.value; /* a result always has its value */
+            l10nd_result_free(&r);
+        } else {
+            failed++;
+            bad |= r.value != NULL || !err.message[0] || code == L10ND_ERR_TIMEOUT;
+            if (i < CANNED && code == L10ND_ERR_TIMEOUT) printf("reply %d: %s\n", i, err.message);
+        }
+        l10nd_close(client);
+    }
+    pthread_join(server, NULL);
+    close(f.listener);
+    unlink(address.sun_path);
+    printf("garbage: %d answered, %d refused%s\n", ok, failed, bad ? ", FAILED" : "");
+    return bad;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
+    if (argc >= 2 && !strcmp(argv[1], "garbage")) return garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
     fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors\n");
     return 2;
