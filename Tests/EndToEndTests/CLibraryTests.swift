@@ -8,6 +8,11 @@ import Testing
 /// build directory, as a user of the library builds them. The checks themselves are
 /// clients/c/tests/check.c; its README's example runs as printed.
 @Suite struct CLibraryTests {
+    /// A make, pkg-config or gcc run that failed, with what it printed.
+    struct BuildFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// A build of the library (with `cflags`) and of check.c against it, in a directory of its own.
     final class Build: Sendable {
         let directory: TemporaryDirectory
@@ -24,7 +29,7 @@ import Testing
                 ["-C", PackagePaths.root + "/clients/c", "BUILD=" + pkgConfigPath, "CFLAGS=" + cflags],
                 environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
             guard make.status == 0 else {
-                throw JSONLineClient.Failure(description: "make -C clients/c failed: \(make.stdout)\(make.stderr)")
+                throw BuildFailure(description: "make -C clients/c failed: \(make.stdout)\(make.stderr)")
             }
             check = directory.path + "/check"
             try compile(PackagePaths.root + "/clients/c/tests/check.c", to: check)
@@ -36,7 +41,7 @@ import Testing
                 "/usr/bin/pkg-config", ["--cflags", "--libs", "l10nd"],
                 environment: ["PATH": "/usr/bin:/bin", "PKG_CONFIG_PATH": pkgConfigPath])
             guard flags.status == 0 else {
-                throw JSONLineClient.Failure(description: "pkg-config l10nd failed: \(flags.stderr)")
+                throw BuildFailure(description: "pkg-config l10nd failed: \(flags.stderr)")
             }
             let arguments =
                 ["-Wall", "-Wextra", "-Werror", "-g", source, "-o", output] + linkFlags
@@ -44,7 +49,7 @@ import Testing
             let gcc = try ProcessRunner.run(
                 "/usr/bin/gcc", arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
             guard gcc.status == 0 else {
-                throw JSONLineClient.Failure(description: "gcc \(source) failed: \(gcc.stdout)\(gcc.stderr)")
+                throw BuildFailure(description: "gcc \(source) failed: \(gcc.stdout)\(gcc.stderr)")
             }
         }
     }
@@ -56,12 +61,19 @@ import Testing
         return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
     }
 
-    /// A daemon on a private copy of the example resources (the subscribe check edits them).
-    static func daemon() throws -> (DaemonProcess, resources: String, TemporaryDirectory) {
+    /// A daemon on a private copy of the example resources (the subscribe check edits them),
+    /// kept as long as the setup is.
+    struct Setup {
+        let directory: TemporaryDirectory
+        let resources: String
+        let daemon: DaemonProcess
+    }
+
+    static func daemon() throws -> Setup {
         let directory = try TemporaryDirectory(prefix: "clib-resources")
         let resources = directory.path + "/Resources"
         try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
-        return (try DaemonProcess(resources: [resources]), resources, directory)
+        return Setup(directory: directory, resources: resources, daemon: try DaemonProcess(resources: [resources]))
     }
 
     /// Runs `program` with `arguments` against the daemon, found by `L10N_SOCKET`.
@@ -78,7 +90,8 @@ import Testing
         let file = build.directory.path + "/hello.c"
         try source.write(toFile: file, atomically: true, encoding: .utf8)
         try build.compile(file, to: build.directory.path + "/hello")
-        let (daemon, _, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
         let output = try Self.run(build.directory.path + "/hello", [], socket: daemon.socketPath)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == printed)
@@ -86,7 +99,9 @@ import Testing
 
     @Test func batchErrorsAndSubscribe() throws {
         let build = try Self.plain.get()
-        let (daemon, resources, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let resources = setup.resources
         let batch = try Self.run(build.check, ["batch"], socket: daemon.socketPath)
         #expect(
             batch.status == 0 && batch.stdout == "Enregistrer|1 Bonjour|1 nowhere|0\n", "\(batch.stdout)\(batch.stderr)"
@@ -104,7 +119,8 @@ import Testing
     /// 16 threads share one client; every answer is checked against the files.
     @Test func sixteenThreadsShareOneClient() throws {
         let build = try Self.plain.get()
-        let (daemon, _, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
         let output = try Self.run(build.check, ["threads", "16", "1000"], socket: daemon.socketPath)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
@@ -115,7 +131,9 @@ import Testing
     /// message names both paths.
     @Test func socketRuleFindsTheSystemSocket() throws {
         let build = try Self.plain.get()
-        let (daemon, _, directory) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let directory = setup.directory
         let runtime = directory.path + "/runtime"
         let found = try ProcessRunner.run(
             build.check, ["batch"],
@@ -140,7 +158,9 @@ import Testing
     /// A client made before a daemon restart answers the first call after it.
     @Test func survivesADaemonRestart() throws {
         let build = try Self.plain.get()
-        let (first, resources, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let first = setup.daemon
+        let resources = setup.resources
         let process = Process()
         process.executableURL = URL(fileURLWithPath: build.check)
         process.arguments = ["restart"]
@@ -157,12 +177,22 @@ import Testing
         }
         #expect(text == "ready\n")
         #expect(first.stop() == 0)
-        let second = try DaemonProcess(resources: [resources], arguments: ["--socket", first.socketPath])
+        // Started directly: DaemonProcess waits on a socket of its own, and this one must be the
+        // first one's path. The check waits for the new socket file and then looks up.
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
+        second.arguments = ["--resources", resources, "--socket", first.socketPath]
+        second.environment = SanitizerEnvironment.adding(to: ["PATH": "/usr/bin:/bin"])
+        second.standardError = FileHandle.nullDevice
+        try second.run()
+        defer {
+            second.terminate()
+            second.waitUntilExit()
+        }
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text == "ready\nafter the restart: ok\n")
-        _ = second.stop()
     }
 
     /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
@@ -170,7 +200,9 @@ import Testing
     /// feeds the reply reader broken and random replies from a fake daemon.
     @Test func sanitizersFindNothing() throws {
         let build = try Self.sanitized.get()
-        let (daemon, resources, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let resources = setup.resources
         let runs = [
             ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
@@ -209,7 +241,8 @@ import Testing
             timeout: 300)
         #expect(compile.status == 0, "rustc failed: \(compile.stderr)")
         guard compile.status == 0 else { return }
-        let (daemon, _, _) = try Self.daemon()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
         let output = try Self.run(program, ["de", "fr", "ja"], socket: daemon.socketPath)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "de=Hallo\nfr=Bonjour\nja=こんにちは\nAnaさんに新しいメッセージが3件あります\n")

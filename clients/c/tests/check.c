@@ -125,6 +125,8 @@ static int subscribe(const char *file) {
     FILE *out = fopen(file, "a");
     if (!out) {
         printf("cannot append to %s\n", file);
+        l10nd_close(client);
+        l10nd_unsubscribe(sub);
         return 1;
     }
     fputs("\n\"C-Test\" = \"Neu aus C\";\n", out);
