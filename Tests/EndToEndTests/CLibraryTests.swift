@@ -155,7 +155,8 @@ import Testing
             "\(missing.stdout)")
     }
 
-    /// A client made before a daemon restart answers the first call after it.
+    /// A client made before a daemon restart answers the first call after it, and a
+    /// subscription is renewed and says so.
     @Test func survivesADaemonRestart() throws {
         let build = try Self.plain.get()
         let setup = try Self.daemon()
@@ -168,7 +169,9 @@ import Testing
             "PATH": "/usr/bin:/bin", "L10N_SOCKET": first.socketPath,
         ])
         let output = Pipe()
+        let input = Pipe()
         process.standardOutput = output
+        process.standardInput = input
         try process.run()
         let reader = output.fileHandleForReading
         var text = ""
@@ -178,7 +181,7 @@ import Testing
         #expect(text == "ready\n")
         #expect(first.stop() == 0)
         // Started directly: DaemonProcess waits on a socket of its own, and this one must be the
-        // first one's path. The check waits for the new socket file and then looks up.
+        // first one's path. The check's next lookup waits (up to its 10 s limit) for it to listen.
         let second = Process()
         second.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
         second.arguments = ["--resources", resources, "--socket", first.socketPath]
@@ -189,10 +192,12 @@ import Testing
             second.terminate()
             second.waitUntilExit()
         }
+        input.fileHandleForWriting.write(Data("restarted\n".utf8))
+        try input.fileHandleForWriting.close()
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text == "ready\nafter the restart: ok\n")
+        #expect(text == "ready\nafter the restart: ok\nsubscription: reconnected=1\n")
     }
 
     /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
