@@ -61,6 +61,21 @@ import Testing
         return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
     }
 
+    static let threadSanitized = Result {
+        let flags = "-O1 -g -fsanitize=thread"
+        return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
+    }
+
+    /// The library and check.c built with ThreadSanitizer: 16 threads sharing one client
+    /// race on nothing (a report exits non-zero).
+    @Test func threadSanitizerFindsNoRace() throws {
+        let build = try Self.threadSanitized.get()
+        let setup = try Self.daemon()
+        let output = try Self.run(build.check, ["threads", "16", "200"], socket: setup.daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "lookups=3200 wrong=0 errors=0\n" && !output.stderr.contains("ThreadSanitizer"))
+    }
+
     /// A daemon on a private copy of the example resources (the subscribe check edits them),
     /// kept as long as the setup is.
     struct Setup {
