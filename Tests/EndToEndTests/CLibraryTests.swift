@@ -1,0 +1,278 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The C client library (clients/c) against a real `l10nd` on the example resources: built
+/// with its Makefile, programs compiled with `pkg-config --cflags --libs l10nd` against the
+/// build directory, as a user of the library builds them. The checks themselves are
+/// clients/c/tests/check.c; its README's example runs as printed.
+@Suite struct CLibraryTests {
+    /// A make, pkg-config or gcc run that failed, with what it printed.
+    struct BuildFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A build of the library (with `cflags`) and of check.c against it, in a directory of its own.
+    final class Build: Sendable {
+        let directory: TemporaryDirectory
+        let check: String
+        let pkgConfigPath: String
+        let linkFlags: [String]
+
+        init(cflags: String, linkFlags: [String] = []) throws {
+            directory = try TemporaryDirectory(prefix: "clib")
+            pkgConfigPath = directory.path + "/build"
+            self.linkFlags = linkFlags
+            let make = try ProcessRunner.run(
+                "/usr/bin/make",
+                ["-C", PackagePaths.root + "/clients/c", "BUILD=" + pkgConfigPath, "CFLAGS=" + cflags],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+            guard make.status == 0 else {
+                throw BuildFailure(description: "make -C clients/c failed: \(make.stdout)\(make.stderr)")
+            }
+            check = directory.path + "/check"
+            try compile(PackagePaths.root + "/clients/c/tests/check.c", to: check)
+        }
+
+        /// Compiles one C file into `output` with the flags pkg-config gives for this build.
+        func compile(_ source: String, to output: String) throws {
+            let flags = try ProcessRunner.run(
+                "/usr/bin/pkg-config", ["--cflags", "--libs", "l10nd"],
+                environment: ["PATH": "/usr/bin:/bin", "PKG_CONFIG_PATH": pkgConfigPath])
+            guard flags.status == 0 else {
+                throw BuildFailure(description: "pkg-config l10nd failed: \(flags.stderr)")
+            }
+            let arguments =
+                ["-Wall", "-Wextra", "-Werror", "-g", source, "-o", output] + linkFlags
+                + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init) + ["-lpthread"]
+            let gcc = try ProcessRunner.run(
+                "/usr/bin/gcc", arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+            guard gcc.status == 0 else {
+                throw BuildFailure(description: "gcc \(source) failed: \(gcc.stdout)\(gcc.stderr)")
+            }
+        }
+    }
+
+    /// Built once for the suite's tests (make and gcc take seconds).
+    static let plain = Result { try Build(cflags: "-O2 -g") }
+    static let sanitized = Result {
+        let flags = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+        return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
+    }
+
+    static let threadSanitized = Result {
+        let flags = "-O1 -g -fsanitize=thread"
+        return try Build(cflags: flags, linkFlags: flags.split(separator: " ").map(String.init))
+    }
+
+    /// The library and check.c built with ThreadSanitizer: 16 threads sharing one client
+    /// race on nothing (a report exits non-zero).
+    @Test func threadSanitizerFindsNoRace() throws {
+        let build = try Self.threadSanitized.get()
+        let setup = try Self.daemon()
+        let output = try Self.run(build.check, ["threads", "16", "200"], socket: setup.daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "lookups=3200 wrong=0 errors=0\n" && !output.stderr.contains("ThreadSanitizer"))
+    }
+
+    /// A daemon on a private copy of the example resources (the subscribe check edits them),
+    /// kept as long as the setup is.
+    struct Setup {
+        let directory: TemporaryDirectory
+        let resources: String
+        let daemon: DaemonProcess
+    }
+
+    static func daemon() throws -> Setup {
+        let directory = try TemporaryDirectory(prefix: "clib-resources")
+        let resources = directory.path + "/Resources"
+        try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
+        return Setup(directory: directory, resources: resources, daemon: try DaemonProcess(resources: [resources]))
+    }
+
+    /// Runs `program` with `arguments` against the daemon, found by `L10N_SOCKET`.
+    static func run(_ program: String, _ arguments: [String], socket: String) throws -> ProcessOutput {
+        try ProcessRunner.run(
+            program, arguments, environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": socket], timeout: 120)
+    }
+
+    @Test func readmeExampleRunsAsPrinted() throws {
+        let build = try Self.plain.get()
+        let readme = try String(contentsOfFile: PackagePaths.root + "/clients/c/README.md", encoding: .utf8)
+        let source = try #require(Self.block("c", in: readme), "clients/c/README.md has no ```c block")
+        let printed = try #require(Self.block("text", in: readme), "clients/c/README.md has no ```text block")
+        let file = build.directory.path + "/hello.c"
+        try source.write(toFile: file, atomically: true, encoding: .utf8)
+        try build.compile(file, to: build.directory.path + "/hello")
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let output = try Self.run(build.directory.path + "/hello", [], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == printed)
+    }
+
+    @Test func batchErrorsAndSubscribe() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let resources = setup.resources
+        let batch = try Self.run(build.check, ["batch"], socket: daemon.socketPath)
+        #expect(
+            batch.status == 0 && batch.stdout == "Enregistrer|1 Bonjour|1 nowhere|0\n", "\(batch.stdout)\(batch.stderr)"
+        )
+        let errors = try Self.run(build.check, ["errors"], socket: daemon.socketPath)
+        #expect(errors.status == 0, "\(errors.stdout)\(errors.stderr)")
+        #expect(errors.stdout.contains("no l10nd is listening on /nonexistent/l10nd.sock"))
+        #expect(errors.stdout.contains("refused: code 5: bad_request: "))
+        let subscribe = try Self.run(
+            build.check, ["subscribe", resources + "/de.lproj/Localizable.strings"], socket: daemon.socketPath)
+        #expect(subscribe.status == 0, "\(subscribe.stdout)\(subscribe.stderr)")
+        #expect(subscribe.stdout.hasSuffix("reconnected=0; C-Test in de: Neu aus C\n"), "\(subscribe.stdout)")
+    }
+
+    /// 16 threads share one client; every answer is checked against the files.
+    @Test func sixteenThreadsShareOneClient() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let output = try Self.run(build.check, ["threads", "16", "1000"], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
+    }
+
+    /// The socket rule with nothing set: the per-user socket is absent, so the system one
+    /// (replaced for the test by `L10N_SYSTEM_SOCKET_FOR_TESTS`) is found; with neither, the
+    /// message names both paths.
+    @Test func socketRuleFindsTheSystemSocket() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let directory = setup.directory
+        let runtime = directory.path + "/runtime"
+        let found = try ProcessRunner.run(
+            build.check, ["batch"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "L10N_SYSTEM_SOCKET_FOR_TESTS": daemon.socketPath,
+            ])
+        #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+        let missing = try ProcessRunner.run(
+            build.check, ["batch"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime,
+                "L10N_SYSTEM_SOCKET_FOR_TESTS": directory.path + "/none.sock",
+            ])
+        #expect(missing.status != 0)
+        #expect(
+            missing.stdout.contains(
+                "tried \(runtime)/l10nd/l10nd.sock: no such socket, then no l10nd is listening on \(directory.path)/none.sock"
+            ),
+            "\(missing.stdout)")
+    }
+
+    /// A client made before a daemon restart answers the first call after it, and a
+    /// subscription is renewed and says so.
+    @Test func survivesADaemonRestart() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let first = setup.daemon
+        let resources = setup.resources
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: build.check)
+        process.arguments = ["restart"]
+        process.environment = SanitizerEnvironment.adding(to: [
+            "PATH": "/usr/bin:/bin", "L10N_SOCKET": first.socketPath,
+        ])
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        let reader = output.fileHandleForReading
+        var text = ""
+        while !text.contains("ready\n"), let chunk = Optional(reader.availableData), !chunk.isEmpty {
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text == "ready\n")
+        #expect(first.stop() == 0)
+        // Started directly: DaemonProcess waits on a socket of its own, and this one must be the
+        // first one's path. The check's next lookup waits (up to its 10 s limit) for it to listen.
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: PackagePaths.executable("l10nd"))
+        second.arguments = ["--resources", resources, "--socket", first.socketPath]
+        second.environment = SanitizerEnvironment.adding(to: ["PATH": "/usr/bin:/bin"])
+        second.standardError = FileHandle.nullDevice
+        try second.run()
+        defer {
+            second.terminate()
+            second.waitUntilExit()
+        }
+        input.fileHandleForWriting.write(Data("restarted\n".utf8))
+        try input.fileHandleForWriting.close()
+        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text == "ready\nafter the restart: ok\nsubscription: reconnected=1\n")
+    }
+
+    /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
+    /// no report (a report halts the program with a non-zero status and prints it). `garbage`
+    /// feeds the reply reader broken and random replies from a fake daemon.
+    @Test func sanitizersFindNothing() throws {
+        let build = try Self.sanitized.get()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let resources = setup.resources
+        let runs = [
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"],
+            ["subscribe", resources + "/de.lproj/Localizable.strings"],
+        ]
+        for arguments in runs {
+            let output = try Self.run(build.check, arguments, socket: daemon.socketPath)
+            #expect(output.status == 0, "check \(arguments): \(output.stdout)\(output.stderr)")
+            #expect(
+                !output.stderr.contains("Sanitizer") && !output.stderr.contains("runtime error"), "\(output.stderr)")
+        }
+    }
+
+    /// `rustc` on the tests' `PATH` or in `~/.cargo/bin` (where rustup puts it), if any.
+    static let rustc: String? = {
+        let environment = ProcessInfo.processInfo.environment
+        let directories =
+            (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+            + [(environment["HOME"] ?? "/root") + "/.cargo/bin"]
+        return directories.map { $0 + "/rustc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// A Rust program (clients/c/tests/ffi.rs: plain `extern "C"`, no crates) built with `rustc`
+    /// against the library looks strings up and gets a finished string.
+    @Test(.enabled(if: rustc != nil, "rustc is not installed: the Rust FFI check is skipped"))
+    func rustProgramThroughFFI() throws {
+        let build = try Self.plain.get()
+        let rustc = try #require(Self.rustc)
+        let program = build.directory.path + "/ffi"
+        let compile = try ProcessRunner.run(
+            rustc,
+            [
+                "--edition", "2021", PackagePaths.root + "/clients/c/tests/ffi.rs", "-o", program,
+                "-L", build.pkgConfigPath, "-l", "l10nd", "-C", "link-arg=-Wl,-rpath," + build.pkgConfigPath,
+            ],
+            environment: ["PATH": "/usr/bin:/bin", "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/root"],
+            timeout: 300)
+        #expect(compile.status == 0, "rustc failed: \(compile.stderr)")
+        guard compile.status == 0 else { return }
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let output = try Self.run(program, ["de", "fr", "ja"], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == "de=Hallo\nfr=Bonjour\nja=こんにちは\nAnaさんに新しいメッセージが3件あります\n")
+    }
+
+    /// The body of the first fenced block of `language` in `markdown`.
+    static func block(_ language: String, in markdown: String) -> String? {
+        guard let start = markdown.range(of: "```\(language)\n"),
+            let end = markdown.range(of: "\n```", range: start.upperBound..<markdown.endIndex)
+        else { return nil }
+        return String(markdown[start.upperBound..<end.lowerBound]) + "\n"
+    }
+}

@@ -1,0 +1,661 @@
+/* l10nd.c: the C client of l10nd. Design (why it is shaped so):
+ * - One connection per client, requests tagged with ids, so threads can share it: replies come
+ *   in request order but a thread that timed out leaves its reply behind, so ids, not order,
+ *   say whose a reply is.
+ * - Leader/follower reading: the first waiting thread reads lines and hands each reply to its
+ *   waiter (mutex + condition variable); the others sleep until their reply is handed over.
+ * - Writes take write_mutex, never mu: a writer blocked by the daemon's flow control must not
+ *   keep the reader from delivering replies (which is what unblocks the daemon).
+ * - A broken connection is replaced on the next call; a send that fails before any byte went
+ *   out (the daemon restarted since the last call) is retried once on a new connection. */
+#define _GNU_SOURCE
+#include "l10nd.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_LINE (64u * 1024u * 1024u) /* the daemon's batch reply cap (PROTOCOL.md) */
+#define DEFAULT_TIMEOUT_MS 5000
+
+static int fail(l10nd_error *err, int code, const char *format, ...) {
+    if (err) {
+        va_list list;
+        va_start(list, format);
+        err->code = code;
+        vsnprintf(err->message, sizeof err->message, format, list);
+        va_end(list);
+    }
+    return code;
+}
+
+/* ---- the socket rule ---- */
+
+static int exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* Fills candidates[0..n) with the rule's paths; returns n (1 or 2). */
+static int candidates(char out[2][sizeof(((struct sockaddr_un *)0)->sun_path) + 64]) {
+    const char *env = getenv("L10N_SOCKET");
+    if (env && *env) {
+        snprintf(out[0], sizeof out[0], "%s", env);
+        return 1;
+    }
+    const char *runtime = getenv("XDG_RUNTIME_DIR");
+    if (runtime && runtime[0] == '/') {
+        size_t len = strlen(runtime);
+        if (len > 1 && runtime[len - 1] == '/') len--;
+        snprintf(out[0], sizeof out[0], "%.*s/l10nd/l10nd.sock", (int)len, runtime);
+    } else {
+        snprintf(out[0], sizeof out[0], "/tmp/l10nd-%u/l10nd.sock", (unsigned)getuid());
+    }
+    const char *system = getenv("L10N_SYSTEM_SOCKET_FOR_TESTS");
+    snprintf(out[1], sizeof out[1], "%s", system && *system ? system : "/run/l10nd/l10nd.sock");
+    return 2;
+}
+
+static int connect_path(const char *path, int *fd_out, int *error_out) {
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof address.sun_path) {
+        *error_out = ENAMETOOLONG;
+        return -1;
+    }
+    strcpy(address.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        *error_out = errno;
+        return -1;
+    }
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        *error_out = errno;
+        close(fd);
+        return -1;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+/* Connects to `fixed`, or by the rule; the message names every path tried. */
+static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
+    char paths[2][sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
+    int n;
+    if (fixed) {
+        snprintf(paths[0], sizeof paths[0], "%s", fixed);
+        n = 1;
+    } else {
+        n = candidates(paths);
+    }
+    const char *path = paths[0];
+    char before[300] = "";
+    if (n == 2 && !exists(paths[0])) {
+        snprintf(before, sizeof before, "tried %s: no such socket, then ", paths[0]);
+        path = paths[1];
+    }
+    int error = 0;
+    if (connect_path(path, fd, &error) == 0) return L10ND_OK;
+    if (error == EACCES)
+        return fail(err, L10ND_ERR_CONNECT,
+                    "%spermission denied connecting to %s: join the group 'l10n' (sudo adduser $USER l10n, then log in again)",
+                    before, path);
+    return fail(err, L10ND_ERR_CONNECT, "%sno l10nd is listening on %s: %s", before, path, strerror(error));
+}
+
+/* ---- time ---- */
+
+static struct timespec deadline_after(int ms) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t); /* the condition variable waits on this clock too */
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static int ms_left(const struct timespec *deadline) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+    return ms < 0 ? 0 : ms > 1000000000 ? 1000000000 : (int)ms;
+}
+
+/* ---- buffered lines ---- */
+
+typedef struct line_reader {
+    char *data;
+    size_t length, capacity;
+} line_reader;
+
+/* Returns a malloc'd line (without its newline) if one is buffered, else NULL. */
+static char *take_line(line_reader *r) {
+    char *newline = r->data ? memchr(r->data, '\n', r->length) : NULL;
+    if (!newline) return NULL;
+    size_t n = (size_t)(newline - r->data);
+    char *line = malloc(n + 1);
+    if (!line) return NULL;
+    memcpy(line, r->data, n);
+    line[n] = 0;
+    if (n > 0 && line[n - 1] == '\r') line[n - 1] = 0;
+    memmove(r->data, newline + 1, r->length - n - 1);
+    r->length -= n + 1;
+    return line;
+}
+
+/* Reads more bytes into r before the deadline. */
+static int fill(int fd, line_reader *r, const struct timespec *deadline, l10nd_error *err) {
+    if (r->length >= MAX_LINE) return fail(err, L10ND_ERR_PROTOCOL, "a reply line is over %u bytes", MAX_LINE);
+    if (r->capacity - r->length < 65536) {
+        size_t capacity = r->capacity ? r->capacity * 2 : 131072;
+        char *data = realloc(r->data, capacity);
+        if (!data) return fail(err, L10ND_ERR_MEMORY, "out of memory reading a reply");
+        r->data = data;
+        r->capacity = capacity;
+    }
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int ready = poll(&p, 1, ms_left(deadline));
+    if (ready == 0) return fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
+    if (ready < 0) return errno == EINTR ? L10ND_OK : fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
+    ssize_t n = recv(fd, r->data + r->length, r->capacity - r->length, 0);
+    if (n == 0) return fail(err, L10ND_ERR_IO, "l10nd closed the connection");
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? L10ND_OK : fail(err, L10ND_ERR_IO, "recv: %s", strerror(errno));
+    r->length += (size_t)n;
+    return L10ND_OK;
+}
+
+/* Sends all of data before the deadline; *sent says how much went out. */
+static int send_all(int fd, const char *data, size_t length, const struct timespec *deadline, size_t *sent,
+                    l10nd_error *err) {
+    *sent = 0;
+    while (*sent < length) {
+        struct pollfd p = {.fd = fd, .events = POLLOUT};
+        int ready = poll(&p, 1, ms_left(deadline));
+        if (ready == 0) return fail(err, L10ND_ERR_TIMEOUT, "l10nd took no request within the time limit");
+        if (ready < 0) {
+            if (errno == EINTR) continue;
+            return fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
+        }
+        ssize_t n = send(fd, data + *sent, length - *sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return fail(err, L10ND_ERR_IO, "send: %s", strerror(errno));
+        }
+        *sent += (size_t)n;
+    }
+    return L10ND_OK;
+}
+
+/* ---- the shared client ---- */
+
+typedef struct waiter {
+    long long id;
+    unsigned long long connection; /* which connection its request went out on */
+    json_object *reply;            /* set by the reader */
+    int code;                      /* set when its connection broke */
+    char message[256];
+    struct waiter *next;
+} waiter;
+
+struct l10nd_client {
+    char *path; /* NULL: the rule, applied again at each reconnect */
+    int timeout_ms;
+    pthread_mutex_t write_mutex; /* taken before mu, never while waiting for a reply */
+    pthread_mutex_t mu;
+    pthread_cond_t changed;
+    int fd;                         /* -1: none */
+    int broken;                     /* the connection must be replaced */
+    unsigned long long connection;  /* counts connections */
+    int reading;                    /* a thread is the reader */
+    long long next_id;
+    waiter *waiters;
+    line_reader input;              /* only the reader touches it */
+};
+
+static void fail_waiters(l10nd_client *c, unsigned long long connection, const char *why) {
+    for (waiter *w = c->waiters; w; w = w->next)
+        if (w->connection == connection && !w->reply && !w->code) {
+            w->code = L10ND_ERR_IO;
+            snprintf(w->message, sizeof w->message, "%s", why);
+        }
+}
+
+static void remove_waiter(l10nd_client *c, waiter *target) {
+    for (waiter **p = &c->waiters; *p; p = &(*p)->next)
+        if (*p == target) {
+            *p = target->next;
+            return;
+        }
+}
+
+/* With write_mutex and mu held: a working connection, or an error. With `patient`, a daemon
+ * that is not (yet) listening is tried again every 50 ms until the deadline: a restarting
+ * daemon replaces its socket file a moment after the old one went away. */
+static int ensure_connected(l10nd_client *c, const struct timespec *deadline, int patient, l10nd_error *err) {
+    if (c->fd >= 0 && !c->broken) return L10ND_OK;
+    while (c->reading) /* the reader still uses the old descriptor */
+        if (pthread_cond_timedwait(&c->changed, &c->mu, deadline) == ETIMEDOUT)
+            return fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
+    if (c->fd >= 0) {
+        fail_waiters(c, c->connection, "l10nd closed the connection");
+        pthread_cond_broadcast(&c->changed);
+        close(c->fd);
+        c->fd = -1;
+    }
+    c->input.length = 0;
+    int fd;
+    int code;
+    while ((code = connect_by_rule(c->path, &fd, err)) && patient && ms_left(deadline) > 50) usleep(50000);
+    if (code) return code;
+    c->fd = fd;
+    c->broken = 0;
+    c->connection++;
+    return L10ND_OK;
+}
+
+l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err) {
+    l10nd_client *c = calloc(1, sizeof *c);
+    if (!c) {
+        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    c->fd = -1;
+    c->timeout_ms = timeout_ms > 0 ? timeout_ms : DEFAULT_TIMEOUT_MS;
+    c->next_id = 1;
+    if (socket_path && !(c->path = strdup(socket_path))) {
+        free(c);
+        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    pthread_mutex_init(&c->write_mutex, NULL);
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
+    pthread_cond_init(&c->changed, &attributes);
+    pthread_condattr_destroy(&attributes);
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    pthread_mutex_lock(&c->mu);
+    int code = ensure_connected(c, &deadline, 0, err);
+    pthread_mutex_unlock(&c->mu);
+    if (code) {
+        l10nd_close(c);
+        return NULL;
+    }
+    return c;
+}
+
+void l10nd_close(l10nd_client *c) {
+    if (!c) return;
+    if (c->fd >= 0) close(c->fd);
+    pthread_cond_destroy(&c->changed);
+    pthread_mutex_destroy(&c->mu);
+    pthread_mutex_destroy(&c->write_mutex);
+    free(c->input.data);
+    free(c->path);
+    free(c);
+}
+
+/* As the reader: reads until a whole line is in, hands it to its waiter. mu is held on entry
+ * and exit, released while reading. */
+static void read_one(l10nd_client *c, const struct timespec *deadline) {
+    int fd = c->fd;
+    unsigned long long connection = c->connection;
+    c->reading = 1;
+    pthread_mutex_unlock(&c->mu);
+    l10nd_error e = {0};
+    char *line = NULL;
+    int code = L10ND_OK;
+    while (!(line = take_line(&c->input)) && code == L10ND_OK) code = fill(fd, &c->input, deadline, &e);
+    pthread_mutex_lock(&c->mu);
+    c->reading = 0;
+    if (line) {
+        json_object *reply = line[0] ? json_tokener_parse(line) : NULL;
+        json_object *id = NULL;
+        if (line[0] && (!reply || !json_object_object_get_ex(reply, "id", &id) || !json_object_is_type(id, json_type_int))) {
+            /* A reply without our id: the stream is not what we think it is. */
+            char why[200];
+            snprintf(why, sizeof why, "l10nd sent a line that answers no request: %.150s", line);
+            c->broken = 1;
+            fail_waiters(c, connection, why);
+            json_object_put(reply);
+        } else if (reply) {
+            long long value = json_object_get_int64(id);
+            waiter *w = c->waiters;
+            while (w && w->id != value) w = w->next;
+            if (w) w->reply = reply;
+            else json_object_put(reply); /* its caller gave up (timed out) */
+        }
+        free(line);
+    } else if (code != L10ND_ERR_TIMEOUT && connection == c->connection) {
+        c->broken = 1;
+        fail_waiters(c, connection, e.message);
+    }
+    pthread_cond_broadcast(&c->changed);
+}
+
+/* Sends request (an object; its "id" is set here) and waits for its reply. */
+static int call(l10nd_client *c, json_object *request, json_object **reply_out, l10nd_error *err) {
+    *reply_out = NULL;
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    waiter w;
+    for (int attempt = 0;; attempt++) {
+        memset(&w, 0, sizeof w);
+        pthread_mutex_lock(&c->write_mutex);
+        pthread_mutex_lock(&c->mu);
+        int code = ensure_connected(c, &deadline, 1, err);
+        if (code) {
+            pthread_mutex_unlock(&c->mu);
+            pthread_mutex_unlock(&c->write_mutex);
+            return code;
+        }
+        w.id = c->next_id++;
+        w.connection = c->connection;
+        w.next = c->waiters;
+        c->waiters = &w;
+        int fd = c->fd;
+        pthread_mutex_unlock(&c->mu);
+        json_object_object_add(request, "id", json_object_new_int64(w.id));
+        size_t length;
+        const char *text = json_object_to_json_string_length(request, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &length);
+        char *line = text ? malloc(length + 1) : NULL;
+        size_t sent = 0;
+        if (!line) {
+            code = fail(err, L10ND_ERR_MEMORY, "out of memory");
+        } else {
+            memcpy(line, text, length);
+            line[length] = '\n';
+            code = send_all(fd, line, length + 1, &deadline, &sent, err);
+            free(line);
+        }
+        pthread_mutex_lock(&c->mu);
+        if (code) {
+            remove_waiter(c, &w);
+            /* A partial line leaves the stream unusable; a timeout before any byte does not. */
+            if (sent > 0 || code == L10ND_ERR_IO) c->broken = 1;
+            pthread_mutex_unlock(&c->mu);
+            pthread_mutex_unlock(&c->write_mutex);
+            /* The daemon restarted since the last call: nothing was sent, so try once anew. */
+            if (code == L10ND_ERR_IO && sent == 0 && attempt == 0) continue;
+            return code;
+        }
+        pthread_mutex_unlock(&c->write_mutex);
+        break;
+    }
+    /* mu is held. */
+    int code = L10ND_OK;
+    for (;;) {
+        if (w.reply || w.code) break;
+        if (ms_left(&deadline) == 0) {
+            code = fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within %d ms", c->timeout_ms);
+            break;
+        }
+        if (!c->reading && !c->broken && w.connection == c->connection) {
+            read_one(c, &deadline);
+        } else if (!c->reading && w.connection != c->connection) {
+            break; /* cannot happen: a replaced connection fails its waiters first */
+        } else {
+            pthread_cond_timedwait(&c->changed, &c->mu, &deadline);
+        }
+    }
+    remove_waiter(c, &w);
+    pthread_cond_broadcast(&c->changed); /* someone else may have to take over reading */
+    pthread_mutex_unlock(&c->mu);
+    if (w.reply) {
+        *reply_out = w.reply;
+        return L10ND_OK;
+    }
+    if (w.code) return fail(err, w.code, "%s", w.message);
+    if (!code) code = fail(err, L10ND_ERR_IO, "the connection to l10nd was replaced");
+    return code;
+}
+
+/* ---- requests and replies ---- */
+
+static json_object *base_request(const char *op, const l10nd_query *q) {
+    json_object *r = json_object_new_object();
+    json_object_object_add(r, "op", json_object_new_string(op));
+    if (q->table) json_object_object_add(r, "table", json_object_new_string(q->table));
+    if (q->languages && q->language_count) {
+        json_object *langs = json_object_new_array();
+        for (size_t i = 0; i < q->language_count; i++)
+            json_object_array_add(langs, json_object_new_string(q->languages[i] ? q->languages[i] : ""));
+        json_object_object_add(r, "lang", langs);
+    }
+    return r;
+}
+
+static int add_args(json_object *target, const char *name, const l10nd_arg *args, size_t count, l10nd_error *err) {
+    json_object *list = json_object_new_array();
+    json_object_object_add(target, name, list);
+    for (size_t i = 0; i < count; i++) {
+        switch (args[i].type) {
+        case L10ND_ARG_STRING:
+            if (!args[i].string) return fail(err, L10ND_ERR_ARGUMENT, "argument %zu is a NULL string", i + 1);
+            json_object_array_add(list, json_object_new_string(args[i].string));
+            break;
+        case L10ND_ARG_INT: json_object_array_add(list, json_object_new_int64(args[i].integer)); break;
+        case L10ND_ARG_DOUBLE: json_object_array_add(list, json_object_new_double(args[i].number)); break;
+        default: return fail(err, L10ND_ERR_ARGUMENT, "argument %zu has an unknown type", i + 1);
+        }
+    }
+    return L10ND_OK;
+}
+
+/* ok:false → L10ND_ERR_DAEMON with "code: message". */
+static int check_ok(json_object *reply, l10nd_error *err) {
+    json_object *ok;
+    if (json_object_object_get_ex(reply, "ok", &ok) && json_object_is_type(ok, json_type_boolean) &&
+        json_object_get_boolean(ok))
+        return L10ND_OK;
+    json_object *error, *code = NULL, *message = NULL;
+    if (json_object_object_get_ex(reply, "error", &error)) {
+        json_object_object_get_ex(error, "code", &code);
+        json_object_object_get_ex(error, "message", &message);
+    }
+    return fail(err, L10ND_ERR_DAEMON, "%s: %s", code ? json_object_get_string(code) : "unknown",
+                message ? json_object_get_string(message) : "l10nd refused the request");
+}
+
+static char *copy_string(json_object *value, int *bad) {
+    if (!value || json_object_is_type(value, json_type_null)) return NULL;
+    if (!json_object_is_type(value, json_type_string)) {
+        *bad = 1;
+        return NULL;
+    }
+    char *s = strdup(json_object_get_string(value));
+    if (!s) *bad = 1;
+    return s;
+}
+
+void l10nd_result_free(l10nd_result *r) {
+    if (!r) return;
+    free(r->value);
+    free(r->lang);
+    free(r->formatted);
+    memset(r, 0, sizeof *r);
+}
+
+static int valid_count(const char *s) {
+    size_t i = 0, digits = 0;
+    if (s[i] == '-') i++;
+    for (; s[i] >= '0' && s[i] <= '9'; i++) digits++;
+    if (s[i] == '.')
+        for (i++; s[i] >= '0' && s[i] <= '9'; i++) digits++;
+    return digits > 0 && s[i] == 0;
+}
+
+int l10nd_lookup(l10nd_client *c, const l10nd_query *q, l10nd_result *result, l10nd_error *err) {
+    if (result) memset(result, 0, sizeof *result);
+    if (!c || !q || !q->key || !result) return fail(err, L10ND_ERR_ARGUMENT, "client, query, key and result are required");
+    if (q->count && !valid_count(q->count)) return fail(err, L10ND_ERR_ARGUMENT, "count \"%.100s\" is not a decimal number", q->count);
+    json_object *request = base_request("lookup", q);
+    json_object_object_add(request, "key", json_object_new_string(q->key));
+    if (q->count) json_object_object_add(request, "count", json_object_new_string(q->count));
+    int code = q->arg_count ? add_args(request, "args", q->args, q->arg_count, err) : L10ND_OK;
+    json_object *reply = NULL;
+    if (!code) code = call(c, request, &reply, err);
+    json_object_put(request);
+    if (code) return code;
+    code = check_ok(reply, err);
+    if (!code) {
+        json_object *value = NULL, *found = NULL, *lang = NULL, *formatted = NULL, *generation = NULL;
+        json_object_object_get_ex(reply, "value", &value);
+        json_object_object_get_ex(reply, "found", &found);
+        json_object_object_get_ex(reply, "lang", &lang);
+        json_object_object_get_ex(reply, "formatted", &formatted);
+        json_object_object_get_ex(reply, "generation", &generation);
+        int bad = !value || !found || !json_object_is_type(found, json_type_boolean);
+        result->value = copy_string(value, &bad);
+        result->lang = copy_string(lang, &bad);
+        result->formatted = copy_string(formatted, &bad);
+        result->found = found && json_object_get_boolean(found);
+        result->generation = generation ? json_object_get_int64(generation) : 0;
+        if (bad || !result->value || (q->arg_count && !result->formatted)) {
+            l10nd_result_free(result);
+            code = fail(err, L10ND_ERR_PROTOCOL, "l10nd's lookup reply lacks a member%s",
+                        q->arg_count ? " (finished strings need protocol 1.4)" : "");
+        }
+    }
+    json_object_put(reply);
+    return code;
+}
+
+int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                l10nd_result *results, l10nd_error *err) {
+    if (!c || !q || (!keys && key_count) || (!results && key_count))
+        return fail(err, L10ND_ERR_ARGUMENT, "client, query, keys and results are required");
+    memset(results, 0, key_count * sizeof *results);
+    json_object *request = base_request("batch", q);
+    json_object *list = json_object_new_array();
+    json_object_object_add(request, "keys", list);
+    for (size_t i = 0; i < key_count; i++) {
+        if (!keys[i]) {
+            json_object_put(request);
+            return fail(err, L10ND_ERR_ARGUMENT, "key %zu is NULL", i + 1);
+        }
+        json_object_array_add(list, json_object_new_string(keys[i]));
+    }
+    json_object *reply = NULL;
+    int code = call(c, request, &reply, err);
+    json_object_put(request);
+    if (code) return code;
+    code = check_ok(reply, err);
+    if (!code) {
+        json_object *values = NULL, *found = NULL, *generation = NULL;
+        json_object_object_get_ex(reply, "values", &values);
+        json_object_object_get_ex(reply, "found", &found);
+        json_object_object_get_ex(reply, "generation", &generation);
+        int bad = !values || !found || !json_object_is_type(values, json_type_array) ||
+                  !json_object_is_type(found, json_type_array) || json_object_array_length(values) != key_count ||
+                  json_object_array_length(found) != key_count;
+        for (size_t i = 0; i < key_count && !bad; i++) {
+            results[i].value = copy_string(json_object_array_get_idx(values, i), &bad);
+            results[i].found = json_object_get_boolean(json_object_array_get_idx(found, i));
+            results[i].generation = generation ? json_object_get_int64(generation) : 0;
+            if (!results[i].value) bad = 1;
+        }
+        if (bad) {
+            for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
+            code = fail(err, L10ND_ERR_PROTOCOL, "l10nd's batch reply does not list one value per key");
+        }
+    }
+    json_object_put(reply);
+    return code;
+}
+
+/* ---- subscriptions ---- */
+
+struct l10nd_subscription {
+    char *path;
+    int timeout_ms;
+    int fd;
+    line_reader input;
+};
+
+static int subscribe_on(l10nd_subscription *s, l10nd_error *err) {
+    if (s->fd >= 0) close(s->fd);
+    s->fd = -1;
+    s->input.length = 0;
+    int code = connect_by_rule(s->path, &s->fd, err);
+    if (code) return code;
+    struct timespec deadline = deadline_after(s->timeout_ms);
+    static const char request[] = "{\"op\":\"subscribe\"}\n";
+    size_t sent;
+    if ((code = send_all(s->fd, request, sizeof request - 1, &deadline, &sent, err))) return code;
+    char *line;
+    while (!(line = take_line(&s->input)))
+        if ((code = fill(s->fd, &s->input, &deadline, err))) return code;
+    json_object *reply = json_tokener_parse(line);
+    free(line);
+    code = reply ? check_ok(reply, err) : fail(err, L10ND_ERR_PROTOCOL, "l10nd's subscribe reply is not JSON");
+    json_object_put(reply);
+    return code;
+}
+
+l10nd_subscription *l10nd_subscribe(const char *socket_path, int timeout_ms, l10nd_error *err) {
+    l10nd_subscription *s = calloc(1, sizeof *s);
+    if (!s || (socket_path && !(s->path = strdup(socket_path)))) {
+        free(s);
+        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
+    s->fd = -1;
+    s->timeout_ms = timeout_ms > 0 ? timeout_ms : DEFAULT_TIMEOUT_MS;
+    if (subscribe_on(s, err)) {
+        l10nd_unsubscribe(s);
+        return NULL;
+    }
+    return s;
+}
+
+int l10nd_next_event(l10nd_subscription *s, int timeout_ms, l10nd_event *event, l10nd_error *err) {
+    if (!s || !event) return fail(err, L10ND_ERR_ARGUMENT, "subscription and event are required");
+    struct timespec deadline = deadline_after(timeout_ms);
+    for (;;) {
+        char *line = s->fd >= 0 ? take_line(&s->input) : NULL;
+        if (line) {
+            json_object *message = json_tokener_parse(line);
+            free(line);
+            json_object *kind, *generation;
+            int is_event = message && json_object_object_get_ex(message, "event", &kind) &&
+                           !strcmp(json_object_get_string(kind), "changed");
+            if (is_event) {
+                event->generation = json_object_object_get_ex(message, "generation", &generation)
+                                        ? json_object_get_int64(generation) : -1;
+                event->reconnected = 0;
+            }
+            json_object_put(message);
+            if (is_event) return L10ND_OK;
+            continue;
+        }
+        int code = s->fd >= 0 ? fill(s->fd, &s->input, &deadline, err) : L10ND_ERR_IO;
+        if (code == L10ND_ERR_IO) {
+            /* The daemon went away: renew the subscription, and say that anything may have changed. */
+            while ((code = subscribe_on(s, err)) != L10ND_OK) {
+                if (ms_left(&deadline) == 0) return code;
+                usleep(50000);
+            }
+            event->generation = -1;
+            event->reconnected = 1;
+            return L10ND_OK;
+        }
+        if (code) return code;
+    }
+}
+
+void l10nd_unsubscribe(l10nd_subscription *s) {
+    if (!s) return;
+    if (s->fd >= 0) close(s->fd);
+    free(s->input.data);
+    free(s->path);
+    free(s);
+}

@@ -1,0 +1,99 @@
+/* l10nd.h: the C client of l10nd (docs/PROTOCOL.md, JSON lines).
+ *
+ * One l10nd_client may be shared by any number of threads: requests carry ids and each
+ * reply goes to the thread that asked. No global state; every failure is returned as a code
+ * and a message in the caller's l10nd_error; nothing aborts or exits. */
+#ifndef L10ND_H
+#define L10ND_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (l10nd_error.code; also every function's return value). */
+enum {
+    L10ND_OK = 0,
+    L10ND_ERR_CONNECT = 1,  /* no daemon at any socket the rule tried (the message names them) */
+    L10ND_ERR_IO = 2,       /* the connection broke; the next call reconnects */
+    L10ND_ERR_TIMEOUT = 3,  /* no reply within the call's time limit */
+    L10ND_ERR_PROTOCOL = 4, /* the daemon sent something this library cannot read */
+    L10ND_ERR_DAEMON = 5,   /* the daemon answered ok:false (message = "code: message") */
+    L10ND_ERR_ARGUMENT = 6, /* the caller passed something invalid */
+    L10ND_ERR_MEMORY = 7    /* out of memory */
+};
+
+/* Where a failure is described. Owned by the caller; may be NULL where it is not wanted. */
+typedef struct l10nd_error {
+    int code;
+    char message[512];
+} l10nd_error;
+
+typedef struct l10nd_client l10nd_client;
+
+/* Connects. socket_path NULL follows the socket rule (docs/CLIENT.md "Which socket"):
+ * L10N_SOCKET; else $XDG_RUNTIME_DIR/l10nd/l10nd.sock (/tmp/l10nd-$UID/l10nd.sock without
+ * it) if it exists; else /run/l10nd/l10nd.sock. timeout_ms is each call's time limit
+ * (0 = 5000). Returns NULL with err filled when no daemon answers. */
+l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err);
+/* Closes the connection and frees the client. No call may be running on it. */
+void l10nd_close(l10nd_client *client);
+
+/* One printf-style argument for a finished string (protocol 1.4 "args"). */
+typedef enum { L10ND_ARG_STRING, L10ND_ARG_INT, L10ND_ARG_DOUBLE } l10nd_arg_type;
+typedef struct l10nd_arg {
+    l10nd_arg_type type;
+    const char *string; /* L10ND_ARG_STRING */
+    long long integer;  /* L10ND_ARG_INT */
+    double number;      /* L10ND_ARG_DOUBLE */
+} l10nd_arg;
+
+/* What to look up. Zero-initialise, then set what you need. */
+typedef struct l10nd_query {
+    const char *key;
+    const char *table;                /* NULL = Localizable */
+    const char *const *languages;     /* preferred first; NULL/0 = the daemon's default */
+    size_t language_count;
+    const char *count;                /* plural count as decimal text ("3", "1.50"); NULL = none */
+    const l10nd_arg *args;            /* with arg_count > 0 the reply has a finished string */
+    size_t arg_count;
+} l10nd_query;
+
+/* One answer. Strings are owned by the result: free with l10nd_result_free. */
+typedef struct l10nd_result {
+    char *value;      /* the value (the key itself when not found) */
+    int found;        /* 1 when some language had the key */
+    char *lang;       /* the language that answered; NULL when not found */
+    char *formatted;  /* the finished string when args were given, else NULL */
+    long long generation;
+} l10nd_result;
+
+void l10nd_result_free(l10nd_result *result);
+
+/* Looks one key up. On L10ND_OK, *result is filled (free it); otherwise it is zeroed. */
+int l10nd_lookup(l10nd_client *client, const l10nd_query *query, l10nd_result *result, l10nd_error *err);
+
+/* Looks key_count keys up in one request (query's table and languages; its key, count and args
+ * are ignored). results must hold key_count entries; on L10ND_OK each is filled (free each). */
+int l10nd_batch(l10nd_client *client, const l10nd_query *query, const char *const *keys, size_t key_count,
+                l10nd_result *results, l10nd_error *err);
+
+/* A subscription to change events, on a connection of its own. Use from one thread at a time. */
+typedef struct l10nd_subscription l10nd_subscription;
+
+typedef struct l10nd_event {
+    long long generation; /* the generation now served; -1 after a reconnect (anything may have changed) */
+    int reconnected;      /* 1 when the daemon restarted and the subscription was renewed */
+} l10nd_event;
+
+l10nd_subscription *l10nd_subscribe(const char *socket_path, int timeout_ms, l10nd_error *err);
+/* Waits up to timeout_ms for the next event: L10ND_OK with *event filled, or L10ND_ERR_TIMEOUT.
+ * A daemon restart is survived: the subscription is renewed and reported as reconnected. */
+int l10nd_next_event(l10nd_subscription *sub, int timeout_ms, l10nd_event *event, l10nd_error *err);
+void l10nd_unsubscribe(l10nd_subscription *sub);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,343 @@
+/* check.c: what the end-to-end test (Tests/EndToEndTests/CLibraryTests.swift) asks of libl10nd.
+ *
+ *   check threads THREADS PER_THREAD   THREADS threads share one client; every answer is checked
+ *   check batch                        one batch of known keys
+ *   check subscribe STRINGS_FILE       subscribes, adds a key to STRINGS_FILE (de), waits for the event
+ *                                      and looks the new key up
+ *   check restart                      a lookup and a subscription, then (after a line on stdin: the
+ *                                      daemon was restarted on the same socket) one more lookup and
+ *                                      the subscription's next event
+ *   check garbage                      a fake daemon answers with broken replies (canned, then 300 random
+ *                                      ones): every call returns an error or a well-formed result
+ *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
+ *
+ * Prints one summary line; exits non-zero on any wrong answer or error. */
+#define _GNU_SOURCE
+#include <l10nd.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct expectation {
+    const char *key, *lang, *value;
+} expectation;
+
+/* From Examples/Resources. */
+static const expectation expected[] = {
+    {"こんにちは", "de", "Hallo"},     {"こんにちは", "en", "Hello"},    {"こんにちは", "fr", "Bonjour"},
+    {"こんにちは", "ja", "こんにちは"}, {"こんにちは", "pt-BR", "Olá"},   {"こんにちは", "zh-Hans", "你好"},
+    {"保存", "de", "Sichern"},        {"保存", "fr", "Enregistrer"},   {"設定", "de", "Einstellungen"},
+};
+#define EXPECTED (sizeof expected / sizeof expected[0])
+
+typedef struct job {
+    l10nd_client *client;
+    int index, count;
+    long wrong, errors;
+    char first_problem[600];
+} job;
+
+static void *run(void *argument) {
+    job *j = argument;
+    for (int i = 0; i < j->count; i++) {
+        const expectation *e = &expected[(size_t)(j->index + i) % EXPECTED];
+        const char *languages[] = {e->lang};
+        l10nd_query q = {.key = e->key, .languages = languages, .language_count = 1};
+        l10nd_result r;
+        l10nd_error err;
+        if (l10nd_lookup(j->client, &q, &r, &err)) {
+            if (!j->errors++) snprintf(j->first_problem, sizeof j->first_problem, "error %d: %s", err.code, err.message);
+            continue;
+        }
+        if (strcmp(r.value, e->value) || !r.found || !r.lang || strcmp(r.lang, e->lang)) {
+            if (!j->wrong++)
+                snprintf(j->first_problem, sizeof j->first_problem, "%s in %s: got %s (%s), want %s", e->key, e->lang,
+                         r.value, r.lang ? r.lang : "-", e->value);
+        }
+        l10nd_result_free(&r);
+    }
+    return NULL;
+}
+
+static int threads(int count, int per) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    job *jobs = calloc((size_t)count, sizeof *jobs);
+    pthread_t *ids = calloc((size_t)count, sizeof *ids);
+    for (int i = 0; i < count; i++) {
+        jobs[i] = (job){.client = client, .index = i, .count = per};
+        pthread_create(&ids[i], NULL, run, &jobs[i]);
+    }
+    long wrong = 0, errors = 0;
+    for (int i = 0; i < count; i++) {
+        pthread_join(ids[i], NULL);
+        wrong += jobs[i].wrong;
+        errors += jobs[i].errors;
+        if (jobs[i].first_problem[0]) fprintf(stderr, "thread %d: %s\n", i, jobs[i].first_problem);
+    }
+    printf("lookups=%ld wrong=%ld errors=%ld\n", (long)count * per, wrong, errors);
+    free(jobs);
+    free(ids);
+    l10nd_close(client);
+    return wrong || errors;
+}
+
+static int batch(void) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 5000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    const char *languages[] = {"fr"};
+    const char *keys[] = {"保存", "こんにちは", "nowhere"};
+    l10nd_result r[3];
+    l10nd_query q = {.languages = languages, .language_count = 1};
+    int code = l10nd_batch(client, &q, keys, 3, r, &err);
+    if (code) {
+        printf("batch: %s\n", err.message);
+    } else {
+        printf("%s|%d %s|%d %s|%d\n", r[0].value, r[0].found, r[1].value, r[1].found, r[2].value, r[2].found);
+        for (int i = 0; i < 3; i++) l10nd_result_free(&r[i]);
+    }
+    l10nd_close(client);
+    return code;
+}
+
+static int subscribe(const char *file) {
+    l10nd_error err;
+    l10nd_subscription *sub = l10nd_subscribe(NULL, 5000, &err);
+    l10nd_client *client = sub ? l10nd_open(NULL, 5000, &err) : NULL;
+    if (!client) {
+        printf("subscribe: %s\n", err.message);
+        l10nd_unsubscribe(sub);
+        return 1;
+    }
+    FILE *out = fopen(file, "a");
+    if (!out) {
+        printf("cannot append to %s\n", file);
+        l10nd_close(client);
+        l10nd_unsubscribe(sub);
+        return 1;
+    }
+    fputs("\n\"C-Test\" = \"Neu aus C\";\n", out);
+    fclose(out);
+    l10nd_event event;
+    int code = l10nd_next_event(sub, 10000, &event, &err);
+    if (code) {
+        printf("no event: %s\n", err.message);
+    } else {
+        const char *languages[] = {"de"};
+        l10nd_query q = {.key = "C-Test", .languages = languages, .language_count = 1};
+        l10nd_result r;
+        code = l10nd_lookup(client, &q, &r, &err);
+        if (code) {
+            printf("lookup: %s\n", err.message);
+        } else {
+            printf("event generation=%lld reconnected=%d; C-Test in de: %s\n", event.generation, event.reconnected,
+                   r.value);
+            l10nd_result_free(&r);
+        }
+    }
+    l10nd_close(client);
+    l10nd_unsubscribe(sub);
+    return code;
+}
+
+static int errors(void) {
+    l10nd_error err;
+    int bad = 0;
+    l10nd_client *none = l10nd_open("/nonexistent/l10nd.sock", 1000, &err);
+    printf("missing socket: code %d: %s\n", err.code, err.message);
+    bad |= none != NULL || err.code != L10ND_ERR_CONNECT;
+    l10nd_client *client = l10nd_open(NULL, 5000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    l10nd_result r;
+    l10nd_query q = {.key = "x", .count = "three"};
+    int code = l10nd_lookup(client, &q, &r, &err);
+    printf("bad count: code %d: %s\n", code, err.message);
+    bad |= code != L10ND_ERR_ARGUMENT;
+    const char *empty[] = {","};
+    l10nd_query refused = {.key = "x", .languages = empty, .language_count = 1};
+    code = l10nd_lookup(client, &refused, &r, &err);
+    printf("refused: code %d: %s\n", code, err.message);
+    bad |= code != L10ND_ERR_DAEMON;
+    /* The connection stays usable after a refusal. */
+    const char *de[] = {"de"};
+    l10nd_query fine = {.key = "保存", .languages = de, .language_count = 1};
+    code = l10nd_lookup(client, &fine, &r, &err);
+    bad |= code || strcmp(r.value, "Sichern");
+    if (!code) l10nd_result_free(&r);
+    l10nd_close(client);
+    /* A socket that takes connections and never answers: the call's time limit ends it. */
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "/tmp/l10nd-check-silent-%d.sock", (int)getpid());
+    int silent = socket(AF_UNIX, SOCK_STREAM, 0);
+    unlink(address.sun_path);
+    if (bind(silent, (struct sockaddr *)&address, sizeof address) || listen(silent, 4)) {
+        printf("silent socket: cannot listen\n");
+        return 1;
+    }
+    l10nd_client *mute = l10nd_open(address.sun_path, 300, &err);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    code = mute ? l10nd_lookup(mute, &fine, &r, &err) : -1;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long ms = (end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000;
+    printf("silent daemon: code %d after %s: %s\n", code, ms >= 290 && ms < 1500 ? "the time limit" : "the wrong time", err.message);
+    bad |= code != L10ND_ERR_TIMEOUT || ms < 290 || ms >= 1500;
+    l10nd_close(mute);
+    close(silent);
+    unlink(address.sun_path);
+    printf("%s\n", bad ? "FAILED" : "errors ok");
+    return bad;
+}
+
+static int lookup_save(l10nd_client *client, l10nd_error *err) {
+    const char *de[] = {"de"};
+    l10nd_query q = {.key = "保存", .languages = de, .language_count = 1};
+    l10nd_result r;
+    int code = l10nd_lookup(client, &q, &r, err);
+    if (code) return code;
+    code = strcmp(r.value, "Sichern") ? L10ND_ERR_PROTOCOL : L10ND_OK;
+    if (code) snprintf(err->message, sizeof err->message, "wrong answer %s", r.value);
+    l10nd_result_free(&r);
+    return code;
+}
+
+static int restart(void) {
+    l10nd_error err;
+    /* 10 s: the next call waits for the restarted daemon to listen (a debug build, a busy host). */
+    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    l10nd_subscription *sub = client ? l10nd_subscribe(NULL, 10000, &err) : NULL;
+    if (!sub || lookup_save(client, &err)) {
+        printf("before the restart: %s\n", err.message);
+        return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    char line[64];
+    if (!fgets(line, sizeof line, stdin)) return 1; /* the test says when it has restarted the daemon */
+    int code = lookup_save(client, &err);
+    printf(code ? "after the restart: %s\n" : "after the restart: ok%s\n", code ? err.message : "");
+    /* The subscription is renewed on the new daemon and says so. */
+    l10nd_event event = {0};
+    int renewed = l10nd_next_event(sub, 10000, &event, &err);
+    if (renewed) printf("subscription: %s\n", err.message);
+    else printf("subscription: reconnected=%d\n", event.reconnected);
+    code |= renewed || !event.reconnected;
+    l10nd_unsubscribe(sub);
+    l10nd_close(client);
+    return code;
+}
+
+/* A fake daemon: answers each connection's first line with the next reply, then closes. */
+typedef struct fake {
+    int listener;
+    const char *const *replies;
+    int count;
+} fake;
+
+static void *serve(void *argument) {
+    fake *f = argument;
+    for (int i = 0; i < f->count; i++) {
+        int connection = accept(f->listener, NULL, NULL);
+        if (connection < 0) return NULL;
+        char buffer[4096];
+        ssize_t n;
+        while ((n = read(connection, buffer, sizeof buffer)) > 0 && !memchr(buffer, '\n', (size_t)n)) {
+        }
+        size_t length = strlen(f->replies[i]);
+        if (write(connection, f->replies[i], length) != (ssize_t)length) {
+        }
+        close(connection);
+    }
+    return NULL;
+}
+
+static int garbage(void) {
+    static const char *const canned[] = {
+        "not json\n", "{\"id\":1}\n", "{\"id\":\"1\",\"ok\":true}\n", "{\"id\":1,\"ok\":true,\"value\":3,\"found\":true}\n",
+        "{\"id\":1,\"ok\":true,\"value\":\"v\"}\n", "{\"id\":1,\"ok\":false}\n", "{\"id\":1,\"ok\":false,\"error\":7}\n",
+        "{\"id\":1,\"ok\":true,\"value\":\"v\",\"found\":true,\"lang\":[1]}\n", "{\"id\":1,\"ok\":true,\"val", "",
+        "{\"id\":99,\"ok\":true,\"value\":\"v\",\"found\":true}\n", "[1,2,3]\n", "{\"id\":1,\"ok\":true,\"value\":\"\\ud800\",\"found\":false}\n",
+        "\n\n{\"id\":1,\"ok\":true,\"value\":\"v\",\"found\":true,\"lang\":\"de\"}\r\n",
+    };
+    enum { CANNED = sizeof canned / sizeof canned[0], RANDOM = 300 };
+    static char randoms[RANDOM][200];
+    const char *replies[CANNED + RANDOM];
+    unsigned seed = 12345;
+    static const char alphabet[] = "{}[]\":,01-.e\\u idokvalueftrsn";
+    for (int i = 0; i < CANNED; i++) replies[i] = canned[i];
+    for (int i = 0; i < RANDOM; i++) {
+        /* Half start like a real reply, so the reader gets past the id. */
+        int at = i % 2 ? snprintf(randoms[i], sizeof randoms[i], "{\"id\":1,\"ok\":true,") : 0;
+        int length = at + (int)(rand_r(&seed) % 150);
+        for (; at < length; at++) randoms[i][at] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+        randoms[i][at++] = '\n';
+        randoms[i][at] = 0;
+        replies[CANNED + i] = randoms[i];
+    }
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "/tmp/l10nd-check-fake-%d.sock", (int)getpid());
+    unlink(address.sun_path);
+    fake f = {.listener = socket(AF_UNIX, SOCK_STREAM, 0), .replies = replies, .count = CANNED + RANDOM};
+    if (bind(f.listener, (struct sockaddr *)&address, sizeof address) || listen(f.listener, 4)) {
+        printf("fake daemon: cannot listen\n");
+        return 1;
+    }
+    pthread_t server;
+    pthread_create(&server, NULL, serve, &f);
+    int ok = 0, failed = 0, bad = 0;
+    for (int i = 0; i < f.count; i++) {
+        l10nd_error err;
+        l10nd_client *client = l10nd_open(address.sun_path, 1000, &err);
+        if (!client) {
+            printf("open: %s\n", err.message);
+            bad = 1;
+            break;
+        }
+        l10nd_query q = {.key = "k"};
+        l10nd_result r;
+        int code = l10nd_lookup(client, &q, &r, &err);
+        if (code == L10ND_OK) {
+            ok++;
+            bad |= !r.value; /* a result always has its value */
+            l10nd_result_free(&r);
+        } else {
+            failed++;
+            bad |= r.value != NULL || !err.message[0] || code == L10ND_ERR_TIMEOUT;
+            if (i < CANNED && code == L10ND_ERR_TIMEOUT) printf("reply %d: %s\n", i, err.message);
+        }
+        l10nd_close(client);
+    }
+    pthread_join(server, NULL);
+    close(f.listener);
+    unlink(address.sun_path);
+    printf("garbage: %d answered, %d refused%s\n", ok, failed, bad ? ", FAILED" : "");
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
+    if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
+    if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
+    if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
+    if (argc >= 2 && !strcmp(argv[1], "garbage")) return garbage();
+    if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
+    fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors\n");
+    return 2;
+}
