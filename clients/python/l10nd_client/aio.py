@@ -68,7 +68,7 @@ class AsyncClient:
         try:
             reply = await self._call(message, self.client._limit(timeout))
         except L10ndError as error:
-            return self.client._unanswered(message, error)
+            return self.client._unanswered(message, error, sent)
         self.client._answered(message, reply, sent)
         return reply
 

@@ -55,6 +55,7 @@ class Client:
         self._unavailable = None  # the DaemonUnavailable of the last failed attempt
         self._away_logged = False
         self._away_since = 0.0  # when the outage's warning was logged
+        self._back_since = 0.0  # when the last outage ended
         self._reconnecting = False
         self._subscribers = set()
         self._last_known = LastKnownAnswers()
@@ -164,16 +165,16 @@ class Client:
         try:
             reply = self._wait(*self._begin(message, limit), message, limit)
         except L10ndError as error:
-            return self._unanswered(message, error)
+            return self._unanswered(message, error, sent)
         self._answered(message, reply, sent)
         return reply
 
-    def _unanswered(self, message, error):
+    def _unanswered(self, message, error, sent):
         """A lookup's answer when the daemon gave none: a refusal of the request itself is
         raised; an absent, slow or full daemon (`unavailable`) gets the fallback answer."""
         if isinstance(error, RequestRefused) and error.code != "unavailable":
             raise error
-        return self._fallback(message, error)
+        return self._fallback(message, error, sent)
 
     def _answered(self, message, reply, sent):
         """Keeps the daemon's answer for an outage; one to a request `sent` after the outage's
@@ -184,6 +185,7 @@ class Client:
                 was_away = self._away_logged and sent > self._away_since
                 if was_away:
                     self._away_logged = False
+                    self._back_since = time.monotonic()
             if was_away:
                 logger.info("l10nd answers again on %s", self.path)
 
@@ -205,10 +207,12 @@ class Client:
     def _lost(self, connection, lost):
         return DaemonUnavailable([connection.path], [getattr(lost, "reason", None) or lost])
 
-    def _fallback(self, message, error):
-        """The answer while the daemon is away, and the one log line of the outage."""
+    def _fallback(self, message, error, sent):
+        """The answer while the daemon is away, and the one log line of the outage. A call
+        `sent` before the last outage ended failed in that outage (its thread was slow to get
+        here): it starts no new one."""
         with self._lock:
-            first = not self._away_logged
+            first = not self._away_logged and sent >= self._back_since
             if first:
                 self._away_logged = True
                 self._away_since = time.monotonic()
