@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import Localization
+
 /// The built `l10nctl` (a Swift program on the client library) finds l10nd by the clients'
 /// socket rule: `L10N_SOCKET`, else the per-user socket if it exists, else the system socket
 /// (here a temp path through the test-only `L10N_SYSTEM_SOCKET_FOR_TESTS`).
@@ -21,6 +23,28 @@ import Testing
         #expect(status.status == 0, "\(status.stderr)")
         let got = try run(["get", "保存", "--lang", "fr"], environment)
         #expect(got.stdout == "Enregistrer\n", "\(got.stderr)")
+    }
+
+    /// A Swift program with nothing configured (`Localizer.shared`'s way: no `L10N_MODE`, no
+    /// `L10N_SOCKET`) asks the daemon the rule finds, and reads the files itself when none is.
+    @Test func aSwiftProgramWithNothingConfiguredFindsTheSystemDaemon() throws {
+        let runtime = try TemporaryDirectory()
+        let system = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let found = Localizer(
+            environment: ["XDG_RUNTIME_DIR": runtime.path, "L10N_SYSTEM_SOCKET_FOR_TESTS": system.socketPath],
+            log: { _ in })
+        #expect(found.mode == .mapped)
+        let answer = found.lookupWithSource("保存", languages: ["fr"])
+        #expect(answer.result.value == "Enregistrer")
+        #expect(answer.source == .daemon)
+        let none = Localizer(
+            environment: [
+                "XDG_RUNTIME_DIR": runtime.path, "L10N_SYSTEM_SOCKET_FOR_TESTS": runtime.path + "/none.sock",
+                "L10N_RESOURCES": PackagePaths.exampleResources,
+            ],
+            log: { _ in })
+        #expect(none.mode == .embedded)
+        #expect(none.lookup("保存", languages: ["fr"]).value == "Enregistrer")
     }
 
     @Test func thePerUserSocketComesFirstOnceItExists() throws {

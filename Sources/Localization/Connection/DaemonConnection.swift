@@ -31,6 +31,12 @@ package final class DaemonConnection: Sendable {
         ClientSocketPath.path(environment: environment, userID: getuid())
     }
 
+    /// Whether a socket is where the clients' rule looks (``socketPath(environment:)``): a
+    /// daemon of this user's or the host's is there to be asked, with nothing configured.
+    package static func socketIsFound(environment: [String: String]) -> Bool {
+        ClientSocketPath.fileExists(socketPath(environment: environment))
+    }
+
     /// Connects to `socketPath` (or the environment's), waiting at most `timeout` seconds
     /// for each reply.
     package init(socketPath: String? = nil, timeout: Double = 5) throws(DaemonConnectionError) {

@@ -9,8 +9,9 @@ import Synchronization
 /// ``shared`` reads its configuration from the environment, and explicit calls override it:
 ///
 /// - `L10N_MODE=embedded|mapped|direct` picks the mode (`cached`, a mode of earlier
-///   versions, means mapped, with one line logged); without it, a non-empty `L10N_SOCKET`
-///   means mapped mode and anything else embedded mode.
+///   versions, means mapped, with one line logged); without it, mapped mode when the
+///   clients' socket rule finds a socket (`L10N_SOCKET`, the per-user socket, the system
+///   service's), and embedded mode otherwise.
 /// - In a daemon mode the socket is ``useDaemon(socketPath:mode:timeout:)``'s path, else
 ///   `L10N_SOCKET`, else the daemon's default path.
 /// - Resource directories (``useResources(at:developmentLanguage:)``, else
@@ -75,7 +76,10 @@ public final class Localizer: Sendable {
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (socket == nil ? .embedded : .mapped)
+        // Without L10N_MODE: a daemon found by the clients' rule (L10N_SOCKET, the per-user
+        // socket, the system service's) is asked, as l10nctl and the other clients ask it.
+        let found = socket != nil || DaemonConnection.socketIsFound(environment: environment)
+        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (found ? .mapped : .embedded)
         if environment["L10N_MODE"] == "cached" {
             // Cached mode kept a copy of each table per process; mapped mode reads the one
             // copy the daemon shares, with the same answers. Said once, so that a user who

@@ -1,6 +1,6 @@
 extension ResourceCatalog {
-    /// `pieces` without the files of an `.lproj` folder that another folder of the same
-    /// language in the same root outranks for the same table (`en_GB.lproj` beside
+    /// `pieces` without the files of an `.lproj` folder that a sibling folder (same root,
+    /// same parent directory) of the same language outranks for the same table (`en_GB.lproj` beside
     /// `en-GB.lproj`, `English.lproj` beside `en.lproj`): one folder's table is served whole,
     /// as Foundation serves one localization's, never a key-by-key mix of the two.
     ///
@@ -22,7 +22,11 @@ extension ResourceCatalog {
                 continue
             }
             let folder = String(resource.path[..<slash])
-            let slot = FolderSlot(root: resource.rootIndex, language: language.identifier, table: resource.table)
+            // Siblings only: `de.lproj` of an app and of its extension (mastodon-ios's
+            // `Mastodon/` and `WidgetExtension/`) are both served, key by key as before.
+            let parent = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? ""
+            let slot = FolderSlot(
+                root: resource.rootIndex, parent: parent, language: language.identifier, table: resource.table)
             slots.append((slot, folder))
             if let current = winners[slot], !outranks(folder, current, language: language.identifier) { continue }
             winners[slot] = folder
@@ -33,9 +37,10 @@ extension ResourceCatalog {
         }
     }
 
-    /// One root's table of one language, which one folder serves.
+    /// One directory's table of one language, which one of its `.lproj` folders serves.
     private struct FolderSlot: Hashable {
         var root: Int
+        var parent: String
         var language: String
         var table: String
     }

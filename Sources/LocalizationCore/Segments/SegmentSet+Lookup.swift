@@ -4,8 +4,8 @@ extension SegmentSet {
     /// (`Localizable` when `nil` or empty) has `key` answers; `nil` when none does.
     ///
     /// The same answers as ``ResourceCatalog/lookup(_:in:chain:plural:)``: a catalog's
-    /// key-made source entry (``TableEntry/isSourceKeyStandIn``) answers nothing and the
-    /// chain goes on; a pseudo-language (`en-XA`, `ar-XB`) whose own segment lacks the key
+    /// key-made source entry (``TableEntry/isSourceKeyStandIn``) answers like any other, as
+    /// Xcode compiles it (`key = key` in the source language); a pseudo-language (`en-XA`, `ar-XB`) whose own segment lacks the key
     /// serves the development language's entry (else `Base`'s), transformed. Keys match by
     /// canonical equivalence; the key is hashed once for every segment probed.
     ///
@@ -28,7 +28,6 @@ extension SegmentSet {
         for (index, identifier) in identifiers.enumerated() {
             let own = byLanguage[identifier]
             if let own, let number = try own.reader.entryNumber(of: bytes, hashed: hashed) {
-                if try own.reader.isSourceKeyStandIn(number) { continue }
                 return SegmentAnswer(language: languages[index], source: .segment(own, number: number))
             }
             // By the precomputed identifier: this runs for every language a key is missing in.
@@ -37,7 +36,6 @@ extension SegmentSet {
                 let number = try development.reader.entryNumber(of: bytes, hashed: hashed)
             else { continue }
             let entry = pseudo.transform(try development.reader.entry(number))
-            if entry.isSourceKeyStandIn { continue }
             return SegmentAnswer(language: languages[index], source: .derived(entry))
         }
         return nil

@@ -53,7 +53,10 @@ extension SegmentSet {
         [SegmentPiece]]
     {
         var result: [SegmentKey: [SegmentPiece]] = [:]
-        for (file, content) in sources.sorted(by: { ResourceCatalog.precedes($0.file, $1.file) }) {
+        // Of two sibling folders of one language (`en_GB.lproj` beside `en-GB.lproj`), one
+        // serves the table whole, as in the catalog.
+        let served = ResourceCatalog.droppingOutrankedFolders(sources) { $0.file }
+        for (file, content) in served.sorted(by: { ResourceCatalog.precedes($0.file, $1.file) }) {
             for (language, piece) in content.pieces(of: file) {
                 result[SegmentKey(language: language, table: file.table), default: []].append(piece)
             }
