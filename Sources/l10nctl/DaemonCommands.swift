@@ -1,6 +1,7 @@
 import CommandLineHelp
 import Foundation
 import Localization
+import LocalizationCore
 import LocalizationSockets
 import LocalizationWire
 
@@ -84,21 +85,20 @@ enum DaemonCommands {
         guard let status = try fieldsForText(.status, invocation) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
         for problem in status["problems"]?.arrayValue ?? [] {
-            print("DEGRADED: \(problem.stringValue ?? problem.jsonText)")
+            print("DEGRADED: \(DisplayText.escaped(problem.stringValue ?? problem.jsonText))")
         }
         print(
             "generation \(integer("generation")): \(integer("languages")) languages, \(integer("tables")) tables, \(integer("keys")) keys in \(integer("files")) files"
         )
         if let roots = status["roots"]?.arrayValue {
-            print("resources: " + roots.compactMap(\.stringValue).joined(separator: ", "))
+            print("resources: " + roots.compactMap(\.stringValue).map(DisplayText.escaped).joined(separator: ", "))
         }
         let errors = status["errors"]?.arrayValue ?? []
         print(errors.isEmpty ? "errors: none" : "errors (\(errors.count); each file keeps its last good table):")
         for error in errors {
-            let file = error["file"]?.stringValue ?? "?"
-            print(
-                "  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(error["message"]?.stringValue ?? "")"
-            )
+            let file = DisplayText.escaped(error["file"]?.stringValue ?? "?")
+            let message = DisplayText.escaped(error["message"]?.stringValue ?? "")
+            print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(message)")
         }
         printUnwatched(status["watcher"]?.objectValue ?? [:])
         for group in ["counters", "watcher", "server", "socket"] {
@@ -117,9 +117,9 @@ enum DaemonCommands {
         print("unwatched directories (\(total)):")
         for directory in listed {
             let polled = directory["polled"]?.boolValue == true ? " [polled]" : ""
-            print(
-                "  \(directory["path"]?.stringValue ?? "?"): \(directory["reason"]?.stringValue ?? "?")\(polled): \(directory["message"]?.stringValue ?? "")"
-            )
+            let path = DisplayText.escaped(directory["path"]?.stringValue ?? "?")
+            let message = DisplayText.escaped(directory["message"]?.stringValue ?? "")
+            print("  \(path): \(directory["reason"]?.stringValue ?? "?")\(polled): \(message)")
         }
         if total > listed.count { print("  … and \(total - Int64(listed.count)) more") }
     }
@@ -168,8 +168,8 @@ enum DaemonCommands {
     static func languages(_ invocation: Invocation) throws {
         guard let reply = try fieldsForText(.languages, invocation) else { return }
         for language in reply["languages"]?.arrayValue ?? [] {
-            let tables = language["tables"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            print("\(language["lang"]?.stringValue ?? "?")\t\(tables.joined(separator: ", "))")
+            let tables = language["tables"]?.arrayValue?.compactMap(\.stringValue).map(DisplayText.escaped) ?? []
+            print("\(DisplayText.escaped(language["lang"]?.stringValue ?? "?"))\t\(tables.joined(separator: ", "))")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LocalizationCore
 import Synchronization
 
 /// The daemon's log: one line per message on stderr, in the form journald understands.
@@ -52,8 +53,9 @@ package final class DaemonLogger: Sendable {
     /// Writes `message` at `messageLevel`, if the configured level lets it through.
     package func log(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {
         guard messageLevel <= level else { return }
-        // One line per message: a newline inside would forge a second journal entry.
-        let text = message().replacing("\n", with: " ")
+        // One line per message, escaped: a newline inside (a file's name) would forge a
+        // second journal entry, an escape sequence would reach the operator's terminal.
+        let text = DisplayText.escaped(message())
         let line = journal ? "<\(messageLevel.rawValue)>\(text)\n" : "l10nd: \(messageLevel.name): \(text)\n"
         let written = lock.withLock { _ in writeLine(line) }
         if !written { dropped.add(1, ordering: .relaxed) }

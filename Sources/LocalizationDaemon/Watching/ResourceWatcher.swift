@@ -405,6 +405,10 @@ package final class ResourceWatcher: @unchecked Sendable {
         let isNew =
             !mask.intersection([.created, .movedTo]).isEmpty
             || mask.isSuperset(of: [.attributesChanged, .isDirectory])
+        if isNew, !Self.isLproj(directory), let skipped = Self.skippedByName(path, named: name) {
+            unwatched.record(skipped, depth: (watchedPaths[directory]?.depth ?? 0) + 1, now: .now)
+            return
+        }
         if isNew, !Self.isLproj(directory), mask.contains(.isDirectory) || Self.isDirectory(path) {
             // As when scanning: no link out of the roots or back up them (a loop) is followed.
             guard isInsideRoots(path), !leadsBack(path, from: directory) else { return }
@@ -735,10 +739,17 @@ package final class ResourceWatcher: @unchecked Sendable {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 if errno == ELOOP { record(error: "\(path): a loop of symbolic links, not followed") }
+                if !Self.isLproj(directory), let skipped = Self.skippedByName(path, named: name) {
+                    unwatched.record(skipped, depth: depth + 1, now: .now)
+                }
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 guard !Self.isLproj(directory), isInsideRoots(path), !leadsBack(path, from: directory) else { continue }
+                if let skipped = Self.skippedByName(path, named: name) {
+                    unwatched.record(skipped, depth: depth + 1, now: .now)
+                    continue
+                }
                 if descend {
                     subdirectories.append((path, depth + 1))
                 } else {
@@ -781,6 +792,24 @@ package final class ResourceWatcher: @unchecked Sendable {
             "\(path) is more than \(ResourceScanner.maximumDepth) directories below its root: it is neither read nor watched"
         unwatched.record(
             UnwatchedDirectory(path: path, reason: .tooDeep, message: message, polled: false), depth: depth, now: .now)
+    }
+
+    /// Why the directory entry `name` (at `path`) is skipped for its name alone, if it is:
+    /// an `.lproj` named for no language, or a name that is not UTF-8 (Foundation decodes
+    /// it with U+FFFD, so `path` names nothing on disk). Listed in `status`, logged once.
+    private static func skippedByName(_ path: String, named name: String) -> UnwatchedDirectory? {
+        if name.contains("\u{FFFD}"), !FileManager.default.fileExists(atPath: path) {
+            return UnwatchedDirectory(
+                path: path, reason: .nameNotUTF8,
+                message: "\(path): the name is not UTF-8, so it is neither read nor watched (rename it)",
+                polled: false)
+        }
+        guard isLproj(name), ResourceFile.language(ofDirectory: name) == nil, isDirectory(path) else { return nil }
+        return UnwatchedDirectory(
+            path: path, reason: .notALanguage,
+            message:
+                "\(path): \(name.dropLast(".lproj".count)) is not a language tag l10nd serves, so its files are neither read nor watched",
+            polled: false)
     }
 
     private static func unwatched(_ path: String, _ error: FileSystemWatchError) -> UnwatchedDirectory {
@@ -831,7 +860,7 @@ package final class ResourceWatcher: @unchecked Sendable {
         for (reason, group) in Dictionary(grouping: started, by: \.reason).sorted(by: {
             $0.key.rawValue < $1.key.rawValue
         }) {
-            let level: LogLevel = reason == .tooDeep ? .warning : .error
+            let level: LogLevel = reason == .tooDeep || group[0].isSkippedByName ? .warning : .error
             let note = group.first?.polled == true ? pollNote : ""
             if group.count <= 3 {
                 for directory in group { log(level, directory.message + note) }

@@ -66,7 +66,7 @@ struct UnwatchedDirectories {
             entries[directory.path] = entry
             return
         }
-        let retry = directory.reason == .tooDeep ? nil : now + Self.firstRetryDelay
+        let retry = directory.reason == .tooDeep || directory.isSkippedByName ? nil : now + Self.firstRetryDelay
         entries[directory.path] = Entry(
             directory: directory, depth: depth, nextRetry: retry,
             fingerprint: directory.polled ? Self.fingerprint(of: directory.path) : nil)
@@ -90,7 +90,11 @@ struct UnwatchedDirectories {
 
     /// Clears every entry whose directory no longer exists.
     mutating func clearVanished() {
-        for path in entries.keys where !Self.exists(path) { clear(path) }
+        // A name that is not UTF-8 is recorded decoded, a path that `lstat` cannot find: it
+        // leaves with its parent, or with the event that renames or deletes it.
+        for (path, entry) in entries where entry.directory.reason != .nameNotUTF8 && !Self.exists(path) {
+            clear(path)
+        }
     }
 
     /// A retry of `path` failed again: the next one waits longer.

@@ -5,6 +5,12 @@ package struct UnwatchedDirectory: Sendable, Hashable {
         /// Deeper than ``LocalizationCore/ResourceScanner/maximumDepth`` below its root: not
         /// read either, by the one depth rule.
         case tooDeep = "too_deep"
+        /// An `.lproj` whose name is no language tag the daemon serves (a private-use
+        /// `qaa-x-26`, a newline, a typo): its files are neither read nor watched.
+        case notALanguage = "not_a_language"
+        /// A name that is not UTF-8: it cannot be told apart from others that decode the
+        /// same, so it is neither read nor watched. Renaming it fixes it.
+        case nameNotUTF8 = "name_not_utf8"
         /// `inotify_add_watch` or listing it said `EACCES`. Retried with backoff.
         case permissionDenied = "permission_denied"
         /// `inotify_add_watch` said `ENOSPC`: `fs.inotify.max_user_watches` is reached.
@@ -15,6 +21,9 @@ package struct UnwatchedDirectory: Sendable, Hashable {
         /// Another error; the message says which. Polled, and retried with backoff.
         case other = "other"
     }
+
+    /// Whether its reason is fixed by renaming or moving it, not by time: never retried.
+    package var isSkippedByName: Bool { reason == .notALanguage || reason == .nameNotUTF8 }
 
     /// The directory, as reached from its root.
     package var path: String
