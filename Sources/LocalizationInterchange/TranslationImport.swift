@@ -91,7 +91,10 @@ public enum TranslationImport {
                 outcome.skipped.append("\(target.original): no unit \"\(target.id)\"")
                 continue
             }
-            if let base = target.base, unit.target != target.text {
+            // A unit with no translation in the files takes the translator's: filling it
+            // overwrites no newer edit (an export from another copy of the tree, a value removed
+            // since, are filled as any missing value is).
+            if let base = target.base, unit.target != nil, unit.target != target.text {
                 let covered = target.baseGroup.map { group in file.units.filter { $0.pluralGroup == group } } ?? [unit]
                 // Only the files changed it (the file gives back what was exported): theirs is
                 // newer and stays. (A plural message's hash covers all its forms: no such test.)
