@@ -24,7 +24,7 @@ import Testing
         let logger = DaemonLogger(level: .warning, journal: false, sink: lines.append)
         logger.error("two\nlines")
         logger.notice("dropped")
-        #expect(lines.all == ["l10nd: error: two lines\n"])
+        #expect(lines.all == ["l10nd: error: two\\nlines\n"])
     }
 
     @Test func linesTheOutputRefusesAreDroppedAndCounted() {

@@ -78,8 +78,11 @@ public final class Localizer: Sendable {
         let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         // Without L10N_MODE: a daemon found by the clients' rule (L10N_SOCKET, the per-user
         // socket, the system service's) is asked, as l10nctl and the other clients ask it.
-        let found = socket != nil || DaemonConnection.socketIsFound(environment: environment)
-        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (found ? .mapped : .embedded)
+        let found =
+            socket
+            ?? (DaemonConnection.socketIsFound(environment: environment)
+                ? DaemonConnection.socketPath(environment: environment) : nil)
+        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (found != nil ? .mapped : .embedded)
         if environment["L10N_MODE"] == "cached" {
             // Cached mode kept a copy of each table per process; mapped mode reads the one
             // copy the daemon shares, with the same answers. Said once, so that a user who
@@ -89,7 +92,7 @@ public final class Localizer: Sendable {
                 "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
         }
         if mode != .embedded {
-            useDaemon(socketPath: socket, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
+            useDaemon(socketPath: found, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)
         }
         warnAboutMissing(roots)
     }
