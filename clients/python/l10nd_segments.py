@@ -177,16 +177,14 @@ class Segment:
 
 def lookup(segments, key, chain, table=None):
     """The answer for key along chain (language identifiers, in order) among segments, a
-    dict keyed by (language, table): the first language whose segment has the key and no
-    stand-in answers. None when none does."""
+    dict keyed by (language, table): the first language whose segment has the key answers (a
+    stand-in too: Xcode compiles it as key = key). None when none does."""
     for language in chain:
         segment = segments.get((language, table or "Localizable"))
         number = segment.find(key) if segment else None
         if number is None:
             continue
         entry = segment.entry(number)
-        if entry["stand_in"]:
-            continue
         return {"value": entry["value"], "lang": language, "plural": entry["plural"]}
     return None
 
