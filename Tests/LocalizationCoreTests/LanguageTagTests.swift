@@ -10,6 +10,10 @@ import Testing
         ("Base", "Base"), ("base", "Base"), ("es-419", "es-419"), ("sr_RS@latin", "sr-Latn-RS"),
         ("de_DE.ISO-8859-1@euro", "de-DE"), ("sr-Latn", "sr-Latn"), ("ca-ES-valencia", "ca-ES-valencia"),
         ("en-XA", "en-XA"), ("fil", "fil"),
+        // Extensions and private use do not choose a localization (ICU drops them); an
+        // extended language stands under its primary language.
+        ("es-ES-u-co-trad", "es-ES"), ("en-US-u-rg-gbzzzz", "en-US"), ("en-US-x-twain", "en-US"),
+        ("zh-cmn-Hans-CN", "zh-Hans-CN"),
     ])
     func normalises(input: String, expected: String) throws {
         #expect(try LanguageTag(input).identifier == expected)
@@ -21,6 +25,14 @@ import Testing
     ])
     func rejects(input: String) {
         #expect(throws: LanguageTagError.self) { try LanguageTag(input) }
+    }
+
+    /// A folder named with a private-use part names no language: forty `qaa-x-N.lproj`
+    /// folders are listed in status, not all served as `qaa`.
+    @Test func aFolderNameKeepsItsExtension() {
+        #expect(ResourceFile.language(ofDirectory: "qaa-x-26.lproj") == nil)
+        #expect(ResourceFile.language(ofDirectory: "es-ES-u-co-trad.lproj") == nil)
+        #expect(ResourceFile.language(ofDirectory: "es-ES.lproj")?.identifier == "es-ES")
     }
 
     @Test func errorsSayWhatIsWrong() {

@@ -102,6 +102,10 @@ public struct ResourceFile: Sendable, Hashable {
     /// The language an `xx.lproj` directory name stands for, or `nil` if it names none.
     public static func language(ofDirectory name: some StringProtocol) -> LanguageTag? {
         guard name.hasSuffix(".lproj") else { return nil }
-        return try? LanguageTag(String(name.dropLast(".lproj".count)))
+        let tag = name.dropLast(".lproj".count)
+        // `qaa-x-26.lproj`: a requested tag drops its private-use part, a folder name keeps
+        // it, so forty such folders are not all served as `qaa` (status lists them instead).
+        guard !LanguageTag.hasExtension(tag) else { return nil }
+        return try? LanguageTag(String(tag))
     }
 }

@@ -88,7 +88,25 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
         var script: String?
         var region: String?
         var variants: [String] = []
-        for subtag in subtags.dropFirst() {
+        for (position, subtag) in subtags.dropFirst().enumerated() {
+            // An extension or private use (`-u-co-trad`, `-x-twain`: a one-character subtag and
+            // all after it) does not choose a localization: Apple's matching (ICU's) drops it,
+            // and so does this. A requested tag only: a folder so named names no language
+            // (``ResourceFile/language(ofDirectory:)``).
+            if subtag.count == 1 {
+                let rest = subtags.dropFirst(position + 2)
+                guard !rest.isEmpty,
+                    rest.allSatisfy({
+                        (1...8).contains($0.count) && $0.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit }
+                    })
+                else {
+                    throw LanguageTagError(
+                        input: text, reason: "'\(subtag)' starts an extension with nothing valid after it")
+                }
+                break
+            }
+            // An extended language (`zh-cmn-Hans-CN`): the primary language stands for it.
+            if position == 0, subtag.count == 3, subtag.allSatisfy(\.isASCIILetter) { continue }
             if script == nil, region == nil, variants.isEmpty, subtag.count == 4, subtag.allSatisfy(\.isASCIILetter) {
                 script = subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
             } else if region == nil, variants.isEmpty, Self.isRegion(subtag) {
@@ -122,6 +140,15 @@ public struct LanguageTag: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Orders tags by identifier, for stable listings.
     public static func < (lhs: LanguageTag, rhs: LanguageTag) -> Bool {
         lhs.identifier < rhs.identifier
+    }
+
+    /// Whether `text` holds an extension or private-use part (a one-character subtag, as in
+    /// `es-ES-u-co-trad`, `qaa-x-26`), which ``init(_:)`` drops from a requested tag.
+    public static func hasExtension(_ text: some StringProtocol) -> Bool {
+        let subtags = String(text).split(whereSeparator: { (character: Character) in
+            character == "-" || character == "_"
+        })
+        return subtags.dropFirst().contains { $0.count == 1 }
     }
 
     static func isLanguage(_ subtag: Substring) -> Bool {
