@@ -67,6 +67,13 @@ package final class Segment: @unchecked Sendable {
 
     deinit { free(memory) }
 
+    /// Builds the segments `plans` describe, in order: each one its segment, or the error
+    /// that kept it from being built (that plan alone fails). Whoever builds several
+    /// segments at once (a load, a reload) builds them here.
+    package static func build(_ plans: [SegmentPlan]) -> [Result<Segment, SegmentError>] {
+        plans.map { plan in Result { () throws(SegmentError) in try Segment(plan) } }
+    }
+
     /// The segment's bytes.
     package var bytes: UnsafeRawBufferPointer { reader.buffer }
 

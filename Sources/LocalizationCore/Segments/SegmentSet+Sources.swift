@@ -31,19 +31,68 @@ extension SegmentSet {
     package static func build(
         developmentLanguage: LanguageTag, sources: [(file: ResourceFile, content: SegmentSource)]
     ) -> (set: SegmentSet, failures: [SegmentBuildError]) {
-        var set = SegmentSet(developmentLanguage: developmentLanguage)
+        let pieces = pieces(of: sources)
+        let (set, _, failures) = SegmentSet(developmentLanguage: developmentLanguage).rebuilding(
+            Set(pieces.keys), pieces: pieces)
+        return (
+            set.replacingSourceLanguages(
+                ResourceCatalog.sourceLanguages(ofWritten: sources.map { ($0.file, $0.content.catalogSourceLanguage) })),
+            failures
+        )
+    }
+
+    /// This set with the segments of `keys` built anew from `sources` — every file of
+    /// those keys' tables, in any order — and every other segment kept as it is: what a
+    /// reload does after the files of some (language, table) pairs changed.
+    ///
+    /// A key that no source gives any more is removed. A rebuilt segment that holds the
+    /// same bytes as the one it would replace (its body checksum and length equal) is not
+    /// a change: the old segment stays, so that whoever mapped it keeps its pages. A key
+    /// whose segment cannot be built keeps its last segment, and is named in `failures`.
+    /// The catalog source languages are the caller's to keep current
+    /// (``replacingSourceLanguages(_:)``), from every String Catalog.
+    package func rebuilding(
+        _ keys: Set<SegmentKey>, from sources: [(file: ResourceFile, content: SegmentSource)]
+    ) -> (set: SegmentSet, changed: Set<SegmentKey>, failures: [SegmentBuildError]) {
+        rebuilding(keys, pieces: Self.pieces(of: sources))
+    }
+
+    /// ``rebuilding(_:from:)`` with each key's pieces gathered.
+    private func rebuilding(_ keys: Set<SegmentKey>, pieces: [SegmentKey: [SegmentPiece]]) -> (
+        set: SegmentSet, changed: Set<SegmentKey>, failures: [SegmentBuildError]
+    ) {
+        var set = self
+        var changed = Set<SegmentKey>()
         var failures: [SegmentBuildError] = []
-        for (key, pieces) in pieces(of: sources) {
+        var plans: [SegmentPlan] = []
+        for key in keys.sorted(by: { ($0.table, $0.language) < ($1.table, $1.language) }) {
+            guard let keyPieces = pieces[key] else {
+                if segment(language: key.language, table: key.table) != nil {
+                    set = set.replacing(nil, language: key.language, table: key.table)
+                    changed.insert(key)
+                }
+                continue
+            }
             do throws(SegmentError) {
-                let segment = try Segment(SegmentPlan(language: key.language, table: key.table, pieces: pieces))
-                set = set.replacing(segment, language: key.language, table: key.table)
+                plans.append(try SegmentPlan(language: key.language, table: key.table, pieces: keyPieces))
             } catch {
                 failures.append(SegmentBuildError(language: key.language, table: key.table, error: error))
             }
         }
-        set = set.replacingSourceLanguages(
-            ResourceCatalog.sourceLanguages(ofWritten: sources.map { ($0.file, $0.content.catalogSourceLanguage) }))
-        return (set, failures)
+        for (plan, built) in zip(plans, Segment.build(plans)) {
+            switch built {
+            case .success(let segment):
+                let old = self.segment(language: plan.language, table: plan.table)
+                if let old, old.bytes.count == segment.bytes.count, old.bodyChecksum == segment.bodyChecksum {
+                    continue
+                }
+                set = set.replacing(segment, language: plan.language, table: plan.table)
+                changed.insert(SegmentKey(language: plan.language, table: plan.table))
+            case .failure(let error):
+                failures.append(SegmentBuildError(language: plan.language, table: plan.table, error: error))
+            }
+        }
+        return (set, changed, failures)
     }
 
     /// The pieces of each (language, table) among `sources`, lowest precedence first: what
