@@ -41,4 +41,30 @@ package enum MetricsAddress: Sendable, Hashable, CustomStringConvertible {
         case .unix(let path): path
         }
     }
+
+    /// Calls `body` with the IP address as a `sockaddr` (and whether it is IPv6); `nil` for
+    /// a Unix socket path. The literal was checked when parsed, so it converts here.
+    func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, _ isIPv6: Bool) -> Result) -> Result? {
+        switch self {
+        case .unix: return nil
+        case .ipv4(let host, let port):
+            var socketAddress = sockaddr_in()
+            socketAddress.sin_family = sa_family_t(AF_INET)
+            socketAddress.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, host, &socketAddress.sin_addr) == 1 else { return nil }
+            return Self.asSocketAddress(&socketAddress) { body($0, false) }
+        case .ipv6(let host, let port):
+            var socketAddress = sockaddr_in6()
+            socketAddress.sin6_family = sa_family_t(AF_INET6)
+            socketAddress.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, host, &socketAddress.sin6_addr) == 1 else { return nil }
+            return Self.asSocketAddress(&socketAddress) { body($0, true) }
+        }
+    }
+
+    private static func asSocketAddress<Address, Result>(
+        _ address: inout Address, _ body: (UnsafePointer<sockaddr>) -> Result
+    ) -> Result {
+        withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1, body) }
+    }
 }

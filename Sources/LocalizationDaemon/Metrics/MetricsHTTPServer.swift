@@ -49,30 +49,14 @@ final class MetricsHTTPServer: Sendable {
             started = l10nd_mhd_start(
                 listener.descriptor, nil, 0, Self.connectionLimit, Self.timeoutSeconds, Self.handle,
                 context.toOpaque())
-        case .ipv4(let host, let port):
+        case .ipv4, .ipv6:
             listener = nil
-            var socketAddress = sockaddr_in()
-            socketAddress.sin_family = sa_family_t(AF_INET)
-            socketAddress.sin_port = port.bigEndian
-            _ = inet_pton(AF_INET, host, &socketAddress.sin_addr)
-            started = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            started =
+                address.withSocketAddress { socketAddress, isIPv6 -> OpaquePointer? in
                     l10nd_mhd_start(
-                        -1, $0, 0, Self.connectionLimit, Self.timeoutSeconds, Self.handle, context.toOpaque())
-                }
-            }
-        case .ipv6(let host, let port):
-            listener = nil
-            var socketAddress = sockaddr_in6()
-            socketAddress.sin6_family = sa_family_t(AF_INET6)
-            socketAddress.sin6_port = port.bigEndian
-            _ = inet_pton(AF_INET6, host, &socketAddress.sin6_addr)
-            started = withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    l10nd_mhd_start(
-                        -1, $0, 1, Self.connectionLimit, Self.timeoutSeconds, Self.handle, context.toOpaque())
-                }
-            }
+                        -1, socketAddress, isIPv6 ? 1 : 0, Self.connectionLimit, Self.timeoutSeconds, Self.handle,
+                        context.toOpaque())
+                } ?? nil
         }
         guard let started else {
             let reason = errno
