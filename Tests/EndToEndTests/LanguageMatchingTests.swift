@@ -12,15 +12,26 @@ import Testing
 
     /// An app's folders as public apps ship them: region names, one with an underscore.
     static func regionNamedApp() throws -> TemporaryDirectory {
+        try app(
+            key: "Settings",
+            values: [
+                ("en", "Settings"),
+                ("zh-CN", "设置"),
+                ("zh_TW", "設定"),
+                ("zh-HK", "設定（香港）"),
+                ("pt_BR", "Ajustes"),
+                ("Japanese", "設定（日本）"),
+                ("de", "Einstellungen"),
+                ("Swedish", "Inställningar"),
+            ])
+    }
+
+    /// A root with one `Localizable.strings` per folder, each giving `key` its value.
+    static func app(key: String, values: [(folder: String, value: String)]) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
-        try directory.write("en.lproj/Localizable.strings", "\"Settings\" = \"Settings\";")
-        try directory.write("zh-CN.lproj/Localizable.strings", "\"Settings\" = \"设置\";")
-        try directory.write("zh_TW.lproj/Localizable.strings", "\"Settings\" = \"設定\";")
-        try directory.write("zh-HK.lproj/Localizable.strings", "\"Settings\" = \"設定（香港）\";")
-        try directory.write("pt_BR.lproj/Localizable.strings", "\"Settings\" = \"Ajustes\";")
-        try directory.write("Japanese.lproj/Localizable.strings", "\"Settings\" = \"設定（日本）\";")
-        try directory.write("de.lproj/Localizable.strings", "\"Settings\" = \"Einstellungen\";")
-        try directory.write("Swedish.lproj/Localizable.strings", "\"Settings\" = \"Inställningar\";")
+        for (folder, value) in values {
+            try directory.write("\(folder).lproj/Localizable.strings", "\"\(key)\" = \"\(value)\";")
+        }
         return directory
     }
 
@@ -93,18 +104,20 @@ import Testing
     /// not the language's likely one (`sr-Latn` never reads `sr`), and the folders the root
     /// really has (`nl` reads the only `nl-BE`, `es` the only `es-419`).
     static func appleMatchingApp() throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        try directory.write("en.lproj/Localizable.strings", "\"Save\" = \"Save\";")
-        try directory.write("en-GB.lproj/Localizable.strings", "\"Save\" = \"Save (GB)\";")
-        try directory.write("nl-BE.lproj/Localizable.strings", "\"Save\" = \"Opslaan\";")
-        try directory.write("es-419.lproj/Localizable.strings", "\"Save\" = \"Guardar\";")
-        try directory.write("zh-HK.lproj/Localizable.strings", "\"Save\" = \"儲存\";")
-        try directory.write("zh-Hans.lproj/Localizable.strings", "\"Save\" = \"保存\";")
-        try directory.write("he.lproj/Localizable.strings", "\"Save\" = \"שמור\";")
-        try directory.write("in.lproj/Localizable.strings", "\"Save\" = \"Simpan\";")
-        try directory.write("nb.lproj/Localizable.strings", "\"Save\" = \"Lagre\";")
-        try directory.write("sr.lproj/Localizable.strings", "\"Save\" = \"Сачувај\";")
-        return directory
+        try app(
+            key: "Save",
+            values: [
+                ("en", "Save"),
+                ("en-GB", "Save (GB)"),
+                ("nl-BE", "Opslaan"),
+                ("es-419", "Guardar"),
+                ("zh-HK", "儲存"),
+                ("zh-Hans", "保存"),
+                ("he", "שמור"),
+                ("in", "Simpan"),
+                ("nb", "Lagre"),
+                ("sr", "Сачувај"),
+            ])
     }
 
     static let appleMatchingCases: [(lang: String, value: String)] = [
