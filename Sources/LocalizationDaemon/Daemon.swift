@@ -362,6 +362,8 @@ package final class Daemon: Sendable {
         counters.add(1, to: .rescans)
         var summary = reread.settingsChanged ? store.reconfigure(reread.settings) : store.rescan()
         summary.configuration = reread.report
+        // Judged on the tables just read: a language no root serves shows only now.
+        if summary.configuration?.error == nil { summary.configuration?.warnings = configurationWarnings() }
         counters.reloadDurations.record(since: started)
         publish(summary)
         notify { try notifier.ready(status: statusLine()) }
@@ -395,9 +397,7 @@ package final class Daemon: Sendable {
         }
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
-        logger.info(
-            "generation \(summary.generation): "
-                + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
+        logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
         // Compiled now, in the background, not at the first `map` (which never waits for it:
         // until it is ready, `map` says `compiling` and clients ask the daemon per lookup).
