@@ -247,7 +247,17 @@ package final class Daemon: Sendable {
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
         // Always 0660 (docs/DAEMON.md, "Who may do what"): the group is the daemon's own unless
         // `socket_group` names another; lookups are for whoever that group admits.
-        let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
+        let listener: SocketListener
+        do {
+            listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
+        } catch  where error.code == .addressInUse {
+            // Said as it is: another l10nd only when it answers `hello` as one. Its socket is
+            // live, so it is left alone (SocketListener never unlinks a socket that accepts).
+            throw SocketError(
+                code: .addressInUse, errno: error.errno,
+                message: SocketOccupant.describe(configuration.socketPath)
+                    + "; its socket is left alone: stop that program, or give l10nd another socket")
+        }
         if let group = configuration.socketGroup {
             try SocketPermissions.assignGroup(group, to: configuration.socketPath)
         }
@@ -305,7 +315,8 @@ package final class Daemon: Sendable {
             logger.warning(
                 "the socket file \(configuration.socketPath) was removed; listening on a new one at the same path")
         } catch {
-            let message = "the socket file \(configuration.socketPath) was removed and cannot be re-created: \(error)"
+            let message =
+                "the socket file \(configuration.socketPath) was removed or replaced and cannot be re-created: \(error)"
             let isNew = socketFile.withLock { state in
                 defer { state.lastError = message }
                 return state.lastError != message
