@@ -478,6 +478,8 @@ package final class Daemon: Sendable {
         }
         // Beside the drain, not before it: the exit must not wait on the watcher (its queue
         // may be in a rescan, its inotify thread in a wait), and the process ends anyway.
+        // What its log held for a burst's next line is said first, at once.
+        watcher?.flushLog()
         if let watcher { DispatchQueue.global().async { watcher.stop() } }
         server.stop { [weak self] in
             self?.phase.withLock { $0 = .stopped }

@@ -161,8 +161,10 @@ package final class ResourceWatcher: @unchecked Sendable {
     private var unwatched = UnwatchedDirectories()
     private var retryTimer: (any DispatchSourceTimer)?
     private var pollTimer: (any DispatchSourceTimer)?
-    /// Says a burst of newly unwatched directories in a line or two (``UnwatchedLog``).
-    private var unwatchedLog = UnwatchedLog()
+    /// Says a burst of newly unwatched directories in a line or two (``UnwatchedLog``). Locked,
+    /// not confined to the queue: ``flushLog()`` says what it holds from the daemon's stop,
+    /// which must not wait for the queue (it may be in a long rescan).
+    private let unwatchedLog = Mutex(UnwatchedLog())
     /// Fires when ``unwatchedLog``'s window ends.
     private var unwatchedLogTimer: (any DispatchSourceTimer)?
     /// Watches given up on, whose `.watchRemoved` has not arrived yet: their late events are expected.
@@ -295,7 +297,7 @@ package final class ResourceWatcher: @unchecked Sendable {
             pollTimer = nil
             unwatchedLogTimer?.cancel()
             unwatchedLogTimer = nil
-            for line in unwatchedLog.flush() { log(line.level, line.message) }
+            flushLog()
             watchedPaths = [:]
             watchedTree = PathTree()
             pathsByWatch = [:]
@@ -864,7 +866,7 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// thousands unwatched at once, a deployment can add 40 odd folders one by one); what
     /// cleared, one line per directory or one for many.
     private func logTransitions(started: [UnwatchedDirectory], cleared: [UnwatchedDirectory]) {
-        for line in unwatchedLog.started(started, now: .now) { log(line.level, line.message) }
+        for line in unwatchedLog.withLock({ $0.started(started, now: .now) }) { log(line.level, line.message) }
         scheduleUnwatchedLog()
         if cleared.count > 3 {
             log(.notice, "\(cleared.count) directories are watched again or gone, among them \(cleared[0].path)")
@@ -875,14 +877,20 @@ package final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
+    /// Logs the unwatched directories held for the burst's next line now: the process is
+    /// about to exit, and nothing found may go unsaid. Callable from any thread.
+    package func flushLog() {
+        for line in unwatchedLog.withLock({ $0.flush() }) { log(line.level, line.message) }
+    }
+
     /// Says what ``unwatchedLog`` held once its window ends, as long as bursts go on.
     private func scheduleUnwatchedLog() {
-        guard let end = unwatchedLog.windowEnd else { return }
+        guard let end = unwatchedLog.withLock({ $0.windowEnd }) else { return }
         let timer =
             unwatchedLogTimer
             ?? makeTimer { [weak self] in
                 guard let self, running else { return }
-                for line in unwatchedLog.windowEnded(now: .now) { log(line.level, line.message) }
+                for line in unwatchedLog.withLock({ $0.windowEnded(now: .now) }) { log(line.level, line.message) }
                 scheduleUnwatchedLog()
             }
         unwatchedLogTimer = timer
