@@ -184,6 +184,14 @@ import Testing
                 currentDirectory: directory, timeout: 60)
             #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
         }
+        // Made absolute, as every client makes it: the message names the file asked for.
+        let missing = try ProcessRunner.run(
+            build.check, ["batch"], environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": "none.sock"],
+            currentDirectory: directory, timeout: 60)
+        #expect(missing.status != 0)
+        #expect(
+            missing.stdout.contains("no l10nd is listening on \(directory)/none.sock"),
+            "\(missing.stdout)\(missing.stderr)")
         guard getuid() == 0 else { return }  // root is refused nothing: the check runs as nobody
         for path in [directory, build.directory.path, build.pkgConfigPath] { chmod(path, 0o755) }
         #expect(chown(daemon.socketPath, UInt32.max, 100) == 0)  // users
