@@ -138,6 +138,28 @@ import Testing
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
+    /// `socket =` itself (the daemon started from the file alone, no `--socket` flag): the
+    /// reload says it waits for a restart, and only that.
+    @Test func aNewSocketPathIsSaidOnceAsWaitingForARestart() throws {
+        let setup = try Setup()
+        try setup.write("resources = first\nsocket = first.sock\n")
+        let daemon = try BackgroundProcess(PackagePaths.executable("l10nd"), ["--config", setup.config])
+        let socket = setup.directory.path + "/first.sock"
+        #expect(eventually { (try? JSONLineClient(path: socket, timeout: 5).request(["op": "hello"]))?["ok"] != nil })
+        try setup.write("resources = first\nsocket = second.sock\n")
+        let output = try ProcessRunner.run(PackagePaths.executable("l10nctl"), ["reload", "--socket", socket])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout.contains(
+                "configuration: socket \(setup.directory.path)/second.sock (was \(socket)) takes effect at the next restart"
+            ),
+            "\(output.stdout)")
+        #expect(!output.stdout.contains("nothing changed"), "\(output.stdout)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        #expect(!daemon.log.contains("nothing changed"), "\(daemon.log)")
+        #expect(daemon.log.contains("second.sock takes effect at the next restart"), "\(daemon.log)")
+    }
+
     func statusText(_ daemon: DaemonProcess) throws -> String {
         let output = try ProcessRunner.run(
             PackagePaths.executable("l10nctl"), ["status", "--socket", daemon.socketPath])
