@@ -6,9 +6,9 @@ _l10nd() {
         --config|--resources|--socket) _filedir; return ;;
         --log-level) COMPREPLY=($(compgen -W "debug info notice warning error" -- "$cur")); return ;;
         --man) COMPREPLY=($(compgen -W "l10nd l10nd.conf" -- "$cur")); return ;;
-        --development-language|--settle-ms) return ;;
+        --development-language|--settle-ms|--metrics-listen) return ;;
     esac
     COMPREPLY=($(compgen -W "--config --resources --socket --development-language --log-level --settle-ms
-        --check-config --strict --help --version --man" -- "$cur"))
+        --metrics-listen --check-config --strict --help --version --man" -- "$cur"))
 }
 complete -F _l10nd l10nd

@@ -247,7 +247,17 @@ package final class Daemon: Sendable {
         try SocketDirectory.prepare(forSocketAt: configuration.socketPath)
         // Always 0660 (docs/DAEMON.md, "Who may do what"): the group is the daemon's own unless
         // `socket_group` names another; lookups are for whoever that group admits.
-        let listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
+        let listener: SocketListener
+        do {
+            listener = try SocketListener(path: configuration.socketPath, permissions: 0o660)
+        } catch  where error.code == .addressInUse {
+            // Said as it is: another l10nd only when it answers `hello` as one. Its socket is
+            // live, so it is left alone (SocketListener never unlinks a socket that accepts).
+            throw SocketError(
+                code: .addressInUse, errno: error.errno,
+                message: SocketOccupant.describe(configuration.socketPath)
+                    + "; its socket is left alone: stop that program, or give l10nd another socket")
+        }
         if let group = configuration.socketGroup {
             try SocketPermissions.assignGroup(group, to: configuration.socketPath)
         }
@@ -305,7 +315,8 @@ package final class Daemon: Sendable {
             logger.warning(
                 "the socket file \(configuration.socketPath) was removed; listening on a new one at the same path")
         } catch {
-            let message = "the socket file \(configuration.socketPath) was removed and cannot be re-created: \(error)"
+            let message =
+                "the socket file \(configuration.socketPath) was removed or replaced and cannot be re-created: \(error)"
             let isNew = socketFile.withLock { state in
                 defer { state.lastError = message }
                 return state.lastError != message
@@ -362,6 +373,8 @@ package final class Daemon: Sendable {
         counters.add(1, to: .rescans)
         var summary = reread.settingsChanged ? store.reconfigure(reread.settings) : store.rescan()
         summary.configuration = reread.report
+        // Judged on the tables just read: a language no root serves shows only now.
+        if summary.configuration?.error == nil { summary.configuration?.warnings = configurationWarnings() }
         counters.reloadDurations.record(since: started)
         publish(summary)
         notify { try notifier.ready(status: statusLine()) }
@@ -395,9 +408,7 @@ package final class Daemon: Sendable {
         }
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
-        logger.info(
-            "generation \(summary.generation): "
-                + summary.changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", "))
+        logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
         // Compiled now, in the background, not at the first `map` (which never waits for it:
         // until it is ready, `map` says `compiling` and clients ask the daemon per lookup).
@@ -467,6 +478,8 @@ package final class Daemon: Sendable {
         }
         // Beside the drain, not before it: the exit must not wait on the watcher (its queue
         // may be in a rescan, its inotify thread in a wait), and the process ends anyway.
+        // What its log held for a burst's next line is said first, at once.
+        watcher?.flushLog()
         if let watcher { DispatchQueue.global().async { watcher.stop() } }
         server.stop { [weak self] in
             self?.phase.withLock { $0 = .stopped }

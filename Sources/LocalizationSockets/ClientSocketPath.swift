@@ -3,7 +3,9 @@ import Glibc
 /// Which socket a client connects to when it is given none: the rule every l10nd client
 /// follows (the Swift library, `l10nctl`, the Python client; docs/CLIENT.md, "Which socket").
 ///
-/// 1. `L10N_SOCKET`, when set and not empty;
+/// 1. `L10N_SOCKET`, when set and not empty; a relative path is taken from the current
+///    directory at the time of the call and made absolute (so messages name the file the
+///    kernel was asked for), an `@name` is an abstract address and stays as it is;
 /// 2. else the per-user socket (``DefaultSocketPath``, where `l10nd` run by the user listens)
 ///    when it exists;
 /// 3. else the system service's socket, ``system`` (systemd's `l10nd.socket`).
@@ -13,13 +15,10 @@ package enum ClientSocketPath {
     /// For tests only: an environment variable that replaces ``system``, so the last step of
     /// the rule can be tried without root.
     package static let systemVariable = "L10N_SYSTEM_SOCKET_FOR_TESTS"
-    /// The group whose members may connect to the system socket (`SocketGroup=` of the unit).
-    package static let group = "l10n"
-
     /// The paths the rule considers, in order: `L10N_SOCKET` alone when it is set, else the
     /// per-user socket and the system socket.
     package static func candidates(environment: [String: String], userID: UInt32) -> [String] {
-        if let path = environment["L10N_SOCKET"], !path.isEmpty { return [path] }
+        if let path = environment["L10N_SOCKET"], !path.isEmpty { return [absolute(path)] }
         let system = environment[systemVariable].flatMap { $0.isEmpty ? nil : $0 } ?? system
         return [DefaultSocketPath.path(environment: environment, userID: userID), system]
     }
@@ -40,9 +39,53 @@ package enum ClientSocketPath {
         return "tried \(candidates[0]): no such socket, then \(path)"
     }
 
-    /// Why a connection was refused permission, and what to do about it.
+    /// Why a connection to `path` was refused permission, and what to do about it: join the
+    /// group that owns the socket (or, when the socket cannot even be looked at, its
+    /// directory), as `stat` finds it now — `l10n` for the Debian package's socket, whatever
+    /// `socket_group` or the daemon's own group made it elsewhere.
     package static func permissionDenied(_ path: String) -> String {
-        "permission denied connecting to \(path): join the group '\(group)' (sudo adduser $USER \(group), then log in again)"
+        "permission denied connecting to \(path): " + groupAdvice(for: path)
+    }
+
+    /// "join the group 'users', which owns the socket (sudo adduser $USER users, then log in
+    /// again)", or what else applies: the group of the socket file, else of its directory.
+    package static func groupAdvice(for path: String) -> String {
+        var status = stat()
+        var owner = "the socket"
+        var listing = "ls -l \(path)"
+        if stat(path, &status) != 0 {
+            let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+            let directory = parent.isEmpty ? "/" : parent
+            guard stat(directory, &status) == 0 else {
+                return "ask the administrator which group may use it (ls -ld \(directory))"
+            }
+            owner = "its directory \(directory)"
+            listing = "ls -ld \(directory)"
+        }
+        let gid = status.st_gid
+        let name = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
+        var groups = [gid_t](repeating: 0, count: Int(max(getgroups(0, nil), 0)))
+        groups = Array(groups.prefix(Int(max(getgroups(Int32(groups.count), &groups), 0))))
+        if getegid() == gid || groups.contains(gid) {
+            return "you are in the group '\(name)', which owns \(owner), yet may not connect: "
+                + "the mode (\(listing)) gives the group no access; l10nd makes its socket 0660"
+        }
+        return "join the group '\(name)', which owns \(owner) (sudo adduser $USER \(name), then log in again)"
+    }
+
+    /// `path` from the current directory when it is relative (`l10nd.sock`, `./run/s.sock`),
+    /// as the kernel would take it; absolute paths and `@name` as they are. Not normalised:
+    /// `..` means what the kernel makes of it.
+    package static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), !path.hasPrefix("@"), let directory = currentDirectory() else { return path }
+        return (directory == "/" ? "" : directory) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// The process's current directory, nil when it cannot be told (removed, or too long).
+    private static func currentDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Whether something (a socket) is at `path`.

@@ -93,6 +93,7 @@ enum DaemonCommands {
         if let roots = status["roots"]?.arrayValue {
             print("resources: " + roots.compactMap(\.stringValue).map(DisplayText.escaped).joined(separator: ", "))
         }
+        printConfiguration(status["configuration"]?.objectValue ?? [:])
         let errors = status["errors"]?.arrayValue ?? []
         print(errors.isEmpty ? "errors: none" : "errors (\(errors.count); each file keeps its last good table):")
         for error in errors {
@@ -107,6 +108,26 @@ enum DaemonCommands {
                 .map { "\($0.key)=\($0.value.jsonText)" }.joined(separator: " ")
             print("\(group): \(text)")
         }
+    }
+
+    /// What became of the configuration, as `status --format json` has it under
+    /// `configuration`: the file and its reloads, a reload refused, values waiting for a
+    /// restart, and the warnings (a development language no root serves).
+    private static func printConfiguration(_ configuration: [String: WireValue]) {
+        guard !configuration.isEmpty else { return }  // an l10nd from before reloads read it
+        func strings(_ name: String) -> [String] {
+            (configuration[name]?.arrayValue ?? []).compactMap(\.stringValue).map(DisplayText.escaped)
+        }
+        let file = configuration["file"]?.stringValue.map(DisplayText.escaped) ?? "none (started without --config)"
+        let reloads = configuration["reloads"]?.integerValue ?? 0
+        print("configuration: \(file), read again \(reloads) time\(reloads == 1 ? "" : "s")")
+        if let error = configuration["last_error"]?.stringValue {
+            print("configuration: the last reload was refused, the running one is kept: \(DisplayText.escaped(error))")
+        }
+        for waiting in strings("restart_needed") {
+            print("configuration: \(waiting) takes effect at the next restart (systemctl restart l10nd)")
+        }
+        for warning in strings("warnings") { print("WARNING: \(warning)") }
     }
 
     /// The directories the daemon reads but does not watch, one a line with the reason.
@@ -144,11 +165,15 @@ enum DaemonCommands {
         for waiting in strings("restart_needed") {
             print("configuration: \(waiting) takes effect at the next restart (systemctl restart l10nd)")
         }
-        for warning in strings("warnings") { print("warning: \(warning)") }
+        // On stderr, as l10nctl's other warnings: the reload itself worked.
+        for warning in strings("warnings") {
+            FileHandle.standardError.write(Data("l10nctl: warning: \(DisplayText.escaped(warning))\n".utf8))
+        }
         if let error = configuration["error"]?.stringValue {
             throw CommandFailure("the configuration was not reloaded, the running one is kept: \(error)")
         }
-        guard strings("applied").isEmpty else { return }
+        // "Nothing changed" only when nothing did: a value waiting for a restart is a change.
+        guard strings("applied").isEmpty, strings("restart_needed").isEmpty else { return }
         print(
             file.map { "configuration: \($0) read, nothing changed" }
                 ?? "configuration: started without --config, no file to read")

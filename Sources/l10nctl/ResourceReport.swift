@@ -35,7 +35,12 @@ struct ResourceReport {
     }
 
     static func untranslated(socket: String?) throws -> Untranslated {
-        let explicit = socket ?? ProcessInfo.processInfo.environment["L10N_SOCKET"]
+        let environment = ProcessInfo.processInfo.environment
+        let explicit =
+            socket
+            ?? environment["L10N_SOCKET"].map {
+                $0.isEmpty ? $0 : DaemonConnection.socketPath(environment: environment)
+            }
         let connection: DaemonConnection
         do { connection = try DaemonConnection(socketPath: explicit, timeout: 5) } catch {
             if let explicit { throw CommandFailure("\(explicit): \(error.message)") }

@@ -170,6 +170,41 @@ import Testing
             "\(missing.stdout)")
     }
 
+    /// A relative `L10N_SOCKET` is taken from the current directory, as every client takes
+    /// it (ClientSocketPath); a refused permission names the socket's real group (here
+    /// `users`), found by `stat`, as the Swift library and l10nctl name it.
+    @Test func relativeSocketAndTheSocketsGroup() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let daemon = setup.daemon
+        let directory = (daemon.socketPath as NSString).deletingLastPathComponent
+        for relative in [(daemon.socketPath as NSString).lastPathComponent, "./l10nd.sock"] {
+            let found = try ProcessRunner.run(
+                build.check, ["batch"], environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": relative],
+                currentDirectory: directory, timeout: 60)
+            #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+        }
+        // Made absolute, as every client makes it: the message names the file asked for.
+        let missing = try ProcessRunner.run(
+            build.check, ["batch"], environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": "none.sock"],
+            currentDirectory: directory, timeout: 60)
+        #expect(missing.status != 0)
+        #expect(
+            missing.stdout.contains("no l10nd is listening on \(directory)/none.sock"),
+            "\(missing.stdout)\(missing.stderr)")
+        guard getuid() == 0 else { return }  // root is refused nothing: the check runs as nobody
+        for path in [directory, build.directory.path, build.pkgConfigPath] { chmod(path, 0o755) }
+        #expect(chown(daemon.socketPath, UInt32.max, 100) == 0)  // users
+        let refused = try ProcessRunner.run(
+            "/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", build.check, "batch"],
+            environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": daemon.socketPath], timeout: 60)
+        #expect(refused.status != 0)
+        #expect(
+            refused.stdout.contains(
+                "permission denied connecting to \(daemon.socketPath): join the group 'users', which owns the socket"),
+            "\(refused.stdout)\(refused.stderr)")
+    }
+
     /// A client made before a daemon restart answers the first call after it, and a
     /// subscription is renewed and says so.
     @Test func survivesADaemonRestart() throws {

@@ -39,6 +39,31 @@ import Testing
         #expect(output.stderr.contains("set development_language = en"), "\(output.stderr)")
     }
 
+    /// A configuration file that is not there, or not a file, is said in l10nd's words
+    /// (the path, the reason, what to do), not Foundation's "The file couldn't be opened".
+    @Test func aMissingConfigurationFileIsSaidWithItsFix() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-check")
+        for arguments in [
+            ["--config", directory.path + "/nope.conf"], ["--check-config", "--config", directory.path + "/nope.conf"],
+        ] {
+            let output = try ProcessRunner.run(PackagePaths.executable("l10nd"), arguments, timeout: 20)
+            #expect(output.status == 2, "\(output.stderr)")
+            #expect(
+                output.stderr.hasPrefix(
+                    "l10nd: error: \(directory.path)/nope.conf: cannot read the configuration file: there is no such file "
+                        + "(give --config the path of an existing l10nd.conf; the package installs /etc/l10nd/l10nd.conf"
+                ),
+                "\(output.stderr)")
+            #expect(!output.stderr.contains("couldn"), "\(output.stderr)")
+        }
+        let folder = try ProcessRunner.run(PackagePaths.executable("l10nd"), ["--config", directory.path], timeout: 20)
+        #expect(folder.status == 2)
+        #expect(
+            folder.stderr.contains(
+                "\(directory.path): cannot read the configuration file: it is a directory, not a file"),
+            "\(folder.stderr)")
+    }
+
     @Test func noResourcesAtAllIsAProblemThatNamesTheFix() throws {
         let directory = try TemporaryDirectory(prefix: "l10nd-check")
         let config = try directory.write("log_level = info\n", to: "l10nd.conf")

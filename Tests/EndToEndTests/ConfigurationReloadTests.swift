@@ -125,7 +125,98 @@ import Testing
         let waiting = try #require(try configuration(daemon)["restart_needed"] as? [String])
         #expect(waiting.count == 1 && waiting[0].hasPrefix("socket_group"), "\(waiting)")
         #expect(daemon.log.contains("takes effect at the next restart"), "\(daemon.log)")
+        // Said once, as it is: not also "nothing changed", in the reply or the log.
+        #expect(!output.stdout.contains("nothing changed"), "\(output.stdout)")
+        #expect(!daemon.log.contains("nothing changed"), "\(daemon.log)")
+        // `l10nctl status` says it in text, as its JSON does.
+        let status = try statusText(daemon)
+        #expect(
+            status.contains("configuration: socket_group \(getegid()) (was ")
+                && status.contains("takes effect at the next restart"),
+            "\(status)")
         #expect(try lookup(daemon) == "from first")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// `socket =` itself (the daemon started from the file alone, no `--socket` flag): the
+    /// reload says it waits for a restart, and only that.
+    @Test func aNewSocketPathIsSaidOnceAsWaitingForARestart() throws {
+        let setup = try Setup()
+        try setup.write("resources = first\nsocket = first.sock\n")
+        let daemon = try BackgroundProcess(PackagePaths.executable("l10nd"), ["--config", setup.config])
+        let socket = setup.directory.path + "/first.sock"
+        #expect(eventually { (try? JSONLineClient(path: socket, timeout: 5).request(["op": "hello"]))?["ok"] != nil })
+        try setup.write("resources = first\nsocket = second.sock\n")
+        let output = try ProcessRunner.run(PackagePaths.executable("l10nctl"), ["reload", "--socket", socket])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout.contains(
+                "configuration: socket \(setup.directory.path)/second.sock (was \(socket)) takes effect at the next restart"
+            ),
+            "\(output.stdout)")
+        #expect(!output.stdout.contains("nothing changed"), "\(output.stdout)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+        #expect(!daemon.log.contains("nothing changed"), "\(daemon.log)")
+        #expect(daemon.log.contains("second.sock takes effect at the next restart"), "\(daemon.log)")
+    }
+
+    func statusText(_ daemon: DaemonProcess) throws -> String {
+        let output = try ProcessRunner.run(
+            PackagePaths.executable("l10nctl"), ["status", "--socket", daemon.socketPath])
+        #expect(output.status == 0, "\(output.stderr)")
+        return output.stdout
+    }
+
+    /// A reload to a development language that is no language (`jp`) and that no root serves
+    /// is applied but warned of, as `--check-config` warns: in the reply (`l10nctl reload`
+    /// prints it on stderr), the log, and `status` (JSON and text).
+    @Test func aDoubtfulDevelopmentLanguageIsWarnedOfAtReload() throws {
+        let setup = try Setup()
+        let daemon = try setup.daemon()
+        try setup.write("resources = first\nlog_level = notice\ndevelopment_language = jp\n")
+        let output = try reload(daemon)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("configuration: development_language jp (was en)"), "\(output.stdout)")
+        #expect(
+            output.stderr.contains("l10nctl: warning: development_language 'jp' is not a language CLDR knows"),
+            "\(output.stderr)")
+        #expect(
+            output.stderr.contains("l10nctl: warning: development_language jp is served by no resource root"),
+            "\(output.stderr)")
+        let warnings = try #require(try configuration(daemon)["warnings"] as? [String])
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(
+            eventually { daemon.log.contains("warning: configuration: development_language jp is served by no") },
+            "\(daemon.log)")
+        let status = try statusText(daemon)
+        #expect(status.contains("WARNING: development_language 'jp' is not a language CLDR knows"), "\(status)")
+
+        // A refused reload is in the text too, with the running configuration kept.
+        try setup.write("resources = first\nsetle_ms = 5\n")
+        #expect(try reload(daemon).status == 1)
+        let refused = try statusText(daemon)
+        #expect(refused.contains("configuration: the last reload was refused, the running one is kept: "), "\(refused)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
+    /// A reload that changes many tables logs one short line: how many, in how many
+    /// languages, the first few (one line naming 1,923 tables was 55 KB).
+    @Test func aReloadOfManyTablesLogsACappedLine() throws {
+        let setup = try Setup()
+        for language in ["de", "fr", "ja"] {
+            for table in 0..<20 {
+                _ = try setup.directory.write("\"k\" = \"\(table)\";\n", to: "many/\(language).lproj/T\(table).strings")
+            }
+        }
+        let daemon = try setup.daemon()
+        try setup.write("resources = many\nlog_level = info\n")
+        #expect(try reload(daemon).status == 0)
+        #expect(eventually { daemon.log.contains(" tables in ") }, "\(daemon.log)")
+        let line = try #require(daemon.log.split(separator: "\n").first { $0.contains(" tables in ") })
+        // 60 tables of many/ and ja/Localizable of first/ (gone).
+        #expect(line.contains("generation 2: 61 tables in 3 languages changed: de/T0, "), "\(line)")
+        #expect(line.hasSuffix(", and 51 more (l10nctl watch lists each)"), "\(line)")
+        #expect(line.count < 400, "\(line)")
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 

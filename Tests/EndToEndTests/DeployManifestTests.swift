@@ -113,6 +113,35 @@ import Testing
         #expect(daemons == (overlay == "git-sync" ? 2 : 1), "\(overlay)")
     }
 
+    /// Every l10nd is probed over HTTP on its own `--metrics-listen` port, named in its
+    /// `ports:` (no `l10nctl` run in the container per probe): started and ready on
+    /// `/readyz`, alive on `/healthz`, at an address the kubelet reaches (not loopback).
+    @Test(.enabled(if: canRender, Comment(rawValue: noKubectl)), arguments: KubernetesManifests.overlays)
+    func everyDaemonIsProbedOverItsOwnHTTPEndpoint(overlay: String) throws {
+        let objects = try KubernetesManifests.rendered(overlay)
+        var checked = 0
+        for object in objects {
+            guard let pod = Self.podSpec(of: object), let daemon = Self.l10ndContainer(in: pod)?.container else {
+                continue
+            }
+            let address = try #require(Self.argument("--metrics-listen", of: daemon), "\(overlay): no --metrics-listen")
+            #expect(address.hasPrefix("0.0.0.0:"), "\(overlay): \(address) is not reached by the kubelet")
+            let port = Int(address.split(separator: ":").last ?? "")
+            let ports = daemon["ports"] as? [[String: Any]] ?? []
+            let named = ports.first { $0["name"] as? String == "http-metrics" }
+            #expect(named?["containerPort"] as? Int == port, "\(overlay): \(ports)")
+            for (probe, path) in [
+                ("startupProbe", "/readyz"), ("readinessProbe", "/readyz"), ("livenessProbe", "/healthz"),
+            ] {
+                let get = (daemon[probe] as? [String: Any])?["httpGet"] as? [String: Any]
+                #expect(get?["path"] as? String == path, "\(overlay): \(probe) \(daemon[probe] ?? "none")")
+                #expect(get?["port"] as? String == "http-metrics", "\(overlay): \(probe)")
+            }
+            checked += 1
+        }
+        #expect(checked == 1, "\(overlay): one l10nd")
+    }
+
     @Test(.enabled(if: canRender, Comment(rawValue: noKubectl)), arguments: KubernetesManifests.overlays)
     func everyClientsSocketIsItsDaemonsSocketOnASharedVolume(overlay: String) throws {
         let objects = try KubernetesManifests.rendered(overlay)

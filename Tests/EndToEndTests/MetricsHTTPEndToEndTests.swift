@@ -125,6 +125,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path), "the metrics socket file is left behind")
     }
 
+    /// `--metrics-listen` on the command line, as a Kubernetes container's `args:` give it
+    /// (deploy/kubernetes): `/readyz` and `/healthz`, what its probes ask, answer 200.
+    @Test func theFlagServesWhatTheProbesAsk() throws {
+        let daemon = try DaemonProcess(
+            resources: [PackagePaths.exampleResources], arguments: ["--metrics-listen", "127.0.0.1:0"])
+        let base = try baseURL(daemon)
+        let ready = try get(base + "/readyz")
+        #expect(ready.status == 200 && ready.body.hasPrefix("ready"), "\(ready)")
+        let healthy = try get(base + "/healthz")
+        #expect(healthy.status == 200 && healthy.body.hasPrefix("ok"), "\(healthy)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     @Test func offByDefaultNothingListens() throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         #expect(try daemon.request(["op": "status"])["version"] != nil)

@@ -79,21 +79,68 @@ import Testing
             ), "\(result.stderr)")
     }
 
-    /// Tests run as root, to whom socket modes do not apply: the client runs as nobody.
+    /// Tests run as root, to whom socket modes do not apply: the client runs as nobody. The
+    /// group named is the socket's own, as `stat` finds it (here `users`, given by chgrp), not
+    /// the Debian package's `l10n` whatever the socket.
     @Test(.enabled(if: getuid() == 0, "needs root, to run l10nctl as another user"))
-    func aRefusedPermissionNamesTheGroupToJoin() throws {
+    func aRefusedPermissionNamesTheSocketsGroup() throws {
         let system = try DaemonProcess(resources: [PackagePaths.exampleResources])
-        chmod((system.socketPath as NSString).deletingLastPathComponent, 0o755)
-        let result = try ProcessRunner.run(
-            "/usr/bin/setpriv",
-            ["--reuid=nobody", "--regid=nogroup", "--clear-groups", l10nctl, "status"],
-            environment: [
-                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": "/nonexistent",
-                "L10N_SYSTEM_SOCKET_FOR_TESTS": system.socketPath,
-            ])
+        let directory = (system.socketPath as NSString).deletingLastPathComponent
+        chmod(directory, 0o755)
+        #expect(chown(system.socketPath, UInt32.max, 100) == 0)  // users
+        let result = try runAsNobody(["status"], system: system.socketPath)
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("permission denied connecting to \(system.socketPath): join the group 'l10n'"),
+            result.stderr.contains(
+                "permission denied connecting to \(system.socketPath): join the group 'users', which owns the socket "
+                    + "(sudo adduser $USER users, then log in again)"),
             "\(result.stderr)")
+        #expect(!result.stderr.contains("'l10n'"), "\(result.stderr)")
+
+        // A directory that cannot be searched hides the socket: its group is named.
+        chmod(directory, 0o750)
+        #expect(chown(directory, UInt32.max, 100) == 0)
+        let hidden = try runAsNobody(["status"], system: system.socketPath)
+        #expect(
+            hidden.stderr.contains("join the group 'users', which owns its directory \(directory) (sudo adduser"),
+            "\(hidden.stderr)")
+    }
+
+    func runAsNobody(_ arguments: [String], system: String) throws -> ProcessOutput {
+        try ProcessRunner.run(
+            "/usr/bin/setpriv",
+            ["--reuid=nobody", "--regid=nogroup", "--clear-groups", l10nctl] + arguments,
+            environment: [
+                "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": "/nonexistent", "L10N_SYSTEM_SOCKET_FOR_TESTS": system,
+            ])
+    }
+
+    /// A relative `L10N_SOCKET` is taken from the current directory and made absolute, by
+    /// l10nctl and by a Swift program's `Localizer` alike (the Python and C clients have tests
+    /// of their own): `socket-path` prints the absolute path, `status` reaches the daemon.
+    @Test func aRelativeL10nSocketIsTakenFromTheCurrentDirectory() throws {
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let directory = (daemon.socketPath as NSString).deletingLastPathComponent
+        let name = (daemon.socketPath as NSString).lastPathComponent
+        for relative in [name, "./" + name] {
+            let path = try ProcessRunner.run(
+                l10nctl, ["socket-path"], environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": relative],
+                currentDirectory: directory)
+            #expect(path.stdout == daemon.socketPath + "\n", "\(path.stdout)\(path.stderr)")
+            let status = try ProcessRunner.run(
+                l10nctl, ["status"], environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": relative],
+                currentDirectory: directory)
+            #expect(status.status == 0, "\(status.stderr)")
+        }
+        // This process's own directory: the path up to / and down to the socket.
+        let here = FileManager.default.currentDirectoryPath
+        let up = here.split(separator: "/").map { _ in ".." }.joined(separator: "/")
+        let relative = up + daemon.socketPath
+        #expect(!relative.hasPrefix("/"))
+        let localizer = Localizer(environment: ["L10N_SOCKET": relative], log: { _ in })
+        #expect(localizer.mode == .mapped)
+        let answer = localizer.lookupWithSource("保存", languages: ["fr"])
+        #expect(answer.result.value == "Enregistrer")
+        #expect(answer.source == .daemon)
     }
 }

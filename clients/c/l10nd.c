@@ -12,14 +12,17 @@
 #include "l10nd.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <json-c/json.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,11 +45,35 @@ static int fail(l10nd_error *err, int code, const char *format, ...) {
 
 static int exists(const char *path) { return access(path, F_OK) == 0; }
 
+/* `path` from the current directory when it is relative (`l10nd.sock`, `./run/s.sock`), as the
+ * kernel would take it; absolute paths and `@name` as they are. Not normalised: `..` means what
+ * the kernel makes of it (the Swift library's ClientSocketPath.absolute). */
+static void absolute(const char *path, char *out, size_t size) {
+    char directory[4096];
+    if (path[0] == '/' || path[0] == '@' || !getcwd(directory, sizeof directory)) {
+        snprintf(out, size, "%s", path);
+        return;
+    }
+    if (!strncmp(path, "./", 2)) path += 2;
+    /* Cut short, it is still longer than any socket address: connecting says ENAMETOOLONG. */
+    size_t prefix = strcmp(directory, "/") ? strlen(directory) : 0, length = strlen(path);
+    if (prefix + 1 + length >= size) length = prefix + 1 >= size ? 0 : size - prefix - 2;
+    if (prefix >= size) prefix = size - 1;
+    memcpy(out, directory, prefix);
+    if (prefix + 1 < size) {
+        out[prefix] = '/';
+        memcpy(out + prefix + 1, path, length);
+        out[prefix + 1 + length] = 0;
+    } else {
+        out[prefix] = 0;
+    }
+}
+
 /* Fills candidates[0..n) with the rule's paths; returns n (1 or 2). */
 static int candidates(char out[2][sizeof(((struct sockaddr_un *)0)->sun_path) + 64]) {
     const char *env = getenv("L10N_SOCKET");
     if (env && *env) {
-        snprintf(out[0], sizeof out[0], "%s", env);
+        absolute(env, out[0], sizeof out[0]);
         return 1;
     }
     const char *runtime = getenv("XDG_RUNTIME_DIR");
@@ -69,18 +96,63 @@ static int connect_path(const char *path, int *fd_out, int *error_out) {
         return -1;
     }
     strcpy(address.sun_path, path);
+    socklen_t length = sizeof address;
+    if (path[0] == '@') { /* an abstract name: a NUL first, and exactly its bytes counted */
+        address.sun_path[0] = 0;
+        length = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+    }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         *error_out = errno;
         return -1;
     }
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    if (connect(fd, (struct sockaddr *)&address, length) != 0) {
         *error_out = errno;
         close(fd);
         return -1;
     }
     *fd_out = fd;
     return 0;
+}
+
+/* What to do about a refused permission at `path`: join the group that owns the socket (or,
+ * when the socket cannot even be looked at, its directory), as stat finds it now -- the same
+ * words as the Swift library's and l10nctl's (ClientSocketPath.groupAdvice). */
+static void group_advice(const char *path, char *out, size_t size) {
+    struct stat status;
+    char directory[sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
+    char owner[sizeof directory + 32] = "the socket", listing[sizeof directory + 16];
+    snprintf(listing, sizeof listing, "ls -l %s", path);
+    if (stat(path, &status) != 0) {
+        const char *slash = strrchr(path, '/');
+        if (!slash) snprintf(directory, sizeof directory, ".");
+        else if (slash == path) snprintf(directory, sizeof directory, "/");
+        else snprintf(directory, sizeof directory, "%.*s", (int)(slash - path), path);
+        if (stat(directory, &status) != 0) {
+            snprintf(out, size, "ask the administrator which group may use it (ls -ld %s)", directory);
+            return;
+        }
+        snprintf(owner, sizeof owner, "its directory %s", directory);
+        snprintf(listing, sizeof listing, "ls -ld %s", directory);
+    }
+    char name[64], buffer[4096];
+    struct group entry, *found = NULL;
+    if (getgrgid_r(status.st_gid, &entry, buffer, sizeof buffer, &found) == 0 && found)
+        snprintf(name, sizeof name, "%s", found->gr_name);
+    else
+        snprintf(name, sizeof name, "%u", (unsigned)status.st_gid);
+    int member = getegid() == status.st_gid;
+    gid_t groups[256];
+    int count = getgroups(256, groups);
+    for (int i = 0; i < count && !member; i++) member = groups[i] == status.st_gid;
+    if (member)
+        snprintf(out, size,
+                 "you are in the group '%s', which owns %s, yet may not connect: the mode (%s) gives the group no "
+                 "access; l10nd makes its socket 0660",
+                 name, owner, listing);
+    else
+        snprintf(out, size, "join the group '%s', which owns %s (sudo adduser $USER %s, then log in again)", name, owner,
+                 name);
 }
 
 /* Connects to `fixed`, or by the rule; the message names every path tried. */
@@ -101,10 +173,11 @@ static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
     }
     int error = 0;
     if (connect_path(path, fd, &error) == 0) return L10ND_OK;
-    if (error == EACCES)
-        return fail(err, L10ND_ERR_CONNECT,
-                    "%spermission denied connecting to %s: join the group 'l10n' (sudo adduser $USER l10n, then log in again)",
-                    before, path);
+    if (error == EACCES || error == EPERM) {
+        char advice[700];
+        group_advice(path, advice, sizeof advice);
+        return fail(err, L10ND_ERR_CONNECT, "%spermission denied connecting to %s: %s", before, path, advice);
+    }
     return fail(err, L10ND_ERR_CONNECT, "%sno l10nd is listening on %s: %s", before, path, strerror(error));
 }
 

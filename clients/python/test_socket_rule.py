@@ -31,11 +31,33 @@ class RuleTests(unittest.TestCase):
         self.assertEqual(socket_candidates({"XDG_RUNTIME_DIR": "/run/user/7"}),
                          ["/run/user/7/l10nd/l10nd.sock", SYSTEM_SOCKET])
 
-    def test_permission_refused_names_the_group_to_join(self):
-        refused = DaemonUnavailable(["/run/l10nd/l10nd.sock"], [PermissionError(errno.EACCES, "Permission denied")])
-        self.assertEqual(refused.code, "permission_denied")
-        self.assertIn("/run/l10nd/l10nd.sock: permission denied", str(refused))
-        self.assertIn("join the group 'l10n'", str(refused))
+    def test_permission_refused_names_the_sockets_own_group(self):
+        """The group named is the one that owns the socket, as stat finds it (here `users`),
+        not a fixed `l10n`; with nothing to stat, the message says how to find out."""
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "l10nd.sock")
+            open(path, "w").close()
+            if os.geteuid() == 0:
+                os.chown(path, -1, 100)  # users
+                refused = DaemonUnavailable([path], [PermissionError(errno.EACCES, "Permission denied")])
+                self.assertEqual(refused.code, "permission_denied")
+                self.assertIn(f"{path}: permission denied", str(refused))
+                self.assertIn("join the group 'users', which owns the socket (sudo adduser $USER users", str(refused))
+            gone = os.path.join(directory, "gone", "l10nd.sock")
+            refused = DaemonUnavailable([gone], [PermissionError(errno.EACCES, "Permission denied")])
+            self.assertIn(f"ask the administrator which group may use it (ls -ld {os.path.dirname(gone)})", str(refused))
+
+    def test_a_relative_l10n_socket_is_taken_from_the_current_directory(self):
+        before = os.getcwd()
+        with tempfile.TemporaryDirectory() as directory:
+            os.chdir(directory)
+            try:
+                here = os.getcwd()
+                self.assertEqual(socket_candidates({"L10N_SOCKET": "s.sock"}), [here + "/s.sock"])
+                self.assertEqual(socket_candidates({"L10N_SOCKET": "./run/s.sock"}), [here + "/run/s.sock"])
+                self.assertEqual(socket_candidates({"L10N_SOCKET": "@abstract"}), ["@abstract"])
+            finally:
+                os.chdir(before)
 
 
 @unittest.skipUnless(BUILT, NOT_BUILT)
@@ -79,8 +101,20 @@ class ConnectingTests(unittest.TestCase):
 
     @unittest.skipUnless(os.geteuid() == 0 and os.path.exists("/usr/bin/setpriv"),
                          "needs root, to run the client as another user (nobody)")
-    def test_a_socket_refused_by_its_mode_says_to_join_the_group(self):
-        self.daemon_on(self.system)  # mode 0660, root's group: nobody may not connect
+    def test_a_relative_l10n_socket_reaches_the_daemon(self):
+        self.daemon_on(self.system)
+        before = os.getcwd()
+        os.chdir(os.path.dirname(self.system))
+        try:
+            with Client(environ={"L10N_SOCKET": "l10nd.sock"}, timeout=5) as l10n:
+                self.assertEqual(l10n.path, os.path.realpath(self.system))
+                self.assertEqual(l10n.request("hello")["daemon"], "l10nd")
+        finally:
+            os.chdir(before)
+
+    def test_a_socket_refused_by_its_mode_names_the_sockets_group(self):
+        self.daemon_on(self.system)  # mode 0660: nobody may not connect
+        os.chown(self.system, -1, 100)  # users
         for directory in (self.directory.name, os.path.dirname(self.system)):
             os.chmod(directory, 0o755)
         script = (
@@ -97,7 +131,7 @@ class ConnectingTests(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("permission_denied", result.stdout)
         self.assertIn(self.system + ": permission denied", result.stdout)
-        self.assertIn("join the group 'l10n'", result.stdout)
+        self.assertIn("join the group 'users', which owns the socket", result.stdout)
 
 
 if __name__ == "__main__":

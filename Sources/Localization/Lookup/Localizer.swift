@@ -75,7 +75,10 @@ public final class Localizer: Sendable {
         serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)
         self.log = log ?? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
-        let socket = environment["L10N_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        // By the rule's own reading (a relative path is taken from the current directory).
+        let socket = environment["L10N_SOCKET"].flatMap {
+            $0.isEmpty ? nil : DaemonConnection.socketPath(environment: environment)
+        }
         // Without L10N_MODE: a daemon found by the clients' rule (L10N_SOCKET, the per-user
         // socket, the system service's) is asked, as l10nctl and the other clients ask it.
         let found =

@@ -1,5 +1,6 @@
 import CommandLineHelp
 import Foundation
+import LocalizationCore
 
 #if canImport(Glibc)
     import Glibc
@@ -68,30 +69,39 @@ package enum ConfigurationParser {
         return configuration
     }
 
+    /// The largest configuration file read: far above any real one (a few KB), so a path
+    /// given by mistake (a log, an image) is refused rather than read whole.
+    static let maximumFileBytes = 1 << 20
+
     /// Reads and parses the file at `path`.
     package static func parse(contentsOf path: String, defaults: DaemonConfiguration = DaemonConfiguration())
         throws(ConfigurationError) -> DaemonConfiguration
     {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw ConfigurationError(
-                code: .unreadableConfiguration, file: path,
-                message: "cannot read the configuration file: \(Self.reason(error))")
+        let data: [UInt8]
+        // Said in l10nd's words (the path, the system's reason, what to do), not Foundation's
+        // "The file couldn't be opened because…".
+        switch ResourceFileReader.read(path, maximumBytes: maximumFileBytes) {
+        case .bytes(let bytes): data = bytes
+        case .gone:
+            throw unreadable(
+                path,
+                "there is no such file (give --config the path of an existing l10nd.conf; the package installs "
+                    + "/etc/l10nd/l10nd.conf, and config/l10nd.conf in the source is an example to copy)")
+        case .failed(let reason):
+            let fix =
+                access(path, F_OK) == 0 && access(path, R_OK) != 0
+                ? " (make it readable by the user l10nd runs as, or run l10nd as a user who may read it)" : ""
+            throw unreadable(path, reason + fix)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             throw ConfigurationError(
                 code: .unreadableConfiguration, file: path, message: "the configuration file is not UTF-8")
         }
         return try parse(text: text, file: path, defaults: defaults)
     }
 
-    private static func reason(_ error: any Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return (error as NSError).localizedDescription
+    private static func unreadable(_ path: String, _ reason: String) -> ConfigurationError {
+        ConfigurationError(
+            code: .unreadableConfiguration, file: path, message: "cannot read the configuration file: \(reason)")
     }
 }

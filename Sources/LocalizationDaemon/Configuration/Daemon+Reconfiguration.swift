@@ -82,11 +82,13 @@ extension Daemon {
             $0.waitingForRestart = change.waitingForRestart
         }
         let file = source.file ?? "the command line"
-        logger.notice(
-            change.applied.isEmpty
-                ? "configuration read again from \(file): nothing changed"
-                : "configuration read again from \(file): "
-                    + change.applied.map(\.description).joined(separator: "; "))
+        // Said once, as it is: a value waiting for a restart is a change, logged below.
+        if change.isEmpty {
+            logger.notice("configuration read again from \(file): nothing changed")
+        } else if !change.applied.isEmpty {
+            logger.notice(
+                "configuration read again from \(file): " + change.applied.map(\.description).joined(separator: "; "))
+        }
         for difference in change.waitingForRestart {
             logger.warning(
                 "configuration: \(difference.key) \(difference.new) takes effect at the next restart; "

@@ -38,6 +38,9 @@ package struct DaemonArguments: Sendable, Hashable {
     private static let settingFlags: [String: ConfigurationKey] = [
         "resources": .resources, "socket": .socket, "development-language": .developmentLanguage,
         "log-level": .logLevel, "settle-ms": .settleMilliseconds,
+        // A flag too, for where a command line is all there is (a Kubernetes container's
+        // `args:`, whose probes ask /readyz and /healthz over HTTP).
+        "metrics-listen": .metricsListen,
     ]
 
     /// `l10nd`'s options, read by the parser `l10nctl` uses too.

@@ -26,7 +26,7 @@ package enum DaemonHelp {
         synopsis: [
             "l10nd [--config FILE] [--resources DIR]... [--socket PATH]",
             "      [--development-language TAG] [--log-level LEVEL] [--settle-ms N]",
-            "      [--strict]",
+            "      [--metrics-listen ADDRESS] [--strict]",
             "l10nd --check-config [--config FILE] [--strict] [flags]",
             "l10nd --help | --version | --man l10nd|l10nd.conf",
         ],
@@ -56,6 +56,11 @@ package enum DaemonHelp {
                     HelpEntry("--development-language TAG", "The last fallback language (default en)."),
                     HelpEntry("--log-level LEVEL", "debug, info, notice, warning or error (default info)."),
                     HelpEntry("--settle-ms N", "Quiet time before a reload, in milliseconds (default 20)."),
+                    HelpEntry(
+                        "--metrics-listen ADDRESS",
+                        "Serve /metrics, /healthz and /readyz over HTTP at ADDRESS: an IP literal and port "
+                            + "(127.0.0.1:9464, [::1]:9464, 0.0.0.0:9464 for a Kubernetes probe) or an absolute Unix "
+                            + "socket path (default: off; metrics_listen in l10nd.conf(5))."),
                     HelpEntry(
                         "--check-config",
                         "Read the configuration and every resource directory once, print what would be served "

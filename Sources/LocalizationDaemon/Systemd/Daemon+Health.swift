@@ -33,6 +33,8 @@ extension Daemon {
                     ? "no language is served: no xx.lproj folder or .xcstrings file under \(roots.joined(separator: ", "))"
                     : "no language is served: the resource roots above give none")
         }
+        // Clients connecting to the configured path reach someone else, or no one.
+        if let socketError = socketFileState.lastError { problems.append(socketError) }
         return problems
     }
 }

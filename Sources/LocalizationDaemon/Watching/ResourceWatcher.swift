@@ -161,6 +161,12 @@ package final class ResourceWatcher: @unchecked Sendable {
     private var unwatched = UnwatchedDirectories()
     private var retryTimer: (any DispatchSourceTimer)?
     private var pollTimer: (any DispatchSourceTimer)?
+    /// Says a burst of newly unwatched directories in a line or two (``UnwatchedLog``). Locked,
+    /// not confined to the queue: ``flushLog()`` says what it holds from the daemon's stop,
+    /// which must not wait for the queue (it may be in a long rescan).
+    private let unwatchedLog = Mutex(UnwatchedLog())
+    /// Fires when ``unwatchedLog``'s window ends.
+    private var unwatchedLogTimer: (any DispatchSourceTimer)?
     /// Watches given up on, whose `.watchRemoved` has not arrived yet: their late events are expected.
     private var retiredWatches: Set<WatchDescriptor> = []
     private var running = false
@@ -289,6 +295,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             retryTimer = nil
             pollTimer?.cancel()
             pollTimer = nil
+            unwatchedLogTimer?.cancel()
+            unwatchedLogTimer = nil
+            flushLog()
             watchedPaths = [:]
             watchedTree = PathTree()
             pathsByWatch = [:]
@@ -853,24 +862,12 @@ package final class ResourceWatcher: @unchecked Sendable {
         schedulePolling()
     }
 
-    /// One line per directory, or one line per reason when more than a few share it (the
-    /// watch limit can leave thousands unwatched at once).
+    /// What started, in a line or two per burst (``UnwatchedLog``: the watch limit can leave
+    /// thousands unwatched at once, a deployment can add 40 odd folders one by one); what
+    /// cleared, one line per directory or one for many.
     private func logTransitions(started: [UnwatchedDirectory], cleared: [UnwatchedDirectory]) {
-        let pollNote = "; polled every \(Self.seconds(UnwatchedDirectories.pollInterval)) s and retried with backoff"
-        for (reason, group) in Dictionary(grouping: started, by: \.reason).sorted(by: {
-            $0.key.rawValue < $1.key.rawValue
-        }) {
-            let level: LogLevel = reason == .tooDeep || group[0].isSkippedByName ? .warning : .error
-            let note = group.first?.polled == true ? pollNote : ""
-            if group.count <= 3 {
-                for directory in group { log(level, directory.message + note) }
-            } else {
-                log(
-                    level,
-                    "\(group.count) directories are not watched: \(group[0].message) (and \(group.count - 1) more)\(note)"
-                )
-            }
-        }
+        for line in unwatchedLog.withLock({ $0.started(started, now: .now) }) { log(line.level, line.message) }
+        scheduleUnwatchedLog()
         if cleared.count > 3 {
             log(.notice, "\(cleared.count) directories are watched again or gone, among them \(cleared[0].path)")
         } else {
@@ -878,6 +875,26 @@ package final class ResourceWatcher: @unchecked Sendable {
                 log(.notice, "\(directory.path) is watched again or gone (was: \(directory.reason.rawValue))")
             }
         }
+    }
+
+    /// Logs the unwatched directories held for the burst's next line now: the process is
+    /// about to exit, and nothing found may go unsaid. Callable from any thread.
+    package func flushLog() {
+        for line in unwatchedLog.withLock({ $0.flush() }) { log(line.level, line.message) }
+    }
+
+    /// Says what ``unwatchedLog`` held once its window ends, as long as bursts go on.
+    private func scheduleUnwatchedLog() {
+        guard let end = unwatchedLog.withLock({ $0.windowEnd }) else { return }
+        let timer =
+            unwatchedLogTimer
+            ?? makeTimer { [weak self] in
+                guard let self, running else { return }
+                for line in unwatchedLog.withLock({ $0.windowEnded(now: .now) }) { log(line.level, line.message) }
+                scheduleUnwatchedLog()
+            }
+        unwatchedLogTimer = timer
+        timer.schedule(deadline: .now() + Self.interval(max(end - .now, .zero)), leeway: .milliseconds(50))
     }
 
     private func scheduleRetry() {
@@ -954,10 +971,6 @@ package final class ResourceWatcher: @unchecked Sendable {
 
     private static func interval(_ duration: Duration) -> DispatchTimeInterval {
         .milliseconds(Int(duration / .milliseconds(1)))
-    }
-
-    private static func seconds(_ duration: Duration) -> Int {
-        Int(duration / .seconds(1))
     }
 
     // MARK: - Bookkeeping

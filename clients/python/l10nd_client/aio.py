@@ -78,6 +78,7 @@ class AsyncClient:
             return _checked(await asyncio.wait_for(asyncio.wrap_future(future), limit))
         except asyncio.TimeoutError:
             connection.forget(future)
+            self.client._timed_out(connection, limit)
             raise CallTimeout(message["op"], limit) from None
         except (ConnectionLost, TimeoutError) as lost:
             raise self.client._lost(connection, lost) from None

@@ -13,7 +13,7 @@ import weakref
 from .connection import Connection, ConnectionLost
 from .errors import CallTimeout, DaemonUnavailable, L10ndError, RequestRefused
 from .last_known import LastKnownAnswers, key_answer
-from .socket_path import default_socket_path, passed_over
+from .socket_path import address, default_socket_path, passed_over
 
 logger = logging.getLogger("l10nd_client")
 
@@ -37,6 +37,12 @@ class Client:
     (per call: `timeout=`); a lookup past it answers as if the daemon were away, another
     request raises `CallTimeout`.
 
+    A daemon that is there but does not answer (stopped, or stuck) costs one time limit, not
+    one per call: after a call times out, the connection is held unhealthy and every call
+    answers at once as if the daemon were away (lookups from the last answers, other
+    requests `CallTimeout`), while one `hello` waits in the background; its answer (or the
+    connection's end) makes the connection usable again.
+
     `path` is the socket; None follows the rule of `default_socket_path` at each connection.
     `environ` replaces os.environ for that rule (for tests).
     """
@@ -57,6 +63,7 @@ class Client:
         self._away_since = 0.0  # when the outage's warning was logged
         self._back_since = 0.0  # when the last outage ended
         self._reconnecting = False
+        self._stalled = None  # the connection that let a call time out, until it answers again
         self._subscribers = set()
         self._last_known = LastKnownAnswers()
         if hasattr(os, "register_at_fork"):
@@ -109,6 +116,7 @@ class Client:
         self._stop = threading.Event()
         self._connection = None
         self._reconnecting = False
+        self._stalled = None
         self._unavailable = None
         self._next_attempt = 0.0
         self._last_known.after_fork()
@@ -193,6 +201,9 @@ class Client:
         """Sends `message` on the connection (opening one if none is open and it is time to
         try), waiting at most `limit` to send; returns the connection and the reply's future."""
         connection = self._connection or self._connect_if_due()
+        stalled = self._stalled
+        if stalled is not None and stalled[0] is connection:
+            raise CallTimeout(message["op"], stalled[1], waiting=True)
         return connection, connection.submit(message, limit)
 
     def _wait(self, connection, future, message, limit):
@@ -200,9 +211,31 @@ class Client:
             return _checked(future.result(timeout=limit))
         except concurrent.futures.TimeoutError:
             connection.forget(future)
+            self._timed_out(connection, limit)
             raise CallTimeout(message["op"], limit) from None
         except (ConnectionLost, TimeoutError) as lost:
             raise self._lost(connection, lost) from None
+
+    def _timed_out(self, connection, limit):
+        """A call on `connection` got no answer within `limit`: the calls after it answer at
+        once without asking (a stopped daemon would cost each its whole limit), until the
+        `hello` sent now is answered or the connection ends."""
+        with self._lock:
+            if self._stalled is not None and self._stalled[0] is connection:
+                return
+            self._stalled = (connection, limit)
+        # On a thread of its own: the send may wait for room in a full socket buffer.
+        threading.Thread(target=self._probe, args=(connection,), name="l10nd-probe", daemon=True).start()
+
+    def _probe(self, connection):
+        future = connection.submit({"op": "hello"}, self.timeout)
+        try:
+            future.result()  # as long as it takes: the daemon answers when it runs again
+        except BaseException:  # the connection ended: the next call connects anew
+            pass
+        with self._lock:
+            if self._stalled is not None and self._stalled[0] is connection:
+                self._stalled = None
 
     def _lost(self, connection, lost):
         return DaemonUnavailable([connection.path], [getattr(lost, "reason", None) or lost])
@@ -243,7 +276,7 @@ class Client:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.settimeout(self.timeout)
             try:
-                sock.connect(path)
+                sock.connect(address(path))
             except OSError as error:
                 sock.close()
                 passed = [] if self._explicit_path else passed_over(path, self._environ)

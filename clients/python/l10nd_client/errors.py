@@ -1,8 +1,8 @@
 """The exceptions the client raises: all are `L10ndError`, each with a stable `code`."""
 
 import errno
-
-from .socket_path import SOCKET_GROUP
+import grp
+import os
 
 
 class L10ndError(Exception):
@@ -26,9 +26,8 @@ class DaemonUnavailable(L10ndError, ConnectionError):
         self.paths = list(paths)
         self.errors = list(errors)
         tried = "; ".join(f"{path}: {describe(error)}" for path, error in zip(self.paths, self.errors))
-        denied = any(isinstance(error, PermissionError) for error in self.errors)
-        fix = (f"; join the group '{SOCKET_GROUP}' (sudo adduser $USER {SOCKET_GROUP}, then log in again)"
-               if denied else "; start l10nd, or set L10N_SOCKET")
+        denied = [path for path, error in zip(self.paths, self.errors) if isinstance(error, PermissionError)]
+        fix = f"; {group_advice(denied[0])}" if denied else "; start l10nd, or set L10N_SOCKET"
         super().__init__("permission_denied" if denied else "unreachable",
                          f"no l10nd answered (tried {tried}){fix}")
 
@@ -36,8 +35,10 @@ class DaemonUnavailable(L10ndError, ConnectionError):
 class CallTimeout(L10ndError, TimeoutError):
     """The daemon did not answer within the call's time limit."""
 
-    def __init__(self, op, seconds):
-        super().__init__("timeout", f"l10nd did not answer '{op}' within {seconds:g} s")
+    def __init__(self, op, seconds, waiting=False):
+        super().__init__("timeout", f"l10nd has not answered a call for over {seconds:g} s, so '{op}' was not sent "
+                                    "(it is asked again as soon as it answers)" if waiting
+                         else f"l10nd did not answer '{op}' within {seconds:g} s")
 
 
 def describe(error):
@@ -49,3 +50,27 @@ def describe(error):
     reasons = {errno.ENOENT: "no such socket", errno.EACCES: "permission denied",
                errno.ECONNREFUSED: "nothing listening", errno.EPERM: "permission denied"}
     return reasons.get(getattr(error, "errno", None), str(error))
+
+
+def group_advice(path):
+    """What to do about a refused permission at `path`: join the group that owns the socket
+    (or, when the socket cannot even be looked at, its directory), as `stat` finds it now --
+    the same words as the Swift library's and l10nctl's (ClientSocketPath.groupAdvice)."""
+    owner, listing = "the socket", f"ls -l {path}"
+    try:
+        status = os.stat(path)
+    except OSError:
+        directory = os.path.dirname(path) or "."
+        try:
+            status = os.stat(directory)
+        except OSError:
+            return f"ask the administrator which group may use it (ls -ld {directory})"
+        owner, listing = f"its directory {directory}", f"ls -ld {directory}"
+    try:
+        name = grp.getgrgid(status.st_gid).gr_name
+    except KeyError:
+        name = str(status.st_gid)
+    if status.st_gid == os.getegid() or status.st_gid in os.getgroups():
+        return (f"you are in the group '{name}', which owns {owner}, yet may not connect: "
+                f"the mode ({listing}) gives the group no access; l10nd makes its socket 0660")
+    return f"join the group '{name}', which owns {owner} (sudo adduser $USER {name}, then log in again)"

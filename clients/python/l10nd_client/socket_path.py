@@ -1,6 +1,8 @@
 """Which socket a client connects to: the rule every l10nd client follows (docs/CLIENT.md).
 
-1. `L10N_SOCKET`, when set and not empty;
+1. `L10N_SOCKET`, when set and not empty; a relative path is taken from the current directory
+   at the time of the call and made absolute (so messages name the file the kernel was asked
+   for), an `@name` is an abstract address and stays as it is;
 2. else the per-user socket, when it exists: `$XDG_RUNTIME_DIR/l10nd/l10nd.sock` (when that
    variable is an absolute path), else `/tmp/l10nd-$UID/l10nd.sock` -- where `l10nd` started
    by the user listens by default;
@@ -13,9 +15,6 @@ SYSTEM_SOCKET = "/run/l10nd/l10nd.sock"
 
 # For tests only: replaces SYSTEM_SOCKET, so the third step can be tried without root.
 SYSTEM_SOCKET_VARIABLE = "L10N_SYSTEM_SOCKET_FOR_TESTS"
-
-# Members of this group may connect to the system socket (systemd/l10nd.socket, SocketGroup=).
-SOCKET_GROUP = "l10n"
 
 
 def per_user_socket_path(environ=None, uid=None):
@@ -33,7 +32,7 @@ def socket_candidates(environ=None, uid=None):
     the per-user socket and the system socket (what an error message names as tried)."""
     environ = os.environ if environ is None else environ
     if environ.get("L10N_SOCKET"):
-        return [environ["L10N_SOCKET"]]
+        return [absolute(environ["L10N_SOCKET"])]
     system = environ.get(SYSTEM_SOCKET_VARIABLE) or SYSTEM_SOCKET
     return [per_user_socket_path(environ, uid), system]
 
@@ -52,3 +51,21 @@ def passed_over(path, environ=None, uid=None):
     per-user one, when the rule fell through to the system socket)."""
     candidates = socket_candidates(environ, uid)
     return candidates[:1] if len(candidates) == 2 and path == candidates[1] else []
+
+
+def absolute(path):
+    """`path` from the current directory when it is relative (`l10nd.sock`, `./run/s.sock`), as
+    the kernel would take it; absolute paths and `@name` as they are. Not normalised: `..`
+    means what the kernel makes of it (the Swift library's ClientSocketPath.absolute)."""
+    if path.startswith("/") or path.startswith("@"):
+        return path
+    try:
+        directory = os.getcwd()
+    except OSError:  # the current directory was removed
+        return path
+    return ("" if directory == "/" else directory) + "/" + (path[2:] if path.startswith("./") else path)
+
+
+def address(path):
+    """What `socket.connect` takes for `path`: `@name` is the abstract name (a NUL first)."""
+    return "\0" + path[1:] if path.startswith("@") else path
