@@ -36,6 +36,24 @@ import Testing
         #expect(try lookup("%.1f hours", "fr", counts: [PluralOperands("1.5")]) == "%.1f heure")
     }
 
+    /// A variable that prints its count with an integer conversion selects by the count's
+    /// integral part, the number it prints (issue 25: `1.5` selected `other`, "1 files");
+    /// a catalog variation without `NSStringFormatValueTypeKey` by its `other` form's.
+    @Test func anIntegerVariableSelectsByTheIntegralPart() throws {
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("1.5")]) == "%d file")
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("1.0")]) == "%d file")
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("2.5")]) == "%d files")
+        #expect(try lookup("%d files", "ru", counts: [PluralOperands("21.9")]) == "%d файл")
+        #expect(
+            try lookup("%d files in %d folders", "en", counts: [PluralOperands("1.5"), PluralOperands("1.0")])
+                == "%1$d file in %2$d folder")
+        let catalogVariable = PluralFormat.Variable(forms: [.one: "%lld photo", .other: "%lld photos"])
+        #expect(catalogVariable.takesInteger)
+        #expect(!PluralFormat.Variable(valueType: "f", forms: [.other: "%d"]).takesInteger)
+        #expect(PluralFormat.Variable(valueType: "lu", forms: [.other: "%f"]).takesInteger)
+        #expect(!PluralFormat.Variable(forms: [.other: "%.1f hours"]).takesInteger)
+    }
+
     @Test func plainEntriesAndMissingKeysIgnoreCounts() throws {
         #expect(try lookup("多言語化", "en", counts: [PluralOperands(2)]) == "Multilingualization")
         #expect(try lookup("nobody has this %d", "en", counts: [PluralOperands(2)]) == "nobody has this %d")
