@@ -54,6 +54,18 @@ import Testing
         #expect(!PluralFormat.Variable(forms: [.other: "%.1f hours"]).takesInteger)
     }
 
+    /// A conversion without a position takes the next argument counted among those without
+    /// one, as CoreFoundation numbers them: `%2$@ has %#@c@` selects `c` by argument 1.
+    @Test func unnumberedConversionsAreCountedApart() throws {
+        let format = PluralFormat(
+            format: "%2$@ has %#@c@",
+            variables: ["c": .init(valueType: "d", forms: [.one: "%d file", .other: "%d files"])])
+        #expect(
+            format.resolved(.counts([PluralOperands(1), nil]), rules: .cldr(for: LanguageTag(language: "en")))
+                == "%2$@ has %1$d file")
+        #expect(FormatSpecifier.argumentKinds(of: FormatSpecifier.parse("%2$@ has %d")) == [2: .object, 1: .integer])
+    }
+
     @Test func plainEntriesAndMissingKeysIgnoreCounts() throws {
         #expect(try lookup("多言語化", "en", counts: [PluralOperands(2)]) == "Multilingualization")
         #expect(try lookup("nobody has this %d", "en", counts: [PluralOperands(2)]) == "nobody has this %d")

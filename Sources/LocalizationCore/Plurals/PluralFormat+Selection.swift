@@ -55,6 +55,8 @@ extension PluralFormat {
         inherited: Int?, nesting: Int
     ) -> String {
         var result = ""
+        // The next argument of a conversion without a position: CoreFoundation counts those
+        // apart from numbered ones (`%2$@ has %#@c@`: the variable takes argument 1, not 3).
         var next = 1
         for segment in segments {
             guard case .specifier(let specifier) = segment else {
@@ -63,7 +65,7 @@ extension PluralFormat {
             }
             // Inside a form, conversions without a position take the variable's argument.
             let position = specifier.position ?? inherited ?? next
-            if inherited == nil { next = position + 1 }
+            if inherited == nil, specifier.position == nil { next += 1 }
             if specifier.kind == .pluralVariable, let variable = variables[specifier.conversion],
                 nesting < Self.maximumSelectionNesting
             {
