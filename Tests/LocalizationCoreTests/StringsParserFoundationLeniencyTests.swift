@@ -141,6 +141,53 @@ import Testing
         #expect(segment.problems.count == 1)
     }
 
+    /// Files made at random of string entries, array, dictionary and data values nested in
+    /// each other, comments, and now and then a comment never closed at the end: the parser
+    /// keeps exactly the string keys and values Foundation keeps, and names every other key.
+    @Test(arguments: 0..<8)
+    func randomFilesAgreeWithFoundation(seed: UInt64) throws {
+        var generator = SeededGenerator(state: 0x5EED_0025 &+ seed)
+        let strings = ["\"a\"", "\"é\\n\"", "plain", "'q'", "\"\\U00e9\"", "x.y-z", "\"/*\"", "\"\""]
+        let gaps = [" ", "\n", " /* c */ ", " // l\n", "\t", "\r\n", "\u{2028}"]
+        func gap() -> String { gaps.randomElement(using: &generator)! }
+        func value(depth: Int) -> String {
+            switch Int.random(in: 0..<(depth > 2 ? 1 : 5), using: &generator) {
+            case 1:
+                let items = (0..<Int.random(in: 0...3, using: &generator)).map { _ in value(depth: depth + 1) }
+                let trailing = !items.isEmpty && Bool.random(using: &generator) ? "," : ""
+                return "(" + gap() + items.joined(separator: "," + gap()) + trailing + gap() + ")"
+            case 2:
+                let pairs = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                    Bool.random(using: &generator)
+                        ? strings.randomElement(using: &generator)! + ";"
+                        : strings.randomElement(using: &generator)! + gap() + "=" + gap() + value(depth: depth + 1)
+                            + ";"
+                }
+                return "{" + gap() + pairs.joined(separator: gap()) + gap() + "}"
+            case 3:
+                let bytes = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    String(format: "%02x", Int.random(in: 0..<256, using: &generator))
+                }
+                return "<" + bytes.joined(separator: [" ", "", "\n"].randomElement(using: &generator)!) + ">"
+            default: return strings.randomElement(using: &generator)!
+            }
+        }
+        for _ in 0..<200 {
+            var text = gap()
+            for index in 0..<Int.random(in: 1...8, using: &generator) {
+                let key = Bool.random(using: &generator) ? "\"k\(index % 5)\"" : "k\(index % 5)"
+                text += key + gap() + "=" + gap() + value(depth: 0) + gap() + ";" + gap()
+            }
+            if Int.random(in: 0..<4, using: &generator) == 0 { text += "/* never closed \"z\" = \"y\";" }
+            let bytes = Array(text.utf8)
+            let oracle = try #require(Self.foundation(bytes), "Foundation refused \(text.debugDescription)")
+            let table = try StringsParser.parseTable(bytes)
+            #expect(sameStrings(table.dictionary, oracle.strings), "\(text.debugDescription)")
+            #expect(
+                oracle.others.isSubset(of: Set(table.nonStringValues.map(table.key(of:)))), "\(text.debugDescription)")
+        }
+    }
+
     /// A file of a thousand nested arrays is refused with a message, not a crash.
     @Test func deepNestingIsRefused() {
         let text = "\"a\" = " + String(repeating: "(", count: 100_000) + String(repeating: ")", count: 100_000) + ";"
