@@ -405,8 +405,13 @@ public final class Localizer: Sendable {
             return lookup(key, languages: languages.tags, table: table).value
         }
         local.pointee.remember(place, as: ThreadLookupCache.TableName(languages: languages, table: table))
-        if let value = place.value(key) {
-            noteFallback(key, in: place.compiled, languages: languages, table: table, local: local)
+        local.pointee.lastLanguage = identifiers[0]
+        // Through the thread's value cache, as the fast path reads: a fallback answer is noted
+        // when this thread first makes its value, not at every switch of tables.
+        if let value = local.pointee.mappedValues.value(
+            key, in: place.compiled,
+            made: { noteFallback(key, in: place.compiled, languages: languages, table: table, local: local) })
+        {
             return value
         }
         daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
@@ -423,10 +428,12 @@ public final class Localizer: Sendable {
         _ key: String, in place: CompiledTables.Place, languages: LanguageList, table: String?,
         local: UnsafeMutablePointer<ThreadLookupCache>
     ) {
-        let tags = LanguageTag.preferences(languages.tags)
-        guard let daemon = local.pointee.mappedDaemon, let asked = tags.first,
-            let answer = try? place.answer(key), !answer.language.elementsEqual(asked.identifier.utf8)
+        // Answered in the place's own language (most values): nothing to note, and no list of
+        // preferences to parse.
+        guard let daemon = local.pointee.mappedDaemon, let answer = try? place.answer(key),
+            !answer.language.elementsEqual(local.pointee.lastLanguage.utf8)
         else { return }
+        let tags = LanguageTag.preferences(languages.tags)
         let result = LookupResult(
             value: "", found: true, language: try? LanguageTag(answer.languageIdentifier), entry: nil)
         guard
