@@ -76,10 +76,15 @@ enum GetCommand {
                 "no language served matches '\(tag)': check its spelling ('l10nctl languages' lists them); the value comes from the fallback chain"
             )
         }
-        // With counts, the plural forms are selected; fill in the numbers they show.
+        // With counts, the plural forms are selected; fill in the numbers they show: an
+        // integer conversion the count's integral part, by which its form was chosen.
+        let kinds = FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(result.value))
         let value =
             counts.isEmpty
-            ? result.value : LocalizedFormatter.formatLeniently(result.value, counts.map { Self.argument($0.text) })
+            ? result.value
+            : LocalizedFormatter.formatLeniently(
+                result.value,
+                counts.enumerated().map { Self.argument($1.text, integer: kinds[$0 + 1] == .integer) })
         if invocation.json {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
@@ -100,10 +105,12 @@ enum GetCommand {
         FileHandle.standardError.write(Data("l10nctl: warning: \(message)\n".utf8))
     }
 
-    /// The number `--count` gave, as the format's argument: an `Int` when whole, else a
-    /// `Double`.
-    static func argument(_ text: String) -> any CVarArg {
-        if let integer = Int(text) { return integer }
-        return Double(text) ?? text
+    /// The number `--count` gave, as the format's argument: an `Int` when whole or when it
+    /// goes to an `integer` conversion (its integral part, docs/PLURALS.md), else a `Double`.
+    static func argument(_ text: String, integer: Bool) -> any CVarArg {
+        if let whole = Int(text) { return whole }
+        guard let number = Double(text) else { return text }
+        if integer, let whole = Int(exactly: number.rounded(.towardZero)) { return whole }
+        return number
     }
 }

@@ -145,15 +145,17 @@ import Testing
         #expect(failures.load(ordering: .relaxed) == 0)
     }
 
-    /// A fractional count reaches the daemon as a decimal, in both modes: `1.5` selects
-    /// `one` in French, `other` in English; `1.0` is `other` in English.
+    /// A fractional count reaches the daemon as a decimal, in both modes; a `%d` variable
+    /// selects by its integral part, the number it prints (docs/PLURALS.md): `1.5` and `1.0`
+    /// are `one` in French and English alike, `2.5` `other`.
     @Test(arguments: [LookupMode.mapped, .direct])
     func decimalCountsSelectThroughTheDaemon(mode: LookupMode) throws {
         let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
         let localizer = Localizer(environment: [:], log: { _ in })
         localizer.useDaemon(socketPath: daemon.socketPath, mode: mode)
         for (language, count, expected) in [
-            ("fr", "1.5", "%d fichier"), ("en", "1.5", "%d files"), ("en", "1.0", "%d files"), ("en", "1", "%d file"),
+            ("fr", "1.5", "%d fichier"), ("en", "1.5", "%d file"), ("en", "1.0", "%d file"), ("en", "1", "%d file"),
+            ("en", "2.5", "%d files"),
         ] {
             let (result, source) = localizer.lookupWithSource(
                 "%d files", languages: [language], count: try #require(PluralOperands(count)))

@@ -75,6 +75,30 @@ import Testing
         #expect(fromCatalog.stdout.contains("[format-width]"), "\(fromCatalog)")
     }
 
+    /// A folder served in another's place (`en_GB.lproj` beside `en-GB.lproj`) is a SARIF
+    /// result of its own rule, at the ignored file, and the rule is in the tool's list.
+    @Test func sarifCarriesAShadowedFolder() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("\"a\" = \"Colour\";\n", to: "en-GB.lproj/Localizable.strings")
+        try root.write("\"a\" = \"Color\";\n", to: "en_GB.lproj/Localizable.strings")
+        let result = try run("lint", root.path, "--format", "sarif")
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        let shadowed = results.filter { $0["ruleId"] as? String == "shadowed-folder" }
+        #expect(shadowed.count == 1, "\(results)")
+        let message = (shadowed.first?["message"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(message.hasPrefix("en_GB.lproj is not served for the Localizable table: en-GB.lproj"))
+        let uri =
+            (((shadowed.first?["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "artifactLocation"] as? [String: Any])?["uri"] as? String ?? ""
+        #expect(uri.hasSuffix("en_GB.lproj/Localizable.strings"))
+        let rules = ((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
+        #expect(rules.contains { $0["id"] as? String == "shadowed-folder" })
+    }
+
     @Test func sarifValidatesAgainstTheSARIF210Schema() throws {
         let root = try project()
         let result = try run("lint", root.path, "--format", "sarif")

@@ -18,18 +18,50 @@ import Testing
         #expect(result.stdout == "21 файл\n")
     }
 
-    /// Fractional counts cross the wire as decimals, a JSON number or decimal text: `1.5`
-    /// is `one` in French and `other` in English, and `1.0` (one visible fraction digit) is
-    /// `other` in English where `1` is `one`.
+    /// Fractional counts cross the wire as decimals, a JSON number or decimal text. A
+    /// variable that prints its count with `%d` selects by the integral part, the number it
+    /// prints (docs/PLURALS.md; issue 25: `1.5` chose "%d files" and printed "1 files"):
+    /// `1.5`, `1.0` and `1.50` are `one`, in English as in French, and Russian 21.9 is `one`
+    /// (21). A `%.1f` variable keeps the fraction: `1.5` is `other` in English, `one` in
+    /// French, and `1.0` (one visible fraction digit) `other` in English.
     @Test func daemonSelectsByDecimalCounts() throws {
-        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
-        let cases: [(language: String, count: Any, expected: String)] = [
-            ("fr", 1.5, "%d fichier"), ("en", 1.5, "%d files"), ("en", "1.0", "%d files"), ("en", 1, "%d file"),
-            ("fr", "1.50", "%d fichier"), ("ru", "1.5", "%d файла"),
+        let resources = try TemporaryDirectory()
+        func hours(_ one: String, _ other: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>%.1f hours</key><dict>
+            <key>NSStringLocalizedFormatKey</key><string>%#@h@</string>
+            <key>h</key><dict>
+            <key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+            <key>NSStringFormatValueTypeKey</key><string>.1f</string>
+            <key>one</key><string>\(one)</string><key>other</key><string>\(other)</string>
+            </dict></dict></dict></plist>
+            """
+        }
+        try resources.write(hours("%.1f hour", "%.1f hours"), to: "en.lproj/Hours.stringsdict")
+        try resources.write(hours("%.1f heure", "%.1f heures"), to: "fr.lproj/Hours.stringsdict")
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources, resources.path])
+        let cases: [(language: String, key: String, count: Any, expected: String)] = [
+            ("fr", "%d files", 1.5, "%d fichier"), ("en", "%d files", 1.5, "%d file"),
+            ("en", "%d files", "1.0", "%d file"), ("en", "%d files", 1, "%d file"),
+            ("en", "%d files", 2.5, "%d files"), ("fr", "%d files", "1.50", "%d fichier"),
+            ("ru", "%d files", "21.9", "%d файл"), ("ru", "%d files", "1.5", "%d файл"),
+            ("en", "%.1f hours", 1.5, "%.1f hours"), ("en", "%.1f hours", "1.0", "%.1f hours"),
+            ("en", "%.1f hours", 1, "%.1f hour"), ("fr", "%.1f hours", 1.5, "%.1f heure"),
         ]
-        for (language, count, expected) in cases {
-            let reply = try daemon.request(["op": "lookup", "key": "%d files", "lang": language, "count": count])
-            #expect(reply["value"] as? String == expected, "\(language) \(count): \(reply)")
+        for (language, key, count, expected) in cases {
+            let table = key == "%d files" ? "Localizable" : "Hours"
+            let reply = try daemon.request([
+                "op": "lookup", "key": key, "lang": language, "count": count, "table": table,
+            ])
+            #expect(reply["value"] as? String == expected, "\(language) \(key) \(count): \(reply)")
+        }
+        // `l10nctl get` prints the number the form was chosen by.
+        for (count, expected) in [("1.5", "1 file"), ("2.5", "2 files"), ("-1.5", "-1 file")] {
+            let result = try ProcessRunner.run(
+                l10nctl, ["get", "%d files", "--lang", "en", "--count", count, "--socket", daemon.socketPath],
+                environment: ["PATH": "/usr/bin:/bin"])
+            #expect(result.stdout == expected + "\n", "\(count): \(result.stderr)")
         }
     }
 

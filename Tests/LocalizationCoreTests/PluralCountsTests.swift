@@ -36,6 +36,36 @@ import Testing
         #expect(try lookup("%.1f hours", "fr", counts: [PluralOperands("1.5")]) == "%.1f heure")
     }
 
+    /// A variable that prints its count with an integer conversion selects by the count's
+    /// integral part, the number it prints (issue 25: `1.5` selected `other`, "1 files");
+    /// a catalog variation without `NSStringFormatValueTypeKey` by its `other` form's.
+    @Test func anIntegerVariableSelectsByTheIntegralPart() throws {
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("1.5")]) == "%d file")
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("1.0")]) == "%d file")
+        #expect(try lookup("%d files", "en", counts: [PluralOperands("2.5")]) == "%d files")
+        #expect(try lookup("%d files", "ru", counts: [PluralOperands("21.9")]) == "%d файл")
+        #expect(
+            try lookup("%d files in %d folders", "en", counts: [PluralOperands("1.5"), PluralOperands("1.0")])
+                == "%1$d file in %2$d folder")
+        let catalogVariable = PluralFormat.Variable(forms: [.one: "%lld photo", .other: "%lld photos"])
+        #expect(catalogVariable.takesInteger)
+        #expect(!PluralFormat.Variable(valueType: "f", forms: [.other: "%d"]).takesInteger)
+        #expect(PluralFormat.Variable(valueType: "lu", forms: [.other: "%f"]).takesInteger)
+        #expect(!PluralFormat.Variable(forms: [.other: "%.1f hours"]).takesInteger)
+    }
+
+    /// A conversion without a position takes the next argument counted among those without
+    /// one, as CoreFoundation numbers them: `%2$@ has %#@c@` selects `c` by argument 1.
+    @Test func unnumberedConversionsAreCountedApart() throws {
+        let format = PluralFormat(
+            format: "%2$@ has %#@c@",
+            variables: ["c": .init(valueType: "d", forms: [.one: "%d file", .other: "%d files"])])
+        #expect(
+            format.resolved(.counts([PluralOperands(1), nil]), rules: .cldr(for: LanguageTag(language: "en")))
+                == "%2$@ has %1$d file")
+        #expect(FormatSpecifier.argumentKinds(of: FormatSpecifier.parse("%2$@ has %d")) == [2: .object, 1: .integer])
+    }
+
     @Test func plainEntriesAndMissingKeysIgnoreCounts() throws {
         #expect(try lookup("多言語化", "en", counts: [PluralOperands(2)]) == "Multilingualization")
         #expect(try lookup("nobody has this %d", "en", counts: [PluralOperands(2)]) == "nobody has this %d")

@@ -381,7 +381,9 @@ public final class Localizer: Sendable {
         let epoch = currentEpoch
         if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch),
             let place = local.pointee.lastCompiled,
-            let value = local.pointee.mappedValues.value(key, in: place)
+            let value = local.pointee.mappedValues.value(
+                key, in: place, made: { noteFallback(key, in: place, languages: languages, table: table, local: local) }
+            )
         {
             return value
         }
@@ -406,9 +408,42 @@ public final class Localizer: Sendable {
             return lookup(key, languages: languages.tags, table: table).value
         }
         local.pointee.remember(place, as: ThreadLookupCache.TableName(languages: languages, table: table))
-        if let value = place.value(key) { return value }
+        local.pointee.lastLanguage = identifiers[0]
+        // Through the thread's value cache, as the fast path reads: a fallback answer is noted
+        // when this thread first makes its value, not at every switch of tables.
+        if let value = local.pointee.mappedValues.value(
+            key, in: place.compiled,
+            made: { noteFallback(key, in: place.compiled, languages: languages, table: table, local: local) })
+        {
+            return value
+        }
         daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
         return key
+    }
+
+    /// Reports `key` for the missing-key report when `place` answered it from a fallback
+    /// (`de` served from `Base`): what its readers saw untranslated, as the daemon lists
+    /// for the lookups it answers itself. Off the hot path: a mapped value is checked when
+    /// this thread first makes it, not at every lookup, and the reporter sends each key
+    /// once per interval.
+    @inline(never)
+    private func noteFallback(
+        _ key: String, in place: CompiledTables.Place, languages: LanguageList, table: String?,
+        local: UnsafeMutablePointer<ThreadLookupCache>
+    ) {
+        // Answered in the place's own language (most values): nothing to note, and no list of
+        // preferences to parse.
+        guard let daemon = local.pointee.mappedDaemon, let answer = try? place.answer(key),
+            !answer.language.elementsEqual(local.pointee.lastLanguage.utf8)
+        else { return }
+        let tags = LanguageTag.preferences(languages.tags)
+        let result = LookupResult(
+            value: "", found: true, language: try? LanguageTag(answer.languageIdentifier), entry: nil)
+        guard
+            DaemonLookups.isFallback(result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
+        else { return }
+        daemon.misses.record(
+            key, in: MissReporter.TableKey(languages: tags.map(\.identifier), table: ResourceCatalog.tableName(table)))
     }
 
     // MARK: Change notifications

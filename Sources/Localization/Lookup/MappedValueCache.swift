@@ -31,14 +31,16 @@ struct MappedValueCache {
     private var entries: UnsafeMutablePointer<Entry>?
 
     /// `key`'s value in `place`, as `place.value(key)` returns it: the `String` kept for its
-    /// record, or a new one, then kept.
+    /// record, or a new one, then kept. `made` runs when the value is new to this cache (the
+    /// caller notes a fallback answer then, not at every lookup).
     @inline(__always)
-    mutating func value(_ key: String, in place: CompiledTables.Place) -> String? {
+    mutating func value(_ key: String, in place: CompiledTables.Place, made: () -> Void = {}) -> String? {
         guard let record = place.recordNumber(key) else { return nil }
         // Record numbers count up through each language's answers: their low bits spread.
         let entry = storage + (Int(record) & (Self.capacity - 1))
         if entry.pointee.record == record { return entry.pointee.value }
         guard let value = place.value(ofRecord: record) else { return nil }
+        made()
         if entry.pointee.record == Self.empty || entry.pointee.candidate == record {
             entry.pointee.record = record
             entry.pointee.value = value

@@ -40,6 +40,9 @@ struct ThreadLookupCache {
     private(set) var lastCompiled: CompiledTables.Place?
     /// The values mapped lookups made in ``lastPlace``'s generation, emptied when it changes.
     var mappedValues = MappedValueCache()
+    /// The language identifier ``lastPlace`` answers for (`de`): a value made from an answer
+    /// of another language may be a fallback answer, for the missing-key report.
+    var lastLanguage = ""
 
     /// The name ``lastName`` has while no table was read. Any name would do: with no place,
     /// a lookup that matches it takes the slow path.

@@ -16,7 +16,8 @@ public enum ParsedResource: Sendable, Hashable {
 
     /// Parses `bytes` as the format `kind` names, with the entries it had to leave out or
     /// serve with a stand-in (``StringsDictReader/read(_:file:)``,
-    /// ``StringCatalogReader/read(_:file:)``); a `.strings` file has none.
+    /// ``StringCatalogReader/read(_:file:)``); a `.strings` file's are its values that are
+    /// no strings and the rest of a file whose reading ended early (``StringsTable/problems``).
     ///
     /// - Throws: ``ResourceParseError`` located in `file`, when the file as a whole fails.
     public static func read(
@@ -24,7 +25,8 @@ public enum ParsedResource: Sendable, Hashable {
     ) throws(ResourceParseError) -> (content: ParsedResource, problems: [ResourceParseError]) {
         switch kind {
         case .strings:
-            return (.table(LocalizationTable(strings: try StringsParser.parseTable(bytes, file: file).dictionary)), [])
+            let parsed = try StringsParser.parseTable(bytes, file: file)
+            return (.table(LocalizationTable(strings: parsed.dictionary)), parsed.problems)
         case .stringsDict:
             let (entries, problems) = try StringsDictReader.read(bytes, file: file)
             return (.table(LocalizationTable(entries: entries)), problems)

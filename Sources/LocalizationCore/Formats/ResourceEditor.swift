@@ -77,6 +77,14 @@ public enum ResourceEditor {
                     let shifted = (range.lowerBound + (hasBOM ? 3 : 0))..<(range.upperBound + (hasBOM ? 3 : 0))
                     replacements.append(
                         (shifted, range.isEmpty ? " = " + StringsText.quoted(value) : StringsText.quoted(value)))
+                } else if let end = parsed.earlyEnd {
+                    // Past where reading stops (a stray character, a comment never closed),
+                    // an added entry would be read by nobody: said, not written.
+                    skipped.append(
+                        "\(file): \"\(key)\" is not added: reading the file stops at \(end.location.line):"
+                            + "\(end.location.column) (\(end.cause == .unclosedComment ? "a comment never closed" : end.found)), "
+                            + "so nothing after it is read; fix that first")
+                    continue
                 } else {
                     appended += "\(StringsText.quoted(key)) = \(StringsText.quoted(value));\n"
                 }

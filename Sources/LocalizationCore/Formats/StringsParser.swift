@@ -19,12 +19,14 @@ import Foundation
 ///
 /// Where a key is expected outside braces after an entry, a character that cannot start one (an extra
 /// `;`, a stray `@`, `"a" = "b";=`) ends the parse *as a success* keeping every entry
-/// before it, as CoreFoundation's does (``StringsTable/earlyEnd`` says where; lint warns,
-/// since the rest of the file is lost): an app shows what Foundation reads. Where this
-/// parser is stricter than CoreFoundation, it is on purpose, so a translator hears about a
-/// mistake instead of silently losing strings: CoreFoundation treats an unterminated `/*`
-/// as the end of the file; that is an error here. Values must be strings (no nested `{ }`, arrays or data). An empty
-/// file is an empty table (Foundation rejects zero bytes).
+/// before it, as CoreFoundation's does; so does a `/*` comment never closed, which
+/// CoreFoundation reads to the end of the file (``StringsTable/earlyEnd`` says where; lint
+/// warns and the table lists it among its problems, since the rest of the file is lost): an
+/// app shows what Foundation reads. A value may be an array `( … )`, a dictionary `{ … }` or
+/// data `<0fbd>`, nested, as CoreFoundation reads them: the file's string keys are kept and
+/// those entries are left out, loudly (``StringsTable/nonStringValues``). Anywhere else, a
+/// comment never closed is an error naming it. An empty file is an empty table (Foundation
+/// rejects zero bytes).
 ///
 /// An XML (`<?xml`, `<plist`) property list is read with Foundation's
 /// `PropertyListSerialization`, a binary one (`bplist00`) with `BinaryPropertyListReader`, and
@@ -70,7 +72,9 @@ public enum StringsParser {
                 // there are any).
                 var buffer = bytes
                 scanned.decoded.write(into: &buffer)
-                return StringsTable(buffer: buffer, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd)
+                return StringsTable(
+                    buffer: buffer, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd,
+                    nonStringValues: scanned.nonStringValues)
             }
         case .utf16(let bigEndian, let bomLength):
             var utf8 = try bytes.withUnsafeBufferPointer { (all) throws(ResourceParseError) -> [UInt8] in
@@ -88,7 +92,9 @@ public enum StringsParser {
             // The transcoding is this parse's own: the decoded strings are written into it in
             // place, with no copy.
             scanned.decoded.write(into: &utf8)
-            return StringsTable(buffer: utf8, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd)
+            return StringsTable(
+                buffer: utf8, spans: scanned.spans, file: file, earlyEnd: scanned.earlyEnd,
+                nonStringValues: scanned.nonStringValues)
         }
     }
 

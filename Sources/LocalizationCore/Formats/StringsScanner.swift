@@ -22,8 +22,11 @@ struct StringsScanner {
         var spans: [StringsTable.Span]
         var decoded: DecodedStrings
         /// Where the parse ended early, as CoreFoundation's does, at a character that cannot
-        /// start a key (``StringsTable/EarlyEnd``); `nil` when it read the whole text.
+        /// start a key or at a comment never closed (``StringsTable/EarlyEnd``); `nil` when
+        /// it read the whole text.
         var earlyEnd: StringsTable.EarlyEnd? = nil
+        /// The entries whose value is no string, which the table leaves out.
+        var nonStringValues: [StringsTable.NonStringValue] = []
     }
 
     /// Strings with escapes, decoded, and where each goes in the buffer.
@@ -65,6 +68,13 @@ struct StringsScanner {
     private var lineStart = 0
     /// The file's strings with escapes, decoded (one growing buffer for all of them).
     private var decoded = DecodedStrings()
+    /// Where a `/*` comment that runs to the end of the text starts: CoreFoundation takes the
+    /// end of such a comment for the end of the file (``StringsTable/EarlyEnd``).
+    private var unclosedComment: Int?
+    /// The entries read so far whose value is no string.
+    private var nonStringValues: [StringsTable.NonStringValue] = []
+    /// How deep the non-string value being skipped is nested.
+    private var nesting = 0
 
     /// A scanner of `text`, which is its buffer from `base` on (the same bytes, not a copy);
     /// `validUTF8` when `text` needs no UTF-8 check.
@@ -89,7 +99,7 @@ struct StringsScanner {
         while try skipWhitespace() {
             let byte = text[position]
             if Self.startsString(byte) {
-                spans.append(try parseEntry())
+                if let span = try parseEntry(entriesRead: spans.count) { spans.append(span) }
                 continue
             }
             if byte == Byte.closeBrace, openingBrace != nil {
@@ -97,32 +107,46 @@ struct StringsScanner {
                 if try skipWhitespace() {
                     throw error(at: position, "unexpected \(describe(at: position)) after the closing '}'")
                 }
-                return Result(spans: spans, decoded: decoded)
+                return result(spans)
             }
             // CoreFoundation reads the next key only while one can start
             // (`parsePlistDictContent`): outside braces, any other character ends its parse as
             // a success, keeping every entry before it (`"a" = "b";=`, an extra `;`). So do we,
             // saying where, for lint; inside braces it wants the `}`, and before any entry
             // Foundation refuses the file: both fail.
-            guard openingBrace == nil, !spans.isEmpty else {
+            guard openingBrace == nil, !spans.isEmpty || !nonStringValues.isEmpty else {
                 throw keyExpected(insideBraces: openingBrace != nil)
             }
-            return Result(
-                spans: spans, decoded: decoded,
+            return result(
+                spans,
                 earlyEnd: StringsTable.EarlyEnd(
                     location: SourceLocation(
                         file: file, line: line, column: Int(currentLineColumn(of: position))),
                     found: describe(at: position)))
         }
         if let openingBrace {
-            throw error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))")
+            throw endError(error(at: position, "missing '}' to close the '{' at \(lineAndColumn(openingBrace))"))
         }
-        return Result(spans: spans, decoded: decoded)
+        // Where a key could start, a comment never closed ends CoreFoundation's parse as the
+        // end of the file does: a success, said here.
+        return result(
+            spans,
+            earlyEnd: unclosedComment.map {
+                StringsTable.EarlyEnd(
+                    location: StringsParser.location(of: $0, in: text, file: file), found: "'/*'",
+                    cause: .unclosedComment)
+            })
+    }
+
+    /// The result of a parse that read `spans`.
+    private func result(_ spans: [StringsTable.Span], earlyEnd: StringsTable.EarlyEnd? = nil) -> Result {
+        Result(spans: spans, decoded: decoded, earlyEnd: earlyEnd, nonStringValues: nonStringValues)
     }
 
     /// Parses `key = value;` or `key;`, starting at the key; the value's source range is
-    /// its token, quotes included (empty, just after the key, for `key;`).
-    private mutating func parseEntry() throws(ResourceParseError) -> StringsTable.Span {
+    /// its token, quotes included (empty, just after the key, for `key;`). `nil` for an
+    /// entry whose value is no string (noted in ``nonStringValues``).
+    private mutating func parseEntry(entriesRead: Int) throws(ResourceParseError) -> StringsTable.Span? {
         let keyStart = position
         // Located before the key is read: a line break inside the key moves the current line.
         let keyLine = UInt32(truncatingIfNeeded: line)
@@ -130,9 +154,10 @@ struct StringsScanner {
         let key = try parseString()
         let keyEnd = position
         guard try skipWhitespace() else {
-            throw error(
-                at: position,
-                "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), but the file ends")
+            throw endError(
+                error(
+                    at: position,
+                    "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), but the file ends"))
         }
         switch text[position] {
         case Byte.semicolon:
@@ -144,16 +169,28 @@ struct StringsScanner {
             let equals = position
             position += 1
             guard try skipWhitespace() else {
-                throw error(at: position, "missing value after the '=' at \(lineAndColumn(equals)): the file ends")
+                throw endError(
+                    error(at: position, "missing value after the '=' at \(lineAndColumn(equals)): the file ends"))
             }
-            guard Self.startsString(text[position]) else { throw valueExpected(afterEquals: equals) }
             let valueStart = position
-            let value = try parseString()
+            let kind = StringsTable.NonStringValue.Kind(opening: text[position])
+            guard kind != nil || Self.startsString(text[position]) else { throw valueExpected(afterEquals: equals) }
+            var value: BufferSpan = (0, 0)
+            if kind == nil { value = try parseString() } else { try skipNonStringValue() }
             let valueEnd = position
             guard try skipWhitespace(), text[position] == Byte.semicolon else {
-                throw error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))")
+                throw endError(
+                    error(at: valueEnd, "missing ';' after the value that starts at \(lineAndColumn(valueStart))"))
             }
             position += 1
+            if let kind {
+                nonStringValues.append(
+                    StringsTable.NonStringValue(
+                        keyStart: key.start, keyLength: key.length,
+                        location: SourceLocation(file: file, line: Int(keyLine), column: Int(keyColumn)), kind: kind,
+                        entriesBefore: entriesRead))
+                return nil
+            }
             return StringsTable.Span(
                 keyStart: key.start, keyLength: key.length, valueStart: value.start, valueLength: value.length,
                 source: source(keyLine, keyColumn, keyStart, valueStart, valueEnd))
@@ -254,7 +291,16 @@ struct StringsScanner {
                 position += 1
             }
         }
-        throw error(at: start, "unterminated comment that starts at \(lineAndColumn(start))")
+        // CoreFoundation reads to the end of the text as the comment: where a key may start
+        // that is a success (``parseFile()``); anywhere else the error names the comment.
+        if unclosedComment == nil { unclosedComment = start }
+    }
+
+    /// `error`, a failure at the end of the text, as the failure it is when a comment never
+    /// closed took the rest of the text.
+    private func endError(_ error: ResourceParseError) -> ResourceParseError {
+        guard let start = unclosedComment else { return error }
+        return self.error(at: start, "unterminated comment that starts at \(lineAndColumn(start))")
     }
 
     /// Counts the line break at `index` (`\n` or `\r`; the `\n` of `\r\n` only moves the
@@ -305,6 +351,159 @@ struct StringsScanner {
     private func isLineEnd(at index: Int) -> Bool {
         let byte = text[index]
         return byte == 0x0A || byte == 0x0D || (byte == 0xE2 && isUnicodeSeparator(at: index))
+    }
+
+    // MARK: Values that are no strings
+
+    /// The deepest nesting of arrays and dictionaries read: CoreFoundation recurses without
+    /// a limit (and would overflow its stack); a file this deep is refused instead.
+    private static let maximumNesting = 512
+
+    /// Reads the array, dictionary or data value at `position` as CoreFoundation's old-style
+    /// parser does (`parsePlistObject`), to the character after it, keeping nothing: any
+    /// string inside is decoded and then dropped.
+    private mutating func skipNonStringValue() throws(ResourceParseError) {
+        let kept = (bytes: decoded.bytes.count, places: decoded.places.count)
+        try skipValue()
+        decoded.bytes.removeSubrange(kept.bytes...)
+        decoded.places.removeSubrange(kept.places...)
+    }
+
+    /// Reads any value at `position`: a string, or an array, dictionary or data.
+    private mutating func skipValue() throws(ResourceParseError) {
+        let opening = position
+        guard let kind = StringsTable.NonStringValue.Kind(opening: text[opening]) else {
+            _ = try parseString()
+            return
+        }
+        guard nesting < Self.maximumNesting else {
+            throw error(at: opening, "values nested more than \(Self.maximumNesting) deep")
+        }
+        nesting += 1
+        defer { nesting -= 1 }
+        position += 1
+        switch kind {
+        case .array: try skipArrayContent(opening: opening)
+        case .dictionary: try skipDictionaryContent(opening: opening)
+        case .data: try skipDataContent(opening: opening)
+        }
+    }
+
+    /// Whether a value can start at `position` (the text has a byte there).
+    private func startsValue() -> Bool {
+        StringsTable.NonStringValue.Kind(opening: text[position]) != nil || Self.startsString(text[position])
+    }
+
+    /// `a, b, c` (a trailing `,` allowed, an empty array too) and the `)`.
+    private mutating func skipArrayContent(opening: Int) throws(ResourceParseError) {
+        var expectsValue = true
+        while true {
+            guard try skipWhitespace() else {
+                throw endError(error(at: position, "missing ')' to close the '(' at \(lineAndColumn(opening))"))
+            }
+            if expectsValue, startsValue() {
+                try skipValue()
+                expectsValue = false
+            } else if !expectsValue, text[position] == UInt8(ascii: ",") {
+                position += 1
+                expectsValue = true
+            } else if text[position] == UInt8(ascii: ")") {
+                position += 1
+                return
+            } else {
+                throw error(
+                    at: position,
+                    "unexpected \(describe(at: position)) in the array that starts at \(lineAndColumn(opening)): "
+                        + "expected \(expectsValue ? "a value or ')'" : "',' or ')'")")
+            }
+        }
+    }
+
+    /// `key = value;` and `key;` entries, and the `}`.
+    private mutating func skipDictionaryContent(opening: Int) throws(ResourceParseError) {
+        while true {
+            guard try skipWhitespace() else {
+                throw endError(error(at: position, "missing '}' to close the '{' at \(lineAndColumn(opening))"))
+            }
+            if text[position] == Byte.closeBrace {
+                position += 1
+                return
+            }
+            guard Self.startsString(text[position]) else {
+                throw error(
+                    at: position,
+                    "unexpected \(describe(at: position)) in the dictionary that starts at "
+                        + "\(lineAndColumn(opening)): expected a key or '}'")
+            }
+            let keyStart = position
+            _ = try parseString()
+            guard try skipWhitespace() else {
+                throw endError(
+                    error(at: position, "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart))"))
+            }
+            if text[position] == Byte.equals {
+                let equals = position
+                position += 1
+                guard try skipWhitespace() else {
+                    throw endError(error(at: position, "missing value after the '=' at \(lineAndColumn(equals))"))
+                }
+                guard startsValue() else { throw valueExpected(afterEquals: equals) }
+                let valueStart = position
+                try skipValue()
+                guard try skipWhitespace(), text[position] == Byte.semicolon else {
+                    throw endError(
+                        error(at: position, "missing ';' after the value that starts at \(lineAndColumn(valueStart))"))
+                }
+            } else if text[position] != Byte.semicolon {
+                throw error(
+                    at: position,
+                    "expected '=' or ';' after the key that starts at \(lineAndColumn(keyStart)), "
+                        + "found \(describe(at: position))")
+            }
+            position += 1
+        }
+    }
+
+    /// Pairs of hex digits, with the whitespace CoreFoundation allows between them (space,
+    /// tab, line breaks, U+2028, U+2029: no comments), and the `>`.
+    private mutating func skipDataContent(opening: Int) throws(ResourceParseError) {
+        let end = text.count
+        while position < end {
+            let byte = text[position]
+            if byte == UInt8(ascii: ">") {
+                position += 1
+                return
+            }
+            if Self.isHexDigit(byte) {
+                guard position + 1 < end, Self.isHexDigit(text[position + 1]) else {
+                    throw error(
+                        at: position, "an odd number of hex digits in the data that starts at \(lineAndColumn(opening))"
+                    )
+                }
+                position += 2
+            } else if byte == 0x0A || byte == 0x0D {
+                noteLineBreak(at: position)
+                position += 1
+            } else if byte == 0x20 || byte == 0x09 {
+                position += 1
+            } else if isUnicodeSeparator(at: position) {
+                position += 3
+            } else {
+                throw error(
+                    at: position,
+                    "unexpected \(describe(at: position)) in the data that starts at \(lineAndColumn(opening)): "
+                        + "expected hex digits or '>'")
+            }
+        }
+        throw error(at: position, "missing '>' to close the '<' at \(lineAndColumn(opening))")
+    }
+
+    @inline(__always)
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x46, 0x61...0x66: true
+        default: false
+        }
     }
 
     // MARK: Strings
@@ -580,14 +779,6 @@ struct StringsScanner {
 
     private func valueExpected(afterEquals equals: Int) -> ResourceParseError {
         switch text[position] {
-        case Byte.openBrace:
-            return error(at: position, "unexpected '{' (nested braces are not allowed)")
-        case UInt8(ascii: "("):
-            return error(
-                at: position, "unexpected '(' (arrays are not allowed in a .strings file: values must be strings)")
-        case UInt8(ascii: "<"):
-            return error(
-                at: position, "unexpected '<' (data is not allowed in a .strings file: values must be strings)")
         case Byte.semicolon:
             return error(at: position, "missing value after the '=' at \(lineAndColumn(equals))")
         default:

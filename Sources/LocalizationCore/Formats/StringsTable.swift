@@ -58,25 +58,46 @@ package struct StringsTable: Sendable {
     /// every byte was read.
     package let earlyEnd: EarlyEnd?
 
+    /// The entries whose value is an array, a dictionary or data, in file order: Foundation
+    /// reads them, but they are no strings, so the table leaves them out (and with them an
+    /// earlier string of the same key, which Foundation's last-wins replaces too).
+    package let nonStringValues: [NonStringValue]
+
     /// Where, and at what, a parse ended early: a character that cannot start a key
-    /// (`"New Drive…" = "Nouveau lecteur…";=`, an extra `;`, a stray `@`). CoreFoundation
-    /// stops there and succeeds with the entries before it, and so does the parser, so the
-    /// app shows what Foundation shows; lint warns of it (``LintRule/ignoredRest``), since the
-    /// rest of the file is lost.
+    /// (`"New Drive…" = "Nouveau lecteur…";=`, an extra `;`, a stray `@`), or a `/*` comment
+    /// never closed (`"a" = "b";` then `/* note` to the end). CoreFoundation stops there and
+    /// succeeds with the entries before it, and so does the parser, so the app shows what
+    /// Foundation shows; lint warns of it (``LintRule/ignoredRest``) and the table lists it
+    /// among its ``problems``, since the rest of the file is lost.
     package struct EarlyEnd: Sendable, Equatable {
-        /// The character's place.
+        /// Why the parse ended there.
+        package enum Cause: Sendable, Equatable {
+            /// A character that cannot start a key.
+            case keyCannotStart
+            /// A `/*` comment that runs to the end of the file.
+            case unclosedComment
+        }
+
+        /// The character's place (the comment's `/*`).
         package var location: SourceLocation
-        /// The character, as a translator would want it named (`'='`, `U+0000`).
+        /// The character, as a translator would want it named (`'='`, `U+0000`, `'/*'`).
         package var found: String
+        /// Why the parse ended.
+        package var cause: Cause = .keyCannotStart
     }
 
-    /// A table of `spans` into `buffer`, indexing their keys.
-    init(buffer: [UInt8], spans: [Span], file: String?, earlyEnd: EarlyEnd? = nil) {
+    /// A table of `spans` into `buffer`, indexing their keys; the entries with a value that
+    /// is no string (`nonStringValues`) take their key out of it.
+    init(
+        buffer: [UInt8], spans: [Span], file: String?, earlyEnd: EarlyEnd? = nil,
+        nonStringValues: [NonStringValue] = []
+    ) {
         self.buffer = buffer
-        self.spans = spans
+        self.spans = Self.removingKeys(of: nonStringValues, from: spans, in: buffer)
         self.file = file
         self.earlyEnd = earlyEnd
-        index = buffer.withUnsafeBufferPointer { StringsKeyIndex(spans: spans, in: $0) }
+        self.nonStringValues = nonStringValues
+        index = buffer.withUnsafeBufferPointer { [spans = self.spans] in StringsKeyIndex(spans: spans, in: $0) }
     }
 
     /// A table of a property list file's `dictionary`, its entries sorted by key and all

@@ -94,10 +94,12 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
     /// missing positions are reported by ``signatureMismatch(_:_:)``.
     public static func argumentKinds(of specifiers: [FormatSpecifier]) -> [Int: ArgumentKind] {
         var kinds: [Int: ArgumentKind] = [:]
+        // Conversions without a position take the next argument counted among themselves, as
+        // CoreFoundation numbers them: in `%2$@ %d` the `%d` is argument 1.
         var next = 1
         for specifier in specifiers where specifier.kind != .pluralVariable {
             let position = specifier.position ?? next
-            next = position + 1
+            if specifier.position == nil { next += 1 }
             kinds[position] = specifier.kind
         }
         return kinds

@@ -11,9 +11,16 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The same key twice in one file; the last one wins.
     case duplicateKey = "duplicate-key"
     /// A `.strings` file whose parse ends early, as CoreFoundation's does, at a character
-    /// that cannot start a key (`"a" = "b";=`): the entries before it are served, the rest
-    /// of the file is not.
+    /// that cannot start a key (`"a" = "b";=`) or at a `/*` comment never closed: the
+    /// entries before it are served, the rest of the file is not.
     case ignoredRest = "ignored-rest"
+    /// A `.strings` entry whose value is an array, a dictionary or data (`"k" = ("a");`):
+    /// Foundation reads the file, but the value is no string, so the key is not served.
+    case nonStringValue = "non-string-value"
+    /// A file of an `.lproj` folder that a sibling folder of the same language outranks
+    /// (`en_GB.lproj` beside `en-GB.lproj`): the other folder's table is served whole and
+    /// this file is never read.
+    case shadowedFolder = "shadowed-folder"
     /// A key the development language has and a translation lacks, its whole file included
     /// (or a String Catalog key without a localization in a language the catalog, or an
     /// `.lproj` beside it, has).
@@ -50,7 +57,11 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .badEntry: "an entry breaks the format and is left out"
         case .incompleteEntry: "an entry is served with a stand-in (a plural variable without 'other')"
         case .duplicateKey: "a key appears twice in one file; the last one wins"
-        case .ignoredRest: "a .strings file stops at a character that cannot start a key; the rest is not read"
+        case .ignoredRest:
+            "a .strings file stops at a character that cannot start a key or a comment never closed; the rest is not read"
+        case .nonStringValue: "a .strings value is an array, a dictionary or data, not a string; the key is not served"
+        case .shadowedFolder:
+            "an .lproj folder of the same language as a sibling that is served in its place (en_GB.lproj beside en-GB.lproj)"
         case .untranslated: "a key the development language has is not translated"
         case .emptyValue: "a translation is empty where the development language's value is not"
         case .obsoleteKey: "a translation has a key the development language no longer has"

@@ -95,6 +95,7 @@ public enum ResourceLinter {
                 translatedElsewhere: elsewhere)
         }
         findings += missingFileFindings(scanned, references: &references, entries: read)
+        findings += shadowedFolderFindings(scanned)
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
             var configured = finding
@@ -149,13 +150,11 @@ public enum ResourceLinter {
                     }
                     entries.values[key] = (TableEntry(value: parsed.value(at: position)), location)
                 }
+                for value in parsed.nonStringValues {
+                    findings.append(LintFinding(.nonStringValue, at: value.location, parsed.message(for: value)))
+                }
                 if let end = parsed.earlyEnd {
-                    findings.append(
-                        LintFinding(
-                            .ignoredRest, at: end.location,
-                            "reading stops at \(end.found), which cannot start a key: the \(parsed.spans.count) "
-                                + "entries before it are served (as Foundation serves them), the rest of the file is not"
-                        ))
+                    findings.append(LintFinding(.ignoredRest, at: end.location, parsed.message(for: end)))
                 }
             case .stringsDict:
                 let (read, problems) = try StringsDictReader.read(bytes, file: file.path)

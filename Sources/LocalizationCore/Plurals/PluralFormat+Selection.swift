@@ -38,9 +38,14 @@ extension PluralFormat {
         resolved(rules: rules, count: counts.count(ofArgument:))
     }
 
-    /// The form of `variable` for `operands`, Apple's zero case first.
+    /// The form of `variable` for `operands`, Apple's zero case first. A variable that
+    /// formats its count as an integer (``Variable/takesInteger``) selects by the count's
+    /// integral part, the number it prints: 1.5 and 1.0 are "1 file", not "1 files".
     static func form(of variable: Variable, for operands: PluralOperands?, rules: PluralRules) -> String {
-        guard let operands else { return variable.form(for: .other) ?? "" }
+        guard var operands else { return variable.form(for: .other) ?? "" }
+        if operands.visibleFractionDigits > 0, variable.takesInteger {
+            operands = PluralOperands(Int(clamping: operands.integer))
+        }
         if operands.integer == 0, operands.isWhole, let zero = variable.forms[.zero] { return zero }
         return variable.form(for: rules.category(for: operands)) ?? ""
     }
@@ -50,6 +55,8 @@ extension PluralFormat {
         inherited: Int?, nesting: Int
     ) -> String {
         var result = ""
+        // The next argument of a conversion without a position: CoreFoundation counts those
+        // apart from numbered ones (`%2$@ has %#@c@`: the variable takes argument 1, not 3).
         var next = 1
         for segment in segments {
             guard case .specifier(let specifier) = segment else {
@@ -58,7 +65,7 @@ extension PluralFormat {
             }
             // Inside a form, conversions without a position take the variable's argument.
             let position = specifier.position ?? inherited ?? next
-            if inherited == nil { next = position + 1 }
+            if inherited == nil, specifier.position == nil { next += 1 }
             if specifier.kind == .pluralVariable, let variable = variables[specifier.conversion],
                 nesting < Self.maximumSelectionNesting
             {

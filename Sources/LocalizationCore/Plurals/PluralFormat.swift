@@ -30,6 +30,17 @@ public struct PluralFormat: Sendable, Hashable, Codable {
             [PluralCategory.many, .few, .two, .one, .zero].first { forms[$0] != nil }
         }
 
+        /// Whether the count is formatted as an integer: by `NSStringFormatValueTypeKey`
+        /// (`d`, `ld`, `lu`…), or, without one (a String Catalog's variation), by the first
+        /// conversion of the `other` form. Such a variable selects by the count's integral
+        /// part, the number `%d` prints (C's conversion of a `double` to `long`, as gettext's
+        /// `ngettext` takes it): Foundation reads a `Double` given to `%d` from a register it
+        /// never went to, so it has no answer to copy. docs/PLURALS.md.
+        public var takesInteger: Bool {
+            let specifiers = FormatSpecifier.parse(valueType.map { "%" + $0 } ?? form(for: .other) ?? "")
+            return specifiers.first { $0.kind != .pluralVariable }?.kind == .integer
+        }
+
         /// The form for `category`, falling back to `other` as Foundation does.
         public func form(for category: PluralCategory) -> String? {
             forms[category] ?? forms[.other]

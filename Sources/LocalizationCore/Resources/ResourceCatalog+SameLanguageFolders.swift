@@ -10,6 +10,14 @@ extension ResourceCatalog {
     /// directory listing gives first, an order that differs from one file system to the
     /// next; this rule gives the same answer everywhere (docs/LOOKUP.md).
     package static func droppingOutrankedFolders<Piece>(_ pieces: [Piece], file: (Piece) -> ResourceFile) -> [Piece] {
+        let outranked = outrankedFolders(pieces, file: file)
+        guard !outranked.isEmpty else { return pieces }
+        return pieces.indices.filter { outranked[$0] == nil }.map { pieces[$0] }
+    }
+
+    /// The pieces ``droppingOutrankedFolders(_:file:)`` leaves out, by index in `pieces`,
+    /// each with the folder served in its place (lint's ``LintRule/shadowedFolder``).
+    package static func outrankedFolders<Piece>(_ pieces: [Piece], file: (Piece) -> ResourceFile) -> [Int: String] {
         var winners: [FolderSlot: String] = [:]
         var slots: [(slot: FolderSlot, folder: String)?] = []
         slots.reserveCapacity(pieces.count)
@@ -31,10 +39,12 @@ extension ResourceCatalog {
             if let current = winners[slot], !outranks(folder, current, language: language.identifier) { continue }
             winners[slot] = folder
         }
-        return zip(pieces, slots).compactMap { piece, slot in
-            guard let slot else { return piece }
-            return winners[slot.slot] == slot.folder ? piece : nil
+        var outranked: [Int: String] = [:]
+        for (index, slot) in slots.enumerated() {
+            guard let slot, let winner = winners[slot.slot], winner != slot.folder else { continue }
+            outranked[index] = winner
         }
+        return outranked
     }
 
     /// One directory's table of one language, which one of its `.lproj` folders serves.

@@ -20,7 +20,8 @@ package enum SegmentSource: Sendable {
             let (content, problems) = try ParsedResource.read(bytes, kind: kind, file: file)
             return (SegmentSource(content), problems)
         }
-        return (.strings(try StringsParser.parseTable(bytes, file: file)), [])
+        let parsed = try StringsParser.parseTable(bytes, file: file)
+        return (.strings(parsed), parsed.problems)
     }
 
     /// The source of content already parsed (a `.strings` file's table then goes through

@@ -43,9 +43,9 @@ package struct KeySharing {
         // is made only for a key the shared index lacks (and each key of a name's first
         // table), no entry list or dictionary of the whole file first.
         let parsed = try StringsParser.parseTable(bytes, file: file)
-        guard !parsed.isEmpty else { return (.table(LocalizationTable(strings: [:])), []) }
+        guard !parsed.isEmpty else { return (.table(LocalizationTable(strings: [:])), parsed.problems) }
         let table = share(count: parsed.count, table: name, walk: parsed.forEachEntryBytes)
-        return (.table(table), [])
+        return (.table(table), parsed.problems)
     }
 
     /// `content` with a plain table's values kept by position in the shared index of
