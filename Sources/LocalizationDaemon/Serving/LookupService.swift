@@ -43,11 +43,11 @@ package final class LookupService: WireRequestHandler {
     /// Everyone who can connect may look strings up.
     let administrators: Set<UInt32>
     /// The chains of requests' preference lists, as they were sent, by the generation they
-    /// were built for: a chain is built with the languages the catalog has (a new `nl-BE`
+    /// were built for: a chain is built with the languages the segments have (a new `nl-BE`
     /// folder changes what `nl` reaches), so a new generation builds its own.
     private let chains = FallbackChainCache<ChainKey>()
 
-    /// What a kept chain depends on: the request's languages and the catalog's generation.
+    /// What a kept chain depends on: the request's languages and the snapshot's generation.
     private struct ChainKey: Hashable, Sendable {
         var languages: [String]
         var generation: UInt64
@@ -174,13 +174,13 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers binary one-language `lookup` frames from the compiled tables of the current
-    /// generation, when they are ready and hold the answer in that very language: the key's
-    /// bytes hashed straight from the frame, the value's copied straight into `output`. The
-    /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
-    /// background on the compile queue), a miss, an answer from a fallback language (the
-    /// missing-key report notes it), counts, arguments, several languages — goes the general
-    /// way, through the catalog. The counters and the histogram see both paths alike.
+    /// Answers binary one-language `lookup` frames from the current segments when the
+    /// language asked answers them itself: the key's bytes hashed once straight from the
+    /// frame and probed along the chain's segments, the value's bytes copied straight from
+    /// the segment into `output`, no `String` made. The rest — a miss, an answer from a
+    /// fallback language (the missing-key report notes it) — goes the general way,
+    /// ``lookup(_:languages:table:plural:arguments:)``, through the same segments. The
+    /// counters and the histogram see both paths alike.
     ///
     /// One snapshot serves the frames of one call, which arrived together: as if they had
     /// been answered a moment earlier, never a mix of generations within a reply.
@@ -190,40 +190,36 @@ package final class LookupService: WireRequestHandler {
         // A look first: a message of another kind costs no lock.
         guard framer.nextFrameKind == WireOperationKind.lookup.rawValue else { return 0 }
         var previous = DurationHistogram.now()
-        let generation = store.snapshot.generation
-        guard let compiled = sharedTables.ready(generation) else {
-            compileSoon(generation)
-            return 0
-        }
-        // Taken once: copying the tables, or reading them through `compiled`, per frame
-        // costs reference counting.
-        let compiledTables = compiled.tables
+        let snapshot = store.snapshot
+        let generation = snapshot.generation
         let histogram = counters.requestDurations(.lookup)
         // The language and table of the frame before, by their bytes in the framer's buffer
-        // (which stays put meanwhile): a burst most often asks one of each.
+        // (which stays put meanwhile), and the probe they make: a burst most often asks one
+        // of each, and only a new one costs a `String` and a chain.
         var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var language: CompiledTables.Language?
         var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var table: CompiledTables.Table?
+        var probe: SegmentSet.Probe?
+        var chain: FallbackChain?
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
-            if language == nil || !CompiledGeneration.same(frame.language, languageName) {
-                guard let answerable = compiled.answerableLanguage(frame.language) else { return false }
-                language = answerable
+            if probe == nil || !Self.same(frame.language, languageName) || !Self.same(frame.table, tableName) {
+                let language = String(decoding: frame.language, as: UTF8.self)
+                guard let made = try? self.chain([language], in: snapshot) else { return false }
+                chain = made
+                probe = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: made)
                 languageName = frame.language
-            }
-            if table == nil || !CompiledGeneration.same(frame.table, tableName) {
-                table = compiled.table(frame.table)
                 tableName = frame.table
             }
-            // The answer must come from the language asked: a fallback's goes to the
+            // The answer must come from a language asked: a fallback's goes to the
             // missing-key report, on the general path.
-            guard let language, let table,
-                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
-                CompiledGeneration.same(answer.language, frame.language)
+            guard let probe, let chain, let answer = try? SegmentSet.answer(frame.key, probing: probe),
+                chain.untranslatedLanguage(servedBy: answer.language) == nil,
+                case .segment(let segment, let number) = answer.source,
+                let value = try? segment.reader.value(of: number)
             else { return false }
-            frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
+            frame.appendReply(
+                value: value, language: segment.reader.languageBytes, generation: generation, to: &output)
             found += 1
             // One clock read per frame: each is timed from the end of the one before (or the
             // burst's start), which is when its decoding began.
@@ -234,6 +230,12 @@ package final class LookupService: WireRequestHandler {
         }
         if found > 0 { counters.add(found, to: .found) }
         return answered
+    }
+
+    /// Whether two spans hold the same bytes.
+    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
     }
 
     /// Holds every `table` reply and compile not begun yet until the returned function is
@@ -255,11 +257,6 @@ package final class LookupService: WireRequestHandler {
     /// each reload), then calls `done`: `map` answers with it as soon as it is ready.
     package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
         sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling, then: done)
-    }
-
-    /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
-    private func compileSoon(_ generation: UInt64) {
-        sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
     }
 
     /// Answers `map` at once, never waiting for a compile: a client asks it on the connection
@@ -307,7 +304,7 @@ package final class LookupService: WireRequestHandler {
     func chain(_ languages: [String], in snapshot: ResourceSnapshot) throws(WireError) -> FallbackChain {
         try chains.chain(for: ChainKey(languages: languages, generation: snapshot.generation)) {
             () throws(WireError) -> FallbackChain in
-            snapshot.catalog.chain(try Self.tags(languages))
+            snapshot.segments.chain(try Self.tags(languages))
         }
     }
 
@@ -334,7 +331,9 @@ package final class LookupService: WireRequestHandler {
         let chain = try chain(languages, in: snapshot)
         let values = arguments?.map(\.argument)
         let selection = plural == .none ? values.map(LocalizedFormatter.pluralCounts) ?? .none : plural
-        let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: selection)
+        let result = try Self.reading { () throws(SegmentError) in
+            try snapshot.segments.lookup(key, in: table, chain: chain, plural: selection)
+        }
         if result.found { counters.add(1, to: .found) }
         noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         return WireLookupResult(
@@ -342,9 +341,17 @@ package final class LookupService: WireRequestHandler {
             generation: snapshot.generation,
             formatted: values.map { values in
                 finished(
-                    key, result, values, languages: languages, table: table, catalog: snapshot.catalog,
+                    key, result, values, languages: languages, table: table, segments: snapshot.segments,
                     plural: selection)
             })
+    }
+
+    /// What `read` gives from the segments; a damaged segment (never one this daemon built
+    /// and kept, but nothing wrong is silent) is an `internal` error naming it.
+    private static func reading<Value>(_ read: () throws(SegmentError) -> Value) throws(WireError) -> Value {
+        do { return try read() } catch {
+            throw WireError(code: .internal, message: "a segment cannot be read: \(error)")
+        }
     }
 
     /// The most a `batch` reply's values may come to (bytes): more is refused `too_large`,
@@ -356,6 +363,7 @@ package final class LookupService: WireRequestHandler {
     ) throws(WireError) -> WireBatchResult {
         let snapshot = store.snapshot
         let chain = try chain(languages, in: snapshot)
+        let probe = snapshot.segments.probe(table, chain: chain)
         var values: [String] = []
         var found: [Bool] = []
         var formatted: [String?] = []
@@ -369,7 +377,9 @@ package final class LookupService: WireRequestHandler {
         for (index, key) in keys.enumerated() {
             let keyArguments = arguments?[index]?.map(\.argument)
             let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
-            let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: plural)
+            let result = try Self.reading { () throws(SegmentError) in
+                try snapshot.segments.lookup(key, probing: probe, plural: plural)
+            }
             values.append(result.value)
             found.append(result.found)
             replyBytes += result.value.utf8.count
@@ -377,7 +387,7 @@ package final class LookupService: WireRequestHandler {
                 let text = keyArguments.map { keyArguments in
                     finished(
                         key, result, keyArguments, languages: languages, table: table,
-                        catalog: snapshot.catalog, plural: plural)
+                        segments: snapshot.segments, plural: plural)
                 }
                 replyBytes += text?.utf8.count ?? 0
                 formatted.append(text)
@@ -403,14 +413,14 @@ package final class LookupService: WireRequestHandler {
     /// development language's string, and as a last resort whatever can be filled.
     private func finished(
         _ key: String, _ result: LookupResult, _ arguments: [any CVarArg], languages: [String], table: String?,
-        catalog: ResourceCatalog, plural: PluralCounts
+        segments: SegmentSet, plural: PluralCounts
     ) -> String {
         LocalizedFormatter.finish(
             result.value, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
             pluralSelected: result.entry?.plural != nil,
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
-                catalog.lookup(key, in: table, chain: catalog.chain([]), plural: plural).value
+                (try? segments.lookup(key, in: table, chain: segments.chain([]), plural: plural))?.value ?? key
             })
     }
 
@@ -427,7 +437,10 @@ package final class LookupService: WireRequestHandler {
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
         let snapshot = store.snapshot
-        let resolved = snapshot.catalog.resolvedTable(table, chain: try chain(languages, in: snapshot))
+        let chain = try chain(languages, in: snapshot)
+        let resolved = try Self.reading { () throws(SegmentError) in
+            try snapshot.segments.resolvedTable(table, chain: chain)
+        }
         return WireTableResult(
             entries: resolved.mapValues(\.value),
             languages: resolved.compactMapValues { $0.language?.identifier },
@@ -454,10 +467,10 @@ package final class LookupService: WireRequestHandler {
 
     func languagesValue(_ snapshot: ResourceSnapshot) -> WireValue {
         .array(
-            snapshot.catalog.languages.map { language in
+            snapshot.segments.languages.map { language in
                 .object([
                     "lang": .string(language.identifier),
-                    "tables": .array(snapshot.catalog.tableNames(of: language).map(WireValue.string)),
+                    "tables": .array(snapshot.segments.tableNames(of: language).map(WireValue.string)),
                 ])
             })
     }
