@@ -5,10 +5,11 @@ import LocalizationSockets
 import Synchronization
 
 /// The daemon's tables: reads resource files, keeps the last good parse of each, and
-/// publishes an immutable ``ResourceSnapshot`` per change.
+/// publishes an immutable ``ResourceSnapshot`` per change, whose segments are the store.
 ///
 /// Refreshes re-read only the paths they are given, and re-parse a file only when its bytes
-/// changed. A file that fails to parse keeps its last good table and its error is listed in
+/// changed; only the (language, table) segments its files feed are built again, every
+/// other one shared with the snapshot before as the same object. A file that fails to parse keeps its last good table and its error is listed in
 /// the snapshot until the file is fixed or removed. A refresh reads and parses with no lock
 /// held and swaps its result in under one, so a slow disk holds up no one; refreshes are
 /// serialised by the caller (the daemon's `reloads` queue), and one that overlaps another
@@ -39,7 +40,6 @@ package final class ResourceStore: Sendable {
         var files: [String: LoadedFile] = [:]
         /// The paths of `files`, to find those under a directory without looking at all of them.
         var paths = PathTree()
-        var catalog: ResourceCatalog
         /// The segments lookups answer from, rebuilt per changed (language, table).
         var segments: SegmentSet
         /// The segments that could not be built at their last try, each still serving its
@@ -130,14 +130,13 @@ package final class ResourceStore: Sendable {
             roots: roots, developmentLanguage: developmentLanguage,
             allowsSymlinksOutsideRoots: allowSymlinksOutsideRoots, maximumFileBytes: maximumFileBytes)
         currentSettings = Mutex(settings)
-        let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
         let segments = SegmentSet(developmentLanguage: developmentLanguage)
         state = Mutex(
             State(
-                catalog: catalog, segments: segments,
+                segments: segments,
                 resolvedRoots: Array(repeating: nil, count: settings.roots.count)))
         current = Mutex(
-            ResourceSnapshot(generation: 0, catalog: catalog, segments: segments, errors: [], fileCount: 0))
+            ResourceSnapshot(generation: 0, segments: segments, errors: [], fileCount: 0))
     }
 
     /// The current snapshot.
@@ -161,7 +160,6 @@ package final class ResourceStore: Sendable {
         while true {
             let before = state.withLock { $0 }
             var next = State(
-                catalog: ResourceCatalog(developmentLanguage: settings.developmentLanguage),
                 segments: SegmentSet(developmentLanguage: settings.developmentLanguage),
                 resolvedRoots: Array(repeating: nil, count: settings.roots.count))
             next.revision = before.revision
@@ -233,7 +231,7 @@ package final class ResourceStore: Sendable {
             }
             guard swapped else { continue }
             if summary.filesParsed > 0 {
-                // Parsing freed file bytes, entry lists and the keys shared away.
+                // Parsing and building freed file bytes, entry lists and replaced segments.
                 HeapTrim.returnFreePages()
             }
             return summary
@@ -325,10 +323,6 @@ package final class ResourceStore: Sendable {
         for failure in failures {
             state.buildFailures[SegmentKey(language: failure.language, table: failure.table)] = failure
         }
-        let contributors = TableContributors(state.files.values, for: affected)
-        for pair in affected {
-            state.catalog.setTable(contributors.table(for: pair), language: pair.language, name: pair.table)
-        }
         return (changed.map { TableChange(language: $0.language, table: $0.table) }.sorted(), failures)
     }
 
@@ -343,9 +337,6 @@ package final class ResourceStore: Sendable {
             })
         if sources != state.segments.sourceLanguages {
             state.segments = state.segments.replacingSourceLanguages(sources)
-        }
-        if sources != state.catalog.sourceLanguages {
-            state.catalog.setSourceLanguages(sources)
         }
     }
 
@@ -488,15 +479,14 @@ package final class ResourceStore: Sendable {
             $0.description < $1.description
         }
         let snapshot = ResourceSnapshot(
-            generation: state.generation, catalog: state.catalog, segments: state.segments, errors: errors,
+            generation: state.generation, segments: state.segments, errors: errors,
             fileCount: state.files.count)
         current.withLock { $0 = snapshot }
     }
 
     /// The outcome for every file at or below `path`: a loaded file, or `nil` when gone.
     /// A path above some roots (`/` for a root `/srv/l10n`) re-reads those roots; a path
-    /// outside every root reads nothing. Each table parsed shares its keys through
-    /// `reading.keySharing` at once, so the copies it replaces are freed before the next file is read.
+    /// outside every root reads nothing.
     ///
     /// What cannot be looked at is not taken for gone: the files known in a directory that
     /// cannot be listed keep their tables, and a file whose directory may not be searched
