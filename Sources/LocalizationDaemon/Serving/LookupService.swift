@@ -199,27 +199,27 @@ package final class LookupService: WireRequestHandler {
         var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
         var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
         var probe: SegmentSet.Probe?
-        var chain: FallbackChain?
+        // By candidate: whether an answer from it is one the request asked for (a
+        // fallback's goes to the missing-key report, on the general path).
+        var asked: [Bool] = []
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
             if probe == nil || !Self.same(frame.language, languageName) || !Self.same(frame.table, tableName) {
                 let language = String(decoding: frame.language, as: UTF8.self)
-                guard let made = try? self.chain([language], in: snapshot) else { return false }
-                chain = made
-                probe = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: made)
+                guard let chain = try? self.chain([language], in: snapshot) else { return false }
+                let made = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: chain)
+                asked = made.languages.map { chain.untranslatedLanguage(servedBy: $0) == nil }
+                probe = made
                 languageName = frame.language
                 tableName = frame.table
             }
-            // The answer must come from a language asked: a fallback's goes to the
-            // missing-key report, on the general path.
-            guard let probe, let chain, let answer = try? SegmentSet.answer(frame.key, probing: probe),
-                chain.untranslatedLanguage(servedBy: answer.language) == nil,
-                case .segment(let segment, let number) = answer.source,
-                let value = try? segment.reader.value(of: number)
+            // A segment's own entry in a language asked; a pseudo-language's derived one
+            // goes the general way.
+            guard let hit = try? probe?.find(frame.key), !hit.derived, asked[hit.candidate],
+                let reader = probe?.readers[hit.candidate], let value = try? reader.value(of: hit.number)
             else { return false }
-            frame.appendReply(
-                value: value, language: segment.reader.languageBytes, generation: generation, to: &output)
+            frame.appendReply(value: value, language: reader.languageBytes, generation: generation, to: &output)
             found += 1
             // One clock read per frame: each is timed from the end of the one before (or the
             // burst's start), which is when its decoding began.
