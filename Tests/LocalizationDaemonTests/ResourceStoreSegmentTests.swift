@@ -143,4 +143,30 @@ import Testing
         #expect(store.refresh(paths: [strings]).changes == [TableChange(language: "fr", table: "Localizable")])
         #expect(try value("k", "fr", in: store) == "B fr")
     }
+
+    /// A String Catalog whose `sourceLanguage` alone changes changes no segment, but does
+    /// change answers (a key missing in French falls back to the source language before
+    /// the development language): a new generation, and the new fallback.
+    @Test func aNewSourceLanguageIsANewGeneration() throws {
+        let catalog = try TemporaryDirectory()
+        func written(_ source: String) -> String {
+            """
+            { "sourceLanguage" : "\(source)", "version" : "1.0", "strings" : { "k" : { "localizations" : {
+              "en" : { "stringUnit" : { "state" : "translated", "value" : "en k" } },
+              "de" : { "stringUnit" : { "state" : "translated", "value" : "de k" } }
+            } } } }
+            """
+        }
+        let path = try catalog.write(written("en"), to: "Localizable.xcstrings")
+        let store = ResourceStore(
+            roots: [catalog.path], developmentLanguage: LanguageTag(language: "en"), holdGrace: .zero)
+        store.rescan()
+        let before = store.snapshot.generation
+        #expect(try value("k", "fr", in: store) == "en k")
+        try catalog.write(written("de"), to: "Localizable.xcstrings")
+        store.refresh(paths: [path])
+        #expect(store.snapshot.generation == before + 1)
+        #expect(try value("k", "fr", in: store) == "de k")
+    }
+
 }

@@ -61,6 +61,8 @@ package final class LookupService: WireRequestHandler {
     /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
     /// strings).
     private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
+    /// The segment probe binary frames used last, kept across bursts.
+    private let frameProbes = FrameProbeCache()
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables: SharedTablesCache
     /// Called on the tables queue as each `table` request begins, with its languages. For
@@ -195,29 +197,29 @@ package final class LookupService: WireRequestHandler {
         let histogram = counters.requestDurations(.lookup)
         // The language and table of the frame before, by their bytes in the framer's buffer
         // (which stays put meanwhile), and the probe they make: a burst most often asks one
-        // of each, and only a new one costs a `String` and a chain.
+        // of each, and a new one is asked of the cache, which keeps the last across bursts.
         var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
         var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var probe: SegmentSet.Probe?
-        // By candidate: whether an answer from it is one the request asked for (a
-        // fallback's goes to the missing-key report, on the general path).
-        var asked: [Bool] = []
+        var made: FrameProbeCache.Made?
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
-            if probe == nil || !Self.same(frame.language, languageName) || !Self.same(frame.table, tableName) {
-                let language = String(decoding: frame.language, as: UTF8.self)
-                guard let chain = try? self.chain([language], in: snapshot) else { return false }
-                let made = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: chain)
-                asked = made.languages.map { chain.untranslatedLanguage(servedBy: $0) == nil }
-                probe = made
+            if made == nil || !Self.same(frame.language, languageName) || !Self.same(frame.table, tableName) {
+                made = frameProbes.probe(generation: generation, language: frame.language, table: frame.table) {
+                    guard let chain = try? self.chain([String(decoding: frame.language, as: UTF8.self)], in: snapshot)
+                    else { return nil }
+                    let probe = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: chain)
+                    return FrameProbeCache.Made(
+                        probe: probe, asked: probe.languages.map { chain.untranslatedLanguage(servedBy: $0) == nil })
+                }
+                guard made != nil else { return false }
                 languageName = frame.language
                 tableName = frame.table
             }
             // A segment's own entry in a language asked; a pseudo-language's derived one
             // goes the general way.
-            guard let hit = try? probe?.find(frame.key), !hit.derived, asked[hit.candidate],
-                let reader = probe?.readers[hit.candidate], let value = try? reader.value(of: hit.number)
+            guard let made, let hit = try? made.probe.find(frame.key), !hit.derived, made.asked[hit.candidate],
+                let reader = made.probe.readers[hit.candidate], let value = try? reader.value(of: hit.number)
             else { return false }
             frame.appendReply(value: value, language: reader.languageBytes, generation: generation, to: &output)
             found += 1

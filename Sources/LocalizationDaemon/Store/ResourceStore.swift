@@ -165,7 +165,8 @@ package final class ResourceStore: Sendable {
             next.revision = before.revision
             var (summary, _) = refresh(settings.roots, in: &next)
             let changed = keepUnchangedSegments(of: before, in: &next)
-            next.generation = before.generation + (changed.isEmpty ? 0 : 1)
+            let sourcesChanged = before.segments.sourceLanguages != next.segments.sourceLanguages
+            next.generation = before.generation + (changed.isEmpty && !sourcesChanged ? 0 : 1)
             summary.generation = next.generation
             summary.changes = changed.sorted()
             let swapped = state.withLock { state in
@@ -287,8 +288,9 @@ package final class ResourceStore: Sendable {
         }
         let (changes, failures) = rebuild(affected, in: &state)
         newErrors += failures.map(Self.error)
-        if anyFileChanged { keepSourceLanguagesCurrent(&state) }
-        if !changes.isEmpty || state.generation == 0 {
+        // New source languages change answers too: a new generation, though no segment changed.
+        let sourcesChanged = anyFileChanged && keepSourceLanguagesCurrent(&state)
+        if !changes.isEmpty || sourcesChanged || state.generation == 0 {
             state.generation += 1
         }
         let publishes =
@@ -328,16 +330,16 @@ package final class ResourceStore: Sendable {
 
     /// Keeps the tables' String Catalog source languages current: a catalog's
     /// `sourceLanguage` is its keys' fallback (docs/LOOKUP.md). Only the String Catalogs are
-    /// looked at: sorting every file per refresh would cost all files.
-    private func keepSourceLanguagesCurrent(_ state: inout State) {
+    /// looked at: sorting every file per refresh would cost all files. Whether they changed.
+    private func keepSourceLanguagesCurrent(_ state: inout State) -> Bool {
         let sources = ResourceCatalog.sourceLanguages(
             ofWritten: state.files.values.compactMap { loaded -> (file: ResourceFile, sourceLanguage: String?)? in
                 guard case .catalog(let catalog)? = loaded.content else { return nil }
                 return (loaded.file, catalog.sourceLanguage)
             })
-        if sources != state.segments.sourceLanguages {
-            state.segments = state.segments.replacingSourceLanguages(sources)
-        }
+        guard sources != state.segments.sourceLanguages else { return false }
+        state.segments = state.segments.replacingSourceLanguages(sources)
+        return true
     }
 
     /// A segment that could not be built, as `status` lists it: named `language/table`.
