@@ -495,7 +495,7 @@ package final class Daemon: Sendable {
         var line = problems.isEmpty ? "" : "Degraded: \(problems.joined(separator: "; ")). "
         line += configurationStatusPrefix()
         line +=
-            "Serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys, generation \(snapshot.generation)"
+            "Serving \(snapshot.segments.languages.count) languages, \(snapshot.segments.keyCount) keys, generation \(snapshot.generation)"
         if !snapshot.errors.isEmpty { line += "; \(snapshot.errors.count) errors (files or entries left out)" }
         return line
     }

@@ -11,34 +11,12 @@ extension SegmentSet {
     ///
     /// - Throws: ``SegmentError`` when a segment on the way is damaged.
     package func answer(_ key: String, in table: String?, chain: FallbackChain) throws(SegmentError) -> SegmentAnswer? {
-        let name = ResourceCatalog.tableName(table)
-        guard let byLanguage = segments[name] else { return nil }
+        guard segments[ResourceCatalog.tableName(table)] != nil else { return nil }
+        let probe = probe(table, chain: chain)
         var key = key
         return try key.withUTF8 { utf8 in
-            Result { () throws(SegmentError) in try answer(UnsafeRawBufferPointer(utf8), byLanguage, name, chain) }
+            Result { () throws(SegmentError) in try Self.answer(UnsafeRawBufferPointer(utf8), probing: probe) }
         }.get()
-    }
-
-    /// ``answer(_:in:chain:)`` for `key`'s UTF-8 bytes among `table`'s segments.
-    private func answer(
-        _ bytes: UnsafeRawBufferPointer, _ byLanguage: [String: Segment], _ name: String, _ chain: FallbackChain
-    ) throws(SegmentError) -> SegmentAnswer? {
-        let hashed = CompiledKeyHash.hash(bytes)
-        let (languages, identifiers) = candidates(name, chain: chain)
-        for (index, identifier) in identifiers.enumerated() {
-            let own = byLanguage[identifier]
-            if let own, let number = try own.reader.entryNumber(of: bytes, hashed: hashed) {
-                return SegmentAnswer(language: languages[index], source: .segment(own, number: number))
-            }
-            // By the precomputed identifier: this runs for every language a key is missing in.
-            guard let pseudo = PseudoLocalization(rawValue: identifier),
-                let development = byLanguage[developmentLanguage.identifier] ?? byLanguage[LanguageTag.base.identifier],
-                let number = try development.reader.entryNumber(of: bytes, hashed: hashed)
-            else { continue }
-            let entry = pseudo.transform(try development.reader.entry(number))
-            return SegmentAnswer(language: languages[index], source: .derived(entry))
-        }
-        return nil
     }
 
     /// ``answer(_:in:chain:)`` as a ``LookupResult``: the value with a plural entry's forms
@@ -49,6 +27,25 @@ extension SegmentSet {
         _ key: String, in table: String? = nil, chain: FallbackChain, plural: PluralCounts = .none
     ) throws(SegmentError) -> LookupResult {
         guard let answer = try answer(key, in: table, chain: chain) else { return .missing(key) }
+        return try result(of: answer, plural: plural)
+    }
+
+    /// ``lookup(_:in:chain:plural:)`` along a probe made once for many keys (a batch).
+    ///
+    /// - Throws: ``SegmentError`` when a segment on the way is damaged.
+    package func lookup(_ key: String, probing probe: Probe, plural: PluralCounts = .none) throws(SegmentError)
+        -> LookupResult
+    {
+        var bytes = key
+        let found = try bytes.withUTF8 { utf8 in
+            Result { () throws(SegmentError) in try Self.answer(UnsafeRawBufferPointer(utf8), probing: probe) }
+        }.get()
+        guard let found else { return .missing(key) }
+        return try result(of: found, plural: plural)
+    }
+
+    /// `answer` as a ``LookupResult``, a plural entry's forms selected by `plural`.
+    private func result(of answer: SegmentAnswer, plural: PluralCounts) throws(SegmentError) -> LookupResult {
         let entry = try answer.entry()
         let value = entry.value(
             for: plural, rules: .cldr(for: answer.language.isBase ? developmentLanguage : answer.language))

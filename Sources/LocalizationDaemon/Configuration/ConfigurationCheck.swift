@@ -53,9 +53,9 @@ package struct ConfigurationCheck {
         }
         problems += repeated.map { "\(ResourceRootProblem.duplicate($0))" }
         problems += snapshot.errors.map(\.description)
-        problems += DevelopmentLanguageCheck.warnings(for: settings.developmentLanguage, catalog: snapshot.catalog)
+        problems += DevelopmentLanguageCheck.warnings(for: settings.developmentLanguage, segments: snapshot.segments)
         let summary =
-            "would serve \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys in "
+            "would serve \(snapshot.segments.languages.count) languages, \(snapshot.segments.keyCount) keys in "
             + "\(snapshot.fileCount) files from \(settings.roots.isEmpty ? "no directory" : settings.roots.joined(separator: ", ")) "
             + "on \(configuration.socketPath), development language \(settings.developmentLanguage.identifier)"
         return (summary, problems)

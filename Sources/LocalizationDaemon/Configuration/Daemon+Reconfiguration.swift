@@ -115,7 +115,7 @@ extension Daemon {
 
     /// What l10nd doubts in the configuration in effect, given the tables served now.
     func configurationWarnings() -> [String] {
-        DevelopmentLanguageCheck.warnings(for: store.developmentLanguage, catalog: store.snapshot.catalog)
+        DevelopmentLanguageCheck.warnings(for: store.developmentLanguage, segments: store.snapshot.segments)
     }
 
     /// Logs the configuration's warnings when they differ from those logged last.
@@ -165,6 +165,6 @@ extension Daemon {
                 "serving nothing on \(socket): no resource directory is configured (give \(file), or --resources DIR)"
         }
         return
-            "serving \(snapshot.catalog.languages.count) languages, \(snapshot.catalog.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(socket)"
+            "serving \(snapshot.segments.languages.count) languages, \(snapshot.segments.keyCount) keys from \(store.roots.joined(separator: ", ")) on \(socket)"
     }
 }

@@ -7,28 +7,29 @@ package import LocalizationCore
 /// `--strict` (or is `--check-config`), where each is an error.
 ///
 /// ```swift
-/// DevelopmentLanguageCheck.warnings(for: try LanguageTag("de"), catalog: snapshot.catalog)
+/// DevelopmentLanguageCheck.warnings(for: try LanguageTag("de"), segments: snapshot.segments)
 /// // ["development_language de contradicts the sourceLanguage en of the String Catalog of table Localizable …"]
 /// ```
 package enum DevelopmentLanguageCheck {
-    /// The warnings for `language` given what `catalog` holds; an empty catalog (nothing
-    /// served yet) only has its tag checked.
-    package static func warnings(for language: LanguageTag, catalog: ResourceCatalog) -> [String] {
+    /// The warnings for `language` given what `segments` hold; no segments (nothing served
+    /// yet) only has its tag checked.
+    package static func warnings(for language: LanguageTag, segments: SegmentSet) -> [String] {
         var warnings: [String] = []
         if let unknown = UnknownLanguage.check(language) {
             warnings.append("development_language \(unknown)")
         }
-        guard !catalog.tables.isEmpty else { return warnings }
-        let spellings = FallbackChain.expansion(of: language).map(\.identifier)
-        if !spellings.contains(where: { catalog.tables[$0] != nil }) {
-            let served = catalog.languages.map(\.identifier).sorted().prefix(8).joined(separator: ", ")
+        let served = segments.languages
+        guard !served.isEmpty else { return warnings }
+        let spellings = Set(FallbackChain.expansion(of: language).map(\.identifier))
+        if !served.contains(where: { spellings.contains($0.identifier) }) {
+            let listed = served.map(\.identifier).sorted().prefix(8).joined(separator: ", ")
             warnings.append(
                 "development_language \(language.identifier) is served by no resource root (no \(language.identifier).lproj "
                     + "folder, no String Catalog with it): a key missing in a language falls back to no text of "
-                    + "\(language.identifier) (served: \(served)\(catalog.languages.count > 8 ? ", …" : ""))")
+                    + "\(language.identifier) (served: \(listed)\(served.count > 8 ? ", …" : ""))")
         }
         var tablesBySource: [String: [String]] = [:]
-        for (table, source) in catalog.sourceLanguages where source.language != language.language {
+        for (table, source) in segments.sourceLanguages where source.language != language.language {
             tablesBySource[source.identifier, default: []].append(table)
         }
         for (source, tables) in tablesBySource.sorted(by: { $0.key < $1.key }) {

@@ -36,11 +36,11 @@ extension LookupService {
                 "l10nd_compiles_total", "Generations compiled into shared tables, finished or abandoned.",
                 value: counters.value(.compiles)),
             .gauge("l10nd_generation", "The generation of the tables served.", value: Double(snapshot.generation)),
-            .gauge("l10nd_languages", "Languages served.", value: Double(snapshot.catalog.languages.count)),
+            .gauge("l10nd_languages", "Languages served.", value: Double(snapshot.segments.languages.count)),
             .gauge(
                 "l10nd_tables", "Tables served, over every language.",
-                value: Double(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
-            .gauge("l10nd_keys", "Distinct keys served.", value: Double(snapshot.catalog.keyCount)),
+                value: Double(snapshot.segments.tableCount)),
+            .gauge("l10nd_keys", "Distinct keys served.", value: Double(snapshot.segments.keyCount)),
             .gauge("l10nd_files", "Resource files read.", value: Double(snapshot.fileCount)),
             .gauge(
                 "l10nd_resource_errors", "Files or entries left out because they do not parse or cannot be read.",

@@ -43,11 +43,11 @@ package final class LookupService: WireRequestHandler {
     /// Everyone who can connect may look strings up.
     let administrators: Set<UInt32>
     /// The chains of requests' preference lists, as they were sent, by the generation they
-    /// were built for: a chain is built with the languages the catalog has (a new `nl-BE`
+    /// were built for: a chain is built with the languages the segments have (a new `nl-BE`
     /// folder changes what `nl` reaches), so a new generation builds its own.
     private let chains = FallbackChainCache<ChainKey>()
 
-    /// What a kept chain depends on: the request's languages and the catalog's generation.
+    /// What a kept chain depends on: the request's languages and the snapshot's generation.
     private struct ChainKey: Hashable, Sendable {
         var languages: [String]
         var generation: UInt64
@@ -61,6 +61,8 @@ package final class LookupService: WireRequestHandler {
     /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
     /// strings).
     private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
+    /// The segment probe binary frames used last, kept across bursts.
+    private let frameProbes = FrameProbeCache()
     /// The current generation's compiled tables in a sealed file, for `map`.
     private let sharedTables: SharedTablesCache
     /// Called on the tables queue as each `table` request begins, with its languages. For
@@ -174,13 +176,13 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers binary one-language `lookup` frames from the compiled tables of the current
-    /// generation, when they are ready and hold the answer in that very language: the key's
-    /// bytes hashed straight from the frame, the value's copied straight into `output`. The
-    /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
-    /// background on the compile queue), a miss, an answer from a fallback language (the
-    /// missing-key report notes it), counts, arguments, several languages — goes the general
-    /// way, through the catalog. The counters and the histogram see both paths alike.
+    /// Answers binary one-language `lookup` frames from the current segments when the
+    /// language asked answers them itself: the key's bytes hashed once straight from the
+    /// frame and probed along the chain's segments, the value's bytes copied straight from
+    /// the segment into `output`, no `String` made. The rest — a miss, an answer from a
+    /// fallback language (the missing-key report notes it) — goes the general way,
+    /// ``lookup(_:languages:table:plural:arguments:)``, through the same segments. The
+    /// counters and the histogram see both paths alike.
     ///
     /// One snapshot serves the frames of one call, which arrived together: as if they had
     /// been answered a moment earlier, never a mix of generations within a reply.
@@ -190,40 +192,36 @@ package final class LookupService: WireRequestHandler {
         // A look first: a message of another kind costs no lock.
         guard framer.nextFrameKind == WireOperationKind.lookup.rawValue else { return 0 }
         var previous = DurationHistogram.now()
-        let generation = store.snapshot.generation
-        guard let compiled = sharedTables.ready(generation) else {
-            compileSoon(generation)
-            return 0
-        }
-        // Taken once: copying the tables, or reading them through `compiled`, per frame
-        // costs reference counting.
-        let compiledTables = compiled.tables
+        let snapshot = store.snapshot
+        let generation = snapshot.generation
         let histogram = counters.requestDurations(.lookup)
         // The language and table of the frame before, by their bytes in the framer's buffer
-        // (which stays put meanwhile): a burst most often asks one of each.
+        // (which stays put meanwhile), and the probe they make: a burst most often asks one
+        // of each, and a new one is asked of the cache, which keeps the last across bursts.
         var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var language: CompiledTables.Language?
         var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var table: CompiledTables.Table?
+        var made: FrameProbeCache.Made?
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
-            if language == nil || !CompiledGeneration.same(frame.language, languageName) {
-                guard let answerable = compiled.answerableLanguage(frame.language) else { return false }
-                language = answerable
+            if made == nil || !Self.same(frame.language, languageName) || !Self.same(frame.table, tableName) {
+                made = frameProbes.probe(generation: generation, language: frame.language, table: frame.table) {
+                    guard let chain = try? self.chain([String(decoding: frame.language, as: UTF8.self)], in: snapshot)
+                    else { return nil }
+                    let probe = snapshot.segments.probe(String(decoding: frame.table, as: UTF8.self), chain: chain)
+                    return FrameProbeCache.Made(
+                        probe: probe, asked: probe.languages.map { chain.untranslatedLanguage(servedBy: $0) == nil })
+                }
+                guard made != nil else { return false }
                 languageName = frame.language
-            }
-            if table == nil || !CompiledGeneration.same(frame.table, tableName) {
-                table = compiled.table(frame.table)
                 tableName = frame.table
             }
-            // The answer must come from the language asked: a fallback's goes to the
-            // missing-key report, on the general path.
-            guard let language, let table,
-                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
-                CompiledGeneration.same(answer.language, frame.language)
+            // A segment's own entry in a language asked; a pseudo-language's derived one
+            // goes the general way.
+            guard let made, let hit = try? made.probe.find(frame.key), !hit.derived, made.asked[hit.candidate],
+                let reader = made.probe.readers[hit.candidate], let value = try? reader.value(of: hit.number)
             else { return false }
-            frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
+            frame.appendReply(value: value, language: reader.languageBytes, generation: generation, to: &output)
             found += 1
             // One clock read per frame: each is timed from the end of the one before (or the
             // burst's start), which is when its decoding began.
@@ -234,6 +232,12 @@ package final class LookupService: WireRequestHandler {
         }
         if found > 0 { counters.add(found, to: .found) }
         return answered
+    }
+
+    /// Whether two spans hold the same bytes.
+    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
     }
 
     /// Holds every `table` reply and compile not begun yet until the returned function is
@@ -254,12 +258,13 @@ package final class LookupService: WireRequestHandler {
     /// Has the generation served now compiled on the compile queue at once (at load and after
     /// each reload), then calls `done`: `map` answers with it as soon as it is ready.
     package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
-        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling, then: done)
-    }
-
-    /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
-    private func compileSoon(_ generation: UInt64) {
-        sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
+        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling) {
+            // The compile made a catalog of the segments (a `String` per key and value) and
+            // freed it on the compile queue's arena: untrimmed, the iina corpus's daemon kept
+            // 22 MB of it (PSS 55 MB, trimmed 34 MB).
+            HeapTrim.returnFreePages()
+            done()
+        }
     }
 
     /// Answers `map` at once, never waiting for a compile: a client asks it on the connection
@@ -307,7 +312,7 @@ package final class LookupService: WireRequestHandler {
     func chain(_ languages: [String], in snapshot: ResourceSnapshot) throws(WireError) -> FallbackChain {
         try chains.chain(for: ChainKey(languages: languages, generation: snapshot.generation)) {
             () throws(WireError) -> FallbackChain in
-            snapshot.catalog.chain(try Self.tags(languages))
+            snapshot.segments.chain(try Self.tags(languages))
         }
     }
 
@@ -334,7 +339,9 @@ package final class LookupService: WireRequestHandler {
         let chain = try chain(languages, in: snapshot)
         let values = arguments?.map(\.argument)
         let selection = plural == .none ? values.map(LocalizedFormatter.pluralCounts) ?? .none : plural
-        let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: selection)
+        let result = try Self.reading { () throws(SegmentError) in
+            try snapshot.segments.lookup(key, in: table, chain: chain, plural: selection)
+        }
         if result.found { counters.add(1, to: .found) }
         noteAnswer(result, key: key, chain: chain, languages: languages, table: table)
         return WireLookupResult(
@@ -342,9 +349,17 @@ package final class LookupService: WireRequestHandler {
             generation: snapshot.generation,
             formatted: values.map { values in
                 finished(
-                    key, result, values, languages: languages, table: table, catalog: snapshot.catalog,
+                    key, result, values, languages: languages, table: table, segments: snapshot.segments,
                     plural: selection)
             })
+    }
+
+    /// What `read` gives from the segments; a damaged segment (never one this daemon built
+    /// and kept, but nothing wrong is silent) is an `internal` error naming it.
+    private static func reading<Value>(_ read: () throws(SegmentError) -> Value) throws(WireError) -> Value {
+        do { return try read() } catch {
+            throw WireError(code: .internal, message: "a segment cannot be read: \(error)")
+        }
     }
 
     /// The most a `batch` reply's values may come to (bytes): more is refused `too_large`,
@@ -356,6 +371,7 @@ package final class LookupService: WireRequestHandler {
     ) throws(WireError) -> WireBatchResult {
         let snapshot = store.snapshot
         let chain = try chain(languages, in: snapshot)
+        let probe = snapshot.segments.probe(table, chain: chain)
         var values: [String] = []
         var found: [Bool] = []
         var formatted: [String?] = []
@@ -369,7 +385,9 @@ package final class LookupService: WireRequestHandler {
         for (index, key) in keys.enumerated() {
             let keyArguments = arguments?[index]?.map(\.argument)
             let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
-            let result = snapshot.catalog.lookup(key, in: table, chain: chain, plural: plural)
+            let result = try Self.reading { () throws(SegmentError) in
+                try snapshot.segments.lookup(key, probing: probe, plural: plural)
+            }
             values.append(result.value)
             found.append(result.found)
             replyBytes += result.value.utf8.count
@@ -377,7 +395,7 @@ package final class LookupService: WireRequestHandler {
                 let text = keyArguments.map { keyArguments in
                     finished(
                         key, result, keyArguments, languages: languages, table: table,
-                        catalog: snapshot.catalog, plural: plural)
+                        segments: snapshot.segments, plural: plural)
                 }
                 replyBytes += text?.utf8.count ?? 0
                 formatted.append(text)
@@ -403,14 +421,14 @@ package final class LookupService: WireRequestHandler {
     /// development language's string, and as a last resort whatever can be filled.
     private func finished(
         _ key: String, _ result: LookupResult, _ arguments: [any CVarArg], languages: [String], table: String?,
-        catalog: ResourceCatalog, plural: PluralCounts
+        segments: SegmentSet, plural: PluralCounts
     ) -> String {
         LocalizedFormatter.finish(
             result.value, arguments, locale: LocalizedFormatter.locale(forPreferences: languages),
             pluralSelected: result.entry?.plural != nil,
             fallbackFormat: {
                 // An empty preference list chains Base, then the development language.
-                catalog.lookup(key, in: table, chain: catalog.chain([]), plural: plural).value
+                (try? segments.lookup(key, in: table, chain: segments.chain([]), plural: plural))?.value ?? key
             })
     }
 
@@ -427,7 +445,10 @@ package final class LookupService: WireRequestHandler {
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
         let snapshot = store.snapshot
-        let resolved = snapshot.catalog.resolvedTable(table, chain: try chain(languages, in: snapshot))
+        let chain = try chain(languages, in: snapshot)
+        let resolved = try Self.reading { () throws(SegmentError) in
+            try snapshot.segments.resolvedTable(table, chain: chain)
+        }
         return WireTableResult(
             entries: resolved.mapValues(\.value),
             languages: resolved.compactMapValues { $0.language?.identifier },
@@ -454,10 +475,10 @@ package final class LookupService: WireRequestHandler {
 
     func languagesValue(_ snapshot: ResourceSnapshot) -> WireValue {
         .array(
-            snapshot.catalog.languages.map { language in
+            snapshot.segments.languages.map { language in
                 .object([
                     "lang": .string(language.identifier),
-                    "tables": .array(snapshot.catalog.tableNames(of: language).map(WireValue.string)),
+                    "tables": .array(snapshot.segments.tableNames(of: language).map(WireValue.string)),
                 ])
             })
     }

@@ -55,9 +55,9 @@ package struct StatusReport: Sendable {
     var fields: [String: WireValue] {
         var fields: [String: WireValue] = [
             "generation": .integer(Int64(snapshot.generation)),
-            "languages": .integer(Int64(snapshot.catalog.languages.count)),
-            "tables": .integer(Int64(snapshot.catalog.tables.values.reduce(0) { $0 + $1.count })),
-            "keys": .integer(Int64(snapshot.catalog.keyCount)),
+            "languages": .integer(Int64(snapshot.segments.languages.count)),
+            "tables": .integer(Int64(snapshot.segments.tableCount)),
+            "keys": .integer(Int64(snapshot.segments.keyCount)),
             "files": .integer(Int64(snapshot.fileCount)),
             "errors": .array(snapshot.errors.map(LookupService.wireValue)),
             "counters": .object(

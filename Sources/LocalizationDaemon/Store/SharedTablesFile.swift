@@ -23,7 +23,7 @@ package final class SharedTablesFile: Sendable {
     /// the work is still wanted; ``CompiledTablesError/abandoned`` is thrown once it says no.
     package init(compiling snapshot: ResourceSnapshot, proceeding: () -> Bool = { true }) throws {
         let writer = try CompiledTablesWriter(
-            catalog: snapshot.catalog, generation: snapshot.generation, proceeding: proceeding)
+            catalog: try snapshot.catalog, generation: snapshot.generation, proceeding: proceeding)
         generation = snapshot.generation
         file = try SealedMemoryFile(name: "l10nd-tables-\(getpid())-\(snapshot.generation)", contents: writer.bytes)
     }

@@ -26,7 +26,7 @@ extension Daemon {
         if roots.isEmpty {
             problems.append(
                 "no resource directory is configured (give resources = DIR in l10nd.conf, or --resources DIR)")
-        } else if store.snapshot.catalog.languages.isEmpty {
+        } else if store.snapshot.segments.languages.isEmpty {
             // Not "no xx.lproj folder" of a root that could not be looked into.
             problems.append(
                 problems.isEmpty

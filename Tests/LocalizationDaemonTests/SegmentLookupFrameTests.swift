@@ -6,12 +6,12 @@ import LocalizationWire
 import TestSupport
 import Testing
 
-/// The service's fastest path, binary lookups answered from the compiled tables straight from
-/// the frame (`LookupService.answerFrames`), sends exactly the bytes the general path sends —
-/// decoding the frame, looking up in the catalog, encoding the reply — for every key of the
-/// examples in every language and table; it declines until a generation's tables are
-/// compiled, and again right after a reload, until the new generation's are.
-@Suite struct CompiledLookupFrameTests {
+/// The service's fastest path, binary lookups answered from the segments straight from the
+/// frame (`LookupService.answerFrames`), sends exactly the bytes the general path sends —
+/// decoding the frame, looking the key up, encoding the reply — for every key of the
+/// examples in every language and table, from the first frame on and at once after a
+/// reload: nothing is compiled for it.
+@Suite struct SegmentLookupFrameTests {
     let peer = PeerInfo(pid: 1, uid: 1000, gid: 1000)
 
     func service(root: String, missing: MissingKeyReport = MissingKeyReport()) -> (LookupService, ResourceStore) {
@@ -26,14 +26,14 @@ import Testing
 
     /// Every (language, table, key) a client could ask about: each language with tables,
     /// the pseudo-languages, a few that are not compiled as such, and a key nobody has.
-    func questions(_ catalog: ResourceCatalog) -> [(language: String, table: String, key: String)] {
+    func questions(_ segments: SegmentSet) throws -> [(language: String, table: String, key: String)] {
         let languages =
-            catalog.languages.map(\.identifier) + ["en-XA", "ar-XB", "zh-TW", "pt-PT", "JA", "ja_JP.UTF-8", "de,fr"]
-        let tables = Set(catalog.languages.flatMap { catalog.tableNames(of: $0) }).sorted() + [""]
+            segments.languages.map(\.identifier) + ["en-XA", "ar-XB", "zh-TW", "pt-PT", "JA", "ja_JP.UTF-8", "de,fr"]
+        let tables = Set(segments.languages.flatMap { segments.tableNames(of: $0) }).sorted() + [""]
         var keys = Set(["nobody has this"])
         for table in tables {
-            for language in catalog.languages {
-                keys.formUnion(catalog.resolvedTable(table, chain: catalog.chain([language])).keys)
+            for language in segments.languages {
+                keys.formUnion(try segments.resolvedTable(table, chain: segments.chain([language])).keys)
             }
         }
         return languages.flatMap { language in
@@ -61,9 +61,9 @@ import Testing
 
     /// Asks every question; returns how many the fast path answered.
     @discardableResult
-    func compareAll(_ service: LookupService, _ catalog: ResourceCatalog) throws -> Int {
+    func compareAll(_ service: LookupService, _ segments: SegmentSet) throws -> Int {
         var answered = 0
-        for (index, question) in questions(catalog).enumerated() {
+        for (index, question) in try questions(segments).enumerated() {
             let replies = try replies(
                 service, language: question.language, table: question.table, key: question.key, id: UInt32(index))
             if let fast = replies.fast {
@@ -74,36 +74,28 @@ import Testing
         return answered
     }
 
-    @Test func compiledAnswersAreTheCatalogsBytesBeforeAndAfterAReload() throws {
+    @Test func segmentAnswersAreTheGeneralPathsBytesBeforeAndAfterAReload() throws {
         let root = try TemporaryDirectory()
         let resources = root.path + "/Resources"
         try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
         let (service, store) = service(root: resources)
 
-        // The first frame asks for the compile and declines; once compiled, frames are answered.
-        let first = try replies(service, language: "ja", table: "", key: "設定", id: 1)
-        #expect(first.fast == nil)
-        #expect(try eventually { try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil })
-        let answered = try compareAll(service, store.snapshot.catalog)
+        #expect(try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil)
+        let answered = try compareAll(service, store.snapshot.segments)
         #expect(answered > 100, "the fast path answered only \(answered) questions")
 
-        // A reload: the new generation's frames are declined until its tables are compiled,
-        // and the catalog's answers carry the new value meanwhile.
+        // A reload: the next frame already answers from the new segments.
         try root.write("\"設定\" = \"新しい設定\";\n\"新しい\" = \"キー\";\n", to: "Resources/ja.lproj/Localizable.strings")
         store.rescan()
-        let pending = try replies(service, language: "ja", table: "", key: "設定", id: 2)
-        #expect(pending.fast == nil)
-        try compareAll(service, store.snapshot.catalog)
-        #expect(try eventually { try replies(service, language: "ja", table: "", key: "新しい", id: 3).fast != nil })
-        #expect(try compareAll(service, store.snapshot.catalog) > 100)
-        let fresh = try #require(try replies(service, language: "ja", table: "", key: "設定", id: 4).fast)
+        let fresh = try #require(try replies(service, language: "ja", table: "", key: "設定", id: 2).fast)
         #expect(String(decoding: fresh, as: UTF8.self).contains("新しい設定"))
+        #expect(try replies(service, language: "ja", table: "", key: "新しい", id: 3).fast != nil)
+        #expect(try compareAll(service, store.snapshot.segments) > 100)
     }
 
-    /// A burst of saves, each reload followed by a binary lookup, compiles only the generation
-    /// left served: a background compile waits for its generation to settle and is skipped, or
-    /// given up, once a reload replaces it. The answers stay the newest catalog's.
-    @Test func aBurstOfReloadsWithLookupsBetweenCompilesAtMostTwice() throws {
+    /// A burst of saves, each reload followed by a binary lookup: every lookup answers the
+    /// save just made, and no lookup compiles anything.
+    @Test func eachReloadIsAnsweredAtOnceWithNoCompile() throws {
         let root = try TemporaryDirectory()
         let resources = root.path + "/Resources"
         try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
@@ -117,18 +109,11 @@ import Testing
         for save in 1...10 {
             try root.write("\"設定\" = \"設定 \(save)\";\n", to: "Resources/ja.lproj/Localizable.strings")
             store.rescan()
-            _ = try replies(service, language: "ja", table: "", key: "設定", id: UInt32(save))
+            let fast = try #require(try replies(service, language: "ja", table: "", key: "設定", id: UInt32(save)).fast)
+            #expect(String(decoding: fast, as: UTF8.self).contains("設定 \(save)"))
         }
-        var fast: [UInt8]?
-        #expect(
-            try eventually { () throws -> Bool in
-                fast = try replies(service, language: "ja", table: "", key: "設定", id: 11).fast
-                return fast != nil
-            })
-        let last = try #require(fast)
-        #expect(String(decoding: last, as: UTF8.self).contains("設定 10"))
-        #expect(counters.value(.compiles) <= 2, "\(counters.value(.compiles)) compiles for 10 reloads")
-        try compareAll(service, store.snapshot.catalog)
+        #expect(counters.value(.compiles) == 0)
+        try compareAll(service, store.snapshot.segments)
     }
 
     /// A burst is answered in order up to the first frame the fast path declines (a miss),
@@ -136,7 +121,6 @@ import Testing
     /// once the output holds the limit.
     @Test func aBurstStopsAtTheFirstDeclinedFrameAndAtTheOutputLimit() throws {
         let (service, _) = service(root: PackagePaths.exampleResources)
-        #expect(try eventually { try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil })
         func frame(_ key: String, _ id: Int64) -> [UInt8] {
             BinaryFrameCodec.encode(
                 WireRequest(id: .number(id), operation: .lookup(key: key, languages: ["ja"], table: nil)))
@@ -173,7 +157,7 @@ import Testing
     @Test func fallbacksAndMissesStillReachTheMissingKeyReport() throws {
         let missing = MissingKeyReport()
         let (service, _) = service(root: PackagePaths.exampleResources, missing: missing)
-        #expect(try eventually { try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil })
+        #expect(try replies(service, language: "ja", table: "", key: "設定", id: 1).fast != nil)
         _ = try replies(service, language: "ja", table: "", key: "nobody has this", id: 2)
         #expect(missing.entries.contains { $0.key == "nobody has this" && $0.language == "ja" })
         // Japanese has no 保存 of its own: the development language answers it, and the
