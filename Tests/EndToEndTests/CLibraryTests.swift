@@ -259,7 +259,7 @@ import Testing
         let daemon = setup.daemon
         let resources = setup.resources
         let runs = [
-            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"],
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
         ]
         for arguments in runs {
@@ -268,6 +268,45 @@ import Testing
             #expect(
                 !output.stderr.contains("Sanitizer") && !output.stderr.contains("runtime error"), "\(output.stderr)")
         }
+    }
+
+    /// Found by the c-reply fuzz target: an `"event":null` line crashed `l10nd_next_event`
+    /// (strcmp of NULL). A fake daemon sends lines whose `event` is null, a number and an array
+    /// before a real change event: they are skipped, and the change is the event returned.
+    @Test func eventLinesOfAnotherShapeAreSkipped() throws {
+        let build = try Self.plain.get()
+        let output = try ProcessRunner.run(build.check, ["events"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "event: generation=9 reconnected=0\n", "\(output.stdout)\(output.stderr)")
+    }
+
+    /// `clang` on the tests' `PATH`, in the Swift toolchain or in /usr/bin, if any.
+    static let clang: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return (path.split(separator: ":").map(String.init) + ["/opt/swift/usr/bin", "/usr/bin"])
+            .map { $0 + "/clang" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    /// A short run of the reply reader's libFuzzer target (Fuzz/Targets/c-reply.c, through
+    /// `scripts/fuzz` into a temp directory): every committed seed, among them each input a
+    /// run found, runs first, then 10 s of new inputs, all under ASan and UBSan; any finding
+    /// fails it with libFuzzer's report. `scripts/fuzz 600 c-reply` is the long run.
+    @Test(.enabled(if: clang != nil, "clang is not installed: the C fuzz target is not run"))
+    func replyFuzzTargetRunsClean() throws {
+        let clang = try #require(Self.clang)
+        let out = try TemporaryDirectory(prefix: "fuzz-c-reply")
+        let run = try ProcessRunner.run(
+            PackagePaths.root + "/scripts/fuzz", ["10", "c-reply"],
+            environment: [
+                "PATH": (clang as NSString).deletingLastPathComponent + ":/usr/bin:/bin", "L10ND_FUZZ_OUT": out.path,
+            ], timeout: 300)
+        let log = (try? String(contentsOfFile: out.path + "/c-reply.log", encoding: .utf8)) ?? ""
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(log.suffix(4000))")
+        #expect(run.stdout.contains("c-reply: clean;"), "\(run.stdout)")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root + "/Fuzz/Seeds/c-reply")
+        #expect(seeds.contains("crash-event-null.json"))
+        // libFuzzer read every seed before mutating: "INFO: seed corpus: files: N".
+        #expect(log.contains("seed corpus: files: \(seeds.count)"), "\(log.prefix(2000))")
     }
 
     /// `rustc` on the tests' `PATH` or in `~/.cargo/bin` (where rustup puts it), if any.

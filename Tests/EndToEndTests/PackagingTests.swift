@@ -201,6 +201,104 @@ import Testing
         #expect(result.stdout == "21 файл в 2 папках\n", "\(result.stderr)")
     }
 
+    /// The C library's packages scripts/package (scripts/package-c) left beside it, if any.
+    static var builtCPackages: (runtime: String, dev: String)? {
+        guard let runtime = built("libl10nd0_"), let dev = built("libl10nd-dev_") else { return nil }
+        return (runtime, dev)
+    }
+
+    /// libl10nd0 holds the shared library under its soname with a symbols and a shlibs file,
+    /// libl10nd-dev the header, the link and l10nd.pc: unpacked into a root of their own, a
+    /// C program (clients/c/README.md's example) compiles with `pkg-config --cflags --libs
+    /// l10nd` from it, loads the packaged library through its soname, and answers from a
+    /// real daemon as the README prints.
+    @Test(
+        .enabled(
+            if: builtCPackages != nil,
+            "no .build/debian/libl10nd{0,-dev}_*.deb: scripts/package makes them, scripts/test runs it"))
+    func theCDevelopmentPackageBuildsAProgram() throws {
+        let (runtime, dev) = try #require(Self.builtCPackages)
+        let version =
+            try ProcessRunner.run(l10nd, ["--version"]).stdout.split(separator: " ").last?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let multiarch = try ProcessRunner.run("/usr/bin/dpkg-architecture", ["-qDEB_HOST_MULTIARCH"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let runtimeInfo = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", runtime]).stdout
+        #expect(runtimeInfo.contains("Package: libl10nd0\n") && runtimeInfo.contains("Section: libs\n"))
+        #expect(runtimeInfo.contains("Version: \(version)\n"), "\(runtimeInfo)")
+        let depends = try #require(runtimeInfo.split(separator: "\n").first { $0.hasPrefix("Depends: ") })
+        #expect(depends.contains("libc6") && depends.contains("libjson-c5"), "\(depends)")
+        let devInfo = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--field", dev]).stdout
+        #expect(devInfo.contains("Package: libl10nd-dev\n") && devInfo.contains("Section: libdevel\n"))
+        #expect(devInfo.contains("Depends: libl10nd0 (= \(version)), libjson-c-dev\n"), "\(devInfo)")
+
+        let lib = "/usr/lib/\(multiarch)"
+        let runtimeFiles = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--contents", runtime]).stdout
+        #expect(runtimeFiles.contains(" .\(lib)/libl10nd.so.\(version)\n"), "\(runtimeFiles)")
+        #expect(runtimeFiles.contains(" .\(lib)/libl10nd.so.0 -> libl10nd.so.\(version)\n"), "\(runtimeFiles)")
+        #expect(!runtimeFiles.contains("libl10nd.so ->") && !runtimeFiles.contains(".h\n"), "\(runtimeFiles)")
+        let devFiles = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--contents", dev]).stdout
+        for path in [
+            "./usr/include/l10nd.h", ".\(lib)/pkgconfig/l10nd.pc", ".\(lib)/libl10nd.a",
+            ".\(lib)/libl10nd.so -> libl10nd.so.0", "./usr/share/doc/libl10nd-dev/copyright",
+        ] {
+            #expect(devFiles.contains(" \(path)\n"), "libl10nd-dev lacks \(path)")
+        }
+        #expect(
+            !devFiles.contains("\(lib)/libl10nd.so.0 ") && !devFiles.contains("\(lib)/libl10nd.so.\(version)"),
+            "the shared library belongs to libl10nd0: \(devFiles)")
+
+        let root = try TemporaryDirectory(prefix: "libl10nd-root")
+        let control = try TemporaryDirectory(prefix: "libl10nd-control")
+        for deb in [runtime, dev] {
+            let extract = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--extract", deb, root.path])
+            #expect(extract.status == 0, "\(extract.stderr)")
+        }
+        _ = try ProcessRunner.run("/usr/bin/dpkg-deb", ["--control", runtime, control.path])
+        let shlibs = try String(contentsOfFile: control.path + "/shlibs", encoding: .utf8)
+        #expect(shlibs == "libl10nd 0 libl10nd0 (>= \(version))\n")
+        let symbols = try String(contentsOfFile: control.path + "/symbols", encoding: .utf8)
+        #expect(symbols.hasPrefix("libl10nd.so.0 libl10nd0 #MINVER#\n"), "\(symbols)")
+        let exported = try ProcessRunner.run(
+            "/usr/bin/nm", ["-D", "--defined-only", root.path + lib + "/libl10nd.so.\(version)"]
+        ).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").last.map { " \($0)@Base" } }
+        #expect(!exported.isEmpty && exported.allSatisfy { symbols.contains($0 + " ") }, "\(exported) vs \(symbols)")
+        let soname = try ProcessRunner.run("/usr/bin/readelf", ["-d", root.path + lib + "/libl10nd.so.0"]).stdout
+        #expect(soname.contains("Library soname: [libl10nd.so.0]"), "\(soname)")
+
+        // The installed l10nd.pc says /usr/include and /usr/lib/…: the sysroot points it at the root.
+        let pkgConfig = try ProcessRunner.run(
+            "/usr/bin/pkg-config", ["--cflags", "--libs", "l10nd"],
+            environment: [
+                "PATH": "/usr/bin:/bin", "PKG_CONFIG_SYSROOT_DIR": root.path,
+                "PKG_CONFIG_PATH": root.path + lib + "/pkgconfig",
+            ])
+        #expect(pkgConfig.status == 0, "\(pkgConfig.stderr)")
+        #expect(pkgConfig.stdout.contains("-I\(root.path)/usr/include"), "\(pkgConfig.stdout)")
+        let readme = try String(contentsOfFile: PackagePaths.root + "/clients/c/README.md", encoding: .utf8)
+        let source = try #require(CLibraryTests.block("c", in: readme), "clients/c/README.md has no ```c block")
+        let printed = try #require(CLibraryTests.block("text", in: readme))
+        let work = try TemporaryDirectory(prefix: "libl10nd-program")
+        let file = try work.write(source, to: "hello.c")
+        let program = work.path + "/hello"
+        let gcc = try ProcessRunner.run(
+            "/usr/bin/gcc",
+            ["-Wall", "-Werror", file, "-o", program]
+                + pkgConfig.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+        #expect(gcc.status == 0, "\(gcc.stderr)")
+        let needed = try ProcessRunner.run("/usr/bin/readelf", ["-d", program]).stdout
+        #expect(needed.contains("Shared library: [libl10nd.so.0]"), "\(needed)")
+        let daemon = try DaemonProcess(resources: [PackagePaths.exampleResources])
+        let output = try ProcessRunner.run(
+            program, [],
+            environment: [
+                "PATH": "/usr/bin:/bin", "L10N_SOCKET": daemon.socketPath, "LD_LIBRARY_PATH": root.path + lib,
+            ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == printed)
+    }
+
     @Test(
         .enabled(
             if: builtPackage != nil, "no .build/debian/l10nd_*.deb: scripts/package makes it, scripts/test runs it"))

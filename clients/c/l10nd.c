@@ -377,6 +377,23 @@ void l10nd_close(l10nd_client *c) {
     free(c);
 }
 
+/* ---- reading replies (pure: Fuzz/Targets/c-reply.c feeds them anything) ---- */
+
+/* One line from the daemon: 1 with *reply (owned by the caller) and its *id, or with *reply
+ * NULL for an empty line (ignored); 0 when it is not a reply to any request. */
+static int reply_for_line(const char *line, json_object **reply, long long *id) {
+    *reply = NULL;
+    if (!line[0]) return 1;
+    json_object *parsed = json_tokener_parse(line), *member = NULL;
+    if (!parsed || !json_object_object_get_ex(parsed, "id", &member) || !json_object_is_type(member, json_type_int)) {
+        json_object_put(parsed);
+        return 0;
+    }
+    *id = json_object_get_int64(member);
+    *reply = parsed;
+    return 1;
+}
+
 /* As the reader: reads until a whole line is in, hands it to its waiter. mu is held on entry
  * and exit, released while reading. */
 static void read_one(l10nd_client *c, const struct timespec *deadline) {
@@ -391,17 +408,15 @@ static void read_one(l10nd_client *c, const struct timespec *deadline) {
     pthread_mutex_lock(&c->mu);
     c->reading = 0;
     if (line) {
-        json_object *reply = line[0] ? json_tokener_parse(line) : NULL;
-        json_object *id = NULL;
-        if (line[0] && (!reply || !json_object_object_get_ex(reply, "id", &id) || !json_object_is_type(id, json_type_int))) {
+        json_object *reply = NULL;
+        long long value = 0;
+        if (!reply_for_line(line, &reply, &value)) {
             /* A reply without our id: the stream is not what we think it is. */
             char why[200];
             snprintf(why, sizeof why, "l10nd sent a line that answers no request: %.150s", line);
             c->broken = 1;
             fail_waiters(c, connection, why);
-            json_object_put(reply);
         } else if (reply) {
-            long long value = json_object_get_int64(id);
             waiter *w = c->waiters;
             while (w && w->id != value) w = w->next;
             if (w) w->reply = reply;
@@ -557,6 +572,56 @@ void l10nd_result_free(l10nd_result *r) {
     memset(r, 0, sizeof *r);
 }
 
+/* A lookup's reply into *result (zeroed on entry by the caller): L10ND_OK with value (and,
+ * when formatted is wanted, formatted) set, or an error with *result left zeroed. */
+static int read_lookup_reply(json_object *reply, int want_formatted, l10nd_result *result, l10nd_error *err) {
+    int code = check_ok(reply, err);
+    if (code) return code;
+    json_object *value = NULL, *found = NULL, *lang = NULL, *formatted = NULL, *generation = NULL;
+    json_object_object_get_ex(reply, "value", &value);
+    json_object_object_get_ex(reply, "found", &found);
+    json_object_object_get_ex(reply, "lang", &lang);
+    json_object_object_get_ex(reply, "formatted", &formatted);
+    json_object_object_get_ex(reply, "generation", &generation);
+    int bad = !value || !found || !json_object_is_type(found, json_type_boolean);
+    result->value = copy_string(value, &bad);
+    result->lang = copy_string(lang, &bad);
+    result->formatted = copy_string(formatted, &bad);
+    result->found = found && json_object_get_boolean(found);
+    result->generation = generation ? json_object_get_int64(generation) : 0;
+    if (bad || !result->value || (want_formatted && !result->formatted)) {
+        l10nd_result_free(result);
+        return fail(err, L10ND_ERR_PROTOCOL, "l10nd's lookup reply lacks a member%s",
+                    want_formatted ? " (finished strings need protocol 1.4)" : "");
+    }
+    return L10ND_OK;
+}
+
+/* A batch's reply into results[0..key_count) (zeroed by the caller): one value per key, or an
+ * error with every result left zeroed. */
+static int read_batch_reply(json_object *reply, size_t key_count, l10nd_result *results, l10nd_error *err) {
+    int code = check_ok(reply, err);
+    if (code) return code;
+    json_object *values = NULL, *found = NULL, *generation = NULL;
+    json_object_object_get_ex(reply, "values", &values);
+    json_object_object_get_ex(reply, "found", &found);
+    json_object_object_get_ex(reply, "generation", &generation);
+    int bad = !values || !found || !json_object_is_type(values, json_type_array) ||
+              !json_object_is_type(found, json_type_array) || json_object_array_length(values) != key_count ||
+              json_object_array_length(found) != key_count;
+    for (size_t i = 0; i < key_count && !bad; i++) {
+        results[i].value = copy_string(json_object_array_get_idx(values, i), &bad);
+        results[i].found = json_object_get_boolean(json_object_array_get_idx(found, i));
+        results[i].generation = generation ? json_object_get_int64(generation) : 0;
+        if (!results[i].value) bad = 1;
+    }
+    if (bad) {
+        for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
+        return fail(err, L10ND_ERR_PROTOCOL, "l10nd's batch reply does not list one value per key");
+    }
+    return L10ND_OK;
+}
+
 static int valid_count(const char *s) {
     size_t i = 0, digits = 0;
     if (s[i] == '-') i++;
@@ -578,26 +643,7 @@ int l10nd_lookup(l10nd_client *c, const l10nd_query *q, l10nd_result *result, l1
     if (!code) code = call(c, request, &reply, err);
     json_object_put(request);
     if (code) return code;
-    code = check_ok(reply, err);
-    if (!code) {
-        json_object *value = NULL, *found = NULL, *lang = NULL, *formatted = NULL, *generation = NULL;
-        json_object_object_get_ex(reply, "value", &value);
-        json_object_object_get_ex(reply, "found", &found);
-        json_object_object_get_ex(reply, "lang", &lang);
-        json_object_object_get_ex(reply, "formatted", &formatted);
-        json_object_object_get_ex(reply, "generation", &generation);
-        int bad = !value || !found || !json_object_is_type(found, json_type_boolean);
-        result->value = copy_string(value, &bad);
-        result->lang = copy_string(lang, &bad);
-        result->formatted = copy_string(formatted, &bad);
-        result->found = found && json_object_get_boolean(found);
-        result->generation = generation ? json_object_get_int64(generation) : 0;
-        if (bad || !result->value || (q->arg_count && !result->formatted)) {
-            l10nd_result_free(result);
-            code = fail(err, L10ND_ERR_PROTOCOL, "l10nd's lookup reply lacks a member%s",
-                        q->arg_count ? " (finished strings need protocol 1.4)" : "");
-        }
-    }
+    code = read_lookup_reply(reply, q->arg_count > 0, result, err);
     json_object_put(reply);
     return code;
 }
@@ -621,26 +667,7 @@ int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, 
     int code = call(c, request, &reply, err);
     json_object_put(request);
     if (code) return code;
-    code = check_ok(reply, err);
-    if (!code) {
-        json_object *values = NULL, *found = NULL, *generation = NULL;
-        json_object_object_get_ex(reply, "values", &values);
-        json_object_object_get_ex(reply, "found", &found);
-        json_object_object_get_ex(reply, "generation", &generation);
-        int bad = !values || !found || !json_object_is_type(values, json_type_array) ||
-                  !json_object_is_type(found, json_type_array) || json_object_array_length(values) != key_count ||
-                  json_object_array_length(found) != key_count;
-        for (size_t i = 0; i < key_count && !bad; i++) {
-            results[i].value = copy_string(json_object_array_get_idx(values, i), &bad);
-            results[i].found = json_object_get_boolean(json_object_array_get_idx(found, i));
-            results[i].generation = generation ? json_object_get_int64(generation) : 0;
-            if (!results[i].value) bad = 1;
-        }
-        if (bad) {
-            for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
-            code = fail(err, L10ND_ERR_PROTOCOL, "l10nd's batch reply does not list one value per key");
-        }
-    }
+    code = read_batch_reply(reply, key_count, results, err);
     json_object_put(reply);
     return code;
 }
@@ -674,6 +701,25 @@ static int subscribe_on(l10nd_subscription *s, l10nd_error *err) {
     return code;
 }
 
+/* One line on a subscription: 1 with *event filled when it is a change event; 0 for
+ * anything else (the subscribe reply, a line this version does not know), which is skipped. */
+static int read_event(const char *line, l10nd_event *event) {
+    json_object *message = json_tokener_parse(line);
+    json_object *kind, *generation;
+    /* "event" must be the string "changed": json-c gives no string for a null member (strcmp
+     * of NULL crashed on "event":null, found by Fuzz/Targets/c-reply.c), and would spell a
+     * number or an array as its JSON. */
+    int is_event = message && json_object_object_get_ex(message, "event", &kind) &&
+                   json_object_is_type(kind, json_type_string) && !strcmp(json_object_get_string(kind), "changed");
+    if (is_event) {
+        event->generation =
+            json_object_object_get_ex(message, "generation", &generation) ? json_object_get_int64(generation) : -1;
+        event->reconnected = 0;
+    }
+    json_object_put(message);
+    return is_event;
+}
+
 l10nd_subscription *l10nd_subscribe(const char *socket_path, int timeout_ms, l10nd_error *err) {
     l10nd_subscription *s = calloc(1, sizeof *s);
     if (!s || (socket_path && !(s->path = strdup(socket_path)))) {
@@ -696,17 +742,8 @@ int l10nd_next_event(l10nd_subscription *s, int timeout_ms, l10nd_event *event, 
     for (;;) {
         char *line = s->fd >= 0 ? take_line(&s->input) : NULL;
         if (line) {
-            json_object *message = json_tokener_parse(line);
+            int is_event = read_event(line, event);
             free(line);
-            json_object *kind, *generation;
-            int is_event = message && json_object_object_get_ex(message, "event", &kind) &&
-                           !strcmp(json_object_get_string(kind), "changed");
-            if (is_event) {
-                event->generation = json_object_object_get_ex(message, "generation", &generation)
-                                        ? json_object_get_int64(generation) : -1;
-                event->reconnected = 0;
-            }
-            json_object_put(message);
             if (is_event) return L10ND_OK;
             continue;
         }

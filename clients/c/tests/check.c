@@ -10,6 +10,8 @@
  *   check garbage                      a fake daemon answers with broken replies (canned, then 300 random
  *                                      ones): every call returns an error or a well-formed result
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
+ *   check events                       a fake daemon sends event lines of other shapes ("event":null,
+ *                                      a number) before a change event: they are skipped
  *
  * Prints one summary line; exits non-zero on any wrong answer or error. */
 #define _GNU_SOURCE
@@ -331,6 +333,40 @@ static int garbage(void) {
     return bad;
 }
 
+/* Found by the c-reply fuzz target: "event":null crashed l10nd_next_event (strcmp of NULL). */
+static int events(void) {
+    static const char *const reply[] = {
+        "{\"ok\":true}\n{\"event\":null}\n{\"event\":7,\"generation\":1}\n{\"event\":[\"changed\"]}\n"
+        "{\"event\":\"changed\",\"generation\":9}\n",
+    };
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "/tmp/l10nd-check-events-%d.sock", (int)getpid());
+    unlink(address.sun_path);
+    fake f = {.listener = socket(AF_UNIX, SOCK_STREAM, 0), .replies = reply, .count = 1};
+    if (bind(f.listener, (struct sockaddr *)&address, sizeof address) || listen(f.listener, 4)) {
+        printf("fake daemon: cannot listen\n");
+        return 1;
+    }
+    pthread_t server;
+    pthread_create(&server, NULL, serve, &f);
+    l10nd_error err;
+    int code = 1;
+    l10nd_subscription *sub = l10nd_subscribe(address.sun_path, 2000, &err);
+    if (!sub) {
+        printf("subscribe: %s\n", err.message);
+    } else {
+        l10nd_event event;
+        if (l10nd_next_event(sub, 2000, &event, &err)) printf("next event: %s\n", err.message);
+        else printf("event: generation=%lld reconnected=%d\n", event.generation, event.reconnected);
+        code = 0;
+        l10nd_unsubscribe(sub);
+    }
+    pthread_join(server, NULL);
+    close(f.listener);
+    unlink(address.sun_path);
+    return code;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
@@ -338,6 +374,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
     if (argc >= 2 && !strcmp(argv[1], "garbage")) return garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
+    if (argc >= 2 && !strcmp(argv[1], "events")) return events();
     fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors\n");
     return 2;
 }
