@@ -131,6 +131,15 @@ import Testing
         return work
     }
 
+    /// A shell line as `bash -x` traces it when its words are plain: without its comment,
+    /// single spaces between the words.
+    static func shellCommand(_ line: Substring) -> String {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard !text.hasPrefix("#") else { return "" }
+        let code = text.components(separatedBy: " #").first ?? ""
+        return code.split(separator: " ").joined(separator: " ")
+    }
+
     /// The processes below `pid`, from /proc's parent links.
     static func descendants(of pid: Int32) -> [Int32] {
         var parents: [Int32: Int32] = [:]
@@ -191,15 +200,26 @@ import Testing
         }
         let place = "\(block.file):\(block.line)"
         if options.contains("runs until stopped") {
-            let process = try BackgroundProcess(
-                "/usr/bin/env", ["-C", work.path] + command, environment: environment)
-            // Running after 5 s, with every line before its last done: it serves until stopped.
-            let status = process.waitForExit(timeout: 5)
+            // Traced (bash -x, to the log), so the runner sees the last line start: every line
+            // before it ran (-e), and the last must then keep running.
+            let traced = [command[0], "-x"] + command.dropFirst()
+            let process = try BackgroundProcess("/usr/bin/env", ["-C", work.path] + traced, environment: environment)
+            defer {
+                // SIGKILL for the block and what it started (a daemon, l10nctl watch): the
+                // test process blocks SIGTERM, and its children inherit that.
+                for pid in Self.descendants(of: process.pid) + [process.pid] { kill(pid, SIGKILL) }
+                process.process.waitUntilExit()
+            }
+            try #require(command[0] == "/bin/bash", "\(place): only a shell block runs until stopped")
+            let last = try #require(
+                block.body.split(separator: "\n").map(Self.shellCommand).last { !$0.isEmpty }, "\(place): no command")
+            let deadline = Date().addingTimeInterval(60)
+            while process.process.isRunning, !process.log.contains("+ \(last)\n"), Date() < deadline {
+                usleep(50_000)
+            }
+            #expect(process.log.contains("+ \(last)\n"), "\(place): never reached '\(last)': \(process.log)")
+            let status = process.waitForExit(timeout: 2)
             #expect(status == nil, "\(place): ended with status \(status ?? 0): \(process.log)")
-            // SIGKILL for the block and what it started (a daemon, l10nctl watch): the test
-            // process blocks SIGTERM, and its children inherit that.
-            for pid in Self.descendants(of: process.pid) + [process.pid] { kill(pid, SIGKILL) }
-            process.process.waitUntilExit()
             return
         }
         let output = try ProcessRunner.run(
