@@ -116,13 +116,13 @@ import Testing
             withDestinationPath: outside.path + "/Localizable.strings")
         let confined = ResourceStore(roots: [root.path], developmentLanguage: LanguageTag(language: "en"))
         confined.rescan()
-        #expect(confined.snapshot.catalog.languages.map(\.identifier) == ["en"])
+        #expect(confined.snapshot.segments.languages.map(\.identifier) == ["en"])
         confined.refresh(paths: [root.path + "/de.lproj/Localizable.strings"])
-        #expect(confined.snapshot.catalog.languages.map(\.identifier) == ["en"])
+        #expect(confined.snapshot.segments.languages.map(\.identifier) == ["en"])
         let open = ResourceStore(
             roots: [root.path], developmentLanguage: LanguageTag(language: "en"), allowSymlinksOutsideRoots: true)
         open.rescan()
-        #expect(open.snapshot.catalog.languages.map(\.identifier) == ["de", "en", "ja"])
+        #expect(open.snapshot.segments.languages.map(\.identifier) == ["de", "en", "ja"])
     }
 
     @Test func anotherUserOnTheSocketMayLookUpButNotReload() throws {

@@ -21,9 +21,9 @@ import Testing
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 store.refresh(paths: [index == 0 ? ja : en])
             }
-            let catalog = store.snapshot.catalog
+            let segments = store.snapshot.segments
             for language in ["ja", "en"] {
-                let value = catalog.lookup("k", chain: catalog.chain([try LanguageTag(language)])).value
+                let value = try segments.lookup("k", chain: segments.chain([try LanguageTag(language)])).value
                 #expect(value == "\(language) \(round)")
             }
             #expect(store.snapshot.generation == generation + 2)

@@ -46,12 +46,12 @@ import Testing
     }
 
     func value(_ store: ResourceStore, _ language: String) throws -> String {
-        let catalog = store.snapshot.catalog
-        return catalog.lookup("k", in: nil, chain: catalog.chain([try LanguageTag(language)])).value
+        let segments = store.snapshot.segments
+        return try segments.lookup("k", in: nil, chain: segments.chain([try LanguageTag(language)])).value
     }
 
     func languages(_ store: ResourceStore) -> [String] {
-        store.snapshot.catalog.languages.map(\.identifier).sorted()
+        store.snapshot.segments.languages.map(\.identifier).sorted()
     }
 
     /// #2: a file truncated for a rewrite in place, read before the rewrite: its last table

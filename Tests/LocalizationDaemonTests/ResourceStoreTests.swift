@@ -18,8 +18,8 @@ import Testing
     }
 
     func value(_ key: String, _ language: String, table: String? = nil) throws -> String {
-        let catalog = store.snapshot.catalog
-        return catalog.lookup(key, in: table, chain: catalog.chain([try LanguageTag(language)])).value
+        let segments = store.snapshot.segments
+        return try segments.lookup(key, in: table, chain: segments.chain([try LanguageTag(language)])).value
     }
 
     @Test func firstLoadIsGenerationOne() throws {
@@ -67,15 +67,15 @@ import Testing
         let removed = store.refresh(paths: [root.path + "/ja.lproj"])
         #expect(removed.changes == [TableChange(language: "ja", table: "Localizable")])
         #expect(try value("k", "ja") == "en 1")
-        #expect(!store.snapshot.catalog.languages.map(\.identifier).contains("ja"))
+        #expect(!store.snapshot.segments.languages.map(\.identifier).contains("ja"))
     }
 
     @Test func readersKeepTheSnapshotTheyTook() throws {
         let before = store.snapshot
         let path = try root.write(#""k" = "ja 4";"#, to: "ja.lproj/Localizable.strings")
         store.refresh(paths: [path])
-        let chain = before.catalog.chain([try LanguageTag("ja")])
-        #expect(before.catalog.lookup("k", chain: chain).value == "ja 1")
+        let chain = before.segments.chain([try LanguageTag("ja")])
+        #expect(try before.segments.lookup("k", chain: chain).value == "ja 1")
         #expect(try value("k", "ja") == "ja 4")
     }
 
@@ -91,9 +91,9 @@ import Testing
         let limited = ResourceStore(
             roots: [root.path], developmentLanguage: LanguageTag(language: "en"), maximumFileBytes: 4096)
         limited.rescan()
-        let catalog = { limited.snapshot.catalog }
+        let segments = { limited.snapshot.segments }
         func japanese(_ key: String) throws -> String {
-            catalog().lookup(key, chain: catalog().chain([try LanguageTag("ja")])).value
+            try segments().lookup(key, chain: segments().chain([try LanguageTag("ja")])).value
         }
         #expect(try japanese("k") == "ja 1")
         let padding = String(repeating: "/* padding */\n", count: 400)
@@ -135,24 +135,5 @@ import Testing
         store.refresh(paths: [path])
         #expect(store.snapshot.errors.isEmpty)
         #expect(try value("k", "ja") == "en 1")
-    }
-
-    /// Every language of a table keeps one copy of each key, also after one is reloaded.
-    @Test func languagesShareTheirKeysAcrossReloads() throws {
-        let keys = (0..<20).map { "preferences.general.item\($0)" }
-        func file(_ language: String) -> String { keys.map { "\"\($0)\" = \"\(language) \($0)\";\n" }.joined() }
-        for language in ["de", "fr"] { try root.write(file(language), to: "\(language).lproj/Settings.strings") }
-        store.rescan()
-        let path = try root.write(file("fr 2"), to: "fr.lproj/Settings.strings")
-        store.refresh(paths: [path])
-        let tables = store.snapshot.catalog.tables
-        let german = try #require(tables["de"]?["Settings"])
-        let french = try #require(tables["fr"]?["Settings"])
-        #expect(french[keys[0]]?.value == "fr 2 \(keys[0])")
-        for key in keys {
-            let stored = storageAddress(of: key, among: german.entries.keys)
-            #expect(stored != nil)
-            #expect(storageAddress(of: key, among: french.entries.keys) == stored)
-        }
     }
 }

@@ -12,15 +12,21 @@ package final class ResourceSnapshot: Sendable {
     package let generation: UInt64
     /// The assembled tables.
     package let catalog: ResourceCatalog
-    /// Files whose current bytes do not parse; each still serves its last good table.
+    /// The compiled segments of every (language, table): what lookups answer from.
+    package let segments: SegmentSet
+    /// Files whose current bytes do not parse, each still serving its last good table, and
+    /// segments that could not be built (named `language/table`), each serving its last.
     package let errors: [ResourceParseError]
     /// The number of resource files known.
     package let fileCount: Int
 
     /// Creates a snapshot.
-    package init(generation: UInt64, catalog: ResourceCatalog, errors: [ResourceParseError], fileCount: Int) {
+    package init(
+        generation: UInt64, catalog: ResourceCatalog, segments: SegmentSet, errors: [ResourceParseError], fileCount: Int
+    ) {
         self.generation = generation
         self.catalog = catalog
+        self.segments = segments
         self.errors = errors
         self.fileCount = fileCount
     }

@@ -27,7 +27,7 @@ package final class ResourceStore: Sendable {
     struct LoadedFile {
         var file: ResourceFile
         var fingerprint: Int
-        var content: ParsedResource?
+        var content: SegmentSource?
         var error: ResourceParseError?
         /// Entries of a parsed file left out for their own faults (the rest is served).
         var lostEntries: [ResourceParseError] = []
@@ -40,6 +40,11 @@ package final class ResourceStore: Sendable {
         /// The paths of `files`, to find those under a directory without looking at all of them.
         var paths = PathTree()
         var catalog: ResourceCatalog
+        /// The segments lookups answer from, rebuilt per changed (language, table).
+        var segments: SegmentSet
+        /// The segments that could not be built at their last try, each still serving its
+        /// last segment (if any), listed in `status` until a build of it succeeds.
+        var buildFailures: [SegmentKey: SegmentBuildError] = [:]
         var generation: UInt64 = 0
         /// Each root with its links resolved when it was last read whole; `nil` when it
         /// resolved to nothing (or has not been read).
@@ -56,7 +61,6 @@ package final class ResourceStore: Sendable {
 
     /// What one refresh carries from file to file.
     struct Reading {
-        var keySharing: KeySharing
         /// The resolved roots links must stay inside; `nil` when links may lead anywhere.
         let confinement: [String]?
         /// Files found empty where they had content, or gone, and kept (see ``holdGrace``).
@@ -127,8 +131,13 @@ package final class ResourceStore: Sendable {
             allowsSymlinksOutsideRoots: allowSymlinksOutsideRoots, maximumFileBytes: maximumFileBytes)
         currentSettings = Mutex(settings)
         let catalog = ResourceCatalog(developmentLanguage: developmentLanguage)
-        state = Mutex(State(catalog: catalog, resolvedRoots: Array(repeating: nil, count: settings.roots.count)))
-        current = Mutex(ResourceSnapshot(generation: 0, catalog: catalog, errors: [], fileCount: 0))
+        let segments = SegmentSet(developmentLanguage: developmentLanguage)
+        state = Mutex(
+            State(
+                catalog: catalog, segments: segments,
+                resolvedRoots: Array(repeating: nil, count: settings.roots.count)))
+        current = Mutex(
+            ResourceSnapshot(generation: 0, catalog: catalog, segments: segments, errors: [], fileCount: 0))
     }
 
     /// The current snapshot.
@@ -153,19 +162,11 @@ package final class ResourceStore: Sendable {
             let before = state.withLock { $0 }
             var next = State(
                 catalog: ResourceCatalog(developmentLanguage: settings.developmentLanguage),
+                segments: SegmentSet(developmentLanguage: settings.developmentLanguage),
                 resolvedRoots: Array(repeating: nil, count: settings.roots.count))
             next.revision = before.revision
             var (summary, _) = refresh(settings.roots, in: &next)
-            var changed = Set<TableChange>()
-            let languages = Set(before.catalog.tables.keys).union(next.catalog.tables.keys)
-            for language in languages {
-                let old = before.catalog.tables[language] ?? [:]
-                let new = next.catalog.tables[language] ?? [:]
-                for table in Set(old.keys).union(new.keys)
-                where old[table] != new[table] || before.catalog.developmentLanguage != settings.developmentLanguage {
-                    changed.insert(TableChange(language: language, table: table))
-                }
-            }
+            let changed = keepUnchangedSegments(of: before, in: &next)
             next.generation = before.generation + (changed.isEmpty ? 0 : 1)
             summary.generation = next.generation
             summary.changes = changed.sorted()
@@ -180,6 +181,35 @@ package final class ResourceStore: Sendable {
             HeapTrim.returnFreePages()
             return summary
         }
+    }
+
+    /// The pairs whose segments differ between `before` and `next`, a state read whole
+    /// afresh: every pair when the development language changed (each chain ends
+    /// elsewhere). A segment with the same bytes as before is kept as the same object, so
+    /// that whoever mapped it keeps its pages; a pair that could not be built keeps its
+    /// segment from before.
+    private func keepUnchangedSegments(of before: State, in next: inout State) -> Set<TableChange> {
+        let old = before.segments
+        let sameLanguage = old.developmentLanguage == next.segments.developmentLanguage
+        var changed = Set<TableChange>()
+        for table in Set(old.segments.keys).union(next.segments.segments.keys) {
+            for language in Set((old.segments[table] ?? [:]).keys).union((next.segments.segments[table] ?? [:]).keys) {
+                let was = old.segment(language: language, table: table)
+                let now = next.segments.segment(language: language, table: table)
+                let failed = next.buildFailures[SegmentKey(language: language, table: table)] != nil
+                if sameLanguage, let was, failed || now.map({ Self.sameBytes(was, $0) }) == true {
+                    next.segments = next.segments.replacing(was, language: language, table: table)
+                    continue
+                }
+                changed.insert(TableChange(language: language, table: table))
+            }
+        }
+        return changed
+    }
+
+    /// Whether two segments hold the same bytes (their lengths and body checksums equal).
+    private static func sameBytes(_ one: Segment, _ other: Segment) -> Bool {
+        one.bytes.count == other.bytes.count && one.bodyChecksum == other.bodyChecksum
     }
 
     /// Re-reads `paths`: files are read again (or dropped when gone); directories are
@@ -218,7 +248,6 @@ package final class ResourceStore: Sendable {
         var newErrors: [ResourceParseError] = []
         let resolved = roots.map(Self.realPath)
         var reading = Reading(
-            keySharing: KeySharing(catalog: state.catalog),
             confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
         let targets = self.targets(paths, resolved: resolved, state: state)
         for path in targets {
@@ -258,26 +287,9 @@ package final class ResourceStore: Sendable {
                 state.paths.remove(path)
             }
         }
-        var changes: [TableChange] = []
-        let contributors = TableContributors(state.files.values, for: affected)
-        for pair in affected {
-            let before = state.catalog.tables[pair.language]?[pair.table]
-            let after = contributors.table(for: pair)
-            if before != after {
-                state.catalog.setTable(after, language: pair.language, name: pair.table)
-                changes.append(pair)
-            }
-        }
-        // A catalog's sourceLanguage is its keys' fallback (docs/LOOKUP.md): keep it current.
-        // Only the String Catalogs: sorting every file per refresh would cost all files.
-        let sources = ResourceCatalog.sourceLanguages(
-            of: state.files.values.compactMap { loaded in
-                guard case .catalog = loaded.content else { return nil }
-                return loaded.content.map { (loaded.file, $0) }
-            })
-        if sources != state.catalog.sourceLanguages {
-            state.catalog.setSourceLanguages(sources)
-        }
+        let (changes, failures) = rebuild(affected, in: &state)
+        newErrors += failures.map(Self.error)
+        if anyFileChanged { keepSourceLanguagesCurrent(&state) }
         if !changes.isEmpty || state.generation == 0 {
             state.generation += 1
         }
@@ -291,6 +303,55 @@ package final class ResourceStore: Sendable {
                 $0.description < $1.description
             })
         return (summary, publishes)
+    }
+
+    /// Rebuilds the segments of the `affected` pairs from the files of their tables (String
+    /// Catalogs included), sharing every other segment: the pairs whose segments changed,
+    /// and the segments that could not be built (each keeps its last segment, and is
+    /// listed until a build of it succeeds).
+    private func rebuild(_ affected: Set<TableChange>, in state: inout State) -> (
+        changes: [TableChange], failures: [SegmentBuildError]
+    ) {
+        guard !affected.isEmpty else { return ([], []) }
+        let keys = Set(affected.map { SegmentKey(language: $0.language, table: $0.table) })
+        let tables = Set(affected.map(\.table))
+        let sources = state.files.values.compactMap { loaded -> (file: ResourceFile, content: SegmentSource)? in
+            guard tables.contains(loaded.file.table), let content = loaded.content else { return nil }
+            return (loaded.file, content)
+        }
+        let (segments, changed, failures) = state.segments.rebuilding(keys, from: sources)
+        state.segments = segments
+        for key in keys { state.buildFailures[key] = nil }
+        for failure in failures {
+            state.buildFailures[SegmentKey(language: failure.language, table: failure.table)] = failure
+        }
+        let contributors = TableContributors(state.files.values, for: affected)
+        for pair in affected {
+            state.catalog.setTable(contributors.table(for: pair), language: pair.language, name: pair.table)
+        }
+        return (changed.map { TableChange(language: $0.language, table: $0.table) }.sorted(), failures)
+    }
+
+    /// Keeps the tables' String Catalog source languages current: a catalog's
+    /// `sourceLanguage` is its keys' fallback (docs/LOOKUP.md). Only the String Catalogs are
+    /// looked at: sorting every file per refresh would cost all files.
+    private func keepSourceLanguagesCurrent(_ state: inout State) {
+        let sources = ResourceCatalog.sourceLanguages(
+            ofWritten: state.files.values.compactMap { loaded -> (file: ResourceFile, sourceLanguage: String?)? in
+                guard case .catalog(let catalog)? = loaded.content else { return nil }
+                return (loaded.file, catalog.sourceLanguage)
+            })
+        if sources != state.segments.sourceLanguages {
+            state.segments = state.segments.replacingSourceLanguages(sources)
+        }
+        if sources != state.catalog.sourceLanguages {
+            state.catalog.setSourceLanguages(sources)
+        }
+    }
+
+    /// A segment that could not be built, as `status` lists it: named `language/table`.
+    static func error(_ failure: SegmentBuildError) -> ResourceParseError {
+        .unreadable("\(failure.language)/\(failure.table)", reason: "its segment cannot be built: \(failure.error)")
     }
 
     /// Keeps each known file found gone until it has been gone for ``holdGrace`` (listing it
@@ -423,11 +484,12 @@ package final class ResourceStore: Sendable {
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
         let fileErrors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }
-        let errors = (fileErrors + state.rootErrors.values).sorted {
+        let errors = (fileErrors + state.rootErrors.values + state.buildFailures.values.map(Self.error)).sorted {
             $0.description < $1.description
         }
         let snapshot = ResourceSnapshot(
-            generation: state.generation, catalog: state.catalog, errors: errors, fileCount: state.files.count)
+            generation: state.generation, catalog: state.catalog, segments: state.segments, errors: errors,
+            fileCount: state.files.count)
         current.withLock { $0 = snapshot }
     }
 
@@ -519,8 +581,7 @@ package final class ResourceStore: Sendable {
         let fingerprint = hasher.finalize()
         if let known, known.file == file, known.fingerprint == fingerprint { return known }
         do {
-            let (content, problems) = try reading.keySharing.read(
-                bytes, kind: file.kind, file: file.path, table: file.table)
+            let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
             return LoadedFile(
                 file: file, fingerprint: fingerprint, content: content, error: nil,
                 lostEntries: problems.filter(\.isEntryLost), byteCount: bytes.count)

@@ -14,7 +14,7 @@ struct TableContributors {
         guard !wanted.isEmpty else { return }
         let tables = Set(wanted.map(\.table))
         for loaded in files where tables.contains(loaded.file.table) {
-            switch loaded.content {
+            switch loaded.content?.parsed {
             case .table(let table):
                 guard let language = loaded.file.language else { continue }
                 let pair = TableChange(language: language.identifier, table: loaded.file.table)
