@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalizationCore
+package import LocalizationCore
 package import LocalizationSockets
 package import LocalizationWire
 import Synchronization
@@ -57,12 +57,6 @@ package final class LookupService: WireRequestHandler {
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
     /// per core, and lookups never wait here (they are answered on the server's loop).
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
-    /// Where each generation is compiled, once, and `map` requests answered: apart from
-    /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
-    /// strings).
-    private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
-    /// The current generation's compiled tables in a sealed file, for `map`.
-    private let sharedTables: SharedTablesCache
     /// Called on the tables queue as each `table` request begins, with its languages. For
     /// tests: a request held here shows, without timing, that others are answered meanwhile.
     private let beginningTable: (@Sendable (_ languages: [String]) -> Void)?
@@ -80,7 +74,6 @@ package final class LookupService: WireRequestHandler {
         self.missing = missing
         self.counters = counters
         self.actions = actions
-        sharedTables = SharedTablesCache(counters: counters)
     }
 
     /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
@@ -174,13 +167,11 @@ package final class LookupService: WireRequestHandler {
         return answer
     }
 
-    /// Answers binary one-language `lookup` frames from the compiled tables of the current
-    /// generation, when they are ready and hold the answer in that very language: the key's
-    /// bytes hashed straight from the frame, the value's copied straight into `output`. The
-    /// rest — tables not compiled yet (the first lookup after a reload asks for them, in the
-    /// background on the compile queue), a miss, an answer from a fallback language (the
-    /// missing-key report notes it), counts, arguments, several languages — goes the general
-    /// way, through the catalog. The counters and the histogram see both paths alike.
+    /// Answers binary one-language `lookup` frames from the current segments when the
+    /// answer is in that very language: the key's bytes probed straight from the frame, the
+    /// value's copied straight into `output`. The rest — a miss, an answer from a fallback
+    /// language (the missing-key report notes it), counts, arguments, several languages —
+    /// goes the general way. The counters and the histogram see both paths alike.
     ///
     /// One snapshot serves the frames of one call, which arrived together: as if they had
     /// been answered a moment earlier, never a mix of generations within a reply.
@@ -190,40 +181,39 @@ package final class LookupService: WireRequestHandler {
         // A look first: a message of another kind costs no lock.
         guard framer.nextFrameKind == WireOperationKind.lookup.rawValue else { return 0 }
         var previous = DurationHistogram.now()
-        let generation = store.snapshot.generation
-        guard let compiled = sharedTables.ready(generation) else {
-            compileSoon(generation)
-            return 0
-        }
-        // Taken once: copying the tables, or reading them through `compiled`, per frame
-        // costs reference counting.
-        let compiledTables = compiled.tables
+        let snapshot = store.snapshot
+        let generation = snapshot.generation
         let histogram = counters.requestDurations(.lookup)
         // The language and table of the frame before, by their bytes in the framer's buffer
         // (which stays put meanwhile): a burst most often asks one of each.
         var languageName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var language: CompiledTables.Language?
+        var chain: FallbackChain?
         var tableName = UnsafeRawBufferPointer(start: nil, count: 0)
-        var table: CompiledTables.Table?
+        var first: Segment?
+        var probed = false
         var found = 0
         let answered = framer.answerFrames { payload in
             guard output.count < outputLimit, let frame = BinaryLookupFrame(payload) else { return false }
-            if language == nil || !CompiledGeneration.same(frame.language, languageName) {
-                guard let answerable = compiled.answerableLanguage(frame.language) else { return false }
-                language = answerable
+            if chain == nil || !Self.same(frame.language, languageName) {
+                chain = Self.onlyLanguage(frame.language).flatMap { try? self.chain([$0], in: snapshot) }
                 languageName = frame.language
+                probed = false
             }
-            if table == nil || !CompiledGeneration.same(frame.table, tableName) {
-                table = compiled.table(frame.table)
+            guard let chain else { return false }
+            if !probed || !Self.same(frame.table, tableName) {
+                let name = frame.table.isEmpty ? nil : String(decoding: frame.table, as: UTF8.self)
+                // The answer must come from the language asked: a fallback's goes to the
+                // missing-key report, on the general path.
+                first = snapshot.segments.probe(name, chain: chain).first.flatMap {
+                    Self.same($0.reader.languageBytes, frame.language) ? $0 : nil
+                }
                 tableName = frame.table
+                probed = true
             }
-            // The answer must come from the language asked: a fallback's goes to the
-            // missing-key report, on the general path.
-            guard let language, let table,
-                let answer = try? compiledTables.lookup(frame.key, language: language, table: table),
-                CompiledGeneration.same(answer.language, frame.language)
+            guard let reader = first?.reader, let number = try? reader.entryNumber(of: frame.key),
+                let value = try? reader.value(of: number)
             else { return false }
-            frame.appendReply(value: answer.value, language: answer.language, generation: generation, to: &output)
+            frame.appendReply(value: value, language: frame.language, generation: generation, to: &output)
             found += 1
             // One clock read per frame: each is timed from the end of the one before (or the
             // burst's start), which is when its decoding began.
@@ -236,60 +226,49 @@ package final class LookupService: WireRequestHandler {
         return answered
     }
 
-    /// Holds every `table` reply and compile not begun yet until the returned function is
-    /// called. For tests: a whole table of a large set takes about a second to resolve and a
-    /// compile seconds, and a test that shows a lookup never waits for either holds them
-    /// rather than timing them.
-    package func holdTablesAndCompiles() -> @Sendable () -> Void {
+    /// The language a frame names when a lookup of it is a lookup of that one language,
+    /// spelled as its identifier; `nil` for a list, or any other spelling.
+    private static func onlyLanguage(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let identifier = String(decoding: bytes, as: UTF8.self)
+        guard let preferences = try? LanguageTag.preferences(identifier), preferences.count == 1,
+            preferences[0].identifier == identifier
+        else { return nil }
+        return identifier
+    }
+
+    /// Whether two spans hold the same bytes.
+    static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+        guard first.count == second.count else { return false }
+        return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+    }
+
+    /// Holds every `table` reply not begun yet until the returned function is called. For
+    /// tests: a whole table of a large set takes about a second to resolve, and a test that
+    /// shows a lookup never waits for one holds it rather than timing it.
+    package func holdTables() -> @Sendable () -> Void {
         tables.suspend()
-        compiling.suspend()
         let released = Atomic<Bool>(false)
-        return { [tables, compiling] in
+        return { [tables] in
             guard !released.exchange(true, ordering: .relaxed) else { return }
             tables.resume()
-            compiling.resume()
         }
     }
 
-    /// Has the generation served now compiled on the compile queue at once (at load and after
-    /// each reload), then calls `done`: `map` answers with it as soon as it is ready.
-    package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
-        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling, then: done)
-    }
-
-    /// Has `generation` compiled on the compile queue, once, if it is still served a moment later.
-    private func compileSoon(_ generation: UInt64) {
-        sharedTables.compileSoon(generation, current: { [store] in store.snapshot }, on: compiling)
-    }
-
-    /// Answers `map` at once, never waiting for a compile: a client asks it on the connection
-    /// its lookups use, and every reply after it would wait too. The generation served is
-    /// compiled eagerly (at load and before each `changed` event); until it is ready the reply
-    /// is `compiling` (and a compile is queued if none is), after a failed compile
-    /// `unavailable` with the reason. Anyone who may look strings up may map them, as with `table`.
-    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+    /// Answers `map` at once with the current generation's segments (docs/PROTOCOL.md): the
+    /// manifest, and the slabs they lie in, whose descriptors go with the reply. Nothing is
+    /// compiled for it: the store built the segments at load or at the reload. A set that
+    /// cannot be mapped (a segment in private memory, too many slabs) is `unavailable`, and
+    /// the client asks per lookup. Anyone who may look strings up may map them, as with `table`.
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, [SegmentSlab]) -> Void) {
         let started = DurationHistogram.now()
         defer { counters.requestDurations(.map).record(since: started) }
-        let generation = store.snapshot.generation
-        if let file = sharedTables.ready(generation)?.file {
-            return reply(
-                .fields([
-                    "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),
-                    "descriptor": .bool(true),
-                ]),
-                file)
+        let snapshot = store.snapshot
+        do throws(WireError) {
+            let (manifest, slabs) = try SegmentManifest.describing(snapshot.segments, generation: snapshot.generation)
+            reply(.fields(manifest.fields), slabs)
+        } catch {
+            reply(.error(error), [])
         }
-        if let failure = sharedTables.failure(of: generation) {
-            return reply(
-                .error(WireError(code: .unavailable, message: "cannot share the compiled tables: \(failure)")), nil)
-        }
-        sharedTables.compileIfNotQueued(current: { [store] in store.snapshot }, on: compiling)
-        reply(
-            .error(
-                WireError(
-                    code: .compiling,
-                    message: "the tables of generation \(generation) are being compiled; ask again in a moment"
-                )), nil)
     }
 
     /// Refuses an operation that changes the daemon to anyone but root and its own user.
