@@ -532,16 +532,14 @@ struct DaemonBaseline {
     let residentKilobytes: Int
     let openDescriptors: Int
 
-    /// Measures after a few warm-up lookups, so lazily built caches count as baseline: the
-    /// compiled tables too (a sealed file the daemon keeps open and maps), which the daemon
-    /// compiles at load, in the background: `map` says `compiling` until they are there (its
-    /// descriptor, sent along then, is closed by the plain `recv` that reads the reply).
+    /// Measures after a few warm-up lookups, so lazily built caches count as baseline, and a
+    /// `map` (its descriptors, sent along, are closed by the plain `recv` that reads the reply).
     init(_ daemon: DaemonProcess) throws {
         let warmUp = try daemon.connect()
         for language in ["en", "de", "ja", "fr"] {
             _ = try warmUp.request(["op": "lookup", "key": "多言語化", "lang": language])
         }
-        _ = eventually { (try? warmUp.request(["op": "map"]))?["size"] != nil }
+        _ = eventually { (try? warmUp.request(["op": "map"]))?["slabs"] != nil }
         _ = try warmUp.request(["op": "status"])
         residentKilobytes = try #require(daemon.residentKilobytes)
         // The warm-up connection is still open here; the steady client's is at the end.
