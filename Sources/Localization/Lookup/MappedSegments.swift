@@ -37,8 +37,12 @@ final class MappedSegments: Sendable {
     }
 
     /// `key` looked up for `tags` in `table`, plural forms selected as `plural` says; a
-    /// damaged segment (which the checks at mapping would have refused) is a miss.
+    /// damaged segment (which the checks at mapping would have refused) is a miss. As in
+    /// every daemon mode, the result carries no ``TableEntry`` (``Localizer/lookup(_:languages:table:count:)``).
     func lookup(_ key: String, tags: [LanguageTag], table: String, plural: PluralCounts) -> LookupResult {
-        (try? probe(tags, table: table).lookup(key, plural: plural)) ?? .missing(key)
+        guard let found = try? probe(tags, table: table).lookup(key, plural: plural), found.found else {
+            return .missing(key)
+        }
+        return LookupResult(value: found.value, found: true, language: found.language, entry: nil)
     }
 }
