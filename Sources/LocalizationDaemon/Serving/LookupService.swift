@@ -57,6 +57,9 @@ package final class LookupService: WireRequestHandler {
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
     /// per core, and lookups never wait here (they are answered on the server's loop).
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
+    /// The `map` reply of the newest generation asked for, and its slabs (held until a `map`
+    /// of a newer generation replaces them: at most one generation more than the store holds).
+    private let manifests = Mutex<(generation: UInt64, reply: WireReply, slabs: [SegmentSlab])?>(nil)
     /// Called on the tables queue as each `table` request begins, with its languages. For
     /// tests: a request held here shows, without timing, that others are answered meanwhile.
     private let beginningTable: (@Sendable (_ languages: [String]) -> Void)?
@@ -263,12 +266,19 @@ package final class LookupService: WireRequestHandler {
         let started = DurationHistogram.now()
         defer { counters.requestDurations(.map).record(since: started) }
         let snapshot = store.snapshot
+        // Every mapped client asks after each change: the manifest is made once per generation.
+        if let kept = manifests.withLock({ $0 }), kept.generation == snapshot.generation {
+            return reply(kept.reply, kept.slabs)
+        }
+        let made: (generation: UInt64, reply: WireReply, slabs: [SegmentSlab])
         do throws(WireError) {
             let (manifest, slabs) = try SegmentManifest.describing(snapshot.segments, generation: snapshot.generation)
-            reply(.fields(manifest.fields), slabs)
+            made = (snapshot.generation, .fields(manifest.fields), slabs)
         } catch {
-            reply(.error(error), [])
+            made = (snapshot.generation, .error(error), [])
         }
+        manifests.withLock { $0 = made }
+        reply(made.reply, made.slabs)
     }
 
     /// Refuses an operation that changes the daemon to anyone but root and its own user.
