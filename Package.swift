@@ -19,7 +19,7 @@ let package = Package(
         .executable(name: "l10nd-bench", targets: ["l10nd-bench"]),
     ],
     targets: [
-        .target(name: "LocalizationCore", dependencies: ["CTextTranscoding"]),
+        .target(name: "LocalizationCore", dependencies: ["CTextTranscoding", "LocalizationSockets"]),
         .target(name: "CTextTranscoding"),
         .target(name: "CommandLineHelp"),
         .target(name: "LocalizationWire", dependencies: ["LocalizationCore"]),
@@ -53,7 +53,8 @@ let package = Package(
         ),
         .target(name: "TestSupport", dependencies: ["LocalizationSockets"], path: "Tests/TestSupport"),
         .testTarget(
-            name: "LocalizationCoreTests", dependencies: ["LocalizationCore", "LocalizationInterchange", "TestSupport"]),
+            name: "LocalizationCoreTests",
+            dependencies: ["LocalizationCore", "LocalizationInterchange", "LocalizationSockets", "TestSupport"]),
         .testTarget(
             name: "LocalizationWireTests", dependencies: ["LocalizationWire", "LocalizationCore", "TestSupport"]),
         .testTarget(

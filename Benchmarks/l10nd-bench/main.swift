@@ -1,7 +1,7 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|compiled|mapped|segments]
+//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|mapped|segments]
 //                                    [--json FILE] [--svg FILE]
 import Foundation
 
@@ -11,7 +11,7 @@ if arguments.first == "--client-process" { runClientProcess(Array(arguments.drop
 if arguments.first == "--poll-process" { runPollProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 let parts = [
-    "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "compiled", "mapped", "segments",
+    "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "mapped", "segments",
 ]
 let usage = """
     usage: l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
@@ -65,11 +65,6 @@ if runs("start") {
         keys: value(of: "--keys").flatMap { Int($0) } ?? 10_000)
 }
 if runs("scale") { runScaleBenchmark() }
-if runs("compiled") {
-    runCompiledLookupBenchmark(
-        languages: value(of: "--languages").flatMap { Int($0) } ?? 10,
-        keys: value(of: "--keys").flatMap { Int($0) } ?? 100_000)
-}
 if runs("mapped") {
     runMappedClientBenchmark(
         languages: value(of: "--languages").flatMap { Int($0) } ?? 10,

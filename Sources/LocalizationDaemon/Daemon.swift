@@ -94,7 +94,6 @@ package final class Daemon: Sendable {
     struct StartedParts {
         var watcher: ResourceWatcher?
         var server: SocketServer?
-        /// Compiles each generation eagerly (``LookupService/compileEagerly()``).
         var service: LookupService?
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
@@ -183,8 +182,6 @@ package final class Daemon: Sendable {
             $0.service = service
         }
         server.start()
-        // Compiled now, in the background, not at the first `map`.
-        service.compileEagerly()
         phase.withLock { $0 = .running }
         startSocketCheck()
         startConnectionLimitCheck(server)
@@ -410,10 +407,8 @@ package final class Daemon: Sendable {
         counters.add(1, to: .reloads)
         logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))
         let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        // Compiled now, in the background, not at the first `map` (which never waits for it:
-        // until it is ready, `map` says `compiling` and clients ask the daemon per lookup).
-        let (server, service) = startedParts.withLock { ($0.server, $0.service) }
-        service?.compileEagerly()
+        // The segments were built by the reload: a `map` on this event hands them out at once.
+        let server = startedParts.withLock { $0.server }
         server?.broadcast(.changed(generation: summary.generation, changes: changes))
     }
 

@@ -3,6 +3,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+import struct LocalizationCore.SegmentSet
+
 /// The real `l10nd` under abuse: garbage, oversized and truncated frames, thousands of
 /// connections, a client that never reads. In every test one well-behaved client
 /// (``SteadyLookupClient``) keeps asking a lookup and must get every answer right; the
@@ -478,26 +480,22 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 3, "stopping took \(Date().timeIntervalSince(started)) s")
     }
 
-    /// A client that asks `map` after each reload and never reads its replies would pin one
-    /// sealed file per generation (each sent with a reply that waits in its socket): a map
-    /// reply's file counts against the output limit until read, so the client is cut off as a
-    /// slow reader instead, and the daemon's own sealed files stay few.
+    /// A client that asks `map` after each reload and never reads its replies would pin each
+    /// generation's new slab (each sent with a reply that waits in its socket): a map reply's
+    /// slabs count against the output limit until read, so the client is cut off as a slow
+    /// reader instead, and the daemon's own slabs stay few.
     @Test func aClientThatMapsAndNeverReadsIsCutOffInsteadOfPinningEveryGeneration() throws {
         let scratch = try TemporaryDirectory()
         let resources = scratch.path + "/Resources"
         try FileManager.default.copyItem(atPath: PackagePaths.exampleResources, toPath: resources)
         let configuration = try scratch.write("max_output_buffer_bytes = 4096\n", to: "l10nd.conf")
         let daemon = try DaemonProcess(resources: [resources], arguments: ["--config", configuration])
-        // `compiling` until the daemon's compile at load is done.
-        _ = eventually { (try? daemon.request(["op": "map"]))?["size"] != nil }
-        let size = try #require(try daemon.request(["op": "map"])["size"] as? Int)
-        #expect(size > 4096, "the example tables take \(size) bytes")
+        let sizes = try #require(try daemon.request(["op": "map"])["slabs"] as? [Int])
+        #expect(sizes.reduce(0, +) > 4096, "the example segments take \(sizes) bytes")
         let silent = try daemon.connect()
         for save in 1...20 {
             try scratch.write("\"設定\" = \"設定 \(save)\";\n", to: "Resources/ja.lproj/Localizable.strings")
             _ = try daemon.request(["op": "reload"])
-            // Once this generation is compiled (`compiling` before), so the silent map gets a file.
-            _ = eventually { (try? daemon.request(["op": "map"]))?["size"] != nil }
             try? silent.send(line: #"{"op":"map"}"#)
         }
         let cutOff = try eventually {
@@ -511,7 +509,8 @@ import Testing
                 (try? FileManager.default.destinationOfSymbolicLink(
                     atPath: "/proc/\(daemon.process.processIdentifier)/fd/\(entry)"))?.hasPrefix("/memfd:") == true
             }
-        #expect((memfds?.count ?? 0) <= 2, "\(memfds ?? [])")
+        // The slabs a generation spans (at most 16), and the few an old snapshot still held.
+        #expect((memfds?.count ?? 0) <= SegmentSet.maxSlabs + 2, "\(memfds ?? [])")
         #expect(try daemon.request(["op": "lookup", "key": "設定", "lang": "ja"])["value"] as? String == "設定 20")
     }
 
@@ -532,16 +531,14 @@ struct DaemonBaseline {
     let residentKilobytes: Int
     let openDescriptors: Int
 
-    /// Measures after a few warm-up lookups, so lazily built caches count as baseline: the
-    /// compiled tables too (a sealed file the daemon keeps open and maps), which the daemon
-    /// compiles at load, in the background: `map` says `compiling` until they are there (its
-    /// descriptor, sent along then, is closed by the plain `recv` that reads the reply).
+    /// Measures after a few warm-up lookups, so lazily built caches count as baseline, and a
+    /// `map` (its descriptors, sent along, are closed by the plain `recv` that reads the reply).
     init(_ daemon: DaemonProcess) throws {
         let warmUp = try daemon.connect()
         for language in ["en", "de", "ja", "fr"] {
             _ = try warmUp.request(["op": "lookup", "key": "多言語化", "lang": language])
         }
-        _ = eventually { (try? warmUp.request(["op": "map"]))?["size"] != nil }
+        _ = eventually { (try? warmUp.request(["op": "map"]))?["slabs"] != nil }
         _ = try warmUp.request(["op": "status"])
         residentKilobytes = try #require(daemon.residentKilobytes)
         // The warm-up connection is still open here; the steady client's is at the end.

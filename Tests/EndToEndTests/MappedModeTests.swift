@@ -10,9 +10,9 @@ import Testing
 
 @testable import Localization
 
-/// Mapped mode against a real `l10nd`: the daemon's compiled tables, received as a sealed
-/// memory file, answer as the daemon does; an edit maps the new generation and unmaps the
-/// old; a descriptor that is not sealed for good is refused.
+/// Mapped mode against a real `l10nd`: the daemon's segments, received as sealed slabs,
+/// answer as the daemon does; an edit maps the new generation and unmaps the slabs no
+/// generation kept names; a descriptor that is not sealed for good is refused.
 @Suite struct MappedModeTests {
     /// A localizer on `daemon` in `mode`.
     static func localizer(_ daemon: DaemonProcess, _ mode: LookupMode, timeout: Double = 10) -> Localizer {
@@ -56,8 +56,7 @@ import Testing
         let reference = localizer(daemon, other)
         let questions = Self.questions(ResourceSet.load(roots: roots))
         #expect(!questions.isEmpty)
-        // Every answer below from the mapped tables: mapped first (in the background, the
-        // compile of a large set taking seconds).
+        // Every answer below from the mapped segments: mapped first (a `map` round trip).
         #expect(
             ClientDaemonTests.wait(seconds: 120) {
                 _ = mapped.lookup("", languages: [questions.first?.language ?? "en"])
@@ -104,8 +103,7 @@ import Testing
         let localizer = Localizer(environment: ["L10N_SOCKET": daemon.socketPath], log: { _ in })
         #expect(localizer.mode == .mapped)
         #expect(localizer.value("k", languages: .one("en"), table: nil) == "v")
-        // Mapped in the background if not within the first lookup's short wait.
-        // Mapped once the daemon's compile at load is done, by a lookup (as a program's next one).
+        // Mapped one round trip after the connection is up.
         #expect(
             ClientDaemonTests.wait(seconds: 10) {
                 localizer.value("k", languages: .one("en"), table: nil) == "v" && Self.mappedGeneration(localizer) == 1
@@ -128,17 +126,13 @@ import Testing
         var reply: [UInt8] = []
         var numbers: [Int32] = []
         defer { numbers.forEach { _ = close($0) } }
-        // `compiling` until the daemon's compile at load is done: asked again a moment later.
-        for attempt in 0..<300 where attempt == 0 || String(decoding: reply, as: UTF8.self).contains("compiling") {
-            if attempt > 0 { usleep(50_000) }
-            reply = []
-            #expect(request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == request.count)
-            while reply.last != UInt8(ascii: "\n") {
-                var read = try DescriptorPassing.receive(into: buffer, from: socket)
-                guard read.count > 0 else { break }
-                if let descriptor = read.descriptor.take() { numbers.append(descriptor.take()) }
-                reply += buffer[..<read.count]
-            }
+        // Answered at once: the segments were built at load.
+        #expect(request.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == request.count)
+        while reply.last != UInt8(ascii: "\n") {
+            var read = try DescriptorPassing.receive(into: buffer, from: socket, keepingAll: true)
+            guard read.count > 0 else { break }
+            if let descriptor = read.descriptor.take() { numbers += [descriptor.take()] + read.takeOthers() }
+            reply += buffer[..<read.count]
         }
         try #require(numbers.count == 1, "\(String(decoding: reply, as: UTF8.self))")
         let received = numbers[0]
@@ -175,29 +169,35 @@ import Testing
             }, "generation 1 was never mapped")
         reader.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
         parked.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v1") }
-        #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
+        let first = Self.mappedFiles(of: daemon)
+        #expect(first.count == 1, "\(Self.memoryFileLines())")
 
         try edit("v2", generation: 2)
         // Not a `localized`: a `lookup` (as `String(localized:)` with numbers makes) lets go too.
         reader.run { #expect(localizer.lookup("k", languages: ["ja"], count: 2).value == "v2") }
         try edit("v3", generation: 3)
         reader.run { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "v3") }
-        // The parked thread never looks up again: it keeps generation 1, and only that.
+        // The parked thread never looks up again: it keeps generation 1's slab, and only that
+        // (generation 2's, which nothing holds, is gone).
         #expect(
-            ClientDaemonTests.wait(seconds: 5) { Self.mappedFiles(of: daemon).sorted() == ["1", "3"] },
-            "\(Self.mappedFiles(of: daemon))")
+            ClientDaemonTests.wait(seconds: 5) {
+                let slabs = Self.mappedFiles(of: daemon)
+                return slabs.count == 2 && slabs.contains(first[0])
+            }, "\(Self.mappedFiles(of: daemon))")
         parked.run { _ = localizer.lookup("k", languages: ["ja"]) }
         #expect(
-            ClientDaemonTests.wait(seconds: 5) { Self.mappedFiles(of: daemon) == ["3"] },
-            "\(Self.mappedFiles(of: daemon))")
+            ClientDaemonTests.wait(seconds: 5) {
+                let slabs = Self.mappedFiles(of: daemon)
+                return slabs.count == 1 && !slabs.contains(first[0])
+            }, "\(Self.mappedFiles(of: daemon))")
         reader.end()
         parked.end()
     }
 
-    /// The lines of this process's memory map naming a memory file `l10nd-tables-PID-GENERATION`.
+    /// The slabs of `daemon` this process maps (memory files `l10nd-slab-PID-SERIAL`), by serial.
     static func mappedFiles(of daemon: DaemonProcess) -> [String] {
         let maps = Self.memoryMap()
-        let name = "/memfd:l10nd-tables-\(daemon.process.processIdentifier)-"
+        let name = "/memfd:l10nd-slab-\(daemon.process.processIdentifier)-"
         return maps.split(separator: "\n").filter { $0.contains(name) }.map {
             String($0[$0.range(of: name)!.upperBound...].prefix { $0 != " " })
         }
@@ -226,7 +226,7 @@ import Testing
         }
         defer { observation.cancel() }
         #expect(localizer.lookup("k", languages: ["ja"]).value == "old")
-        // Mapped once the daemon's compile at load is done, by a lookup (as a program's next one).
+        // Mapped one round trip after the connection is up.
         #expect(
             ClientDaemonTests.wait(seconds: 10) {
                 localizer.lookup("k", languages: ["ja"]).value == "old" && Self.mappedGeneration(localizer) == 1
@@ -234,7 +234,8 @@ import Testing
         // The hot path too: its thread cache holds the generation until the next lookup, and
         // from the second lookup on the value it made (MappedValueCache).
         for _ in 0..<3 { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old") }
-        #expect(Self.mappedFiles(of: daemon) == ["1"], "\(Self.memoryFileLines())")
+        let first = Self.mappedFiles(of: daemon)
+        #expect(first.count == 1, "\(Self.memoryFileLines())")
 
         try "\"k\" = \"new\";\n".write(toFile: japanese, atomically: true, encoding: .utf8)
         #expect(ClientDaemonTests.wait(seconds: 10) { changed.withLock { $0 } != nil }, "no change callback")
@@ -249,11 +250,13 @@ import Testing
             })
         #expect(localizer.lookup("k", languages: ["ja"]).value == "new")
         for _ in 0..<3 { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "new") }
-        // Every reference to generation 1 is gone: its mapping with it.
+        // Generation 2 shares the `en` segment's slab with generation 1 and adds the new `ja`
+        // segment's: two slabs, the first kept as it is (no copy of the unchanged segment).
         #expect(
-            ClientDaemonTests.wait(seconds: 5) { !Self.mappedFiles(of: daemon).contains("1") },
-            "generation 1 is still mapped: \(Self.mappedFiles(of: daemon))")
-        #expect(Self.mappedFiles(of: daemon).count == 1)
+            ClientDaemonTests.wait(seconds: 5) {
+                let slabs = Self.mappedFiles(of: daemon)
+                return slabs.count == 2 && slabs.contains(first[0])
+            }, "\(Self.mappedFiles(of: daemon))")
     }
 
     @Test func pipelinedMapRepliesEachCarryTheirOwnDescriptor() throws {
@@ -262,27 +265,10 @@ import Testing
         let big = (0..<20_000).map { "\"key\($0)\" = \"\(String(repeating: "v", count: 100))\";\n" }.joined()
         try resources.write(big, to: "en.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
-        // The warm-up below waits for a debug build's compile of 20,000 entries: about 3 s
-        // alone, past 10 s on this 2-core machine under a full suite's load.
         let connection = try UnixStreamSocket(path: daemon.socketPath, timeout: 60)
         let socket = connection.descriptor
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
         defer { buffer.deallocate() }
-        // The daemon compiles the generation at load, in the background, and `map` says
-        // `compiling` until it is done: asked here until it is, so the two below carry it.
-        let warmUp = Array("{\"op\":\"map\",\"id\":9}\n".utf8)
-        var warmUpReply: [UInt8] = []
-        for _ in 0..<600 where !String(decoding: warmUpReply, as: UTF8.self).contains("\"descriptor\":true") {
-            if !warmUpReply.isEmpty { usleep(100_000) }
-            warmUpReply = []
-            #expect(warmUp.withUnsafeBytes { write(socket, $0.baseAddress, $0.count) } == warmUp.count)
-            while warmUpReply.last != UInt8(ascii: "\n") {
-                var read = try DescriptorPassing.receive(into: buffer, from: socket)
-                guard read.count > 0 else { break }
-                read.descriptor.take()?.close()
-                warmUpReply += buffer[..<read.count]
-            }
-        }
         // Unread, the table reply fills the socket; both map replies then wait behind it in the
         // daemon's output and go out from one buffer: each must still bring its own descriptor.
         let requests = Array(
@@ -296,15 +282,16 @@ import Testing
         var mappings: [SealedMemoryMapping] = []
         func completeMapReplies() -> Int {
             String(decoding: received, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                .dropLast().filter { $0.contains("\"descriptor\":true") }.count
+                .dropLast().filter { $0.contains("\"slabs\":") }.count
         }
         var lineCount = 0
         while lineCount < 4 {
-            var read = try DescriptorPassing.receive(into: buffer, from: socket)
+            var read = try DescriptorPassing.receive(into: buffer, from: socket, keepingAll: true)
             #expect(read.count > 0)
             if read.count == 0 { break }
             if let descriptor = read.descriptor.take() {
                 mapRepliesBefore.append(completeMapReplies())
+                #expect(read.takeOthers().isEmpty, "one slab was sent")
                 mappings.append(try SealedMemoryMapping(verifying: descriptor, size: Self.fileSize(descriptor)))
             }
             received += buffer[..<read.count]
@@ -313,7 +300,7 @@ import Testing
         #expect(mapRepliesBefore == [0, 1], "descriptors and replies out of step: \(mapRepliesBefore)")
         let lines = String(decoding: received, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 4 && lines[1].contains("\"id\":1") && lines[2].contains("\"id\":2"))
-        #expect(mappings.count == 2 && zip(mappings, lines[1...2]).allSatisfy { $1.contains("\"size\":\($0.size)") })
+        #expect(mappings.count == 2 && zip(mappings, lines[1...2]).allSatisfy { $1.contains("\"slabs\":[\($0.size)]") })
     }
 
     /// The size of the file `descriptor` opens.
@@ -339,7 +326,7 @@ import Testing
     }
 }
 
-/// A daemon that speaks protocol 1.5 and answers `map` with a memory file sealed against
+/// A daemon that speaks protocol 1.6 and answers `map` with a memory file sealed against
 /// resizing but not writing, as a rogue process on the socket path could; `table` answers
 /// one key.
 final class ImpostorDaemon: @unchecked Sendable {
@@ -390,13 +377,16 @@ final class ImpostorDaemon: @unchecked Sendable {
                 let reply: WireReply
                 switch request.operation {
                 case .hello:
-                    reply = .fields(["daemon": .string("impostor"), "protocol": .object(["major": 1, "minor": 5])])
+                    reply = .fields(["daemon": .string("impostor"), "protocol": .object(["major": 1, "minor": 6])])
                 case .map:
                     mapRequests.add(1, ordering: .relaxed)
                     let bytes = WireCodec.encode(
                         .reply(
                             id: request.id,
-                            .fields(["descriptor": .bool(true), "generation": 1, "size": .integer(4096)])),
+                            .fields([
+                                "generation": 1, "development_language": "en", "slabs": [.integer(4096)],
+                                "segments": [["en", "Localizable", 0, 0, 96, 0]],
+                            ])),
                         as: message.encoding)
                     let file = l10nd_memfd_create("l10nd-impostor")
                     ftruncate(file, 4096)

@@ -98,7 +98,7 @@ import Testing
                     if entry.plural != nil { pluralKeys.insert(key) }
                 }
             }
-            let spellings = keys.sorted().flatMap(CompiledTablesTests.canonicalSpellings(of:))
+            let spellings = keys.sorted().flatMap(SegmentTestSupport.canonicalSpellings(of:))
             for preferred in preferences {
                 let chain = catalog.chain(preferred)
                 let segmentChain = segments.chain(preferred)

@@ -26,7 +26,7 @@ import Testing
         var bytes = SegmentDamageTests.bytes
         bytes[bytes.count - 3] ^= 0x40
         let path = try directory.write(Data(bytes), to: "damaged.l10nseg")
-        let output = try ProcessRunner.run(try CompiledTablesPythonTests.python(), [Self.script, path], stdin: "")
+        let output = try ProcessRunner.run(try SegmentTestSupport.python(), [Self.script, path], stdin: "")
         #expect(output.status == 1)
         #expect(output.stdout.contains("body checksum"), "\(output.stdout) \(output.stderr)")
     }
@@ -59,7 +59,7 @@ import Testing
             }
             for preferred in preferences {
                 let chain = segments.candidates(table, chain: segments.chain(preferred)).identifiers
-                for key in keys.sorted().flatMap(CompiledTablesTests.canonicalSpellings(of:)) {
+                for key in keys.sorted().flatMap(SegmentTestSupport.canonicalSpellings(of:)) {
                     position += 1
                     if position % everyNth == 0 { queries.append((key, preferred, table, chain)) }
                 }
@@ -73,7 +73,7 @@ import Testing
         }
         let queriesPath = try directory.write(lines.joined(separator: "\n") + "\n", to: "queries.jsonl")
         let output = try ProcessRunner.run(
-            try CompiledTablesPythonTests.python(), [Self.script] + paths + ["--queries", queriesPath], timeout: 120)
+            try SegmentTestSupport.python(), [Self.script] + paths + ["--queries", queriesPath], timeout: 120)
         try #require(output.status == 0, "\(output.stdout) \(output.stderr)")
         let answers = output.stdout.split(separator: "\n").map { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
@@ -90,7 +90,7 @@ import Testing
             guard expected.found else { continue }
             if (answer["value"] as? String).map({ Array($0.utf8) }) != Array(expected.value.utf8)
                 || answer["lang"] as? String != expected.language?.identifier
-                || CompiledTablesPythonTests.pluralFormat(answer["plural"]) != expected.entry?.plural
+                || SegmentTestSupport.pluralFormat(answer["plural"]) != expected.entry?.plural
             {
                 mismatches.append("\(place): \(answer) ≠ \(expected.value.debugDescription)")
             }

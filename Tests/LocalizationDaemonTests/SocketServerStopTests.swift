@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LocalizationCore
 import LocalizationDaemon
 import LocalizationSockets
 import LocalizationWire
@@ -14,13 +15,13 @@ import Testing
     /// Answers everything as ``TestHandler`` does, but `map` never: a compile that outlasts
     /// the stop. Keeps the reply closures, so they are not released before the test ends.
     final class NeverEndingCompile: WireRequestHandler, Sendable {
-        let held = Mutex<[@Sendable (WireReply, SharedTablesFile?) -> Void]>([])
+        let held = Mutex<[@Sendable (WireReply, [SegmentSlab]) -> Void]>([])
 
         func handle(_ request: WireRequest, from peer: PeerInfo, reply: @escaping @Sendable (WireReply) -> Void) {
             TestHandler().handle(request, from: peer, reply: reply)
         }
 
-        func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+        func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, [SegmentSlab]) -> Void) {
             held.withLock { $0.append(reply) }
         }
     }

@@ -3,21 +3,20 @@ import Testing
 
 @testable import Localization
 
-/// The per-thread values of mapped lookups: each lookup answers as the compiled tables do,
-/// a value looked up again is the `String` made the first time, and an emptied cache (a new
-/// generation: the same record numbers, other values) makes them anew.
+/// The per-thread values of mapped lookups: each lookup answers as the segment does, a
+/// value looked up again is the `String` made the first time, and an emptied cache (a new
+/// segment: the same entry numbers, other values) makes them anew.
 @Suite struct MappedValueCacheTests {
-    /// Compiled tables of `strings` for `en`, and the place of `en` in `Localizable`.
-    static func withPlace(_ strings: [String: String], _ body: (CompiledTables.Place) throws -> Void) throws {
-        var catalog = ResourceCatalog(developmentLanguage: try LanguageTag("en"))
-        catalog.setTable(LocalizationTable(strings: strings), language: "en", name: "Localizable")
-        let bytes = try CompiledTablesWriter(catalog: catalog, languages: [try LanguageTag("en")], generation: 1).bytes
-        try bytes.withUnsafeBytes { buffer in
-            let tables = try CompiledTables(buffer)
-            let en = try #require(tables.language("en"))
-            let table = try #require(tables.table(nil))
-            try body(try tables.place(language: en, table: table))
-        }
+    /// A segment of `strings` for `en`, and its reader.
+    static func withPlace(_ strings: [String: String], _ body: (SegmentReader) throws -> Void) throws {
+        let segment = try Segment(
+            SegmentPlan(language: "en", table: "Localizable", pieces: [.table(LocalizationTable(strings: strings))]))
+        try withExtendedLifetime(segment) { try body(segment.reader) }
+    }
+
+    /// `key`'s value as the segment `reader` reads holds it.
+    static func value(_ key: String, in reader: SegmentReader) throws -> String? {
+        try reader.entryNumber(of: key).map { String(decoding: try reader.value(of: $0), as: UTF8.self) }
     }
 
     /// The address of `text`'s UTF-8 storage: the same for two copies of one `String`.
@@ -35,7 +34,8 @@ import Testing
         try Self.withPlace(strings) { place in
             for (key, value) in strings {
                 #expect(cache.value(key, in: place) == value)
-                #expect(cache.value(key, in: place) == place.value(key))
+                let expected = try Self.value(key, in: place)
+                #expect(cache.value(key, in: place) == expected)
             }
             #expect(cache.value("Cafe\u{301}", in: place) == strings["Caf\u{E9}"])
             #expect(cache.value("missing", in: place) == nil)
@@ -48,7 +48,7 @@ import Testing
     @Test func anEmptiedCacheMakesItsValuesAnew() throws {
         var cache = MappedValueCache()
         defer { cache.deallocate() }
-        // Two generations whose one record has the same number and another value.
+        // Two segments whose one entry has the same number and another value.
         try Self.withPlace(["k": "the value of the first generation"]) { place in
             #expect(cache.value("k", in: place) == "the value of the first generation")
         }

@@ -12,7 +12,7 @@ import Testing
     @Test func aResetForgetsThePlace() {
         var cache = ThreadLookupCache()
         cache.reset(owner: 7, epoch: 3, route: .keys)
-        #expect(cache.lastCompiled == nil && cache.mappedDaemon == nil)
+        #expect(cache.lastFirst == nil && cache.mappedDaemon == nil)
         #expect(!cache.lastTableIs(.one("ja"), nil, owner: 7, epoch: 3), "no table read yet")
     }
 

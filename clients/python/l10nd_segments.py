@@ -16,6 +16,7 @@ and exit status 1.
 """
 
 import json
+import os
 import struct
 import sys
 import unicodedata
@@ -80,7 +81,7 @@ class Segment:
         if not HEADER_LENGTH <= header_length <= total or header_length % 8:
             raise Damaged("header length")
         header_crc, body_crc, self.key_count, self.slot_count = struct.unpack_from("<IIII", data, 24)
-        if crc32c(data[0:24] + b"\0\0\0\0" + data[28:header_length]) != header_crc:
+        if crc32c(bytes(data[0:24]) + b"\0\0\0\0" + bytes(data[28:header_length])) != header_crc:
             raise Damaged("header checksum")
         if verify_checksums and crc32c(data[header_length:]) != body_crc:
             raise Damaged("body checksum")
@@ -107,7 +108,8 @@ class Segment:
         return self.data[self.strings + offset:self.strings + offset + length]
 
     def string(self, at):
-        return self.string_bytes(at).decode("utf-8", "replace")
+        # bytes(): the segment may be a memoryview of a mapped slab (map_segments).
+        return bytes(self.string_bytes(at)).decode("utf-8", "replace")
 
     def optional_string(self, at):
         if struct.unpack_from("<II", self.data, at) == (ABSENT, ABSENT):
@@ -187,6 +189,66 @@ def lookup(segments, key, chain, table=None):
         entry = segment.entry(number)
         return {"value": entry["value"], "lang": language, "plural": entry["plural"]}
     return None
+
+
+F_GET_SEALS = 1034  # F_LINUX_SPECIFIC_BASE + 10
+IMMUTABLE_SEALS = 0x1 | 0x2 | 0x4 | 0x8  # seal, shrink, grow, write
+MAX_DESCRIPTORS = 253  # SCM_MAX_FD: the most one message carries
+
+
+def map_segments(socket_path, timeout=10):
+    """The daemon's current segments, mapped in place as PROTOCOL.md's `map` says: sends
+    {"op":"map"} on a connection of its own, receives the manifest and the slabs' descriptors
+    (SCM_RIGHTS, with the reply's first byte), checks each slab's seals and size, maps it
+    read-only and opens every segment where the manifest says, checking its language, table
+    and checksum. Returns (manifest, segments), segments keyed by (language, table) as
+    lookup() takes them; the mappings stay as long as the segments do."""
+    import array
+    import fcntl
+    import mmap
+    import socket as sockets
+
+    with sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM) as connection:
+        connection.settimeout(timeout)
+        connection.connect(socket_path)
+        connection.sendall(b'{"op":"map"}\n')
+        reply, numbers = b"", []
+        try:
+            while not reply.endswith(b"\n"):
+                data, ancillary, _, _ = connection.recvmsg(1 << 20, sockets.CMSG_SPACE(MAX_DESCRIPTORS * 4))
+                if not data:
+                    raise Damaged("the daemon closed the connection")
+                reply += data
+                for level, kind, payload in ancillary:
+                    if level == sockets.SOL_SOCKET and kind == sockets.SCM_RIGHTS:
+                        received = array.array("i")
+                        received.frombytes(payload[: len(payload) - len(payload) % 4])
+                        numbers += list(received)
+            manifest = json.loads(reply)
+            if not manifest.get("ok"):
+                raise Damaged("map refused: %s" % manifest.get("error"))
+            sizes = manifest["slabs"]
+            if len(numbers) != len(sizes):
+                raise Damaged("%d slabs named, %d descriptors received" % (len(sizes), len(numbers)))
+            slabs = []
+            for number, size in zip(numbers, sizes):
+                if fcntl.fcntl(number, F_GET_SEALS) & IMMUTABLE_SEALS != IMMUTABLE_SEALS:
+                    raise Damaged("a slab is not sealed for good")
+                if os.fstat(number).st_size != size:
+                    raise Damaged("a slab is not the size announced")
+                slabs.append(mmap.mmap(number, size, mmap.MAP_SHARED, mmap.PROT_READ) if size else b"")
+        finally:
+            for number in numbers:
+                os.close(number)
+    segments = {}
+    for language, table, slab, offset, length, checksum in manifest["segments"]:
+        # Sealed by the daemon, which wrote it: the body checksum pass is skipped (FORMAT.md).
+        segment = Segment(memoryview(slabs[slab])[offset:offset + length], verify_checksums=False)
+        stated = struct.unpack_from("<I", segment.data, 28)[0]
+        if (segment.language, segment.table, stated) != (language, table, checksum):
+            raise Damaged("the segment named %s/%s" % (language, table))
+        segments[(language, table)] = segment
+    return manifest, segments
 
 
 def main():

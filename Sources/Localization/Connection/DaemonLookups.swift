@@ -50,19 +50,9 @@ final class DaemonLookups: Sendable {
     /// The protocol minor version that added a lookup's `counts`.
     static let countsMinorVersion = 3
 
-    /// The protocol minor version that added `map`: an older daemon is asked per lookup.
-    static let mapMinorVersion = 5
-
-    /// The least time limit of a `map` request, in seconds: the daemon compiles each
-    /// generation as soon as it serves it, and a `map` sent on the `changed` event may wait
-    /// for the rest of that compile (seconds for a million strings).
-    static let mapTimeout = 60.0
-
-    /// How long after the daemon said it was compiling the generation a lookup may ask `map`
-    /// again, in seconds (the `map` a `changed` event asks usually meets the compile that
-    /// the reload began): thousands of strings compile in milliseconds, so the lookups of
-    /// the next tenth of a second or so read the new generation in place.
-    static let mapRetryInterval = 0.05
+    /// The protocol minor version whose `map` hands out segments (1.6; 1.5's was the whole
+    /// generation in one buffer): an older daemon is asked per lookup.
+    static let mapMinorVersion = 6
 
     /// The most round-trip answers (direct mode, counts, several languages, or while no
     /// generation is mapped) remembered for when the daemon goes away.
@@ -70,7 +60,7 @@ final class DaemonLookups: Sendable {
 
     let mode: LookupMode
     let client: LocalizationClient
-    let mapped: MappedTablesCache
+    let mapped: MappedGenerations
     let misses: MissReporter
     /// Told when a new generation is mapped: lookups then move to it.
     private let onMapped: @Sendable () -> Void
@@ -101,12 +91,12 @@ final class DaemonLookups: Sendable {
     /// after the mapped generations have applied it, `onMapped` every generation mapped.
     /// `lastKnown` answers as an earlier connection's last generation until one is mapped.
     init(
-        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedTables? = nil,
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedSegments? = nil,
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
         onMapped: @escaping @Sendable () -> Void = {}
     ) {
         self.onMapped = onMapped
-        let mapped = MappedTablesCache(lastKnown: lastKnown)
+        let mapped = MappedGenerations(lastKnown: lastKnown)
         let daemonMinorVersion = self.daemonMinorVersion
         let answering = self.answering
         let owner = self.owner
@@ -216,7 +206,8 @@ final class DaemonLookups: Sendable {
     func requestMap() {
         guard mapsTables, let connectionNumber = mapped.beginMap() else { return }
         do {
-            try client.submit(.map, timeLimit: max(client.timeout, Self.mapTimeout), background: true) {
+            // `map` never waits on the daemon's side: the lookups' own time limit.
+            try client.submit(.map, timeLimit: client.timeout, background: true) {
                 [weak self] result in
                 self?.mapReplied(result, onConnection: connectionNumber)
             }
@@ -226,34 +217,19 @@ final class DaemonLookups: Sendable {
         }
     }
 
-    /// Asks `map` again when the daemon said, ``mapRetryInterval`` or more ago, that it was
-    /// compiling the generation: called by lookups that find no generation mapped.
-    func requestMapIfCompiled() {
-        let interval = UInt64(Self.mapRetryInterval * 1e9)
-        if mapped.compilingLongerThan(interval, now: DispatchTime.now().uptimeNanoseconds) { requestMap() }
-    }
-
     /// Keeps the generation a `map` reply carried (checked and mapped by the reader).
     private func mapReplied(_ result: Result<WireReply, DaemonConnectionError>, onConnection connectionNumber: Int) {
-        var tables: MappedTables?
+        var segments: MappedSegments?
         var refused = false
-        var compilingAt: UInt64 = 0
         if case .success(let reply) = result {
             noteAnswered()
-            if case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue,
-                let mapping = ReceivedMappings.take(number)
-            {
-                tables = try? MappedTables(mapping)
+            if case .fields(let fields) = reply, let number = fields["mapping"]?.integerValue {
+                segments = ReceivedMappings.take(number)
             }
-            if case .error(let error) = reply, error.code == .compiling {
-                // Not ready yet: asked again by a lookup a moment later (they ask the daemon).
-                compilingAt = DispatchTime.now().uptimeNanoseconds
-            } else {
-                // Refused, or the descriptor failed its checks: not asked again on this connection.
-                refused = tables == nil
-            }
+            // Refused, or the descriptors failed their checks: not asked again on this connection.
+            refused = segments == nil
         }
-        let outcome = mapped.endMap(tables, onConnection: connectionNumber, refused: refused, compilingAt: compilingAt)
+        let outcome = mapped.endMap(segments, onConnection: connectionNumber, refused: refused)
         if outcome.kept { onMapped() }
         if outcome.askAgain { requestMap() }
     }
@@ -306,18 +282,19 @@ final class DaemonLookups: Sendable {
     }
 
     /// What the daemon last said about `key` asked with `plural`: the newer of its remembered
-    /// answer to that very question and the newest mapped generation kept that has the
-    /// (language, table) — immutable, so never a mix of two generations.
+    /// answer to that very question and the newest mapped generation kept — immutable, so
+    /// never a mix of two generations.
     func lastKnown(
         _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
         let answer = remembered.withLock { $0[question] }
-        let place =
-            languages.count == 1
-            ? mapped.kept.lazy.compactMap({ $0.place(language: languages[0], table: table) }).first : nil
-        if let answer, answer.generation > place?.tables.generation ?? 0 { return answer.result }
-        return place?.result(key, plural: plural) ?? answer?.result
+        let kept = mapped.kept.first
+        if let answer, answer.generation > kept?.generation ?? 0 { return answer.result }
+        guard let kept else { return answer?.result }
+        let result = kept.lookup(
+            key, tags: languages.compactMap { try? LanguageTag($0) }, table: table, plural: plural)
+        return result.found ? result : answer?.result
     }
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.

@@ -1,4 +1,5 @@
 import Glibc
+import LocalizationCore
 import LocalizationSockets
 import LocalizationWire
 
@@ -21,13 +22,15 @@ final class MessageReader: @unchecked Sendable {
     let token: UInt64
     private let socket: UnixStreamSocket
     private var framer = MessageFramer(maxMessageBytes: 256 << 20)
-    /// Descriptors received and not yet claimed by a `map` reply, oldest first (owned: closed
-    /// when claimed or in `deinit`). A descriptor arrives with the read that brings the first
-    /// byte of its reply, so it waits here until that reply is complete.
-    private var descriptors: [Int32] = []
+    /// The descriptors of each read that brought some, not yet claimed by a `map` reply,
+    /// oldest first (owned: closed when claimed or in `deinit`); `nil` for a read whose
+    /// descriptors were dropped (none was free). A reply's descriptors arrive together, with
+    /// the read that brings its first byte (a read never brings two `sendmsg`s'
+    /// descriptors), so they wait here until that reply is complete.
+    private var groups: [[Int32]?] = []
 
-    /// The most unclaimed descriptors kept: a daemon that sends more breaks the protocol.
-    private static let maxUnclaimedDescriptors = 4
+    /// The most unclaimed groups kept: a daemon that sends more breaks the protocol.
+    private static let maxUnclaimedGroups = 4
 
     /// Opens the socket's reading half; `token` names the connection in the loop.
     init(socket: UnixStreamSocket, token: UInt64) {
@@ -36,7 +39,7 @@ final class MessageReader: @unchecked Sendable {
     }
 
     deinit {
-        descriptors.filter { $0 >= 0 }.forEach { FileDescriptor(adopting: $0).close() }
+        groups.forEach(Self.close)
     }
 
     /// The descriptor, to wait for input on; owned by the socket.
@@ -63,11 +66,12 @@ final class MessageReader: @unchecked Sendable {
         do {
             // recvmsg, not recv: a `map` reply's descriptor would be closed by a plain read.
             var received = try DescriptorPassing.receive(
-                into: buffer, from: socket.descriptor, flags: Int32(MSG_DONTWAIT), keepingLostDescriptor: true)
+                into: buffer, from: socket.descriptor, flags: Int32(MSG_DONTWAIT), keepingLostDescriptor: true,
+                keepingAll: true)
             count = received.count
-            if let descriptor = received.descriptor.take() { keep(descriptor) }
+            if let first = received.descriptor.take() { keep([first.take()] + received.takeOthers()) }
             // Its place is kept, so the `map` reply that claims it fails, not the next one's.
-            if received.lostDescriptor { keep(lost: ()) }
+            if received.lostDescriptor { keep(nil) }
         } catch {
             return error.wouldBlock ? ReadOutcome() : ReadOutcome(failure: DaemonConnectionError(socketFailure: error))
         }
@@ -76,7 +80,7 @@ final class MessageReader: @unchecked Sendable {
         var outcome = ReadOutcome()
         while let message = framer.nextMessage() {
             do throws(DaemonConnectionError) {
-                outcome.messages.append(claimDescriptor(for: try Self.decode(message)))
+                outcome.messages.append(claimDescriptors(for: try Self.decode(message)))
             } catch {
                 outcome.failure = error
                 break
@@ -85,49 +89,58 @@ final class MessageReader: @unchecked Sendable {
         return outcome
     }
 
-    /// Keeps the place of a descriptor the kernel dropped (no descriptor was free).
-    private func keep(lost: Void) {
-        descriptors.append(-1)
-        if descriptors.count > Self.maxUnclaimedDescriptors { discardOldest() }
+    /// Keeps one read's descriptors (`nil`: the kernel dropped them).
+    private func keep(_ group: [Int32]?) {
+        groups.append(group)
+        if groups.count > Self.maxUnclaimedGroups { Self.close(groups.removeFirst()) }
     }
 
-    private func discardOldest() {
-        let oldest = descriptors.removeFirst()
-        if oldest >= 0 { FileDescriptor(adopting: oldest).close() }
+    private static func close(_ group: [Int32]?) {
+        group?.forEach { FileDescriptor(adopting: $0).close() }
     }
 
-    private func keep(_ descriptor: consuming FileDescriptor) {
-        descriptors.append(descriptor.take())
-        if descriptors.count > Self.maxUnclaimedDescriptors { discardOldest() }
-    }
-
-    /// `message` with the descriptor its `map` reply announces (`"descriptor":true`) checked
-    /// and mapped (``SealedMemoryMapping``), and held in ``ReceivedMappings`` under the number
-    /// the reply's `mapping` field now gives; a descriptor that fails the checks, or is missing,
-    /// turns the reply into an error. Other messages pass unchanged.
-    private func claimDescriptor(for message: WireServerMessage) -> WireServerMessage {
-        guard case .reply(let id, .fields(var fields)) = message, fields["descriptor"]?.boolValue == true else {
-            return message
-        }
+    /// `message` with the slabs its `map` reply announces (`slabs`) claimed from the oldest
+    /// group of descriptors, each checked and mapped (``SealedMemoryMapping``), and the
+    /// segments opened over them as the manifest says (``MappedSegments``), held in
+    /// ``ReceivedMappings`` under the number the reply's `mapping` field now gives. Missing
+    /// or failing descriptors, or a manifest that does not match its slabs, turn the reply
+    /// into an error. Other messages pass unchanged.
+    private func claimDescriptors(for message: WireServerMessage) -> WireServerMessage {
+        guard case .reply(let id, .fields(var fields)) = message, fields["slabs"] != nil, fields["segments"] != nil
+        else { return message }
         func failure(_ text: String) -> WireServerMessage {
             .reply(id: id, .error(WireError(code: WireError.Code(rawValue: "unsealed_memory"), message: text)))
         }
-        guard !descriptors.isEmpty else { return failure("the map reply came without its descriptor") }
-        guard descriptors[0] >= 0 else {
-            descriptors.removeFirst()
-            return failure("\(FrameSocket.noDescriptorFree) to receive the map reply's tables")
+        let manifest: SegmentManifest
+        do { manifest = try SegmentManifest(fields: fields) } catch { return failure(error.message) }
+        var numbers: [Int32] = []
+        if !manifest.slabSizes.isEmpty {
+            guard !groups.isEmpty else { return failure("the map reply came without its descriptors") }
+            guard let group = groups.removeFirst() else {
+                return failure("\(FrameSocket.noDescriptorFree) to receive the map reply's slabs")
+            }
+            numbers = group
         }
-        let descriptor = FileDescriptor(adopting: descriptors.removeFirst())
-        // Closed when `descriptor` goes (FileDescriptor closes itself): the mapping keeps the file.
-        guard let size = fields["size"]?.integerValue, let size = Int(exactly: size) else {
-            return failure("the map reply announces no size")
+        guard numbers.count == manifest.slabSizes.count else {
+            Self.close(numbers)
+            return failure("the map reply names \(manifest.slabSizes.count) slabs and came with \(numbers.count)")
         }
+        var mappings: [SealedMemoryMapping] = []
+        var refusal: String?
+        for (number, size) in zip(numbers, manifest.slabSizes) {
+            // Closed at the end of each turn: the mapping keeps its file.
+            let descriptor = FileDescriptor(adopting: number)
+            guard refusal == nil else { continue }
+            do { mappings.append(try SealedMemoryMapping(verifying: descriptor, size: size)) } catch {
+                refusal = error.message
+            }
+        }
+        if let refusal { return failure(refusal) }
         do {
-            let mapping = try SealedMemoryMapping(verifying: descriptor, size: size)
-            fields["mapping"] = .integer(ReceivedMappings.hold(mapping))
+            fields["mapping"] = .integer(ReceivedMappings.hold(try MappedSegments(manifest, mappings: mappings)))
             return .reply(id: id, .fields(fields))
         } catch {
-            return failure(error.message)
+            return failure("the map reply's segments: \(error)")
         }
     }
 

@@ -1,7 +1,6 @@
-import LocalizationSockets
 import Synchronization
 
-/// Sealed memory the ``MessageReader`` received and mapped with a `map` reply, held under a
+/// Segments the ``MessageReader`` received and mapped with a `map` reply, held under a
 /// number until the caller that asked takes it: replies reach callers as values
 /// (``LocalizationWire/WireReply``), so the reader puts the number in the reply's fields
 /// (`"mapping"`) and the mapping here.
@@ -14,13 +13,13 @@ enum ReceivedMappings {
 
     private struct Held {
         var next: Int64 = 1
-        var mappings: [Int64: SealedMemoryMapping] = [:]
+        var mappings: [Int64: MappedSegments] = [:]
     }
 
     private static let held = Mutex(Held())
 
     /// Holds `mapping` and returns the number that takes it.
-    static func hold(_ mapping: SealedMemoryMapping) -> Int64 {
+    static func hold(_ mapping: MappedSegments) -> Int64 {
         held.withLock { held in
             let number = held.next
             held.next += 1
@@ -33,7 +32,7 @@ enum ReceivedMappings {
     }
 
     /// The mapping held under `number`, no longer held; `nil` when none is.
-    static func take(_ number: Int64) -> SealedMemoryMapping? {
+    static func take(_ number: Int64) -> MappedSegments? {
         held.withLock { $0.mappings.removeValue(forKey: number) }
     }
 }

@@ -146,7 +146,7 @@ public final class Localizer: Sendable {
 
     /// A new link to the daemon, and the serial number its events carry.
     private func makeDaemon(
-        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedTables? = nil
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedSegments? = nil
     ) -> (UInt64, DaemonLookups) {
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let daemon = DaemonLookups(
@@ -333,21 +333,17 @@ public final class Localizer: Sendable {
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
         switch route() {
-        case .mapped(let daemon) where identifiers.count == 1:
-            // One language, compiled by the daemon: answered in place, plural forms included.
-            if let place = daemon.mapped.current?.place(language: identifiers[0], table: tableName) {
-                let result = place.result(key, plural: plural)
-                if !result.found
-                    || DaemonLookups.isFallback(
-                        result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
-                {
-                    daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
-                }
-                return (result, .daemon)
+        case .mapped(let daemon) where daemon.mapped.current != nil:
+            // Answered in place, along the chain, plural forms included.
+            let result =
+                daemon.mapped.current?.lookup(key, tags: tags, table: tableName, plural: plural) ?? .missing(key)
+            if !result.found
+                || DaemonLookups.isFallback(
+                    result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
+            {
+                daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
             }
-            // Not mapped (yet, or since a change): the daemon answers, as in direct mode.
-            daemon.requestMapIfCompiled()
-            return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            return (result, .daemon)
         case .mapped(let daemon), .direct(let daemon):
             return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .files(let resources):
@@ -371,8 +367,8 @@ public final class Localizer: Sendable {
     }
 
     /// The value `localized` returns. In mapped mode, once this thread has read the table, it
-    /// costs a thread-local read, the epoch, two short comparisons and a probe of the mapped
-    /// generation's key index (and a copy of the value unless this thread made it before,
+    /// costs a thread-local read, the epoch, two short comparisons and a probe of the first
+    /// language's mapped segment (and a copy of the value unless this thread made it before,
     /// ``MappedValueCache``): no lock, no allocation, no reference count on anything other
     /// threads share.
     @usableFromInline
@@ -380,18 +376,17 @@ public final class Localizer: Sendable {
         let local = ThreadLookupCache.current
         let epoch = currentEpoch
         if local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch),
-            let place = local.pointee.lastCompiled,
-            let value = local.pointee.mappedValues.value(
-                key, in: place, made: { noteFallback(key, in: place, languages: languages, table: table, local: local) }
-            )
+            let reader = local.pointee.lastFirst,
+            let value = local.pointee.mappedValues.value(key, in: reader)
         {
             return value
         }
         return valueSlowly(key, languages: languages, table: table, epoch: epoch, local: local)
     }
 
-    /// ``value(_:languages:table:)`` when the thread's last table does not have the key:
-    /// a new epoch, another table, a miss, or a mode other than mapped.
+    /// ``value(_:languages:table:)`` when the thread's last table's first segment does not
+    /// have the key: a new epoch, another table, a key from a later language of the chain,
+    /// a miss, or a mode other than mapped.
     @inline(never)
     private func valueSlowly(
         _ key: String, languages: LanguageList, table: String?, epoch: UInt64,
@@ -400,45 +395,37 @@ public final class Localizer: Sendable {
         if local.pointee.owner != serial || local.pointee.epoch != epoch {
             local.pointee.reset(owner: serial, epoch: epoch, route: route())
         }
-        let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
-        let tableName = ResourceCatalog.tableName(table)
-        guard let daemon = local.pointee.mappedDaemon, identifiers.count == 1,
-            let place = daemon.mapped.current?.place(language: identifiers[0], table: tableName)
-        else {
+        guard let daemon = local.pointee.mappedDaemon, let mapped = daemon.mapped.current else {
             return lookup(key, languages: languages.tags, table: table).value
         }
-        local.pointee.remember(place, as: ThreadLookupCache.TableName(languages: languages, table: table))
-        local.pointee.lastLanguage = identifiers[0]
-        // Through the thread's value cache, as the fast path reads: a fallback answer is noted
-        // when this thread first makes its value, not at every switch of tables.
-        if let value = local.pointee.mappedValues.value(
-            key, in: place.compiled,
-            made: { noteFallback(key, in: place.compiled, languages: languages, table: table, local: local) })
-        {
+        let name = ThreadLookupCache.TableName(languages: languages, table: table)
+        if !local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) || local.pointee.lastProbe == nil {
+            let tags = LanguageTag.preferences(languages.tags)
+            local.pointee.remember(mapped.probe(tags, table: ResourceCatalog.tableName(table)), as: name)
+        }
+        if let answer = try? local.pointee.lastProbe?.answer(key), let value = try? answer.value() {
+            // Off the fast path, which reads only the first language's own segment: an answer
+            // from further along the chain may be a fallback the missing-key report lists.
+            noteFallback(key, answeredIn: answer.language, languages: languages, table: table, local: local)
             return value
         }
-        daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
+        let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
+        daemon.misses.record(
+            key, in: MissReporter.TableKey(languages: identifiers, table: ResourceCatalog.tableName(table)))
         return key
     }
 
-    /// Reports `key` for the missing-key report when `place` answered it from a fallback
-    /// (`de` served from `Base`): what its readers saw untranslated, as the daemon lists
-    /// for the lookups it answers itself. Off the hot path: a mapped value is checked when
-    /// this thread first makes it, not at every lookup, and the reporter sends each key
-    /// once per interval.
+    /// Reports `key` for the missing-key report when it was answered in `language`, a
+    /// fallback (`de` served from `Base`): what its readers saw untranslated, as the daemon
+    /// lists for the lookups it answers itself. The reporter sends each key once per interval.
     @inline(never)
     private func noteFallback(
-        _ key: String, in place: CompiledTables.Place, languages: LanguageList, table: String?,
+        _ key: String, answeredIn language: LanguageTag, languages: LanguageList, table: String?,
         local: UnsafeMutablePointer<ThreadLookupCache>
     ) {
-        // Answered in the place's own language (most values): nothing to note, and no list of
-        // preferences to parse.
-        guard let daemon = local.pointee.mappedDaemon, let answer = try? place.answer(key),
-            !answer.language.elementsEqual(local.pointee.lastLanguage.utf8)
-        else { return }
+        guard let daemon = local.pointee.mappedDaemon else { return }
         let tags = LanguageTag.preferences(languages.tags)
-        let result = LookupResult(
-            value: "", found: true, language: try? LanguageTag(answer.languageIdentifier), entry: nil)
+        let result = LookupResult(value: "", found: true, language: language, entry: nil)
         guard
             DaemonLookups.isFallback(result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
         else { return }

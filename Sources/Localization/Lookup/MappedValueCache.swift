@@ -1,7 +1,7 @@
 import LocalizationCore
 
-/// The values one thread's mapped lookups made last, by the number of the record that
-/// answered in their generation: looking a value up again returns the same `String` (one
+/// The values one thread's mapped lookups made last, by the number of the entry that
+/// answered in the segment they read first (the first language's): looking a value up again returns the same `String` (one
 /// retain) instead of validating, allocating and copying a new one, which costs about as
 /// much as the whole probe of the mapped tables.
 ///
@@ -9,8 +9,8 @@ import LocalizationCore
 /// plus the values it holds): the strings a program shows again and again stay. A value is
 /// kept in an empty entry at once, in a taken one the second time in a row the entry sees it,
 /// so a walk over more distinct values than that (which would only evict) costs a store per
-/// lookup, not a retain and a release of a cold string. Record numbers mean something in one generation only: the owner empties the
-/// cache whenever the generation it reads changes.
+/// lookup, not a retain and a release of a cold string. Entry numbers mean something in one
+/// segment only: the owner empties the cache whenever the segment it reads changes.
 ///
 /// A struct holding a pointer, so a lookup through the thread cache's pointer copies
 /// nothing and counts no reference; ``deallocate()`` frees it (the thread cache's destructor).
@@ -30,17 +30,18 @@ struct MappedValueCache {
 
     private var entries: UnsafeMutablePointer<Entry>?
 
-    /// `key`'s value in `place`, as `place.value(key)` returns it: the `String` kept for its
-    /// record, or a new one, then kept. `made` runs when the value is new to this cache (the
-    /// caller notes a fallback answer then, not at every lookup).
+    /// `key`'s value in the segment `reader` reads, as a lookup without counts returns it:
+    /// the `String` kept for its entry, or a new one, then kept; `nil` when the segment
+    /// lacks the key (or is damaged).
     @inline(__always)
-    mutating func value(_ key: String, in place: CompiledTables.Place, made: () -> Void = {}) -> String? {
-        guard let record = place.recordNumber(key) else { return nil }
-        // Record numbers count up through each language's answers: their low bits spread.
+    mutating func value(_ key: String, in reader: SegmentReader) -> String? {
+        guard let number = try? reader.entryNumber(of: key) else { return nil }
+        // Entry numbers are dense in a segment: their low bits spread.
+        let record = UInt32(truncatingIfNeeded: number)
         let entry = storage + (Int(record) & (Self.capacity - 1))
         if entry.pointee.record == record { return entry.pointee.value }
-        guard let value = place.value(ofRecord: record) else { return nil }
-        made()
+        guard let bytes = try? reader.value(of: number) else { return nil }
+        let value = String(decoding: bytes, as: UTF8.self)
         if entry.pointee.record == Self.empty || entry.pointee.candidate == record {
             entry.pointee.record = record
             entry.pointee.value = value

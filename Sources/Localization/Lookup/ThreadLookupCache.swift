@@ -27,23 +27,19 @@ struct ThreadLookupCache {
     /// The name of the table the last mapped lookup read: a thread mostly asks one table
     /// again and again, and comparing two short strings is cheaper than hashing a name.
     var lastName = Self.noTable
-    /// Where the last table read lies in the mapped generation. It holds that generation —
-    /// keeps it mapped — until this thread's next lookup after the epoch moved (any lookup:
-    /// `localized`, `lookup`, of any localizer), or the thread's end. So a thread that stops
-    /// looking up keeps the one generation it read last, and no more: a process maps at most
-    /// its current generation plus one older per such thread. (Letting go from another thread
-    /// would need every lookup to announce itself, which costs the hot path more than the rare
-    /// pinned generation does.)
-    private(set) var lastPlace: MappedTables.Place?
-    /// `lastPlace?.compiled`, kept apart for the hot path: it holds no reference, so reading
-    /// it through the cache's pointer copies no generation and counts no reference.
-    private(set) var lastCompiled: CompiledTables.Place?
-    /// The values mapped lookups made in ``lastPlace``'s generation, emptied when it changes.
+    /// The segments the last table read probes in the mapped generation. It holds them —
+    /// keeps their slabs mapped — until this thread's next lookup after the epoch moved (any
+    /// lookup: `localized`, `lookup`, of any localizer), or the thread's end. So a thread that
+    /// stops looking up keeps the one generation's segments it read last, and no more: a
+    /// process maps at most its current generation plus one older per such thread. (Letting
+    /// go from another thread would need every lookup to announce itself, which costs the hot
+    /// path more than the rare pinned generation does.)
+    private(set) var lastProbe: SegmentProbe?
+    /// The reader of `lastProbe`'s first segment, kept apart for the hot path: a struct over
+    /// the mapped bytes, so reading it through the cache's pointer counts no reference.
+    private(set) var lastFirst: SegmentReader?
+    /// The values mapped lookups made from ``lastFirst``'s segment, emptied when it changes.
     var mappedValues = MappedValueCache()
-    /// The language identifier ``lastPlace`` answers for (`de`): a value made from an answer
-    /// of another language may be a fallback answer, for the missing-key report.
-    var lastLanguage = ""
-
     /// The name ``lastName`` has while no table was read. Any name would do: with no place,
     /// a lookup that matches it takes the slow path.
     static let noTable = TableName(languages: .many([]), table: nil)
@@ -66,24 +62,24 @@ struct ThreadLookupCache {
     /// Lets go of the mapped generation this cache holds for `owner` when it is from an epoch
     /// other than `epoch`; the next lookup starts over.
     mutating func releaseOutdated(owner: UInt64, epoch: UInt64) {
-        guard self.owner == owner, self.epoch != epoch, lastPlace != nil || mappedDaemon != nil else { return }
+        guard self.owner == owner, self.epoch != epoch, lastProbe != nil || mappedDaemon != nil else { return }
         lastName = Self.noTable
         mappedDaemon = nil
         setPlace(nil)
     }
 
-    /// Makes `place`, in the mapped generation, the one the hot path reads.
-    mutating func remember(_ place: MappedTables.Place, as name: TableName) {
+    /// Makes `probe`, in the mapped generation, the one the hot path reads.
+    mutating func remember(_ probe: SegmentProbe, as name: TableName) {
         lastName = name
-        setPlace(place)
+        setPlace(probe)
     }
 
-    /// Sets ``lastPlace`` and ``lastCompiled``; ``mappedValues`` hold record numbers of the
-    /// generation read until now, so they go when it changes (or is let go).
-    private mutating func setPlace(_ place: MappedTables.Place?) {
-        if place?.tables !== lastPlace?.tables { mappedValues.removeAll() }
-        lastPlace = place
-        lastCompiled = place?.compiled
+    /// Sets ``lastProbe`` and ``lastFirst``; ``mappedValues`` hold entry numbers of the
+    /// first segment read until now, so they go when it changes (or is let go).
+    private mutating func setPlace(_ probe: SegmentProbe?) {
+        if probe?.first !== lastProbe?.first { mappedValues.removeAll() }
+        lastProbe = probe
+        lastFirst = probe?.first?.reader
     }
 
     private static let key: pthread_key_t = {

@@ -11,12 +11,7 @@ extension SegmentSet {
     ///
     /// - Throws: ``SegmentError`` when a segment on the way is damaged.
     package func answer(_ key: String, in table: String?, chain: FallbackChain) throws(SegmentError) -> SegmentAnswer? {
-        guard segments[ResourceCatalog.tableName(table)] != nil else { return nil }
-        let probe = probe(table, chain: chain)
-        var key = key
-        return try key.withUTF8 { utf8 in
-            Result { () throws(SegmentError) in try Self.answer(UnsafeRawBufferPointer(utf8), probing: probe) }
-        }.get()
+        try probe(table, chain: chain).answer(key)
     }
 
     /// ``answer(_:in:chain:)`` as a ``LookupResult``: the value with a plural entry's forms
@@ -26,29 +21,6 @@ extension SegmentSet {
     package func lookup(
         _ key: String, in table: String? = nil, chain: FallbackChain, plural: PluralCounts = .none
     ) throws(SegmentError) -> LookupResult {
-        guard let answer = try answer(key, in: table, chain: chain) else { return .missing(key) }
-        return try result(of: answer, plural: plural)
-    }
-
-    /// ``lookup(_:in:chain:plural:)`` along a probe made once for many keys (a batch).
-    ///
-    /// - Throws: ``SegmentError`` when a segment on the way is damaged.
-    package func lookup(_ key: String, probing probe: Probe, plural: PluralCounts = .none) throws(SegmentError)
-        -> LookupResult
-    {
-        var bytes = key
-        let found = try bytes.withUTF8 { utf8 in
-            Result { () throws(SegmentError) in try Self.answer(UnsafeRawBufferPointer(utf8), probing: probe) }
-        }.get()
-        guard let found else { return .missing(key) }
-        return try result(of: found, plural: plural)
-    }
-
-    /// `answer` as a ``LookupResult``, a plural entry's forms selected by `plural`.
-    private func result(of answer: SegmentAnswer, plural: PluralCounts) throws(SegmentError) -> LookupResult {
-        let entry = try answer.entry()
-        let value = entry.value(
-            for: plural, rules: .cldr(for: answer.language.isBase ? developmentLanguage : answer.language))
-        return LookupResult(value: value, found: true, language: answer.language, entry: entry)
+        try probe(table, chain: chain).lookup(key, plural: plural)
     }
 }

@@ -49,6 +49,8 @@ extension SegmentSet {
     /// same bytes as the one it would replace (its body checksum and length equal) is not
     /// a change: the old segment stays, so that whoever mapped it keeps its pages. A key
     /// whose segment cannot be built keeps its last segment, and is named in `failures`.
+    /// The new segments share one slab; when the set's segments then lie in too many slabs,
+    /// or in slabs mostly freed, they are gathered (``compacted(makingSlab:maxSlabs:)``).
     /// The catalog source languages are the caller's to keep current
     /// (``replacingSourceLanguages(_:)``), from every String Catalog.
     package func rebuilding(
@@ -92,7 +94,8 @@ extension SegmentSet {
                 failures.append(SegmentBuildError(language: plan.language, table: plan.table, error: error))
             }
         }
-        return (set, changed, failures)
+        // Bounded fragmentation: each reload builds a slab, and replaced segments leave holes.
+        return (set.compacted(), changed, failures)
     }
 
     /// The pieces of each (language, table) among `sources`, lowest precedence first: what

@@ -32,6 +32,17 @@ package struct SegmentSet: Sendable {
         self.developmentLanguage = developmentLanguage
     }
 
+    /// A set of `segments`, each the segment of the language and table it holds, with
+    /// `sourceLanguages` as the tables' String Catalog source languages: a set received
+    /// whole (a client's, from a `map` reply).
+    package init(developmentLanguage: LanguageTag, segments: [Segment], sourceLanguages: [String: LanguageTag]) {
+        self.developmentLanguage = developmentLanguage
+        for segment in segments { self.segments[segment.table, default: [:]][segment.language] = segment }
+        languages = Set(segments.map(\.language)).compactMap { try? LanguageTag($0) }.sorted()
+        self.sourceLanguages = sourceLanguages
+        sourceCandidates = sourceLanguages.mapValues { FallbackChain.expansion(of: $0) }
+    }
+
     /// The segment of `language`'s `table`, if the set has one.
     package func segment(language: String, table: String) -> Segment? {
         segments[table]?[language]

@@ -20,8 +20,6 @@ package final class DaemonCounters: Sendable {
         case rescans
         /// Files parsed again because their bytes changed.
         case filesParsed
-        /// Generations compiled into shared tables (`map`, binary lookups), finished or abandoned.
-        case compiles
 
         /// Its name among `status`'s `counters`.
         package var statusName: String {
@@ -31,7 +29,6 @@ package final class DaemonCounters: Sendable {
             case .reloads: "reloads"
             case .rescans: "rescans"
             case .filesParsed: "files_parsed"
-            case .compiles: "compiles"
             }
         }
     }
@@ -41,7 +38,6 @@ package final class DaemonCounters: Sendable {
     private let reloads = Atomic<Int>(0)
     private let rescans = Atomic<Int>(0)
     private let filesParsed = Atomic<Int>(0)
-    private let compiles = Atomic<Int>(0)
 
     /// How long each request took, from its decoding to its reply being handed to the
     /// connection, one histogram per operation (indexed by op code).
@@ -68,7 +64,6 @@ package final class DaemonCounters: Sendable {
         case .reloads: reloads.add(amount, ordering: .relaxed)
         case .rescans: rescans.add(amount, ordering: .relaxed)
         case .filesParsed: filesParsed.add(amount, ordering: .relaxed)
-        case .compiles: compiles.add(amount, ordering: .relaxed)
         }
     }
 
@@ -84,7 +79,6 @@ package final class DaemonCounters: Sendable {
         case .reloads: reloads.load(ordering: .relaxed)
         case .rescans: rescans.load(ordering: .relaxed)
         case .filesParsed: filesParsed.load(ordering: .relaxed)
-        case .compiles: compiles.load(ordering: .relaxed)
         }
     }
 }

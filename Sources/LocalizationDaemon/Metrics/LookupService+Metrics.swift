@@ -32,9 +32,6 @@ extension LookupService {
             .counter(
                 "l10nd_files_parsed_total", "Resource files parsed because their bytes changed.",
                 value: counters.value(.filesParsed)),
-            .counter(
-                "l10nd_compiles_total", "Generations compiled into shared tables, finished or abandoned.",
-                value: counters.value(.compiles)),
             .gauge("l10nd_generation", "The generation of the tables served.", value: Double(snapshot.generation)),
             .gauge("l10nd_languages", "Languages served.", value: Double(snapshot.segments.languages.count)),
             .gauge(

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import LocalizationCore
 import LocalizationSockets
 import LocalizationWire
 
@@ -32,8 +33,8 @@ final class ClientConnection: @unchecked Sendable {
         let id: WireRequestID?
         let encoding: WireEncoding
         var isEvent = false
-        /// A `map` reply's sealed file, sent with the reply's first byte.
-        var attachment: SharedTablesFile?
+        /// A `map` reply's slabs, whose descriptors go with the reply's first byte.
+        var attachment: [SegmentSlab] = []
     }
 
     private enum State {
@@ -79,12 +80,12 @@ final class ClientConnection: @unchecked Sendable {
     /// first's terms to learn from the second when an event has gone out.
     private var queuedTotal: UInt64 = 0
     private var writtenTotal: UInt64 = 0
-    /// Sealed files to send, each with the byte at `start` (in `queuedTotal` terms): the first
+    /// Slabs to send, each reply's with the byte at `start` (in `queuedTotal` terms): the first
     /// byte of its `map` reply. Kept in output order, so descriptors pair with replies in order.
-    private var unsentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
-    /// Sealed files sent but whose reply's first byte the peer may not have read yet: each
-    /// stays pinned (in the socket, beyond the daemon's descriptors) until then.
-    private var sentAttachments: [(start: UInt64, file: SharedTablesFile)] = []
+    private var unsentAttachments: [(start: UInt64, slabs: [SegmentSlab])] = []
+    /// Slabs sent but whose reply's first byte the peer may not have read yet: each stays
+    /// pinned (in the socket, beyond the daemon's own segments) until then.
+    private var sentAttachments: [(start: UInt64, slabs: [SegmentSlab])] = []
     /// Where each event not yet fully written ends in `queuedTotal` terms, and its size.
     private var unsentEvents: [(end: UInt64, size: Int)] = []
     private var unsentEventsHead = 0
@@ -316,7 +317,7 @@ final class ClientConnection: @unchecked Sendable {
         // `self`, not a weak reference: one would move this object's reference counts to a
         // side table, making every retain of it slower; a late reply to a closed connection is
         // dropped by `complete`.
-        let answer: @Sendable (WireReply, SharedTablesFile?) -> Void = { [self] reply, attachment in
+        let answer: @Sendable (WireReply, [SegmentSlab]) -> Void = { [self] reply, attachment in
             let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
             let isError: Bool
             if case .error = reply { isError = true } else { isError = false }
@@ -327,7 +328,7 @@ final class ClientConnection: @unchecked Sendable {
         if case .map = request.operation {
             server.handler.handleMap(from: peer, reply: answer)
         } else {
-            server.handler.handle(request, from: peer) { answer($0, nil) }
+            server.handler.handle(request, from: peer) { answer($0, []) }
         }
     }
 
@@ -347,7 +348,7 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func complete(
-        _ sequence: UInt64, with bytes: [UInt8], isError: Bool, attachment: SharedTablesFile? = nil
+        _ sequence: UInt64, with bytes: [UInt8], isError: Bool, attachment: [SegmentSlab] = []
     ) {
         server.assertOnLoop()
         if sequence == tableSequence { tableSequence = nil }
@@ -389,20 +390,21 @@ final class ClientConnection: @unchecked Sendable {
     private func flushSlots() {
         while slotsHead < slots.count, let bytes = slots[slotsHead].bytes {
             heldBytes -= bytes.count
-            if let file = slots[slotsHead].attachment, !bytes.isEmpty {
-                // A map reply's file counts against the output limit by its size until the
+            let slabs = slots[slotsHead].attachment
+            if !slabs.isEmpty, !bytes.isEmpty {
+                // A map reply's slabs count against the output limit by their size until the
                 // peer reads the reply: one that maps and never reads is cut off, as a slow
-                // reader, instead of pinning a file per generation.
-                // The same generation's file again (pipelined maps) costs nothing more.
-                let pinned = pinnedFiles()
-                if !pinned.isEmpty, pinned[file.generation] == nil,
-                    pinned.values.reduce(file.size, +) > limits.maxOutputBufferBytes
-                {
+                // reader, instead of pinning the slabs of every generation.
+                // Slabs pinned already (pipelined maps, unchanged segments) cost nothing more.
+                var pinned = pinnedSlabs()
+                let before = pinned.count
+                for slab in slabs { pinned[slab.serial] = slab.size }
+                if before > 0, pinned.count > before, pinned.values.reduce(0, +) > limits.maxOutputBufferBytes {
                     server.count { $0.connectionsCutOff += 1 }
                     close()
                     return
                 }
-                unsentAttachments.append((start: queuedTotal, file: file))
+                unsentAttachments.append((start: queuedTotal, slabs: slabs))
             }
             // Taken whole when nothing waits before it: a reply of many megabytes is not copied.
             if outputStart == output.count {
@@ -430,17 +432,17 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    /// The sealed files this connection holds for the peer, their sizes by generation: waiting
-    /// to be sent, or sent with a reply the peer has not read yet (``SocketSendQueue``).
-    private func pinnedFiles() -> [UInt64: Int] {
+    /// The slabs this connection holds for the peer, their sizes by serial: waiting to be
+    /// sent, or sent with a reply the peer has not read yet (``SocketSendQueue``).
+    private func pinnedSlabs() -> [UInt64: Int] {
         if !sentAttachments.isEmpty {
             let unread = UInt64(SocketSendQueue.unreadByteCount(descriptor) ?? 0)
             let read = writtenTotal > unread ? writtenTotal - unread : 0
             sentAttachments.removeAll { $0.start < read }
         }
-        var files: [UInt64: Int] = [:]
-        for file in sentAttachments.map(\.file) + unsentAttachments.map(\.file) { files[file.generation] = file.size }
-        return files
+        var slabs: [UInt64: Int] = [:]
+        for slab in (sentAttachments + unsentAttachments).flatMap(\.slabs) { slabs[slab.serial] = slab.size }
+        return slabs
     }
 
     // MARK: Writing
@@ -451,8 +453,8 @@ final class ClientConnection: @unchecked Sendable {
         while outputStart < output.count {
             let written: Int
             do throws(SocketError) {
-                // A sealed file goes with the first byte of its reply, and the bytes before it
-                // without: a send stops short of the next reply that carries one.
+                // Slabs go with the first byte of their reply, and the bytes before it without:
+                // a send stops short of the next reply that carries some.
                 let attachment = unsentAttachments.first.flatMap { $0.start == writtenTotal ? $0 : nil }
                 let next = attachment == nil ? 0 : 1
                 let end =
@@ -464,11 +466,11 @@ final class ClientConnection: @unchecked Sendable {
                         Result { () throws(SocketError) in
                             try DescriptorPassing.send(
                                 UnsafeRawBufferPointer(rebasing: buffer[outputStart..<end]),
-                                attaching: attachment.file.file.descriptor, over: descriptor)
+                                attachingNumbers: attachment.slabs.map(\.descriptor), over: descriptor)
                         }
                     }.get()
                     unsentAttachments.removeFirst()
-                    sentAttachments.append((start: writtenTotal, file: attachment.file))
+                    sentAttachments.append((start: writtenTotal, slabs: attachment.slabs))
                 } else {
                     written = try SystemCall.run("send") {
                         output.withUnsafeBytes { buffer in

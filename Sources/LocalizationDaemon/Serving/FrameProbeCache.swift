@@ -12,7 +12,7 @@ final class FrameProbeCache: Sendable {
     /// A probe with, by candidate, whether an answer from it is one the request asked for
     /// (a fallback's goes to the missing-key report, on the general path).
     struct Made: Sendable {
-        var probe: SegmentSet.Probe
+        var probe: SegmentProbe
         var asked: [Bool]
     }
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalizationCore
+package import LocalizationCore
 package import LocalizationSockets
 package import LocalizationWire
 import Synchronization
@@ -57,14 +57,11 @@ package final class LookupService: WireRequestHandler {
     /// one after another. Dispatch runs a concurrent queue's work on at most about one thread
     /// per core, and lookups never wait here (they are answered on the server's loop).
     private let tables = DispatchQueue(label: "l10nd.tables", qos: .utility, attributes: .concurrent)
-    /// Where each generation is compiled, once, and `map` requests answered: apart from
-    /// `tables`, so that a `table` request never waits for a compile (seconds, for a million
-    /// strings).
-    private let compiling = DispatchQueue(label: "l10nd.compile", qos: .utility)
     /// The segment probe binary frames used last, kept across bursts.
     private let frameProbes = FrameProbeCache()
-    /// The current generation's compiled tables in a sealed file, for `map`.
-    private let sharedTables: SharedTablesCache
+    /// The `map` reply of the newest generation asked for, and its slabs (held until a `map`
+    /// of a newer generation replaces them: at most one generation more than the store holds).
+    private let manifests = Mutex<(generation: UInt64, reply: WireReply, slabs: [SegmentSlab])?>(nil)
     /// Called on the tables queue as each `table` request begins, with its languages. For
     /// tests: a request held here shows, without timing, that others are answered meanwhile.
     private let beginningTable: (@Sendable (_ languages: [String]) -> Void)?
@@ -82,7 +79,6 @@ package final class LookupService: WireRequestHandler {
         self.missing = missing
         self.counters = counters
         self.actions = actions
-        sharedTables = SharedTablesCache(counters: counters)
     }
 
     /// Answers one request, timing it for the `metrics` histograms: until `reply` returns,
@@ -235,66 +231,45 @@ package final class LookupService: WireRequestHandler {
     }
 
     /// Whether two spans hold the same bytes.
-    private static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
+    static func same(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Bool {
         guard first.count == second.count else { return false }
         return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
     }
 
-    /// Holds every `table` reply and compile not begun yet until the returned function is
-    /// called. For tests: a whole table of a large set takes about a second to resolve and a
-    /// compile seconds, and a test that shows a lookup never waits for either holds them
-    /// rather than timing them.
-    package func holdTablesAndCompiles() -> @Sendable () -> Void {
+    /// Holds every `table` reply not begun yet until the returned function is called. For
+    /// tests: a whole table of a large set takes about a second to resolve, and a test that
+    /// shows a lookup never waits for one holds it rather than timing it.
+    package func holdTables() -> @Sendable () -> Void {
         tables.suspend()
-        compiling.suspend()
         let released = Atomic<Bool>(false)
-        return { [tables, compiling] in
+        return { [tables] in
             guard !released.exchange(true, ordering: .relaxed) else { return }
             tables.resume()
-            compiling.resume()
         }
     }
 
-    /// Has the generation served now compiled on the compile queue at once (at load and after
-    /// each reload), then calls `done`: `map` answers with it as soon as it is ready.
-    package func compileEagerly(then done: @escaping @Sendable () -> Void = {}) {
-        sharedTables.compileNow(current: { [store] in store.snapshot }, on: compiling) {
-            // The compile made a catalog of the segments (a `String` per key and value) and
-            // freed it on the compile queue's arena: untrimmed, the iina corpus's daemon kept
-            // 22 MB of it (PSS 55 MB, trimmed 34 MB).
-            HeapTrim.returnFreePages()
-            done()
-        }
-    }
-
-    /// Answers `map` at once, never waiting for a compile: a client asks it on the connection
-    /// its lookups use, and every reply after it would wait too. The generation served is
-    /// compiled eagerly (at load and before each `changed` event); until it is ready the reply
-    /// is `compiling` (and a compile is queued if none is), after a failed compile
-    /// `unavailable` with the reason. Anyone who may look strings up may map them, as with `table`.
-    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
+    /// Answers `map` at once with the current generation's segments (docs/PROTOCOL.md): the
+    /// manifest, and the slabs they lie in, whose descriptors go with the reply. Nothing is
+    /// compiled for it: the store built the segments at load or at the reload. A set that
+    /// cannot be mapped (a segment in private memory, too many slabs) is `unavailable`, and
+    /// the client asks per lookup. Anyone who may look strings up may map them, as with `table`.
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, [SegmentSlab]) -> Void) {
         let started = DurationHistogram.now()
         defer { counters.requestDurations(.map).record(since: started) }
-        let generation = store.snapshot.generation
-        if let file = sharedTables.ready(generation)?.file {
-            return reply(
-                .fields([
-                    "generation": .integer(Int64(file.generation)), "size": .integer(Int64(file.size)),
-                    "descriptor": .bool(true),
-                ]),
-                file)
+        let snapshot = store.snapshot
+        // Every mapped client asks after each change: the manifest is made once per generation.
+        if let kept = manifests.withLock({ $0 }), kept.generation == snapshot.generation {
+            return reply(kept.reply, kept.slabs)
         }
-        if let failure = sharedTables.failure(of: generation) {
-            return reply(
-                .error(WireError(code: .unavailable, message: "cannot share the compiled tables: \(failure)")), nil)
+        let made: (generation: UInt64, reply: WireReply, slabs: [SegmentSlab])
+        do throws(WireError) {
+            let (manifest, slabs) = try SegmentManifest.describing(snapshot.segments, generation: snapshot.generation)
+            made = (snapshot.generation, .fields(manifest.fields), slabs)
+        } catch {
+            made = (snapshot.generation, .error(error), [])
         }
-        sharedTables.compileIfNotQueued(current: { [store] in store.snapshot }, on: compiling)
-        reply(
-            .error(
-                WireError(
-                    code: .compiling,
-                    message: "the tables of generation \(generation) are being compiled; ask again in a moment"
-                )), nil)
+        manifests.withLock { $0 = made }
+        reply(made.reply, made.slabs)
     }
 
     /// Refuses an operation that changes the daemon to anyone but root and its own user.
@@ -386,7 +361,7 @@ package final class LookupService: WireRequestHandler {
             let keyArguments = arguments?[index]?.map(\.argument)
             let plural = keyArguments.map(LocalizedFormatter.pluralCounts) ?? .none
             let result = try Self.reading { () throws(SegmentError) in
-                try snapshot.segments.lookup(key, probing: probe, plural: plural)
+                try probe.lookup(key, plural: plural)
             }
             values.append(result.value)
             found.append(result.found)

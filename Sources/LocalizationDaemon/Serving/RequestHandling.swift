@@ -1,3 +1,4 @@
+package import LocalizationCore
 package import LocalizationSockets
 package import LocalizationWire
 
@@ -43,12 +44,12 @@ package protocol WireRequestHandler: Sendable {
     /// be the bytes the general way would send. Runs on the server's loop thread.
     func answerFrames(from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int) -> Int
 
-    /// Answers a `map` request from `peer` by calling `reply` once, with the sealed file to
-    /// attach to the reply's bytes (`nil` with an error reply). The server sends the file's
-    /// descriptor with the first byte of that reply, in request order like any reply.
+    /// Answers a `map` request from `peer` by calling `reply` once, with the slabs whose
+    /// descriptors go with the reply's bytes (none with an error reply). The server sends
+    /// them, in order, with the first byte of that reply, in request order like any reply.
     ///
-    /// Must not block. The default refuses: a handler without compiled tables.
-    func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void)
+    /// Must not block. The default refuses: a handler without compiled segments.
+    func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, [SegmentSlab]) -> Void)
 }
 
 extension WireRequestHandler {
@@ -60,7 +61,7 @@ extension WireRequestHandler {
         from framer: inout MessageFramer, appendingTo output: inout [UInt8], outputLimit: Int
     ) -> Int { 0 }
 
-    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, SharedTablesFile?) -> Void) {
-        reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled tables")), nil)
+    package func handleMap(from peer: PeerInfo, reply: @escaping @Sendable (WireReply, [SegmentSlab]) -> Void) {
+        reply(.error(WireError(code: .unknownOp, message: "this server shares no compiled segments")), [])
     }
 }

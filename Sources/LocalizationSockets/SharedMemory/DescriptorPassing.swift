@@ -22,6 +22,9 @@ package enum DescriptorPassing {
     /// room for more lets a confused or hostile sender's extras arrive and be closed instead of
     /// truncating the control data.
     package static let receiveCapacity = 16
+    /// The most descriptors one message carries (Linux's `SCM_MAX_FD`): what a receive that
+    /// keeps them all (`keepingAll`) has room for.
+    package static let maxDescriptors = 253
 
     /// Sends a prefix of `bytes` (at least one byte; empty `bytes` are refused) with
     /// `descriptor` attached, and returns how many bytes went; the caller sends the rest
@@ -65,19 +68,21 @@ package enum DescriptorPassing {
     /// any (close-on-exec); a count of 0 means the peer closed the connection. `flags` are
     /// added to `recvmsg`'s (`MSG_DONTWAIT` for a reader woken by readiness).
     ///
-    /// A descriptor beyond the first is closed and counted in ``ReceivedBytes/extraDescriptors``.
+    /// A descriptor beyond the first is closed and counted in ``ReceivedBytes/extraDescriptors``,
+    /// unless `keepingAll`: then up to ``maxDescriptors`` are received, those after the first
+    /// owned by the value (``ReceivedBytes/takeOthers()``).
     /// Throws ``SocketError/Code/truncatedControl`` (after closing whatever arrived) when the
     /// kernel dropped descriptors that did not fit: the bytes were consumed, so the caller
-    /// must close the connection — unless `keepingLostDescriptor`, when the one descriptor a
-    /// peer that attaches at most one per message sent was dropped (no descriptor was free
-    /// to receive it: `EMFILE`): the bytes come back with ``ReceivedBytes/lostDescriptor``
-    /// set, for the caller to fail the one reply that claims it. Throws `EAGAIN` when a
+    /// must close the connection — unless `keepingLostDescriptor`, when descriptors were
+    /// dropped because none was free to receive them (`EMFILE`): the bytes come back with
+    /// ``ReceivedBytes/lostDescriptor`` set (and whatever descriptors did arrive closed), for
+    /// the caller to fail the one reply that claims them. Throws `EAGAIN` when a
     /// non-blocking socket has nothing.
     package static func receive(
         into buffer: UnsafeMutableRawBufferPointer, from socket: Int32, flags: Int32 = 0,
-        keepingLostDescriptor: Bool = false
+        keepingLostDescriptor: Bool = false, keepingAll: Bool = false
     ) throws(SocketError) -> ReceivedBytes {
-        let space = l10nd_rights_space(receiveCapacity)
+        let space = l10nd_rights_space(keepingAll ? maxDescriptors : receiveCapacity)
         return try withUnsafeTemporaryAllocation(byteCount: space, alignment: MemoryLayout<cmsghdr>.alignment) {
             control throws(SocketError) in
             var vector = iovec(iov_base: buffer.baseAddress, iov_len: buffer.count)
@@ -94,7 +99,8 @@ package enum DescriptorPassing {
             numbers.withUnsafeMutableBufferPointer {
                 _ = l10nd_rights_received(control.baseAddress, message.msg_controllen, $0.baseAddress)
             }
-            if message.msg_flags & Int32(MSG_CTRUNC) != 0, keepingLostDescriptor, numbers.isEmpty {
+            if message.msg_flags & Int32(MSG_CTRUNC) != 0, keepingLostDescriptor, numbers.isEmpty || keepingAll {
+                numbers.forEach { FileDescriptor(adopting: $0).close() }
                 return ReceivedBytes(count: count, descriptor: nil, extraDescriptors: 0, lostDescriptor: true)
             }
             if message.msg_flags & Int32(MSG_CTRUNC) != 0 {
@@ -102,6 +108,11 @@ package enum DescriptorPassing {
                 throw SocketError(
                     code: .truncatedControl,
                     message: "recvmsg dropped descriptors that did not fit (MSG_CTRUNC) after \(count) bytes")
+            }
+            if keepingAll {
+                return ReceivedBytes(
+                    count: count, descriptor: numbers.first.map { FileDescriptor(adopting: $0) },
+                    extraDescriptors: 0, others: Array(numbers.dropFirst()))
             }
             numbers.dropFirst().forEach { FileDescriptor(adopting: $0).close() }
             return ReceivedBytes(

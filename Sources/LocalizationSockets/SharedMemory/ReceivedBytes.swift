@@ -11,4 +11,27 @@ package struct ReceivedBytes: ~Copyable {
     /// Whether a descriptor sent with these bytes was dropped because none was free to
     /// receive it (only with `keepingLostDescriptor`).
     package var lostDescriptor = false
+    /// The descriptors after the first, in order, when the receive kept them all
+    /// (`keepingAll`); closed with this value unless taken (``takeOthers()``).
+    private var others: [Int32] = []
+
+    /// The bytes' count and descriptors.
+    package init(
+        count: Int, descriptor: consuming FileDescriptor?, extraDescriptors: Int, lostDescriptor: Bool = false,
+        others: [Int32] = []
+    ) {
+        self.count = count
+        self.descriptor = descriptor
+        self.extraDescriptors = extraDescriptors
+        self.lostDescriptor = lostDescriptor
+        self.others = others
+    }
+
+    /// The descriptors after the first, now owned by the caller, who closes them.
+    package mutating func takeOthers() -> [Int32] {
+        defer { others = [] }
+        return others
+    }
+
+    deinit { others.forEach { FileDescriptor(adopting: $0).close() } }
 }

@@ -15,7 +15,7 @@ import Glibc
 /// seals are what guarantee the bytes; this keeps a reader's mistakes from reaching them.
 ///
 /// ```swift
-/// let file = try SealedMemoryFile(name: "l10nd-tables", contents: compiled)
+/// let file = try SealedMemoryFile(name: "l10nd-slab", contents: segments)
 /// _ = try DescriptorPassing.send(announcement, attaching: file.descriptor, over: client)
 /// ```
 package struct SealedMemoryFile: ~Copyable {

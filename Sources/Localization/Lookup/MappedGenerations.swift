@@ -17,14 +17,14 @@ import Synchronization
 /// and its pages are unmapped when the last one lets go. A localizer keeps at most two
 /// generations here (this connection's newest and an earlier connection's last), and drops
 /// the earlier one once this connection has mapped its own.
-final class MappedTablesCache: Sendable {
+final class MappedGenerations: Sendable {
     private struct State {
         /// The newest generation mapped on this connection: older than ``floor`` once an event
         /// announced a newer one.
-        var newest: MappedTables?
+        var newest: MappedSegments?
         /// The last generation of an earlier connection (or, in a child made by `fork()`, the
         /// parent's), for answers while the daemon is away.
-        var lastKnown: MappedTables?
+        var lastKnown: MappedSegments?
         /// The newest generation an event announced: older tables answer only as last known.
         var floor: UInt64 = 0
         /// Counts connections (bumped by ``reset()``): generations restart when the daemon does.
@@ -35,27 +35,24 @@ final class MappedTablesCache: Sendable {
         /// Whether a `map` is in flight, and whether another was wanted meanwhile.
         var mapInFlight = false
         var mapWanted = false
-        /// When the daemon last said the generation served is still being compiled (uptime
-        /// nanoseconds; 0: it did not): a lookup asks again at most once per retry interval.
-        var compilingSince: UInt64 = 0
     }
 
     private let state: Mutex<State>
 
     /// An empty cache; `lastKnown` answers as an earlier connection's last generation.
-    init(lastKnown: MappedTables? = nil) {
+    init(lastKnown: MappedSegments? = nil) {
         state = Mutex(State(lastKnown: lastKnown))
     }
 
     /// The generation that answers lookups: the newest mapped, unless an event announced a
     /// newer one.
-    var current: MappedTables? {
+    var current: MappedSegments? {
         state.withLock { state in state.newest.flatMap { $0.generation >= state.floor ? $0 : nil } }
     }
 
     /// Every generation kept, newest first: this connection's newest (current or not), then an
     /// earlier connection's last. What answers when the daemon fails.
-    var kept: [MappedTables] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
+    var kept: [MappedSegments] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
 
     /// Claims the one `map` in flight and returns the connection number to hand to
     /// ``endMap(_:onConnection:refused:)``; `nil` when the current generation is mapped, a
@@ -74,26 +71,18 @@ final class MappedTablesCache: Sendable {
         }
     }
 
-    /// Whether the last `map` found the generation still being compiled `interval` nanoseconds
-    /// or more ago, so that it may be asked again without waiting for an event.
-    func compilingLongerThan(_ interval: UInt64, now: UInt64) -> Bool {
-        state.withLock { $0.compilingSince != 0 && now &- $0.compilingSince >= interval }
-    }
-
     /// Ends the `map` begun on connection `connectionNumber`: keeps `tables` unless an event
-    /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one,
-    /// and when the daemon answered `compilingAt` (uptime nanoseconds) that it was compiling.
+    /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one.
     /// Returns whether `tables` were kept, and whether a `map` should be asked again (one was
     /// wanted meanwhile, or the reply was already outdated).
-    func endMap(_ tables: MappedTables?, onConnection connectionNumber: Int, refused: Bool, compilingAt: UInt64 = 0)
+    func endMap(_ tables: MappedSegments?, onConnection connectionNumber: Int, refused: Bool)
         -> (kept: Bool, askAgain: Bool)
     {
-        var dropped: [MappedTables] = []
+        var dropped: [MappedSegments] = []
         let outcome = state.withLock { state -> (kept: Bool, askAgain: Bool) in
             // A `map` of an earlier connection: the new one asks its own (``reset()``).
             guard connectionNumber == state.connectionNumber else { return (false, false) }
             state.mapInFlight = false
-            state.compilingSince = compilingAt
             defer { state.mapWanted = false }
             if refused { state.failedConnection = connectionNumber }
             var kept = false
@@ -107,10 +96,8 @@ final class MappedTablesCache: Sendable {
                 kept = true
             }
             let stale = state.newest.map { $0.generation < state.floor } ?? true
-            // Wanted meanwhile (an event came: its generation is compiled now), or outdated.
-            return (
-                kept, !refused && (tables != nil || compilingAt != 0) && (state.mapWanted || (tables != nil && stale))
-            )
+            // Wanted meanwhile (an event came), or outdated.
+            return (kept, !refused && tables != nil && (state.mapWanted || stale))
         }
         _ = dropped  // released here, outside the lock: maybe the last reference, which unmaps
         return outcome
@@ -125,7 +112,7 @@ final class MappedTablesCache: Sendable {
     /// A new connection, whose daemon may serve anything: its generations start over. The
     /// newest generation so far stays as the last known answers.
     func reset() {
-        let dropped = state.withLock { state -> MappedTables? in
+        let dropped = state.withLock { state -> MappedSegments? in
             let previous = state.newest == nil ? nil : state.lastKnown
             state = State(lastKnown: state.newest ?? state.lastKnown, connectionNumber: state.connectionNumber + 1)
             return previous
