@@ -77,21 +77,26 @@ enum CommandCatalog {
                     + "message [rule]; --format json prints {findings: [{file, line, column, severity, rule, "
                     + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
                     + "there are errors.",
-                "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
-                    + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
-                    + "categories), review-state (catalog new/needs_review/stale), format-width (a width or "
-                    + "precision over 4095, which formatting refuses) (warnings). Placeholders are "
-                    + "compared as printf, plus the %0 and {name} styles when the development language uses "
-                    + "them. See docs/TRANSLATORS.md.",
+                "Rules (default severity): file, bad-entry, placeholder-mismatch, percent-sign (errors); "
+                    + "incomplete-entry, duplicate-key, ignored-rest, untranslated, empty-value, obsolete-key, "
+                    + "plural-forms (the language's CLDR categories), review-state (catalog new/stale), "
+                    + "format-width (a width or precision over 4095, which formatting refuses), "
+                    + "outdated-translation (catalog needs_review), edge-whitespace, newline-count, double-space, "
+                    + "url-mismatch, html-tag-mismatch, length-modifier (%d for %ld) (warnings); "
+                    + "unchanged-from-source (note). Placeholders are compared as printf, plus the %0 and {name} "
+                    + "styles when the development language uses them. Settings are read from --config FILE, "
+                    + "else the nearest .l10nd-lint at or above the first path (RULE = LEVEL and placeholders = "
+                    + "STYLES lines); the command line wins. See docs/TRANSLATORS.md.",
             ],
             options: [
-                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning or off (repeatable)."),
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning, note or off (repeatable)."),
+                HelpEntry("--config FILE", "Lint settings to read instead of the nearest .l10nd-lint."),
                 HelpEntry(
                     "--placeholders STYLES",
                     "The placeholder styles to compare, instead of detecting them: any of printf, "
                         + "percent-number, braces, comma-separated."),
             ],
-            valueOptions: ["severity", "placeholders"], globals: [.resources, .developmentLanguage],
+            valueOptions: ["severity", "placeholders", "config"], globals: [.resources, .developmentLanguage],
             formats: ["text", "json", "sarif"]),
         CommandDescription(
             name: "export", arguments: "DIR", summary: "write a language's strings as XLIFF (Xcode) or .po (Poedit)",
