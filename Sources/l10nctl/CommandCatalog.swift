@@ -171,13 +171,18 @@ enum CommandCatalog {
                     + "answered (a fallback: Base, the development language, a later preference), or - when no "
                     + "language had the key, tab-separated. --format strings (or po) --lang ja prints a .strings "
                     + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
-                    + "lookups asked in ja-JP too."
+                    + "lookups asked in ja-JP too.",
+                "With the resource files (directories given, else the daemon's roots), a key the language has "
+                    + "translated since is left out, the .strings skeleton gives each key its source text, and "
+                    + "the .po skeleton writes the keys as export does (plural keys as plural messages, String "
+                    + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [
                 HelpEntry("--lang TAG", "Only this language's keys."),
                 HelpEntry("--table NAME", "Only this table's keys."),
             ],
-            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings", "po"]),
+            valueOptions: ["lang", "table"], globals: [.socket, .resources, .developmentLanguage],
+            formats: ["text", "json", "strings", "po"]),
         CommandDescription(
             name: "reset", arguments: "",
             summary: "empty l10nd's missing-key report, printing what it held (counters stay)",
