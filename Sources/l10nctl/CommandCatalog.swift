@@ -155,7 +155,9 @@ enum CommandCatalog {
             name: "watch", arguments: "", summary: "print each change l10nd applies, as it happens",
             paragraphs: [
                 "Prints one line per change l10nd applies, as it happens: generation 4: ja/Localizable, "
-                    + "ja/Settings (--format json: the protocol's event lines). When l10nd goes away (a restart, "
+                    + "ja/Settings (--format json: the protocol's event lines), and one per saved file that does "
+                    + "not parse, where it breaks: FILE:LINE:COLUMN: error: message (generation 4, with the "
+                    + "file's last good text, is still served). When l10nd goes away (a restart, "
                     + "a crash) watch says so on stderr and reconnects, waiting 0.1 s, then twice as long each "
                     + "time up to 5 s, and says when it is back: changes made in between are not replayed. A "
                     + "daemon at its connection limit is retried the same way, from the first connection on. "
