@@ -73,25 +73,7 @@ import Testing
                 #expect(FileManager.default.fileExists(atPath: path), "\(path)")
             }
         }
-        try validate(output.stdout)
-    }
-
-    /// The output validates against the OASIS SARIF 2.1.0 schema where `../shared` has it.
-    func validate(_ sarif: String) throws {
-        guard let schema = PackagePaths.shared("schemas/sarif-schema-2.1.0.json") else {
-            print("skipped the schema check: ../shared/schemas/sarif-schema-2.1.0.json is absent")
-            return
-        }
-        let directory = try TemporaryDirectory()
-        let file = try directory.write(sarif, to: "lint.sarif")
-        let check = try ProcessRunner.run(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1]))); print('valid')",
-                schema, file,
-            ])
-        #expect(check.status == 0 && check.stdout == "valid\n", "\(check.stderr)")
+        try SarifSchemaCheck.validate(output.stdout)
     }
 
     @Test func theSARIFOfBothCorporaValidates() throws {
@@ -103,7 +85,7 @@ import Testing
             let output = try run(["lint", path, "--format", "sarif"])
             let results = try results(output.stdout)
             #expect(Set(results.compactMap(fingerprint)).count == results.count)
-            try validate(output.stdout)
+            try SarifSchemaCheck.validate(output.stdout)
         }
     }
 
