@@ -10,6 +10,7 @@ _l10nctl() {
         --socket|--resources) _filedir; return ;;
         --format) COMPREPLY=($(compgen -W "text json sarif strings xliff po man" -- "$cur")); return ;;
         --lang|--table|--count|--timeout|--development-language|--severity|--placeholders) return ;;
+        --config) _filedir; return ;;
         --output) _filedir; return ;;
     esac
     local command="" word
@@ -25,7 +26,7 @@ _l10nctl() {
         get) options="--lang --table --count --strict" ;;
         reload) options="--timeout" ;;
         missing) options="--lang --table" ;;
-        lint) [[ $cur != -* ]] && { _filedir; return; }; options="--severity --placeholders" ;;
+        lint) [[ $cur != -* ]] && { _filedir; return; }; options="--severity --placeholders --config" ;;
         export) [[ $cur != -* ]] && { _filedir -d; return; }; options="--lang --output" ;;
         import) [[ $cur != -* ]] && { _filedir; return; }; options="--lang --accept-fuzzy --force" ;;
         help) COMPREPLY=($(compgen -W "$commands --format" -- "$cur")); return ;;

@@ -403,6 +403,16 @@ package final class Daemon: Sendable {
             logConfigurationWarningsIfChanged()
             notifyStatusIfChanged()
         }
+        // A save that does not parse is told to watchers too (`l10nctl watch`), where it is.
+        if !summary.newErrors.isEmpty {
+            let errors = summary.newErrors.map {
+                WireFileError(
+                    file: $0.location.file ?? "", line: $0.location.line, column: $0.location.column,
+                    message: $0.message)
+            }
+            let server = startedParts.withLock { $0.server }
+            server?.broadcast(.fileErrors(generation: summary.generation, errors: errors))
+        }
         guard !summary.changes.isEmpty else { return }
         counters.add(1, to: .reloads)
         logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))

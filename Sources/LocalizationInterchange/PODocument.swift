@@ -25,6 +25,7 @@ public enum PODocument {
             "Plural-Forms: \(forms.header)\\n", "X-Source-Language: \(project.developmentLanguage.identifier)\\n",
         ]
         var po = "msgid \"\"\nmsgstr \"\"\n" + header.map { "\"\($0)\"\n" }.joined()
+        let single = singleIntegerCategories(project.language)
         for file in project.files {
             var index = 0
             while index < file.units.count {
@@ -32,7 +33,7 @@ public enum PODocument {
                 guard let group = unit.pluralGroup else {
                     index += 1
                     guard !unit.source.isEmpty else { continue }
-                    po += "\n" + comments(unit, file, base: [unit]) + fuzzy([unit], sources: [unit.source])
+                    po += "\n" + comments(unit, file, base: [unit]) + flags([unit], sources: [unit.source])
                     po += field("msgctxt", "\(file.original)|\(unit.id)")
                     po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
                     continue
@@ -45,7 +46,9 @@ public enum PODocument {
                 let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
                 let plural = members.first { $0.category == .other }?.source ?? singular
                 guard !singular.isEmpty else { continue }
-                po += "\n" + comments(unit, file, base: members) + fuzzy(members, sources: [singular, plural])
+                po +=
+                    "\n" + comments(unit, file, base: members)
+                    + flags(members, sources: [singular, plural], singleIntegerCategories: single)
                 po += field("msgctxt", "\(file.original)|\(group)")
                 po += field("msgid", singular) + field("msgid_plural", plural)
                 for (number, category) in forms.categories.enumerated() {
@@ -61,13 +64,47 @@ public enum PODocument {
     /// translation starts or ends with a line break its source does not (or the other way
     /// round): `msgfmt --check` rejects such a message, and it is a translator's slip worth a
     /// second look.
-    private static func fuzzy(_ units: [TranslationUnit], sources: [String]) -> String {
+    ///
+    /// A message whose source is a printf format is flagged as gettext flags it
+    /// (`objc-format` when it has `%@`, as `xgettext` flags Objective-C, else `c-format`), so
+    /// that `msgfmt --check` checks the translator's conversions; a translation in the files
+    /// whose conversions already disagree with the source's (lint's `placeholder-mismatch`,
+    /// `percent-sign` or `length-modifier`) is `fuzzy` too, for the translator to fix.
+    private static func flags(
+        _ units: [TranslationUnit], sources: [String], singleIntegerCategories: Set<PluralCategory> = []
+    ) -> String {
         func edges(_ text: String) -> [Bool] { [text.hasPrefix("\n"), text.hasSuffix("\n")] }
+        let isFormat = sources.contains(where: PrintfAgreement.isFormat)
+        let plural = units.count > 1 || units.first?.pluralGroup != nil
         let differs = units.contains { unit in
             guard let target = unit.target, !target.isEmpty else { return false }
-            return (unit.state ?? .translated) != .translated || sources.contains { edges($0) != edges(target) }
+            if (unit.state ?? .translated) != .translated || sources.contains(where: { edges($0) != edges(target) }) {
+                return true
+            }
+            guard isFormat else { return false }
+            guard plural, let category = unit.category else {
+                return PrintfAgreement.problem(unit.source, target) != nil
+            }
+            // msgfmt compares every msgstr[k] with msgid_plural, and lets a form leave the
+            // number out only when one integer alone takes it (English `one`, not Russian's:
+            // 21 is `one` too, so "1 опция" would say 1 for 21).
+            let single = category != .other && singleIntegerCategories.contains(category)
+            return PrintfAgreement.problem(sources.last!, target, isForm: single) != nil
         }
-        return differs ? "#, fuzzy\n" : ""
+        var flags = differs ? ["fuzzy"] : []
+        if isFormat {
+            flags.append(sources.contains(where: PrintfAgreement.hasObjectConversion) ? "objc-format" : "c-format")
+        }
+        return flags.isEmpty ? "" : "#, " + flags.joined(separator: ", ") + "\n"
+    }
+
+    /// The categories exactly one whole number takes in `language` (English `one`: 1; not
+    /// Russian `one`: 1, 21, 31…), checked to 1,000.
+    static func singleIntegerCategories(_ language: LanguageTag) -> Set<PluralCategory> {
+        let rules = PluralRules.cldr(for: language)
+        var counts: [PluralCategory: Int] = [:]
+        for number in 0...1000 { counts[rules.category(for: PluralOperands(number)), default: 0] += 1 }
+        return Set(counts.filter { $0.value == 1 }.keys)
     }
 
     private static func comments(_ unit: TranslationUnit, _ file: TranslationFile, base: [TranslationUnit]) -> String {

@@ -1,3 +1,5 @@
+import LocalizationCore
+
 /// What a unit's translation was when it was exported, as a short hash export writes beside
 /// it (XLIFF `<context context-type="x-l10nd-base">`, `.po` `#. l10nd-base:`): an import
 /// whose translation would replace a value changed in the files since is a conflict.
@@ -11,20 +13,5 @@ public enum TranslationBase {
     static let contextType = "x-l10nd-base"
 
     /// The hash of `targets` (`nil`: no translation).
-    public static func hash(_ targets: [String?]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func add(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        for target in targets {
-            if let target {
-                add(1)
-                for byte in target.utf8 { add(byte) }
-            }
-            add(0)
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    public static func hash(_ targets: [String?]) -> String { StableHash.hex(targets) }
 }

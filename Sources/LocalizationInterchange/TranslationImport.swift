@@ -132,9 +132,15 @@ public enum TranslationImport {
             let exists = FileManager.default.fileExists(atPath: file.targetPath)
             do {
                 let bytes = exists ? try ResourceFileReader.bytes(of: file.targetPath).get() : []
-                let result = try ResourceEditor.apply(fileEdits, to: bytes, kind: file.kind, file: file.targetPath)
+                // A .stringsdict entry the file lacks is shaped as the development language's.
+                let reference =
+                    file.kind == .stringsDict
+                    ? try? ResourceFileReader.bytes(of: project.root + "/" + file.original).get() : nil
+                let result = try ResourceEditor.apply(
+                    fileEdits, to: bytes, kind: file.kind, file: file.targetPath, reference: reference)
                 outcome.skipped += result.skipped
-                guard result.bytes != bytes || !exists else { continue }
+                // A file that is not there is made only when a value is written into it.
+                guard exists ? result.bytes != bytes : result.changed > 0 else { continue }
                 try write(result.bytes, to: file.targetPath)
                 outcome.changedFiles.append(file.targetPath)
                 outcome.changedValues += result.changed

@@ -17,7 +17,7 @@ public struct TranslationProject: Sendable {
     /// The language asked for (`--lang`, or the file's own).
     public var requestedLanguage: LanguageTag
     /// Every file with its units.
-    public private(set) var files: [TranslationFile] = []
+    public internal(set) var files: [TranslationFile] = []
 
     /// Reads `root`'s files. `language` is matched to the localizations the directory has
     /// by the rules of lookup (``FallbackChain``): `de-DE` writes into an existing `de`,

@@ -77,21 +77,26 @@ enum CommandCatalog {
                     + "message [rule]; --format json prints {findings: [{file, line, column, severity, rule, "
                     + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
                     + "there are errors.",
-                "Rules (default severity): file, bad-entry, placeholder-mismatch (errors); incomplete-entry, "
-                    + "duplicate-key, untranslated, empty-value, obsolete-key, plural-forms (the language's CLDR "
-                    + "categories), review-state (catalog new/needs_review/stale), format-width (a width or "
-                    + "precision over 4095, which formatting refuses) (warnings). Placeholders are "
-                    + "compared as printf, plus the %0 and {name} styles when the development language uses "
-                    + "them. See docs/TRANSLATORS.md.",
+                "Rules (default severity): file, bad-entry, placeholder-mismatch, percent-sign (errors); "
+                    + "incomplete-entry, duplicate-key, ignored-rest, untranslated, empty-value, obsolete-key, "
+                    + "plural-forms (the language's CLDR categories), review-state (catalog new/stale), "
+                    + "format-width (a width or precision over 4095, which formatting refuses), "
+                    + "outdated-translation (catalog needs_review), edge-whitespace, newline-count, double-space, "
+                    + "url-mismatch, html-tag-mismatch, length-modifier (%d for %ld) (warnings); "
+                    + "unchanged-from-source (note). Placeholders are compared as printf, plus the %0 and {name} "
+                    + "styles when the development language uses them. Settings are read from --config FILE, "
+                    + "else the nearest .l10nd-lint at or above the first path (RULE = LEVEL and placeholders = "
+                    + "STYLES lines); the command line wins. See docs/TRANSLATORS.md.",
             ],
             options: [
-                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning or off (repeatable)."),
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity: error, warning, note or off (repeatable)."),
+                HelpEntry("--config FILE", "Lint settings to read instead of the nearest .l10nd-lint."),
                 HelpEntry(
                     "--placeholders STYLES",
                     "The placeholder styles to compare, instead of detecting them: any of printf, "
                         + "percent-number, braces, comma-separated."),
             ],
-            valueOptions: ["severity", "placeholders"], globals: [.resources, .developmentLanguage],
+            valueOptions: ["severity", "placeholders", "config"], globals: [.resources, .developmentLanguage],
             formats: ["text", "json", "sarif"]),
         CommandDescription(
             name: "export", arguments: "DIR", summary: "write a language's strings as XLIFF (Xcode) or .po (Poedit)",
@@ -150,7 +155,9 @@ enum CommandCatalog {
             name: "watch", arguments: "", summary: "print each change l10nd applies, as it happens",
             paragraphs: [
                 "Prints one line per change l10nd applies, as it happens: generation 4: ja/Localizable, "
-                    + "ja/Settings (--format json: the protocol's event lines). When l10nd goes away (a restart, "
+                    + "ja/Settings (--format json: the protocol's event lines), and one per saved file that does "
+                    + "not parse, where it breaks: FILE:LINE:COLUMN: error: message (generation 4, with the "
+                    + "file's last good text, is still served). When l10nd goes away (a restart, "
                     + "a crash) watch says so on stderr and reconnects, waiting 0.1 s, then twice as long each "
                     + "time up to 5 s, and says when it is back: changes made in between are not replayed. A "
                     + "daemon at its connection limit is retried the same way, from the first connection on. "
@@ -166,13 +173,18 @@ enum CommandCatalog {
                     + "answered (a fallback: Base, the development language, a later preference), or - when no "
                     + "language had the key, tab-separated. --format strings (or po) --lang ja prints a .strings "
                     + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
-                    + "lookups asked in ja-JP too."
+                    + "lookups asked in ja-JP too.",
+                "With the resource files (directories given, else the daemon's roots), a key the language has "
+                    + "translated since is left out, the .strings skeleton gives each key its source text, and "
+                    + "the .po skeleton writes the keys as export does (plural keys as plural messages, String "
+                    + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [
                 HelpEntry("--lang TAG", "Only this language's keys."),
                 HelpEntry("--table NAME", "Only this table's keys."),
             ],
-            valueOptions: ["lang", "table"], globals: [.socket], formats: ["text", "json", "strings", "po"]),
+            valueOptions: ["lang", "table"], globals: [.socket, .resources, .developmentLanguage],
+            formats: ["text", "json", "strings", "po"]),
         CommandDescription(
             name: "reset", arguments: "",
             summary: "empty l10nd's missing-key report, printing what it held (counters stay)",

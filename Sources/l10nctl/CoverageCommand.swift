@@ -29,6 +29,7 @@ enum CoverageCommand {
                     [
                         "lang": language.language, "translated": language.translated, "total": language.total,
                         "needs_review": language.needsReview, "new": language.new, "stale": language.stale,
+                        "same_as_source": language.sameAsSource,
                         "percent": (language.fraction * 1000).rounded() / 10,
                     ] as [String: Any]
                 },
@@ -45,7 +46,10 @@ enum CoverageCommand {
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             let percent = String(format: "%5.1f%%", language.fraction * 100)
             let name = language.language.padding(toLength: width, withPad: " ", startingAt: 0)
-            let marks = [(language.needsReview, "needs review"), (language.new, "new"), (language.stale, "stale")]
+            let marks = [
+                (language.sameAsSource, "same as source"), (language.needsReview, "needs review"),
+                (language.new, "new"), (language.stale, "stale"),
+            ]
             let review = marks.filter { $0.0 > 0 }.map { "  \($0.0) \($0.1)" }.joined()
             print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
         }

@@ -217,13 +217,33 @@ enum DaemonCommands {
         if let table = parsed.value("table") {
             entries = entries.filter { $0["table"]?.stringValue == table }
         }
+        // The files behind the report: the directories given, else the daemon's own roots.
+        let roots =
+            invocation.paths.isEmpty
+            ? (try? fields(.status, on: try connect(invocation)))?["roots"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            : invocation.paths
+        let development: LanguageTag
+        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
+        let sources = roots.isEmpty ? nil : MissingStringsSources(roots: roots, developmentLanguage: development)
+        if let sources {
+            // A key translated since it was reported is no longer missing.
+            entries = entries.filter { entry in
+                !sources.isTranslated(
+                    language: entry["lang"]?.stringValue ?? "", table: entry["table"]?.stringValue ?? "Localizable",
+                    key: entry["key"]?.stringValue ?? "")
+            }
+        }
         switch format {
         case "json":
             print(WireValue.object(["missing": .array(entries), "dropped": reply["dropped"] ?? 0]).jsonText)
         case "strings":
-            print(MissingStringsSkeleton.render(entries, language: parsed.value("lang") ?? ""), terminator: "")
+            print(
+                MissingStringsSkeleton.render(entries, language: parsed.value("lang") ?? "", sources: sources),
+                terminator: "")
         case "po":
-            print(MissingStringsSkeleton.renderPO(entries, language: parsed.value("lang") ?? ""), terminator: "")
+            print(
+                MissingStringsSkeleton.renderPO(entries, language: parsed.value("lang") ?? "", sources: sources),
+                terminator: "")
         default:
             for entry in entries {
                 print(

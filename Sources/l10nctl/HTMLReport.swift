@@ -23,10 +23,11 @@ enum HTMLReport {
 
             """
         page += summary(report)
-        page += coverage(report.coverage)
-        page += plurals(report.plurals)
+        page += coverage(report.coverage, words: report.words)
+        page += plurals(report.plurals, languages: report.coverage.languages.map(\.language))
         page += untranslated(report.untranslated)
         page += findings(report.findings)
+        page += languages(report)
         page += "</body>\n</html>\n"
         return page
     }
@@ -37,7 +38,8 @@ enum HTMLReport {
         var cards = [
             ("languages", "\(report.coverage.languages.count)", ""),
             ("lint errors", "\(errors)", errors > 0 ? "bad" : "good"),
-            ("lint warnings", "\(report.findings.count - errors)", ""),
+            ("lint warnings", "\(report.findings.count { $0.severity == .warning })", ""),
+            ("lint notes", "\(report.findings.count { $0.severity == .note })", ""),
             ("plural forms missing", "\(gaps)", gaps > 0 ? "bad" : "good"),
         ]
         if case .entries(let entries, _, _) = report.untranslated {
@@ -48,34 +50,53 @@ enum HTMLReport {
             + "</div>\n"
     }
 
-    static func coverage(_ coverage: TranslationCoverage) -> String {
-        let tables = coverage.languages.first?.tables.map(\.name) ?? []
+    /// One row per language, a few columns (the tables are in each language's section, so
+    /// the table never grows wider than the page, however many tables there are).
+    static func coverage(_ coverage: TranslationCoverage, words: ReportWordCounts) -> String {
         var html = "<section id=\"coverage\"><h2>Coverage</h2>\n"
-        html += "<p>The share of the \(escape(coverage.reference)) keys each language translates, per table.</p>\n"
-        html += "<div class=\"scroll\"><table><thead><tr><th>Language</th><th>Overall</th>"
-        html += tables.map { "<th>\(escape($0))</th>" }.joined() + "<th>Review</th></tr></thead><tbody>\n"
+        html += "<p>The share of the \(escape(coverage.reference)) strings and words each language translates; "
+        html += "each language's section below has it per table.</p>\n"
+        html += "<table><thead><tr><th>Language</th><th>Strings</th><th>Words</th><th>Same as source</th>"
+        html += "<th>Review</th></tr></thead><tbody>\n"
         for language in coverage.languages {
-            html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(bar(language.fraction))"
+            let count = words.total(language.language)
+            let fraction = count.total == 0 ? 1 : Double(count.translated) / Double(count.total)
+            html += "<tr><th scope=\"row\"><a href=\"#lang-\(escape(language.language))\">"
+            html += "\(escape(language.language))</a></th><td>\(bar(language.fraction))"
             html += " \(language.translated)/\(language.total)</td>"
-            html += language.tables.map { "<td>\(bar($0.fraction)) \($0.translated)/\($0.total)</td>" }.joined()
-            let marks = [(language.needsReview, "needs review"), (language.new, "new"), (language.stale, "stale")]
-                .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
-            html += "<td>\(escape(marks.joined(separator: ", ")))</td></tr>\n"
+            html += "<td>\(bar(fraction)) \(count.translated)/\(count.total)</td><td>\(language.sameAsSource)</td>"
+            html += "<td>\(escape(reviewMarks(language)))</td></tr>\n"
         }
-        return html + "</tbody></table></div></section>\n"
+        return html + "</tbody></table></section>\n"
     }
 
-    static func plurals(_ plurals: PluralCompleteness) -> String {
+    /// `2 needs review, 1 new`.
+    static func reviewMarks(_ language: TranslationCoverage.Language) -> String {
+        [(language.needsReview, "needs review"), (language.new, "new"), (language.stale, "stale")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+    }
+
+    /// A row for every language: its plural entries and the forms they lack, or, where it
+    /// has none, its CLDR categories and that it has no plural entry.
+    static func plurals(_ plurals: PluralCompleteness, languages names: [String]) -> String {
         var html = "<section id=\"plurals\"><h2>Plural completeness</h2>\n"
         html +=
             "<p>Forms each plural entry lacks among its language's CLDR categories (<code>zero</code> is optional).</p>\n"
         html +=
             "<table><thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
-        for language in plurals.languages {
+        typealias Row = (language: String, categories: [PluralCategory], entries: Int, gaps: [PluralCompleteness.Gap])
+        let known = Set(plurals.languages.map(\.language))
+        let none: [Row] = names.filter { !known.contains($0) }.compactMap { name in
+            (try? LanguageTag(name)).map { (name, PluralRules.cldr(for: $0).categories, 0, []) }
+        }
+        let rows: [Row] = plurals.languages.map { ($0.language, $0.categories, $0.entries, $0.gaps) } + none
+        for language in rows.sorted(by: { $0.language < $1.language }) {
             let categories = language.categories.map(\.rawValue).joined(separator: " ")
             html += "<tr><th scope=\"row\">\(escape(language.language))</th><td>\(escape(categories))</td>"
             html += "<td>\(language.entries)</td><td>"
-            if language.gaps.isEmpty {
+            if language.entries == 0 {
+                html += "<span class=\"note\">no plural entries</span>"
+            } else if language.gaps.isEmpty {
                 html += "<span class=\"ok\">complete</span>"
             } else {
                 html +=
@@ -118,16 +139,39 @@ enum HTMLReport {
         }
     }
 
+    /// Findings by rule, then by language, each group's lines in a collapsed list (all of
+    /// them: nothing is left out).
     static func findings(_ findings: [LintFinding]) -> String {
         var html = "<section id=\"lint\"><h2>Lint findings</h2>\n"
         guard !findings.isEmpty else { return html + "<p class=\"ok\">None.</p></section>\n" }
-        html += "<table><thead><tr><th>Severity</th><th>Location</th><th>Message</th></tr></thead><tbody>\n"
-        for finding in findings {
-            html += "<tr class=\"\(finding.severity.rawValue)\"><td>\(finding.severity.rawValue)</td>"
-            html +=
-                "<td><code>\(escape(finding.location.description))</code></td><td>\(escape(finding.message))</td></tr>\n"
+        html += "<p>By rule, then by language, as <code>l10nctl lint</code> reports them.</p>\n"
+        let byRule = Dictionary(grouping: findings, by: \.rule)
+        for rule in byRule.keys.sorted() {
+            let group = byRule[rule]!
+            html += "<h3 id=\"rule-\(rule.rawValue)\"><code>\(rule.rawValue)</code> · \(group.count) "
+            html += "\(escape(group[0].severity.rawValue))\(group.count == 1 ? "" : "s")</h3>"
+            html += "<p class=\"note\">\(escape(rule.summary))</p>\n"
+            html += "<table><thead><tr><th>Language</th><th>Findings</th></tr></thead><tbody>\n"
+            let byLanguage = Dictionary(grouping: group) { language(of: $0) }
+            for language in byLanguage.keys.sorted() {
+                let lines = byLanguage[language]!
+                html += "<tr class=\"\(lines[0].severity.rawValue)\"><th scope=\"row\">\(escape(language))</th><td>"
+                html += "<details><summary>\(lines.count)</summary><ul>"
+                html += lines.map {
+                    "<li><code>\(escape($0.location.description))</code> \(escape($0.message))</li>"
+                }.joined()
+                html += "</ul></details></td></tr>\n"
+            }
+            html += "</tbody></table>\n"
         }
-        return html + "</tbody></table></section>\n"
+        return html + "</section>\n"
+    }
+
+    /// The language a finding is about: its file's `.lproj`, else its String Catalog's.
+    static func language(of finding: LintFinding) -> String {
+        let components = (finding.location.file ?? "").split(separator: "/")
+        if let lproj = components.last(where: { $0.hasSuffix(".lproj") }) { return String(lproj.dropLast(6)) }
+        return "String Catalogs"
     }
 
     /// A bar filled to `fraction`, with its percentage.
@@ -166,6 +210,8 @@ enum HTMLReport {
         .scroll{overflow-x:auto}.bar{display:inline-block;width:4.5rem;height:.6rem;background:#eceef4;border-radius:3px;overflow:hidden;vertical-align:middle}
         .bar span{display:block;height:100%}.bar .full{background:#2e9e6a}.bar .high{background:#e0a31a}.bar .low{background:#d9534f}
         .pct{display:inline-block;min-width:3.2rem;text-align:right;font-variant-numeric:tabular-nums;margin-right:.3rem}
-        tr.error td:first-child{color:#b42318;font-weight:600}tr.warning td:first-child{color:#a15c00}
+        tr.error th{color:#b42318}tr.warning th{color:#a15c00}h3{margin:1.2rem 0 .2rem;font-size:1rem}
+        details summary{cursor:pointer}details li{white-space:normal;word-break:break-word}td{white-space:normal}
+        .lang{border-top:2px solid #dde;margin-top:2rem}
         """
 }

@@ -11,6 +11,18 @@ enum LintCommand {
         var options = LintOptions()
         do {
             options.developmentLanguage = try LanguageTag(invocation.developmentLanguage)
+        } catch { throw UsageError("\(error)") }
+        // The project's file first, so the command line wins over it.
+        if let file = invocation.arguments.value("config") ?? LintConfiguration.find(from: paths[0]) {
+            let text: String
+            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw CommandFailure("\(file): cannot read the lint configuration: \(error.localizedDescription)")
+            }
+            do { try LintConfiguration.apply(text, file: file, to: &options) } catch {
+                throw CommandFailure("\(error)")
+            }
+        }
+        do {
             for setting in invocation.arguments.values("severity") { try options.setSeverity(setting) }
         } catch { throw UsageError("\(error)") }
         if let names = invocation.arguments.value("placeholders") {
@@ -19,7 +31,8 @@ enum LintCommand {
             }
             options.placeholderStyles = styles
         }
-        let report = LintReport(findings: ResourceLinter.lint(paths: paths, options: options), options: options)
+        let report = LintReport(
+            findings: ResourceLinter.lint(paths: paths, options: options), options: options, roots: paths)
         switch invocation.format {
         case "json": print(report.json())
         case "sarif": print(report.sarif())
@@ -27,9 +40,7 @@ enum LintCommand {
         }
         // The findings first, whole: with `2>&1` the summary must not land mid-line.
         fflush(nil)
-        let (errors, warnings) = (report.errorCount, report.warningCount)
-        FileHandle.standardError.write(
-            Data("\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")\n".utf8))
-        return errors > 0 ? 1 : 0
+        FileHandle.standardError.write(Data((report.summary + "\n").utf8))
+        return report.errorCount > 0 ? 1 : 0
     }
 }

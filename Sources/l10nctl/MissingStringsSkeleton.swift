@@ -50,7 +50,10 @@ enum MissingStringsSkeleton {
         return merged.values.sorted { ($0.table, $0.key) < ($1.table, $1.key) }
     }
 
-    static func render(_ entries: [WireValue], language: String) -> String {
+    /// A `.strings` file: each key with its source text as the value (the key where no file
+    /// has it). A plural key has no `.strings` form: it is named in a comment, for
+    /// `--format po`, which writes it as a plural message.
+    static func render(_ entries: [WireValue], language: String, sources: MissingStringsSources? = nil) -> String {
         var output = "/* Keys looked up in \(language) that \(language) lacks. Translate each value. */\n"
         var table: String?
         for item in items(entries) {
@@ -59,13 +62,33 @@ enum MissingStringsSkeleton {
                 output += "\n/* Table: \(item.table) (\(item.table).strings) */\n"
             }
             let key = quoted(item.key)
-            output += "/* \(item.note) */\n\(key) = \(key);\n"
+            let source = sources?.source(table: item.table, key: item.key)
+            if source?.plural != nil {
+                output += "/* \(item.note); \(key.replacing("*/", with: "* /")) is a plural entry: "
+                output += "l10nctl missing --format po writes it with its plural forms */\n"
+                continue
+            }
+            output += "/* \(item.note) */\n\(key) = \(quoted(source?.value ?? item.key));\n"
         }
         return output
     }
 
-    /// The same as a gettext catalog: `msgctxt` names the table.
-    static func renderPO(_ entries: [WireValue], language: String) -> String {
+    /// The same as a gettext catalog. Keys the files have are the export's messages
+    /// (`msgctxt` `FILE|ID`, plural keys as plural messages with the language's
+    /// `Plural-Forms`), which import places as they are; a key no file has is a message with
+    /// the table as `msgctxt` and the key as `msgid`.
+    static func renderPO(_ entries: [WireValue], language: String, sources: MissingStringsSources? = nil) -> String {
+        var items = items(entries)
+        var exported: String?
+        if let sources { (exported, items) = sources.poMessages(items, language: language) }
+        if let exported {
+            var output = "# Keys looked up in \(language) that \(language) lacks. Fill in each msgstr.\n" + exported
+            for item in items {
+                let (table, key) = (PODocument.quoted(item.table), PODocument.quoted(item.key))
+                output += "\n#. \(item.note)\nmsgctxt \(table)\nmsgid \(key)\nmsgstr \"\"\n"
+            }
+            return output
+        }
         var output = """
             # Keys looked up in \(language) that \(language) lacks. Fill in each msgstr.
             msgid ""
@@ -74,7 +97,7 @@ enum MissingStringsSkeleton {
             "Content-Type: text/plain; charset=UTF-8\\n"
 
             """
-        for item in items(entries) {
+        for item in items {
             let (table, key) = (PODocument.quoted(item.table), PODocument.quoted(item.key))
             output += "\n#. \(item.note)\nmsgctxt \(table)\nmsgid \(key)\nmsgstr \"\"\n"
         }

@@ -21,17 +21,25 @@ struct ResourceReport {
     var plurals: PluralCompleteness
     var findings: [LintFinding]
     var untranslated: Untranslated
+    var words: ReportWordCounts
 
     /// Reads `roots` and asks the daemon: `socket` (or `L10N_SOCKET`) must answer when
     /// given; the default socket is only asked, and its absence noted in the report.
     static func gather(roots: [String], developmentLanguage: LanguageTag, socket: String?) throws -> ResourceReport {
         let resources = ResourceSet.load(roots: roots, developmentLanguage: developmentLanguage)
         let catalog = resources.catalog
+        let coverage = TranslationCoverage(resources: resources)
+        var untranslated = try untranslated(socket: socket)
+        // Only this tree's: a daemon serving other directories too reports their misses as well.
+        if case .entries(let entries, let dropped, let socket) = untranslated {
+            let tables = Set(catalog.tables.values.flatMap(\.keys))
+            untranslated = .entries(
+                entries.filter { tables.contains($0["table"]?.stringValue ?? "") }, dropped: dropped, socket: socket)
+        }
         return ResourceReport(
-            roots: roots, generated: Date(), coverage: TranslationCoverage(resources: resources),
-            plurals: PluralCompleteness(catalog: catalog),
+            roots: roots, generated: Date(), coverage: coverage, plurals: PluralCompleteness(catalog: catalog),
             findings: ResourceLinter.lint(paths: roots, developmentLanguage: developmentLanguage),
-            untranslated: try untranslated(socket: socket))
+            untranslated: untranslated, words: ReportWordCounts(catalog: catalog, coverage: coverage))
     }
 
     static func untranslated(socket: String?) throws -> Untranslated {

@@ -1,6 +1,7 @@
 import CommandLineHelp
 import Foundation
 import Localization
+import LocalizationCore
 import LocalizationWire
 
 /// `l10nctl watch`: one line per change l10nd applies, across daemon restarts.
@@ -27,6 +28,8 @@ enum WatchCommand {
             _ = try DaemonCommands.fields(of: subscribed)
         }
         say("watching \(path); Ctrl-C stops")
+        // Errors already there when watching starts are status's news, not watch's.
+        var reported = Set(fileErrors(at: path).map(\.self))
         while true {
             let event: WireEvent
             do { event = try connection.nextEvent() } catch {
@@ -35,12 +38,30 @@ enum WatchCommand {
                 connection = reconnect(to: path)
                 continue
             }
-            guard case .changed(let generation, let changes) = event else { continue }
+            var shown = event
+            if case .changed(let generation, let changes) = event, changes.isEmpty {
+                // A change of nothing is a save that did not parse (binary frames carry no
+                // errors): status says where; each is shown once.
+                let errors = fileErrors(at: path).filter { reported.insert($0).inserted }
+                guard !errors.isEmpty else { continue }
+                shown = .fileErrors(generation: generation, errors: errors)
+            }
+            let text: String
+            switch shown {
+            case .changed(let generation, let changes):
+                text =
+                    "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
+            case .fileErrors(let generation, let errors):
+                // A broken save: where, as lint says it, and that the last good text is served.
+                text = errors.map {
+                    DisplayText.escaped(
+                        "\($0.file):\($0.line):\($0.column): error: \($0.message) "
+                            + "(generation \(generation), with the file's last good text, is still served)")
+                }.joined(separator: "\n")
+            }
             // Written unbuffered: a pipe reader sees each change the moment it happens.
             let line =
-                invocation.json
-                ? String(decoding: JSONLineCodec.encode(.event(event)).dropLast(), as: UTF8.self)
-                : "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
+                invocation.json ? String(decoding: JSONLineCodec.encode(.event(shown)).dropLast(), as: UTF8.self) : text
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
@@ -58,6 +79,21 @@ enum WatchCommand {
             let generation = status["generation"]?.integerValue.map { " at generation \($0)" } ?? ""
             say("reconnected to l10nd on \(path)\(generation); changes made while it was away are not shown")
             return connection
+        }
+    }
+
+    /// The files l10nd now serves the last good text of because they do not parse, as its
+    /// `status` lists them (asked on a connection of its own: the watching one is for events).
+    static func fileErrors(at path: String) -> [WireFileError] {
+        guard let connection = try? DaemonConnection(socketPath: path, timeout: 10),
+            let status = try? DaemonCommands.fields(.status, on: connection)
+        else { return [] }
+        return (status["errors"]?.arrayValue ?? []).compactMap { error in
+            guard let file = error["file"]?.stringValue, let line = error["line"]?.integerValue,
+                let column = error["column"]?.integerValue
+            else { return nil }
+            return WireFileError(
+                file: file, line: Int(line), column: Int(column), message: error["message"]?.stringValue ?? "")
         }
     }
 

@@ -148,7 +148,7 @@ import Testing
         }
         let directory = try TemporaryDirectory()
         for name in ["iina", "mastodon-ios"] {
-            for language in ["ru", "de", "ar", "ja", "pt-BR"] {
+            for language in ["ru", "de", "ar", "ja", "pt-BR", "fr"] {
                 let po = directory.path + "/\(name)-\(language).po"
                 #expect(
                     try run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po).status == 0)
@@ -156,6 +156,36 @@ import Testing
                 #expect(check.status == 0, "\(po): \(check.stderr)")
             }
         }
+    }
+
+    /// Exported messages carry gettext's format flags, so `msgfmt --check` catches a
+    /// translator's broken placeholder; one already broken in the files is exported fuzzy.
+    @Test func formatFlagsLetMsgfmtCheckTheTranslatorsPlaceholders() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt") else {
+            print("skipped: msgfmt is not installed (Debian gettext; scripts/install-dependencies installs it)")
+            return
+        }
+        let root = try TemporaryDirectory()
+        try root.write(
+            "\"hello\" = \"Hello, %@\";\n\"count\" = \"%ld files\";\n\"plain\" = \"Save\";\n\"broken\" = \"%@ left\";\n",
+            to: "en.lproj/Localizable.strings")
+        try root.write(
+            "\"hello\" = \"Hallo, %@\";\n\"count\" = \"%ld Dateien\";\n\"plain\" = \"Sichern\";\n\"broken\" = \"%d übrig\";\n",
+            to: "de.lproj/Localizable.strings")
+        let po = root.path + "/de.po"
+        #expect(try run("export", root.path, "--lang", "de", "--output", po).status == 0)
+        let text = try String(contentsOfFile: po, encoding: .utf8)
+        #expect(text.contains("#, objc-format\nmsgctxt \"en.lproj/Localizable.strings|hello\""), "\(text)")
+        #expect(text.contains("#, c-format\nmsgctxt \"en.lproj/Localizable.strings|count\""), "\(text)")
+        #expect(
+            text.contains("#: en.lproj/Localizable.strings\nmsgctxt \"en.lproj/Localizable.strings|plain\""), "\(text)")
+        #expect(text.contains("#, fuzzy, objc-format\nmsgctxt \"en.lproj/Localizable.strings|broken\""), "\(text)")
+        #expect(try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", po]).status == 0)
+        // The translator's slip: %d for %ld.
+        try text.replacing("msgstr \"%ld Dateien\"", with: "msgstr \"%d Dateien\"").write(
+            toFile: po, atomically: true, encoding: .utf8)
+        let check = try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", po])
+        #expect(check.status == 1 && check.stderr.contains("format specifications"), "\(check.stderr)")
     }
 
     @Test(

@@ -127,8 +127,13 @@ import Testing
 
         let result = try run("coverage", root.path)
         #expect(result.status == 1)
-        let rows = result.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) }
+        // Each row's count (the reference line's name); de's two copies are shown apart.
+        let rows = result.stdout.split(separator: "\n").map { line in
+            line.split(separator: " ").last { $0.contains("/") }.map(String.init)
+                ?? line.split(separator: " ").last.map(String.init)
+        }
         #expect(rows == ["en", "2/4", "0/4"], "\(result.stdout)")
+        #expect(result.stdout.contains("2/4  2 same as source\n"), "\(result.stdout)")
         let lint = try run("lint", root.path)
         #expect(lint.status == 1)
         for file in [german, french] {

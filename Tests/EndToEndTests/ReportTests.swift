@@ -35,6 +35,8 @@ import Testing
         for (key, language) in [("保存", "ja"), ("保存", "ru"), ("<script>alert(1)</script>", "ja")] {
             _ = try client.request(["op": "lookup", "key": key, "lang": language])
         }
+        // A table no file of this tree has: another tree's miss, left out of this report.
+        _ = try client.request(["op": "lookup", "key": "elsewhere", "lang": "ja", "table": "OtherTree"])
         let page = directory.path + "/report.html"
         let result = try ProcessRunner.run(
             l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
@@ -42,9 +44,15 @@ import Testing
         #expect(result.stdout.contains("8 languages, 1 lint errors"), "\(result.stdout)")
         let html = try String(contentsOfFile: page, encoding: .utf8)
 
-        // Coverage per language and table.
-        #expect(html.contains("<th scope=\"row\">ja</th>"))
-        #expect(html.contains("<th>Settings</th>") && html.contains("<th>Plurals</th>"))
+        // Coverage per language (strings and words), per table in each language's section.
+        #expect(html.contains("<th scope=\"row\"><a href=\"#lang-ja\">ja</a></th>"), "\(html)")
+        #expect(html.contains("<th>Words</th>") && html.contains("<th>Same as source</th>"))
+        #expect(html.contains("<section class=\"lang\" id=\"lang-ru\"><h3>ru</h3>"), "\(html)")
+        #expect(html.contains("<th scope=\"row\">Settings</th>") && html.contains("<th scope=\"row\">Plurals</th>"))
+        #expect(html.contains("Plurals: 1 entries in one few many other;") || html.contains("Plurals: "), "\(html)")
+        // Lint grouped by rule, then language.
+        #expect(html.contains("<h3 id=\"rule-file\"><code>file</code> · 1 error</h3>"), "\(html)")
+        #expect(!html.contains("elsewhere"), "another tree's miss")
         // Plural completeness by the language's CLDR categories.
         #expect(
             html.contains(

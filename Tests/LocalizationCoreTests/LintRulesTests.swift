@@ -206,7 +206,7 @@ import Testing
         let findings = lint(root)
         #expect(
             findings.map { "\($0.rule.rawValue)@\($0.location.line):\($0.location.column)" }.sorted()
-                == ["empty-value@9:9", "review-state@16:9", "untranslated@21:5"], "\(findings)")
+                == ["empty-value@9:9", "outdated-translation@16:9", "untranslated@21:5"], "\(findings)")
         #expect(findings.allSatisfy { $0.location.file == path })
         let coverage = TranslationCoverage(catalog: ResourceSet.load(roots: [root.path]).catalog)
         let german = try #require(coverage.languages.first { $0.language == "de" })

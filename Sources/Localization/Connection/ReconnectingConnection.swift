@@ -520,6 +520,9 @@ final class ReconnectingConnection: Sendable {
                 dropped = complete(replies, loop: loop) || dropped
                 replies.removeAll()
                 onEvent(.changed(generation: generation, changes: changes))
+            case .event(.fileErrors):
+                // A broken save changes nothing served.
+                continue
             }
         }
         return complete(replies, loop: loop) || dropped

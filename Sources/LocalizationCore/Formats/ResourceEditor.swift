@@ -22,9 +22,12 @@ public enum ResourceEdit: Sendable, Hashable {
 /// file, replacing only each value's own bytes: comments, order, indentation, escapes of
 /// every other entry stay as they were, so an import with nothing new changes no byte.
 ///
-/// What cannot be written in place is skipped and said: a `.stringsdict` entry or variable
-/// the file lacks, a catalog localization the catalog lacks (Xcode adds those), a `.strings`
-/// file that is UTF-16 or a property list.
+/// A catalog unit the catalog lacks (a language's first localization of a key, a plural
+/// form) is added as Xcode writes it (``CatalogAdditions``), and a `.stringsdict` entry the
+/// file lacks (or the whole file) as the development language's entry is shaped
+/// (``StringsDictAdditions``). What cannot be written is skipped and said: a `.stringsdict`
+/// variable an entry lacks, a key the catalog lacks, a `.strings` file that is UTF-16 or a
+/// property list.
 public enum ResourceEditor {
     /// The result of applying edits.
     public struct Outcome: Sendable {
@@ -37,11 +40,16 @@ public enum ResourceEditor {
         public var skipped: [String]
     }
 
-    /// Applies `edits` to `bytes` (a file of `kind`; `nil` or empty for a `.strings` file
-    /// that does not exist yet).
-    public static func apply(_ edits: [ResourceEdit], to bytes: [UInt8], kind: ResourceFile.Kind, file: String)
+    /// Applies `edits` to `bytes` (a file of `kind`; empty for a file that does not exist
+    /// yet). `reference` is the development language's file of a `.stringsdict`: an entry the
+    /// file lacks (the file itself, when it is missing) is added shaped as its entry there.
+    public static func apply(
+        _ edits: [ResourceEdit], to bytes: [UInt8], kind: ResourceFile.Kind, file: String, reference: [UInt8]? = nil
+    )
         throws(ResourceParseError) -> Outcome
     {
+        let additions = kind == .stringsDict ? reference.flatMap(StringsDictAdditions.init(reference:)) : nil
+        let bytes = bytes.isEmpty ? additions?.emptyFile() ?? bytes : bytes
         var replacements: [(range: Range<Int>, text: String)] = []
         var skipped: [String] = []
         var appended = ""
@@ -97,6 +105,8 @@ public enum ResourceEditor {
                     message: "not an XML property list this can write into")
             }
             let current = (try? StringsDictReader.parse(bytes, file: file)) ?? [:]
+            // Entries the file lacks, gathered to be added whole.
+            var missing: [String: (format: String?, forms: [String: [PluralCategory: String]])] = [:]
             for edit in edits {
                 let path: [String]
                 let value: String
@@ -108,6 +118,14 @@ public enum ResourceEditor {
                     (path, value) = ([key, variable, category.rawValue], text)
                     if current[key]?.plural?.variables[variable]?.forms[category] == text { continue }
                 default: continue
+                }
+                if additions != nil, spans.containerEnds[[path[0]]] == nil {
+                    if path.count == 2 {
+                        missing[path[0], default: (nil, [:])].format = value
+                    } else if let category = PluralCategory(rawValue: path[2]) {
+                        missing[path[0], default: (nil, [:])].forms[path[1], default: [:]][category] = value
+                    }
+                    continue
                 }
                 if let span = spans.strings[path] {
                     let escaped = PropertyListText.escaped(value)
@@ -121,6 +139,12 @@ public enum ResourceEditor {
                     continue
                 }
                 changed += 1
+            }
+            if let additions, !missing.isEmpty {
+                let (inserted, added, refused) = additions.insertions(missing, into: bytes, spans: spans, file: file)
+                replacements += inserted
+                changed += added
+                skipped += refused
             }
         case .stringCatalog:
             guard let spans = ValueSpans.json(bytes) else {
@@ -136,6 +160,7 @@ public enum ResourceEditor {
                 states[path(key, language, category)] = state
             }
             var written: Set<[String]> = []
+            var additions: [CatalogAdditions.Unit] = []
             func setState(_ state: String, of unit: [String]) -> Bool {
                 guard let span = spans.strings[unit + ["state"]], JSONText.decode(Array(bytes[span.range])) != state
                 else { return false }
@@ -152,9 +177,11 @@ public enum ResourceEditor {
                 default: continue
                 }
                 guard let span = spans.strings[unit + ["value"]] else {
-                    skipped.append(
-                        "\(file): \(unit.dropFirst().joined(separator: "/")) is not in the catalog; add it in Xcode first"
-                    )
+                    // A unit the catalog lacks (the language's first localization of the key,
+                    // a plural form): added, as Xcode would write it.
+                    if !additions.contains(where: { $0.path == unit }) {
+                        additions.append(.init(path: unit, value: value, state: states[unit] ?? "translated"))
+                    }
                     continue
                 }
                 guard JSONText.decode(Array(bytes[span.range])) != value else { continue }
@@ -165,6 +192,12 @@ public enum ResourceEditor {
                 // unless the import says otherwise (a fuzzy message: `needs_review`).
                 _ = setState(states[unit] ?? "translated", of: unit)
             }
+            let (inserted, added, refused) = CatalogAdditions(bytes: bytes, spans: spans).insertions(
+                additions, file: file)
+            replacements += inserted
+            skipped += refused
+            changed += added.count
+            written.formUnion(added)
             for (unit, state) in states.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) })
             where !written.contains(unit) && setState(state, of: unit) {
                 changed += 1

@@ -22,6 +22,9 @@ package struct ValueSpans: Sendable {
     package var containerEnds: [[String]: Int] = [:]
     /// The keys of each dictionary in file order.
     package var keys: [[String]: [String]] = [:]
+    /// Each JSON object member by key path: from its key's opening quote to the end of its
+    /// value, so a member can be added before or after it.
+    package var members: [[String]: Range<Int>] = [:]
 
     /// The spans of an XML property list, or `nil` when it is not one this reads.
     package static func propertyList(_ bytes: [UInt8]) -> ValueSpans? {
@@ -133,11 +136,13 @@ private struct JSONSpanReader {
                 return true
             }
             while true {
-                guard skipWhitespace() < bytes.count, let (key, _) = string() else { return false }
+                guard skipWhitespace() < bytes.count, let (key, keyRange) = string() else { return false }
                 spans.keys[path, default: []].append(key)
                 guard skipWhitespace() < bytes.count, bytes[position] == UInt8(ascii: ":") else { return false }
                 position += 1
-                guard value(at: path + [key]), skipWhitespace() < bytes.count else { return false }
+                guard value(at: path + [key]) else { return false }
+                spans.members[path + [key]] = keyRange.lowerBound..<position
+                guard skipWhitespace() < bytes.count else { return false }
                 if bytes[position] == UInt8(ascii: ",") {
                     position += 1
                     continue

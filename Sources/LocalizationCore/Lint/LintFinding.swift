@@ -1,14 +1,18 @@
 /// One problem `l10nctl lint` reports, located in a file.
 public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
-    /// How bad it is: errors make lint exit 1, warnings do not.
-    public enum Severity: String, Sendable, Hashable, Comparable {
+    /// How bad it is: errors make lint exit 1, warnings and notes do not.
+    public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
         /// The file cannot be used as it is, or a caller could format the wrong argument.
         case error
         /// Worth a translator's look; the file still works.
         case warning
+        /// Worth knowing, often intended (a term left in English): SARIF's `note` level.
+        case note
 
-        /// Errors sort first.
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
+        /// Errors sort first, notes last.
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
     }
 
     /// Where the problem is.
@@ -40,6 +44,9 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
 
     /// The group the finding belongs to, if its cause makes one per key.
     public var group: Group?
+    /// The key the finding is about, when it is about one: with the rule and the file it
+    /// identifies the finding across runs however lines move (SARIF's `partialFingerprints`).
+    public var key: String?
 
     /// Creates a finding.
     public init(
@@ -54,8 +61,12 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Creates a finding with its rule's default severity.
-    public init(_ rule: LintRule, at location: SourceLocation, _ message: String, related: SourceLocation? = nil) {
+    public init(
+        _ rule: LintRule, at location: SourceLocation, _ message: String, related: SourceLocation? = nil,
+        key: String? = nil
+    ) {
         self.init(location: location, severity: rule.defaultSeverity, message: message, rule: rule, related: related)
+        self.key = key
     }
 
     /// `file:line:column: error: message [rule]`, the form compilers use and editors jump to.

@@ -26,19 +26,21 @@ public struct LintOptions: Sendable, Hashable {
         return rule.defaultSeverity
     }
 
-    /// Reads one `RULE=error|warning|off` setting into ``severities``.
+    /// Reads one `RULE=error|warning|note|off` setting into ``severities``.
     /// - Throws: a message naming the rules or levels when `setting` is neither.
     public mutating func setSeverity(_ setting: String) throws(LintOptionError) {
         let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
         let rules = LintRule.allCases.map(\.rawValue).joined(separator: ", ")
         guard parts.count == 2, let rule = LintRule(rawValue: parts[0]) else {
-            throw LintOptionError("--severity takes RULE=error|warning|off, RULE one of: \(rules); not '\(setting)'")
+            throw LintOptionError(
+                "--severity takes RULE=error|warning|note|off, RULE one of: \(rules); not '\(setting)'")
         }
-        switch parts[1] {
-        case "error": severities[rule] = .some(.error)
-        case "warning": severities[rule] = .some(.warning)
-        case "off": severities[rule] = .some(nil)
-        default: throw LintOptionError("--severity \(rule.rawValue)= takes error, warning or off, not '\(parts[1])'")
+        if parts[1] == "off" {
+            severities[rule] = .some(nil)
+        } else if let level = LintFinding.Severity(rawValue: parts[1]) {
+            severities[rule] = .some(level)
+        } else {
+            throw LintOptionError("--severity \(rule.rawValue)= takes error, warning, note or off, not '\(parts[1])'")
         }
     }
 }

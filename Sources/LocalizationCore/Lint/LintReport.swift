@@ -6,17 +6,30 @@ public struct LintReport: Sendable {
     public var findings: [LintFinding]
     /// The options they were found with (the rules' severities, for SARIF's rule list).
     public var options: LintOptions
+    /// The paths lint was given: SARIF's fingerprints name a file relative to the one that
+    /// holds it, so they stay the same wherever the tree is checked out.
+    public var roots: [String]
 
     /// Creates a report.
-    public init(findings: [LintFinding], options: LintOptions) {
+    public init(findings: [LintFinding], options: LintOptions, roots: [String] = []) {
         self.findings = findings
         self.options = options
+        self.roots = roots
     }
 
     /// How many findings are errors.
     public var errorCount: Int { findings.filter { $0.severity == .error }.count }
     /// How many findings are warnings.
-    public var warningCount: Int { findings.count - errorCount }
+    public var warningCount: Int { findings.filter { $0.severity == .warning }.count }
+    /// How many findings are notes.
+    public var noteCount: Int { findings.filter { $0.severity == .note }.count }
+
+    /// `2 errors, 1 warning` (and `, 3 notes` when there are notes): lint's summary line.
+    public var summary: String {
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+        let notes = noteCount > 0 ? ", " + count(noteCount, "note") : ""
+        return count(errorCount, "error") + ", " + count(warningCount, "warning") + notes
+    }
 
     /// `file:line:column: severity: message [rule]`, one line per finding, but one line per
     /// group of findings one cause makes (``LintFinding/group``: every key of a missing file),
@@ -40,7 +53,7 @@ public struct LintReport: Sendable {
     public static func printable(_ line: String) -> String { LintQuoting.printable(line) }
 
     /// `{"findings":[{"file","line","column","severity","rule","message","related"?}],
-    /// "errors":N,"warnings":N}`, keys sorted.
+    /// "errors":N,"warnings":N,"notes":N}`, keys sorted.
     public func json() -> String {
         let object: [String: Any] = [
             "findings": findings.map { finding -> [String: Any] in
@@ -51,15 +64,21 @@ public struct LintReport: Sendable {
                 if let related = finding.related { item["related"] = Self.place(related) }
                 return item
             },
-            "errors": errorCount, "warnings": warningCount,
+            "errors": errorCount, "warnings": warningCount, "notes": noteCount,
         ]
         return Self.serialize(object)
     }
 
     /// A SARIF 2.1.0 log with one run: the rules as `tool.driver.rules` (each with its
-    /// configured level, `none` when off), every finding as a result at its line and column
-    /// (columns count Unicode scalars: `columnKind` `unicodeCodePoints`), the development
-    /// language's entry as a related location.
+    /// configured level, `none` when off, its help and where it is documented), every finding
+    /// as a result at its line and column (columns count Unicode scalars: `columnKind`
+    /// `unicodeCodePoints`), the development language's entry as a related location, and a
+    /// `partialFingerprints` hash of the rule, the file relative to its lint root and the
+    /// key, so a code-scanning UI tracks a finding across runs however its line moves.
+    ///
+    /// No location names a file that does not exist: a finding about a file a language
+    /// lacks is placed at the development language's entry (its related location), or has
+    /// no location when there is none.
     public func sarif() -> String {
         let rules = LintRule.allCases
         let driver: [String: Any] = [
@@ -69,23 +88,41 @@ public struct LintReport: Sendable {
                 [
                     "id": rule.rawValue,
                     "shortDescription": ["text": rule.summary],
+                    "help": ["text": rule.help],
+                    "helpUri": rule.helpURI,
                     "defaultConfiguration": ["level": options.severity(of: rule)?.rawValue ?? "none"],
                 ]
             },
         ]
+        var seen: [String: Int] = [:]
         let results = findings.map { finding -> [String: Any] in
+            let fingerprint = fingerprint(of: finding)
+            // Two findings of one rule and key in one file (two plural forms) stay apart.
+            let occurrence = seen[fingerprint, default: 0]
+            seen[fingerprint] = occurrence + 1
             var result: [String: Any] = [
                 "ruleId": finding.rule.rawValue,
                 "ruleIndex": rules.firstIndex(of: finding.rule) ?? 0,
                 "level": finding.severity.rawValue,
                 "message": ["text": finding.message],
-                "locations": [Self.sarifLocation(finding.location)],
+                "partialFingerprints": ["l10ndFindingHash/v1": "\(fingerprint):\(occurrence + 1)"],
             ]
-            if let related = finding.related {
-                var location = Self.sarifLocation(related)
-                location["id"] = 1
-                location["message"] = ["text": "the development language's entry"]
-                result["relatedLocations"] = [location]
+            let exists = { (location: SourceLocation) in
+                location.file.map { FileManager.default.fileExists(atPath: $0) } ?? false
+            }
+            let related = finding.related.flatMap { exists($0) ? $0 : nil }
+            if exists(finding.location) {
+                result["locations"] = [Self.sarifLocation(finding.location)]
+                if let related {
+                    var location = Self.sarifLocation(related)
+                    location["id"] = 1
+                    location["message"] = ["text": "the development language's entry"]
+                    result["relatedLocations"] = [location]
+                }
+            } else if let related {
+                result["locations"] = [Self.sarifLocation(related)]
+            } else {
+                result["locations"] = [[String: Any]]()
             }
             return result
         }
@@ -95,6 +132,17 @@ public struct LintReport: Sendable {
             "runs": [["tool": ["driver": driver], "columnKind": "unicodeCodePoints", "results": results]],
         ]
         return Self.serialize(log)
+    }
+
+    /// The hash of `finding`'s rule, its file relative to the lint root holding it, and its
+    /// key (else its message without line numbers): the same on every run and checkout.
+    func fingerprint(of finding: LintFinding) -> String {
+        let path = finding.location.file ?? ""
+        let root = roots.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+            .filter { path == $0 || path.hasPrefix($0 + "/") }.max { $0.count < $1.count }
+        let relative = root.map { path == $0 ? "" : String(path.dropFirst($0.count + 1)) } ?? path
+        let subject = finding.key.map { "key:" + $0 } ?? finding.message.replacing(/:[0-9]+/, with: "")
+        return StableHash.hex([finding.rule.rawValue, relative, subject])
     }
 
     private static func place(_ location: SourceLocation) -> [String: Any] {

@@ -1,5 +1,5 @@
 /// What a ``LintFinding`` is about: each rule has an id (`empty-value`), a default severity
-/// and a one-line description, and `l10nctl lint --severity RULE=error|warning|off` changes
+/// and a one-line description, and `l10nctl lint --severity RULE=error|warning|note|off` (or `.l10nd-lint`) changes
 /// its severity.
 public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The file is missing, unreadable or not the format at all.
@@ -31,7 +31,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     case obsoleteKey = "obsolete-key"
     /// A plural variable without a form for one of its language's CLDR categories.
     case pluralForms = "plural-forms"
-    /// A String Catalog localization marked `new`, `needs_review` or `stale` (served as it is).
+    /// A String Catalog localization marked `new` or `stale` (served as it is; `needs_review`
+    /// is ``outdatedTranslation``).
     case reviewState = "review-state"
     /// Placeholders that differ from the development language's (type, count, position).
     case placeholderMismatch = "placeholder-mismatch"
@@ -41,11 +42,33 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// A lone `%` in a translation of a format string (a broken `%%`): `%d% erledigt` for
     /// `%d%% done`.
     case percentSign = "percent-sign"
+    /// A translation identical to the development language's text, where other languages
+    /// translate it: copied, not translated (a term most languages keep is left alone).
+    case unchangedFromSource = "unchanged-from-source"
+    /// A translation made for an older source text: a String Catalog localization marked
+    /// `needs_review` (as Xcode marks them when the source changes), or one whose source
+    /// changed since an export (`--since-export`) while it did not.
+    case outdatedTranslation = "outdated-translation"
+    /// Leading or trailing spaces, tabs or line breaks that differ from the development
+    /// language's.
+    case edgeWhitespace = "edge-whitespace"
+    /// A different number of line breaks than the development language's text.
+    case newlineCount = "newline-count"
+    /// Two spaces in a row where the development language's text has none.
+    case doubleSpace = "double-space"
+    /// URLs that differ from the development language's (one changed, added or dropped).
+    case urlMismatch = "url-mismatch"
+    /// HTML tags that differ from the development language's (`<b>` dropped, `</a>` lost).
+    case htmlTagMismatch = "html-tag-mismatch"
+    /// An integer conversion with another length than the development language's (`%d` for
+    /// `%ld`): the argument is read at the wrong size.
+    case lengthModifier = "length-modifier"
 
     /// How bad a finding of this rule is unless configured otherwise.
     public var defaultSeverity: LintFinding.Severity {
         switch self {
         case .file, .badEntry, .placeholderMismatch, .percentSign: .error
+        case .unchangedFromSource: .note
         default: .warning
         }
     }
@@ -66,13 +89,50 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .emptyValue: "a translation is empty where the development language's value is not"
         case .obsoleteKey: "a translation has a key the development language no longer has"
         case .pluralForms: "a plural variable lacks a form for one of its language's CLDR categories"
-        case .reviewState: "a String Catalog localization is marked new, needs_review or stale"
+        case .reviewState: "a String Catalog localization is marked new or stale"
         case .placeholderMismatch: "placeholders differ from the development language's (type, count or position)"
         case .formatWidth: "a conversion's width or precision is over 4095, which formatting refuses"
         case .percentSign:
             "a translation of a format has a lone '%' (a broken '%%'), which printf reads as a conversion"
+        case .unchangedFromSource: "a translation is the development language's text unchanged"
+        case .outdatedTranslation: "a translation was made for an older source text"
+        case .edgeWhitespace: "leading or trailing whitespace differs from the development language's"
+        case .newlineCount: "the number of line breaks differs from the development language's"
+        case .doubleSpace: "a translation has two spaces in a row where the development language's text has none"
+        case .urlMismatch: "URLs differ from the development language's"
+        case .htmlTagMismatch: "HTML tags differ from the development language's"
+        case .lengthModifier: "an integer conversion's length differs from the development language's (%d for %ld)"
         }
     }
+
+    /// What to do about a finding, for SARIF's `help.text` (code-scanning UIs show it).
+    public var help: String {
+        switch self {
+        case .file, .badEntry, .ignoredRest:
+            "Fix the file so that it parses: until then, the entries it loses are served in the fallback language."
+        case .incompleteEntry:
+            "Give the plural variable an 'other' form; the entry is served with a stand-in until then."
+        case .duplicateKey: "Keep one of the entries: only the last one is served."
+        case .untranslated, .emptyValue: "Translate the key; until then the development language's text is served."
+        case .obsoleteKey: "Remove the entry, or add the key back to the development language's file."
+        case .pluralForms: "Give the variable exactly the forms the language's CLDR plural rules use."
+        case .reviewState: "Review the translation and mark it translated (in Xcode, or by importing it as final)."
+        case .placeholderMismatch, .lengthModifier:
+            "Use the development language's placeholders: the same arguments, of the same type and size, in any order through positions (%1$@)."
+        case .formatWidth: "Use a width and precision of at most 4095, written in the format (not '*')."
+        case .percentSign: "Write '%%' for a percent sign in a format string."
+        case .unchangedFromSource:
+            "Translate the text, or leave it if the language really writes it so (a name, a term): turn the rule to 'note' or 'off' in .l10nd-lint if that is the rule in this project."
+        case .outdatedTranslation: "Translate the source's new text again, then mark the translation translated."
+        case .edgeWhitespace, .newlineCount, .doubleSpace:
+            "Write the whitespace as the development language does: the app lays the text out around it."
+        case .urlMismatch: "Keep the development language's URLs unless the page exists in this language."
+        case .htmlTagMismatch: "Keep the development language's tags, opened and closed as there."
+        }
+    }
+
+    /// Where the rule is documented.
+    public var helpURI: String { "https://github.com/l10nd/l10nd/blob/main/docs/TRANSLATORS.md#lint" }
 
     /// Rules sort in declaration order.
     public static func < (lhs: LintRule, rhs: LintRule) -> Bool {

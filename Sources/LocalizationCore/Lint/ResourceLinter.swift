@@ -80,6 +80,8 @@ public enum ResourceLinter {
         let read = { (file: ResourceFile) -> Entries? in
             parsed[file.path] ?? (try? Self.entries(of: file, options: options).get().entries)
         }
+        // Per reference file, the keys most languages keep as it writes them (names, terms).
+        var termsByReference: [String: Set<String>] = [:]
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
@@ -90,9 +92,17 @@ public enum ResourceLinter {
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
             let elsewhere = keysInOtherFiles(of: file.path, language: language.identifier, entries: read)
+            if termsByReference[reference.path] == nil {
+                termsByReference[reference.path] = commonlyUnchanged(
+                    referenceEntries.values.mapValues(\.entry),
+                    translations: siblingTranslations(of: reference, development: development).compactMap {
+                        read($0)?.values.mapValues(\.entry)
+                    })
+            }
             findings += compare(
                 entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles,
-                translatedElsewhere: elsewhere)
+                translatedElsewhere: elsewhere,
+                keptUnchanged: language.language == development.language ? nil : termsByReference[reference.path])
         }
         findings += missingFileFindings(scanned, references: &references, entries: read)
         findings += shadowedFolderFindings(scanned)
@@ -305,8 +315,15 @@ public enum ResourceLinter {
         }
         guard let source = catalog.tables[catalog.sourceLanguage] else { return findings }
         let styles = configured ?? PlaceholderStyles.detected(in: source.values.map(\.value))
+        let terms = commonlyUnchanged(
+            source, translations: catalog.tables.filter { $0.key != catalog.sourceLanguage }.map(\.value))
+        let sourceTag = try? LanguageTag(catalog.sourceLanguage)
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
+            let variant = (try? LanguageTag(language))?.language == sourceTag?.language
+            let unchangedWords = Self.unchangedWords(
+                translated: table.count { key, entry in source[key].map { $0.value != entry.value } ?? false },
+                total: source.count)
             findings += untranslatedCatalogKeys(
                 catalog, in: language, locator: locator,
                 except: canonical(language).flatMap { translatedElsewhere[$0] } ?? [])
@@ -321,18 +338,29 @@ public enum ResourceLinter {
                         of: name == "_" ? path + ["variations", "plural"] : path + ["substitutions", name])
                 }
                 guard !catalog.untranslatableKeys.contains(key) else { continue }
-                if let state = entry.state, Self.markedStates.contains(state) {
+                let related = locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage])
+                if entry.state == "needs_review" {
+                    // Xcode marks a localization so when its source text changes.
+                    findings.append(
+                        LintFinding(
+                            .outdatedTranslation, at: location,
+                            "\(LintQuoting.quoted(key)) in \(language) is marked needs_review: it was made for an "
+                                + "older source text, and is served as it is",
+                            related: related, key: key))
+                } else if let state = entry.state, Self.markedStates.contains(state) {
                     findings.append(
                         LintFinding(
                             .reviewState, at: location,
-                            "\(LintQuoting.quoted(key)) in \(language) is marked \(state); it is served as it is"))
+                            "\(LintQuoting.quoted(key)) in \(language) is marked \(state); it is served as it is",
+                            related: related, key: key))
                 }
                 guard let original = source[key] else { continue }
                 if !TranslationCoverage.isTranslation(entry, of: original) {
                     findings.append(
                         LintFinding(
                             .emptyValue, at: location,
-                            "\(LintQuoting.quoted(key)) in \(language) is empty; it counts as untranslated"))
+                            "\(LintQuoting.quoted(key)) in \(language) is empty; it counts as untranslated",
+                            related: related, key: key))
                 } else if !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty,
                     // A key-made source entry is a reference only when the key is itself a
                     // format (`%lld items`); a name (`cart.count`) says nothing of the arguments.
@@ -340,8 +368,8 @@ public enum ResourceLinter {
                 {
                     findings.append(
                         LintFinding(
-                            .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)")
-                    )
+                            .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)",
+                            related: related, key: key))
                 }
                 if let original = source[key], !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty {
                     findings += formFindings(
@@ -351,6 +379,12 @@ public enum ResourceLinter {
                         key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
                         else: location, suffix: " in \(language)")
                 }
+                // A key-made source entry is the key, which is the source text in most catalogs.
+                findings += textFindings(
+                    key, entry, of: original, unchanged: !variant && !terms.contains(key),
+                    unchangedWords: unchangedWords, at: translation.variableLocations[key] ?? [:], else: location,
+                    suffix: " in \(language)",
+                    related: related)
             }
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
         }
@@ -371,19 +405,25 @@ public enum ResourceLinter {
             LintFinding(
                 .untranslated, at: locator.location(of: ["strings", key]),
                 "\(LintQuoting.quoted(key)) has no \(language) localization",
-                related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage]))
+                related: locator.location(of: ["strings", key, "localizations", catalog.sourceLanguage]), key: key)
         }
     }
 
     /// Missing, obsolete and empty keys and placeholder mismatches of a translation against
     /// its reference; a key the translation lacks but `translatedElsewhere` has (the
     /// language's other files of the table) is not missing.
+    /// `keptUnchanged` are the keys `unchanged-from-source` leaves alone (terms most languages
+    /// keep); `nil` checks none (a variant of the development language, `en-GB`).
     static func compare(
         _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
-        styles: PlaceholderStyles, translatedElsewhere: Set<String> = []
+        styles: PlaceholderStyles, translatedElsewhere: Set<String> = [], keptUnchanged: Set<String>? = nil
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
+        let differing = translation.values.count { key, translated in
+            reference.values[key].map { $0.entry.value != translated.entry.value } ?? false
+        }
+        let unchangedWords = Self.unchangedWords(translated: differing, total: reference.values.count)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
@@ -394,7 +434,7 @@ public enum ResourceLinter {
                     LintFinding(
                         .untranslated, at: SourceLocation(file: path, line: 1, column: 1),
                         "missing key \(LintQuoting.quoted(key)) (\(referenceName):\(original.location.line) has it)",
-                        related: original.location))
+                        related: original.location, key: key))
                 continue
             }
             if !TranslationCoverage.isTranslation(translated.entry, of: original.entry) {
@@ -402,13 +442,13 @@ public enum ResourceLinter {
                     LintFinding(
                         .emptyValue, at: translated.location,
                         "\(LintQuoting.quoted(key)) is empty; it counts as untranslated",
-                        related: original.location))
+                        related: original.location, key: key))
             } else if let problem = styles.mismatch(original.entry.value, translated.entry.value) {
                 findings.append(
                     LintFinding(
                         .placeholderMismatch, at: translated.location,
                         "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
-                        related: original.location))
+                        related: original.location, key: key))
             }
             findings += formFindings(
                 key, translated.entry, of: original.entry, styles: styles,
@@ -418,13 +458,18 @@ public enum ResourceLinter {
                 key, translated.entry, of: original.entry, styles: styles,
                 at: translation.variableLocations[key] ?? [:], else: translated.location,
                 suffix: " (as in \(referenceName))", related: original.location)
+            findings += textFindings(
+                key, translated.entry, of: original.entry,
+                unchanged: keptUnchanged.map { !$0.contains(key) } ?? false, unchangedWords: unchangedWords,
+                at: translation.variableLocations[key] ?? [:], else: translated.location, suffix: "",
+                related: original.location)
         }
         for key in translation.order where reference.values[key] == nil {
             guard let translated = translation.values[key] else { continue }
             findings.append(
                 LintFinding(
                     .obsoleteKey, at: translated.location,
-                    "obsolete key \(LintQuoting.quoted(key)): \(referenceName) no longer has it"))
+                    "obsolete key \(LintQuoting.quoted(key)): \(referenceName) no longer has it", key: key))
         }
         return findings
     }

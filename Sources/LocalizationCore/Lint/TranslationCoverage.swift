@@ -46,6 +46,9 @@ public struct TranslationCoverage: Sendable, Hashable {
         public var new: Int = 0
         /// Translated keys whose String Catalog state is `stale` (the source no longer uses them).
         public var stale: Int = 0
+        /// Translated keys whose value is the reference's text unchanged (a copy, or a word
+        /// the language writes alike): counted as translated, shown beside it.
+        public var sameAsSource: Int = 0
         /// The same per reference table, sorted by name.
         public var tables: [Table] = []
 
@@ -118,6 +121,10 @@ public struct TranslationCoverage: Sendable, Hashable {
                     else { return }
                     counts.translated += 1
                     counts.tables[counts.tables.count - 1].translated += 1
+                    if entry.plural == nil, original.plural == nil, !entry.value.isEmpty, entry.value == original.value
+                    {
+                        counts.sameAsSource += 1
+                    }
                     switch entry.state {
                     case "needs_review": counts.needsReview += 1
                     case "new": counts.new += 1

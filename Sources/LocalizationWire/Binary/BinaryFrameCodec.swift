@@ -178,6 +178,10 @@ package enum BinaryFrameCodec {
 
     private static func write(_ message: WireServerMessage, to writer: inout BinaryWriter) {
         switch message {
+        case .event(.fileErrors(let generation, _)):
+            // Binary frames carry no errors: a change of nothing, as to a JSON client that
+            // does not read them.
+            write(.event(.changed(generation: generation, changes: [])), to: &writer)
         case .event(.changed(let generation, let changes)):
             writer.write(ReplyKind.changedEvent.rawValue)
             writer.write(0 as UInt32)

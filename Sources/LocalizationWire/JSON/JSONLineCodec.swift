@@ -215,6 +215,29 @@ package enum JSONLineCodec {
                 writer.bytes.append(UInt8(ascii: "}"))
             }
             writer.bytes.append(UInt8(ascii: "]"))
+        case .event(.fileErrors(let generation, let errors)):
+            // A `changed` event with no changes: what it is to a client that knows no `errors`.
+            writer.writeMember("event", first: &first)
+            writer.write("changed")
+            writer.writeMember("generation", first: &first)
+            writer.write(unsigned: generation)
+            writer.writeMember("changes", first: &first)
+            writer.writeRaw("[]")
+            writer.writeMember("errors", first: &first)
+            writer.bytes.append(UInt8(ascii: "["))
+            for (index, error) in errors.enumerated() {
+                if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                writer.writeRaw("{\"file\":")
+                writer.write(error.file)
+                writer.writeRaw(",\"line\":")
+                writer.write(unsigned: UInt64(max(0, error.line)))
+                writer.writeRaw(",\"column\":")
+                writer.write(unsigned: UInt64(max(0, error.column)))
+                writer.writeRaw(",\"message\":")
+                writer.write(error.message)
+                writer.bytes.append(UInt8(ascii: "}"))
+            }
+            writer.bytes.append(UInt8(ascii: "]"))
         case .reply(let id, let reply):
             if let id {
                 writer.writeMember("id", first: &first)
@@ -314,6 +337,16 @@ package enum JSONLineCodec {
                     throw badRequest("a change needs \"lang\" and \"table\" strings")
                 }
                 changes.append(WireTableChange(language: language, table: table))
+            }
+            if changes.isEmpty, case .array(let errorValues)? = object["errors"], !errorValues.isEmpty {
+                var errors: [WireFileError] = []
+                for error in errorValues {
+                    guard case .string(let file)? = error["file"], case .string(let message)? = error["message"],
+                        let line = error["line"]?.integerValue, let column = error["column"]?.integerValue
+                    else { throw badRequest("an error needs \"file\", \"line\", \"column\" and \"message\"") }
+                    errors.append(WireFileError(file: file, line: Int(line), column: Int(column), message: message))
+                }
+                return .event(.fileErrors(generation: try generation(object), errors: errors))
             }
             return .event(.changed(generation: try generation(object), changes: changes))
         }

@@ -1,0 +1,104 @@
+import Foundation
+
+extension ResourceLinter {
+    /// The text checks of one translated entry against its original
+    /// (``TranslationTextChecks``): whitespace at the ends, line breaks, double spaces, URLs,
+    /// HTML tags and integer lengths on the value and every other plural form (against the
+    /// original's form of the same category, else its `other`), and `unchanged-from-source`
+    /// on the value when `unchanged` allows it (not a term most languages keep, not a
+    /// variant of the development language) and the value has at least `unchangedWords` words.
+    static func textFindings(
+        _ key: String, _ translated: TableEntry, of original: TableEntry, unchanged checkUnchanged: Bool,
+        unchangedWords: Int = 1,
+        at variableLocations: [String: SourceLocation], else location: SourceLocation, suffix: String,
+        related: SourceLocation? = nil
+    ) -> [LintFinding] {
+        var pairs: [(label: String, original: String, translation: String, location: SourceLocation)] = [
+            ("", original.value, translated.value, location)
+        ]
+        for (name, variable) in (translated.plural?.variables ?? [:]).sorted(by: { $0.key < $1.key }) {
+            let reference = original.plural?.variables[name]
+            for (category, form) in variable.forms.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+            where category != .other {
+                let source = reference?.forms[category] ?? reference?.forms[.other] ?? original.value
+                pairs.append(
+                    (
+                        ": plural variable \(LintQuoting.quoted(name)) form \(category.rawValue)", source, form,
+                        variableLocations[name] ?? location
+                    ))
+            }
+        }
+        let checks: [(LintRule, (String, String) -> String?)] = [
+            (.edgeWhitespace, TranslationTextChecks.edgeWhitespace),
+            (.newlineCount, TranslationTextChecks.newlineCount),
+            (.doubleSpace, TranslationTextChecks.doubleSpace),
+            (.urlMismatch, TranslationTextChecks.urlMismatch),
+            (.htmlTagMismatch, TranslationTextChecks.htmlTagMismatch),
+            (.lengthModifier, TranslationTextChecks.lengthModifier),
+        ]
+        var findings: [LintFinding] = []
+        if checkUnchanged, translated.plural == nil,
+            TranslationTextChecks.isUnchanged(original.value, translated.value, minimumWords: unchangedWords)
+        {
+            findings.append(
+                LintFinding(
+                    .unchangedFromSource, at: location,
+                    "\(LintQuoting.quoted(key))\(suffix) is the development language's text unchanged "
+                        + "(\(LintQuoting.quoted(translated.value)))",
+                    related: related, key: key))
+        }
+        for pair in pairs where !pair.translation.isEmpty {
+            for (rule, check) in checks {
+                guard let problem = check(pair.original, pair.translation) else { continue }
+                findings.append(
+                    LintFinding(
+                        rule, at: pair.location, "\(LintQuoting.quoted(key))\(suffix)\(pair.label): \(problem)",
+                        related: related, key: key))
+            }
+        }
+        return findings
+    }
+
+    /// The fewest words an unchanged value needs to be reported, in a table where `translated`
+    /// of `total` keys differ from the source: one in a table mostly left in the source
+    /// language (its `Folder` is a copy), two in one mostly translated, whose single `Audio`,
+    /// `Volume` or `Codec:` is the language's own word.
+    static func unchangedWords(translated: Int, total: Int) -> Int {
+        translated * 2 > total ? 2 : 1
+    }
+
+    /// Keys of one reference that at least half of the languages translating them (four or
+    /// more) leave as the reference writes them: names and terms (`IINA`, `mpv`, `Dolby
+    /// Vision`), not copies a translator forgot.
+    static func commonlyUnchanged(
+        _ reference: [String: TableEntry], translations: [[String: TableEntry]]
+    ) -> Set<String> {
+        var counts: [String: (has: Int, same: Int)] = [:]
+        for translation in translations {
+            for (key, entry) in translation {
+                guard let original = reference[key], !entry.value.isEmpty else { continue }
+                counts[key, default: (0, 0)].has += 1
+                if entry.value == original.value { counts[key, default: (0, 0)].same += 1 }
+            }
+        }
+        return Set(counts.filter { $0.value.has >= 4 && $0.value.same * 2 >= $0.value.has }.keys)
+    }
+}
+
+extension ResourceLinter {
+    /// The files of `reference`'s name in every other language's `.lproj` of its resource
+    /// directory (Base and the development language's own left out).
+    static func siblingTranslations(of reference: ResourceFile, development: LanguageTag) -> [ResourceFile] {
+        let name = (reference.path as NSString).lastPathComponent
+        let resources = ((reference.path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        let directories = (try? FileManager.default.contentsOfDirectory(atPath: resources))?.sorted() ?? []
+        return directories.compactMap { directory in
+            guard let language = ResourceFile.language(ofDirectory: directory), !language.isBase,
+                language != development
+            else { return nil }
+            let path = resources + "/" + directory + "/" + name
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return ResourceFile(path: path)
+        }
+    }
+}
