@@ -113,6 +113,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .incompleteEntry:
             "Give the plural variable an 'other' form; the entry is served with a stand-in until then."
         case .duplicateKey: "Keep one of the entries: only the last one is served."
+        case .nonStringValue:
+            "Write the value as a string: an array, dictionary or data value is left out, and the key is served in the fallback language."
+        case .shadowedFolder:
+            "Keep one folder per language (en-GB.lproj or en_GB.lproj, not both): the other's tables are not served."
         case .untranslated, .emptyValue: "Translate the key; until then the development language's text is served."
         case .obsoleteKey: "Remove the entry, or add the key back to the development language's file."
         case .pluralForms: "Give the variable exactly the forms the language's CLDR plural rules use."
