@@ -3,7 +3,7 @@
 // field names than Glibc's module has, which clang refuses. So this header takes the call
 // number from <sys/syscall.h>, the flags from the kernel's <linux/memfd.h>, and spells the
 // seal constants of the kernel's <linux/fcntl.h> (a stable ABI since Linux 3.17) itself.
-// The daemon hands compiled tables to clients as a sealed memfd
+// The daemon hands its segments' slabs to clients as sealed memfds
 // (Sources/LocalizationSockets/SealedMemoryFile.swift). Nothing is linked.
 #ifndef L10ND_SEALED_MEMORY_H
 #define L10ND_SEALED_MEMORY_H

@@ -126,6 +126,13 @@ public final class DaemonProcess {
         return targets.isEmpty ? nil : targets.filter { !$0.contains("→ pipe:") }.count
     }
 
+    /// How many of the open descriptors are the daemon's segment slabs (`/memfd:l10nd-slab-…`):
+    /// they come and go with its segments (at most 16 for a set, docs/FORMAT.md), not with
+    /// its clients.
+    public var slabDescriptors: Int {
+        descriptorTargets.filter { $0.contains("/memfd:l10nd-slab-") }.count
+    }
+
     /// What each open descriptor refers to (`3 → socket:[1234]`), for a failure message.
     public var descriptorTargets: [String] {
         let directory = "/proc/\(process.processIdentifier)/fd"

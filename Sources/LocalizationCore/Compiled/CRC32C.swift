@@ -1,4 +1,4 @@
-/// CRC-32C (Castagnoli): the checksum of the compiled tables' header and body
+/// CRC-32C (Castagnoli): the checksum of a compiled segment's header and body
 /// (docs/FORMAT.md). Reflected polynomial `0x82F63B78`, initial value and final XOR
 /// `0xFFFFFFFF`; `CRC32C.checksum("123456789")` is `0xE3069283`.
 ///

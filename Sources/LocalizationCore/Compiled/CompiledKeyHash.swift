@@ -1,4 +1,4 @@
-/// The hash of the compiled tables' key index (docs/FORMAT.md): eight bytes at a time, so a
+/// The hash of a compiled segment's key index (docs/FORMAT.md): eight bytes at a time, so a
 /// 20-byte key costs three multiplications where a bytewise hash (FNV-1a, format 1) cost
 /// twenty dependent ones, about a third of an in-cache lookup.
 ///

@@ -4,10 +4,10 @@ import Glibc
 /// no arguments, read in place from its payload: spans of the bytes, no `String` made.
 ///
 /// The daemon's fast path (``BinaryFrameCodec/decodeRequest(_:)`` makes a ``WireRequest``
-/// with a `String` per field) answers such a frame from its compiled tables and writes the
+/// with a `String` per field) answers such a frame from its segments and writes the
 /// reply with ``appendReply(value:language:generation:to:)``. Any other shape gives `nil`, and
 /// goes the general way; so does a frame whose key the fast path does not find, which the
-/// general decoder then checks (a key found in compiled tables is valid UTF-8: it equals a
+/// general decoder then checks (a key found in a segment is valid UTF-8: it equals a
 /// stored key byte for byte).
 ///
 /// ```swift

@@ -51,10 +51,10 @@ public enum WireOperation: Sendable, Hashable {
     /// `metrics` (protocol 1.4): the daemon's counters, gauges and latency histograms as
     /// Prometheus text, in the reply's `metrics` member.
     case metrics
-    /// `map` (protocol 1.5): the current generation's compiled tables (docs/FORMAT.md) as a
-    /// sealed memory file. The reply's fields are `generation`, `size` and `"descriptor":true`; the file's
-    /// descriptor travels with the reply's bytes (`SCM_RIGHTS`), so only a client that reads
-    /// with `recvmsg` may ask.
+    /// `map` (protocol 1.6): the current generation's compiled segments (docs/FORMAT.md) in
+    /// sealed slabs. The reply's fields are the manifest (`generation`, `development_language`,
+    /// `source_languages`, `slabs`, `segments`); the slabs' descriptors travel with the reply's
+    /// bytes (`SCM_RIGHTS`), so only a client that reads with `recvmsg` may ask.
     case map
 
     /// The most entries a lookup's `counts` may have: more is `bad_request`. A format with
