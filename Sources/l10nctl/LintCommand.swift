@@ -14,9 +14,20 @@ enum LintCommand {
         } catch { throw UsageError("\(error)") }
         // The project's file first, so the command line wins over it.
         if let file = invocation.arguments.value("config") ?? LintConfiguration.find(from: paths[0]) {
+            // In our words, as the daemon says of its own file: Foundation's reason names no fix.
             let text: String
-            do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-                throw CommandFailure("\(file): cannot read the lint configuration: \(error.localizedDescription)")
+            switch ResourceFileReader.read(file) {
+            case .bytes(let bytes):
+                guard let decoded = String(validating: bytes, as: UTF8.self) else {
+                    throw CommandFailure("\(file): the lint configuration is not UTF-8")
+                }
+                text = decoded
+            case .gone:
+                throw CommandFailure(
+                    "\(file): cannot read the lint configuration: there is no such file (give --config an existing "
+                        + "file, or leave it out to use the nearest .l10nd-lint)")
+            case .failed(let reason):
+                throw CommandFailure("\(file): cannot read the lint configuration: \(reason)")
             }
             do { try LintConfiguration.apply(text, file: file, to: &options) } catch {
                 throw CommandFailure("\(error)")
