@@ -354,6 +354,10 @@ package final class Daemon: Sendable {
         publish(summary)
     }
 
+    /// How many times a reload looks again at files it found gone or emptied, a grace apart,
+    /// before it answers (a file still being written after that is left to the watcher).
+    static let heldFileLooks = 3
+
     /// Re-establishes every watch, re-reads every root, and returns once the new tables
     /// are served (for `reload`, SIGHUP and `ExecReload=`).
     func fullReload(reason: String) -> ChangeSummary {
@@ -369,6 +373,14 @@ package final class Daemon: Sendable {
             deliveredBatches.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
         counters.add(1, to: .rescans)
         var summary = reread.settingsChanged ? store.reconfigure(reread.settings) : store.rescan()
+        // A reload answers for the disk as it is now: a file found gone or emptied is held
+        // for the store's grace (a save may be in progress), so look again once the grace has
+        // passed instead of leaving the drop to a later timer (with a long `settle_ms`, a
+        // deleted table stayed served after `l10nctl reload` said it was done).
+        for _ in 0..<Self.heldFileLooks where !summary.heldFiles.isEmpty {
+            usleep(UInt32((store.holdGrace + .milliseconds(20)) / .microseconds(1)))
+            summary.absorb(store.refresh(paths: summary.heldFiles))
+        }
         summary.configuration = reread.report
         // Judged on the tables just read: a language no root serves shows only now.
         if summary.configuration?.error == nil { summary.configuration?.warnings = configurationWarnings() }

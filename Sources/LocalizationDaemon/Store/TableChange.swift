@@ -38,3 +38,16 @@ package struct ChangeSummary: Sendable, Hashable {
     /// What a `reload` or SIGHUP did with the configuration file; nil for the watcher's refreshes.
     package var configuration: ConfigurationReload?
 }
+
+extension ChangeSummary {
+    /// Takes in what a later refresh did: its generation, its changes besides these, its
+    /// parses and errors; its held files are what is still held.
+    package mutating func absorb(_ later: ChangeSummary) {
+        generation = later.generation
+        changes = Set(changes).union(later.changes).sorted()
+        filesParsed += later.filesParsed
+        newErrors += later.newErrors
+        heldFiles = later.heldFiles
+        newRootErrors += later.newRootErrors
+    }
+}
