@@ -474,6 +474,14 @@ package final class ResourceStore: Sendable {
         return ResourceParseError(location: SourceLocation(file: roots[index], line: 1, column: 1), message: message)
     }
 
+    /// `problem`, an entry left out of a file whose other entries are served, marked as one
+    /// (a rule; a whole file's error has none): status and watch tell the two apart.
+    private static func leftOut(_ problem: ResourceParseError) -> ResourceParseError {
+        var problem = problem
+        problem.rule = problem.rule ?? .badEntry
+        return problem
+    }
+
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
         let fileErrors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }
@@ -576,7 +584,7 @@ package final class ResourceStore: Sendable {
             let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
             return LoadedFile(
                 file: file, fingerprint: fingerprint, content: content, error: nil,
-                lostEntries: problems.filter(\.isEntryLost), byteCount: bytes.count)
+                lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }
