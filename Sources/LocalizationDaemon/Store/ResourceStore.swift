@@ -245,6 +245,7 @@ package final class ResourceStore: Sendable {
         var touched: [String: LoadedFile?] = [:]
         var parsed = 0
         var newErrors: [ResourceParseError] = []
+        var newLostEntries: [ResourceParseError] = []
         let resolved = roots.map(Self.realPath)
         var reading = Reading(
             confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
@@ -277,6 +278,9 @@ package final class ResourceStore: Sendable {
                     outcome.content = keepsOld ? old?.content : nil
                     // What the kept table was read from: an emptied file is still held.
                     outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
+                } else {
+                    // Each said once: not again when a later save loses the same entry.
+                    newLostEntries += outcome.lostEntries.filter { !(old?.lostEntries.contains($0) ?? false) }
                 }
                 affected.formUnion(pairs(of: outcome))
                 state.files[path] = outcome
@@ -298,7 +302,7 @@ package final class ResourceStore: Sendable {
             || rootErrorsBefore != state.rootErrors
         let summary = ChangeSummary(
             generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
-            heldFiles: reading.heldFiles.sorted(),
+            heldFiles: reading.heldFiles.sorted(), newLostEntries: newLostEntries,
             newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
                 $0.description < $1.description
             })
