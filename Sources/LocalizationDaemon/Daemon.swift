@@ -408,6 +408,7 @@ package final class Daemon: Sendable {
     private func publish(_ summary: ChangeSummary) {
         counters.add(summary.filesParsed, to: .filesParsed)
         for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
+        for error in summary.newLostEntries { logger.warning("\(error) (the rest of the file is served)") }
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
         // Also without a change of tables: a root gone or back changes the "Degraded:" part.

@@ -116,7 +116,9 @@ public enum TranslationImport {
                 if confirms, let edit = unit.edit(state: .translated) { edits[file.original, default: []].append(edit) }
                 continue
             }
-            guard state == .translated || unit.state != nil else {
+            // A catalog keeps a review state even for a unit with no localization yet: the
+            // non-final translation is written with its state (only other files have none).
+            guard state == .translated || unit.state != nil || unit.edit(state: state) != nil else {
                 outcome.skipped.append(
                     "\(target.original): unit \"\(target.id)\" is marked \(target.state == .new ? "new" : "fuzzy") "
                         + "(not final) and this file has no review state, so it is not written; "

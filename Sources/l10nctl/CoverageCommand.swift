@@ -6,7 +6,8 @@ import LocalizationCore
 /// catalog's table against its `sourceLanguage`, others against the development language),
 /// as a table with a bar per language or as JSON. Each file that could not be read (and each
 /// entry left out of one) is named on stderr as lint names it, its keys counted untranslated,
-/// and the exit code is then 1, as lint's is on an error.
+/// and the exit code is then 1 when one is an error, as lint's is (an entry left out of a
+/// file that is served is a warning there, as in lint).
 enum CoverageCommand {
     /// Characters of the widest bar.
     static let barWidth = 20
@@ -57,14 +58,21 @@ enum CoverageCommand {
     }
 
     /// Names each of `errors` on stderr after the table (`file:line:column: error: message`,
-    /// lint's form): 1 when there is one, else 0.
+    /// lint's form, with lint's default severity: an entry left out of a file that is served
+    /// is a warning): 1 when one is an error, else 0.
     static func report(_ errors: [ResourceParseError]) -> Int32 {
         guard !errors.isEmpty else { return 0 }
         // The table first, whole: with `2>&1` the errors must not land mid-line.
         fflush(nil)
-        let lines = errors.map { "\($0.location): error: \($0.message)" }
-        let count = "\(errors.count) error\(errors.count == 1 ? "" : "s"): their keys count as untranslated"
+        let severities = errors.map { $0.rule?.defaultSeverity ?? .error }
+        let lines = zip(errors, severities).map { "\($0.location): \($1.rawValue): \($0.message)" }
+        let failed = severities.count { $0 == .error }
+        let warned = errors.count - failed
+        var counts: [String] = []
+        if failed > 0 { counts.append("\(failed) error\(failed == 1 ? "" : "s")") }
+        if warned > 0 { counts.append("\(warned) warning\(warned == 1 ? "" : "s")") }
+        let count = counts.joined(separator: ", ") + ": their keys count as untranslated"
         FileHandle.standardError.write(Data((lines + [count]).map { LintReport.printable($0) + "\n" }.joined().utf8))
-        return 1
+        return failed > 0 ? 1 : 0
     }
 }

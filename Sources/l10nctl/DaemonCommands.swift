@@ -94,12 +94,23 @@ enum DaemonCommands {
             print("resources: " + roots.compactMap(\.stringValue).map(DisplayText.escaped).joined(separator: ", "))
         }
         printConfiguration(status["configuration"]?.objectValue ?? [:])
-        let errors = status["errors"]?.arrayValue ?? []
+        // A file that does not parse keeps its last good table; an entry left out of one that
+        // does is lost while the rest of the file is served: each under a heading that says so.
+        let all = status["errors"]?.arrayValue ?? []
+        let errors = all.filter { $0["left_out"]?.boolValue != true }
+        let leftOut = all.filter { $0["left_out"]?.boolValue == true }
         print(errors.isEmpty ? "errors: none" : "errors (\(errors.count); each file keeps its last good table):")
-        for error in errors {
-            let file = DisplayText.escaped(error["file"]?.stringValue ?? "?")
-            let message = DisplayText.escaped(error["message"]?.stringValue ?? "")
-            print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(message)")
+        func list(_ errors: [WireValue]) {
+            for error in errors {
+                let file = DisplayText.escaped(error["file"]?.stringValue ?? "?")
+                let message = DisplayText.escaped(error["message"]?.stringValue ?? "")
+                print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(message)")
+            }
+        }
+        list(errors)
+        if !leftOut.isEmpty {
+            print("entries left out (\(leftOut.count); the rest of each file is served):")
+            list(leftOut)
         }
         printUnwatched(status["watcher"]?.objectValue ?? [:])
         for group in ["counters", "watcher", "server", "socket"] {

@@ -26,9 +26,12 @@ enum ReportCommand {
         } catch {
             throw CommandFailure("\(output): \(error.localizedDescription)")
         }
-        let errors = report.findings.filter { $0.severity == .error }.count
+        // Counted by severity as the page and `lint` count them: a note is not a warning.
+        let errors = report.findings.count { $0.severity == .error }
+        let warnings = report.findings.count { $0.severity == .warning }
+        let notes = report.findings.count { $0.severity == .note }
         print(
             "\(output): \(report.coverage.languages.count) languages, \(errors) lint errors, "
-                + "\(report.findings.count - errors) warnings")
+                + "\(warnings) warnings, \(notes) notes")
     }
 }

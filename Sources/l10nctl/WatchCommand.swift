@@ -29,7 +29,7 @@ enum WatchCommand {
         }
         say("watching \(path); Ctrl-C stops")
         // Errors already there when watching starts are status's news, not watch's.
-        var reported = Set(fileErrors(at: path).map(\.self))
+        var reported = Set(fileErrors(at: path).map(\.error))
         while true {
             let event: WireEvent
             do { event = try connection.nextEvent() } catch {
@@ -42,7 +42,9 @@ enum WatchCommand {
             if case .changed(let generation, let changes) = event, changes.isEmpty {
                 // A change of nothing is a save that did not parse (binary frames carry no
                 // errors): status says where; each is shown once.
-                let errors = fileErrors(at: path).filter { reported.insert($0).inserted }
+                let errors = fileErrors(at: path).filter { !$0.leftOut }.map(\.error).filter {
+                    reported.insert($0).inserted
+                }
                 guard !errors.isEmpty else { continue }
                 shown = .fileErrors(generation: generation, errors: errors)
             }
@@ -63,6 +65,15 @@ enum WatchCommand {
             let line =
                 invocation.json ? String(decoding: JSONLineCodec.encode(.event(shown)).dropLast(), as: UTF8.self) : text
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            if case .changed(_, let changes) = shown, !changes.isEmpty, !invocation.json {
+                // A save that parsed but left entries out (a comment never closed, an array
+                // value): its shortened table is served; each entry lost is said once.
+                let lost = fileErrors(at: path).filter(\.leftOut).map(\.error).filter { reported.insert($0).inserted }
+                let warnings = lost.map {
+                    DisplayText.escaped("\($0.file):\($0.line):\($0.column): warning: \($0.message)") + "\n"
+                }
+                if !warnings.isEmpty { FileHandle.standardOutput.write(Data(warnings.joined().utf8)) }
+            }
         }
     }
 
@@ -82,9 +93,10 @@ enum WatchCommand {
         }
     }
 
-    /// The files l10nd now serves the last good text of because they do not parse, as its
-    /// `status` lists them (asked on a connection of its own: the watching one is for events).
-    static func fileErrors(at path: String) -> [WireFileError] {
+    /// The files l10nd now serves the last good text of because they do not parse, and the
+    /// entries it leaves out of files it serves (`leftOut`), as its `status` lists them (asked
+    /// on a connection of its own: the watching one is for events).
+    static func fileErrors(at path: String) -> [(error: WireFileError, leftOut: Bool)] {
         guard let connection = try? DaemonConnection(socketPath: path, timeout: 10),
             let status = try? DaemonCommands.fields(.status, on: connection)
         else { return [] }
@@ -92,8 +104,11 @@ enum WatchCommand {
             guard let file = error["file"]?.stringValue, let line = error["line"]?.integerValue,
                 let column = error["column"]?.integerValue
             else { return nil }
-            return WireFileError(
-                file: file, line: Int(line), column: Int(column), message: error["message"]?.stringValue ?? "")
+            return (
+                WireFileError(
+                    file: file, line: Int(line), column: Int(column), message: error["message"]?.stringValue ?? ""),
+                error["left_out"]?.boolValue == true
+            )
         }
     }
 

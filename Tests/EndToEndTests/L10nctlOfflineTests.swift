@@ -150,6 +150,28 @@ import Testing
         #expect(try run("coverage", root.path).status == 0)
     }
 
+    /// Entries left out of a file that is served (a non-string value, the rest after a
+    /// comment never closed) are warnings in coverage as in lint: named so, exit 0 as lint's.
+    @Test func coverageGivesLeftOutEntriesLintsSeverity() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n\"c\" = \"C\";\n", to: "en.lproj/L.strings")
+        let german = try root.write(
+            "\"a\" = (\"A\");\n\"b\" = \"B\";\n/* never closed\n\"c\" = \"C\";\n", to: "de.lproj/L.strings")
+
+        let lint = try run("lint", german)
+        #expect(lint.status == 0, "\(lint.stdout)")
+        let result = try run("coverage", root.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains(": error: "), "\(result.stderr)")
+        for rule in ["non-string-value", "ignored-rest"] {
+            let lintLine = try #require(lint.stdout.split(separator: "\n").first { $0.hasSuffix("[\(rule)]") })
+            #expect(lintLine.contains(": warning: "))
+            let expected = String(lintLine.prefix { $0 != "[" }.dropLast())
+            #expect(result.stderr.split(separator: "\n").contains { $0 == expected }, "\(result.stderr)")
+        }
+        #expect(result.stderr.hasSuffix("2 warnings: their keys count as untranslated\n"), "\(result.stderr)")
+    }
+
     @Test func lintOfTheExamplesHasNoErrors() throws {
         let result = try run("lint", PackagePaths.exampleResources)
         #expect(result.status == 0, "\(result.stdout)")

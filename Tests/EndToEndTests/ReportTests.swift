@@ -24,6 +24,9 @@ import Testing
             </dict></dict></dict></plist>
             """, to: "Resources/ru.lproj/Gaps.stringsdict")
         _ = try directory.write("\"broken\" = \"no semicolon\"\n", to: "Resources/de.lproj/Broken.strings")
+        // The source text unchanged: an unchanged-from-source note.
+        _ = try directory.write(
+            "\"title\" = \"Preferences\";\n\"language\" = \"Sprache\";\n", to: "Resources/de.lproj/Settings.strings")
         return resources
     }
 
@@ -74,7 +77,13 @@ import Testing
             l10nctl, ["report", "--html", page, resources],
             environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": directory.path + "/none"])
         #expect(offline.status == 0, "\(offline.stderr)")
-        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("Not measured: no daemon answered"))
+        let offlinePage = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(offlinePage.contains("Not measured: no daemon answered"))
+        // The summary line counts notes apart from warnings, as the page's cards do.
+        let warnings = try #require(card("lint warnings", in: offlinePage))
+        let notes = try #require(card("lint notes", in: offlinePage))
+        #expect(notes == 1, "de's unchanged title")
+        #expect(offline.stdout.contains("lint errors, \(warnings) warnings, \(notes) notes"), "\(offline.stdout)")
         let dead = try ProcessRunner.run(
             l10nctl, ["report", "--html", page, "--socket", directory.path + "/none.sock", resources])
         #expect(dead.status == 1 && dead.stderr.contains("none.sock"), "\(dead.stderr)")
@@ -134,5 +143,12 @@ import Testing
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000, "\(png.count) bytes")
         print("report screenshot: \(screenshot)")
+    }
+
+    /// The number on the page's summary card named `label`.
+    func card(_ label: String, in html: String) -> Int? {
+        guard let end = html.range(of: "</b>\(label)</div>") else { return nil }
+        guard let start = html[..<end.lowerBound].range(of: "<b>", options: .backwards) else { return nil }
+        return Int(html[start.upperBound..<end.lowerBound])
     }
 }

@@ -127,4 +127,36 @@ import Testing
             try String(contentsOfFile: german, encoding: .utf8)
                 == "\"save\" = \"Speichern\";\n\"quit\" = \"Beenden\";\n")
     }
+
+    /// A non-final translation of a catalog unit that has no localization in the language
+    /// yet is written with its state (`needs_review`), from a `.po` `#, fuzzy` and from an
+    /// XLIFF `needs-review-translation`, as TRANSLATORS.md says.
+    @Test(arguments: ["po", "xliff"]) func aFuzzyTranslationOfAnUntranslatedCatalogUnitIsNeedsReview(
+        format: String
+    ) throws {
+        let root = try TemporaryDirectory()
+        let path = try root.write(
+            "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n    \"Open\" : {\n\n    }\n  },\n  \"version\" : \"1.0\"\n}\n",
+            to: "r/Localizable.xcstrings")
+        let file = root.path + "/de." + format
+        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        // The header's msgstr "" stays; only the unit's message becomes fuzzy with a translation.
+        let text =
+            format == "po"
+            ? exported.replacing(
+                "msgctxt \"Localizable.xcstrings|Open\"\nmsgid \"Open\"\nmsgstr \"\"\n",
+                with: "#, fuzzy\nmsgctxt \"Localizable.xcstrings|Open\"\nmsgid \"Open\"\nmsgstr \"Öffnen\"\n")
+            : exported.replacing(
+                "<source>Open</source>",
+                with: "<source>Open</source>\n        <target state=\"needs-review-translation\">Öffnen</target>")
+        #expect(text != exported)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try run("import", root.path + "/r", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let catalog = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(catalog.contains(#""state" : "needs_review""#), "\(catalog)")
+        #expect(catalog.contains(#""value" : "Öffnen""#), "\(catalog)")
+        #expect(!catalog.contains(#""state" : "translated""#), "\(catalog)")
+    }
 }

@@ -25,5 +25,60 @@ import Testing
         #expect(errors.count == 2, "\(status)")
         #expect(errors.contains { $0.hasPrefix("\(french):2:1: the value of \"list\" is an array") }, "\(errors)")
         #expect(errors.contains { $0.hasPrefix("\(french):3:1: the comment that starts here is never closed") })
+        #expect((status["errors"] as? [[String: Any]] ?? []).allSatisfy { $0["left_out"] as? Bool == true })
+
+        // `l10nctl status` lists them as entries left out, not as files kept at their last good table.
+        let text = try ProcessRunner.run(l10nctl, ["status", "--socket", daemon.socketPath])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("errors: none\n"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains(
+                "entries left out (2; the rest of each file is served):\n  \(french):2:1: the value of \"list\""),
+            "\(text.stdout)")
+    }
+
+    let l10nctl = PackagePaths.executable("l10nctl")
+
+    /// A save that parses but leaves entries out is announced by `l10nctl watch` with a
+    /// warning per entry lost, as lint words it, after the change's line.
+    @Test func watchWarnsOfEntriesASaveLeavesOut() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n", to: "en.lproj/Localizable.strings")
+        let german = try root.write("\"a\" = \"Ah\";\n", to: "de.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [root.path])
+        let outputDirectory = try TemporaryDirectory()
+        let outputPath = try outputDirectory.write("", to: "watch.out")
+        let watch = Process()
+        watch.executableURL = URL(fileURLWithPath: l10nctl)
+        watch.arguments = ["watch", "--socket", daemon.socketPath]
+        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        watch.standardError = FileHandle.nullDevice
+        try watch.run()
+        defer {
+            watch.terminate()
+            watch.waitUntilExit()
+        }
+        for _ in 0..<200 {
+            let status = try daemon.request(["op": "status"])
+            if ((status["server"] as? [String: Any])?["subscribers"] as? Int ?? 0) > 0 { break }
+            usleep(10_000)
+        }
+        try "\"a\" = \"Aha\";\n/* never closed\n\"b\" = \"Bh\";\n".write(
+            toFile: german, atomically: true, encoding: .utf8)
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while text.split(separator: "\n").count < 2, Date() < deadline {
+            usleep(10_000)
+            text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        }
+        // The daemon logs the entry lost, once.
+        let logged = "\(german):2:1: the comment that starts here is never closed"
+        #expect(eventually { daemon.log.contains(logged) }, "\(daemon.log)")
+        #expect(daemon.log.components(separatedBy: logged).count == 2, "\(daemon.log)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.first?.hasSuffix(": de/Localizable") == true, "\(text)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix(
+                "\(german):2:1: warning: the comment that starts here is never closed") == true, "\(text)")
     }
 }

@@ -10,6 +10,9 @@ public struct ResourceParseError: Error, Sendable, Hashable, Codable, CustomStri
     /// For a problem of one entry: whether the entry is left out (`true`), or served all the
     /// same with a stand-in (`false`, a warning). A whole file's error leaves out the file.
     public var isEntryLost: Bool = true
+    /// The lint rule that reports this problem, when it is not a plain parse error (`nil`):
+    /// what lets another report (coverage, the daemon's `status`) give it lint's severity.
+    package var rule: LintRule?
 
     /// Creates an error.
     public init(location: SourceLocation, message: String, isEntryLost: Bool = true) {

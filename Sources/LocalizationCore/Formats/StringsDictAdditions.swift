@@ -27,7 +27,10 @@ struct StringsDictAdditions {
             return Array(
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict>\n</dict>\n</plist>\n".utf8)
         }
-        return Array((text[..<open.upperBound] + "\n</dict>\n</plist>\n").utf8)
+        // The root `</dict>` closes at the column its `<dict>` opens at.
+        let lineStart = text[..<open.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        let indent = text[lineStart..<open.lowerBound].prefix { $0 == " " || $0 == "\t" }
+        return Array((text[..<open.upperBound] + "\n\(indent)</dict>\n</plist>\n").utf8)
     }
 
     /// The insertions that add each entry of `entries` (key → its format, if translated,
@@ -37,7 +40,11 @@ struct StringsDictAdditions {
         _ entries: [String: (format: String?, forms: [String: [PluralCategory: String]])], into bytes: [UInt8],
         spans: ValueSpans, file: String
     ) -> (replacements: [(range: Range<Int>, text: String)], added: Int, skipped: [String]) {
-        let unit = indentUnit(bytes.count > 0 && spans.keys[[]]?.isEmpty == false ? bytes : reference)
+        // Indented as the file's entries are, or (a file with none) the development language's.
+        let own = bytes.count > 0 && spans.keys[[]]?.isEmpty == false ? indentation(bytes) : nil
+        let theirs = indentation(reference)
+        let base = own?.base ?? theirs.base
+        let unit = own?.step ?? theirs.step ?? (base.isEmpty ? "\t" : base)
         var replacements: [(range: Range<Int>, text: String)] = []
         var added = 0
         var skipped: [String] = []
@@ -80,17 +87,17 @@ struct StringsDictAdditions {
             // After the entry the development language has before it, where this file has one.
             let earlier = referenceOrder.prefix { $0 != key }.last { present.contains($0) }
             if let earlier, let end = spans.containerEnds[[earlier]] {
-                texts[end + "</dict>".utf8.count, default: ""] += lines.map { "\n" + unit + $0 }.joined()
+                texts[end + "</dict>".utf8.count, default: ""] += lines.map { "\n" + base + $0 }.joined()
             } else if let later = referenceOrder.drop(while: { $0 != key }).first(where: { present.contains($0) }),
-                let start = topLevelKeyLine(later, in: bytes, indent: unit)
+                let start = topLevelKeyLine(later, in: bytes, indent: base)
             {
                 // Before the entry the development language has after it.
-                texts[start, default: ""] += lines.map { unit + $0 + "\n" }.joined()
+                texts[start, default: ""] += lines.map { base + $0 + "\n" }.joined()
             } else {
                 let end = spans.containerEnds[[]]!
                 var lineStart = end
                 while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
-                texts[lineStart, default: ""] += lines.map { unit + $0 + "\n" }.joined()
+                texts[lineStart, default: ""] += lines.map { base + $0 + "\n" }.joined()
             }
             added += forms.values.map(\.count).reduce(0, +) + (format == nil ? 0 : 1)
         }
@@ -105,13 +112,19 @@ struct StringsDictAdditions {
         return found + 1
     }
 
-    /// One level of indentation: the whitespace before the first top-level `<key>`.
-    private func indentUnit(_ bytes: [UInt8]) -> String {
+    /// A file's indentation: `base`, the whitespace before its first top-level `<key>`, and
+    /// `step`, what a key one level deeper adds to it (`nil` when no key is deeper).
+    private func indentation(_ bytes: [UInt8]) -> (base: String, step: String?) {
         let text = String(decoding: bytes, as: UTF8.self)
+        var base: String?
         for line in text.split(separator: "\n") where line.contains("<key>") {
-            let indent = line.prefix { $0 == " " || $0 == "\t" }
-            return indent.isEmpty ? "\t" : String(indent)
+            let indent = String(line.prefix { $0 == " " || $0 == "\t" })
+            guard let base else {
+                base = indent
+                continue
+            }
+            if indent.count > base.count, indent.hasPrefix(base) { return (base, String(indent.dropFirst(base.count))) }
         }
-        return "\t"
+        return (base ?? "\t", nil)
     }
 }

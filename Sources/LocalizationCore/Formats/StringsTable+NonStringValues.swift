@@ -37,9 +37,15 @@ extension StringsTable {
     /// entry lost, the file itself served): every non-string value, and the rest of a file
     /// whose parse ended early.
     package var problems: [ResourceParseError] {
-        var problems = nonStringValues.map { ResourceParseError(location: $0.location, message: message(for: $0)) }
+        var problems = nonStringValues.map {
+            var problem = ResourceParseError(location: $0.location, message: message(for: $0))
+            problem.rule = .nonStringValue
+            return problem
+        }
         if let earlyEnd {
-            problems.append(ResourceParseError(location: earlyEnd.location, message: message(for: earlyEnd)))
+            var problem = ResourceParseError(location: earlyEnd.location, message: message(for: earlyEnd))
+            problem.rule = .ignoredRest
+            problems.append(problem)
         }
         return problems
     }

@@ -475,12 +475,15 @@ package final class LookupService: WireRequestHandler {
 
     /// A parse error as `status` lists it.
     static func wireValue(_ error: ResourceParseError) -> WireValue {
-        .object([
+        var fields: [String: WireValue] = [
             "file": error.location.file.map(WireValue.string) ?? .null,
             "line": .integer(Int64(error.location.line)),
             "column": .integer(Int64(error.location.column)),
             "message": .string(error.message),
-        ])
+        ]
+        // An entry left out of a file that is served (the rest of it, not its last good text).
+        if error.rule != nil { fields["left_out"] = .bool(true) }
+        return .object(fields)
     }
 
     /// A table change as events and `reload` list it.

@@ -245,6 +245,7 @@ package final class ResourceStore: Sendable {
         var touched: [String: LoadedFile?] = [:]
         var parsed = 0
         var newErrors: [ResourceParseError] = []
+        var newLostEntries: [ResourceParseError] = []
         let resolved = roots.map(Self.realPath)
         var reading = Reading(
             confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
@@ -277,6 +278,9 @@ package final class ResourceStore: Sendable {
                     outcome.content = keepsOld ? old?.content : nil
                     // What the kept table was read from: an emptied file is still held.
                     outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
+                } else {
+                    // Each said once: not again when a later save loses the same entry.
+                    newLostEntries += outcome.lostEntries.filter { !(old?.lostEntries.contains($0) ?? false) }
                 }
                 affected.formUnion(pairs(of: outcome))
                 state.files[path] = outcome
@@ -298,7 +302,7 @@ package final class ResourceStore: Sendable {
             || rootErrorsBefore != state.rootErrors
         let summary = ChangeSummary(
             generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
-            heldFiles: reading.heldFiles.sorted(),
+            heldFiles: reading.heldFiles.sorted(), newLostEntries: newLostEntries,
             newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
                 $0.description < $1.description
             })
@@ -474,6 +478,14 @@ package final class ResourceStore: Sendable {
         return ResourceParseError(location: SourceLocation(file: roots[index], line: 1, column: 1), message: message)
     }
 
+    /// `problem`, an entry left out of a file whose other entries are served, marked as one
+    /// (a rule; a whole file's error has none): status and watch tell the two apart.
+    private static func leftOut(_ problem: ResourceParseError) -> ResourceParseError {
+        var problem = problem
+        problem.rule = problem.rule ?? .badEntry
+        return problem
+    }
+
     /// Swaps in the snapshot `state` describes.
     private func publish(_ state: State) {
         let fileErrors = state.files.values.flatMap { [$0.error].compactMap { $0 } + $0.lostEntries }
@@ -576,7 +588,7 @@ package final class ResourceStore: Sendable {
             let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
             return LoadedFile(
                 file: file, fingerprint: fingerprint, content: content, error: nil,
-                lostEntries: problems.filter(\.isEntryLost), byteCount: bytes.count)
+                lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count)
         } catch {
             return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
         }

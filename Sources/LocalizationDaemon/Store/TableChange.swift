@@ -32,6 +32,9 @@ package struct ChangeSummary: Sendable, Hashable {
     /// Files found empty where they had content, whose last table is kept for now: refresh
     /// them again once the store's `holdGrace` has passed.
     package var heldFiles: [String] = []
+    /// Entries newly left out of files that are served (an array value, the rest after a
+    /// comment never closed): the rest of each file is served.
+    package var newLostEntries: [ResourceParseError] = []
     /// Roots that newly resolve to nothing or hold no language (each keeps the tables last
     /// read from it, if any).
     package var newRootErrors: [ResourceParseError] = []
