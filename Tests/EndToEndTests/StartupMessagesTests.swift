@@ -12,10 +12,13 @@ import Testing
 
     @Test func noResourcesSaysHowToGiveOne() throws {
         let daemon = try DaemonProcess(resources: [])
-        #expect(
-            daemon.log.contains(
-                "serving nothing on \(daemon.socketPath): no resource directory is configured (give --config FILE "
-                    + "with resources = DIR, or --resources DIR)"), "\(daemon.log)")
+        let line =
+            "serving nothing on \(daemon.socketPath): no resource directory is configured (give --config FILE "
+            + "with resources = DIR, or --resources DIR)"
+        // The socket answers before the line reaches the log file on a loaded machine: wait for it.
+        let deadline = Date().addingTimeInterval(20)
+        while !daemon.log.contains(line) && Date() < deadline { usleep(20_000) }
+        #expect(daemon.log.contains(line), "\(daemon.log)")
         #expect(!daemon.log.contains("from  on"), "\(daemon.log)")
         let problems = try #require(try daemon.request(["op": "status"])["problems"] as? [String])
         #expect(
