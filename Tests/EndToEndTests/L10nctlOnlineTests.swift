@@ -57,31 +57,9 @@ import Testing
         let resources = try TemporaryDirectory()
         let path = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [resources.path])
-        let outputDirectory = try TemporaryDirectory()
-        let outputPath = try outputDirectory.write("", to: "watch.out")
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: l10nctl)
-        watch.arguments = ["watch", "--socket", daemon.socketPath]
-        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        watch.standardError = FileHandle.nullDevice
-        try watch.run()
-        defer {
-            watch.terminate()
-            watch.waitUntilExit()
-        }
-        // Until the watcher has subscribed, an edit may go unseen: wait for its connection.
-        for _ in 0..<200 {
-            let status = try daemon.request(["op": "status"])
-            if ((status["server"] as? [String: Any])?["subscribers"] as? Int ?? 0) > 0 { break }
-            usleep(10_000)
-        }
+        let watch = try WatchProcess(daemon: daemon)
         try "\"k\" = \"new\";\n".write(toFile: path, atomically: true, encoding: .utf8)
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while !text.contains("\n"), Date() < deadline {
-            usleep(10_000)
-            text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        }
+        let text = watch.output()
         #expect(text == "generation 2: ja/Localizable\n")
     }
 

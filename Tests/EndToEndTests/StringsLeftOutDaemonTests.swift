@@ -46,31 +46,10 @@ import Testing
         try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n", to: "en.lproj/Localizable.strings")
         let german = try root.write("\"a\" = \"Ah\";\n", to: "de.lproj/Localizable.strings")
         let daemon = try DaemonProcess(resources: [root.path])
-        let outputDirectory = try TemporaryDirectory()
-        let outputPath = try outputDirectory.write("", to: "watch.out")
-        let watch = Process()
-        watch.executableURL = URL(fileURLWithPath: l10nctl)
-        watch.arguments = ["watch", "--socket", daemon.socketPath]
-        watch.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        watch.standardError = FileHandle.nullDevice
-        try watch.run()
-        defer {
-            watch.terminate()
-            watch.waitUntilExit()
-        }
-        for _ in 0..<200 {
-            let status = try daemon.request(["op": "status"])
-            if ((status["server"] as? [String: Any])?["subscribers"] as? Int ?? 0) > 0 { break }
-            usleep(10_000)
-        }
+        let watch = try WatchProcess(daemon: daemon)
         try "\"a\" = \"Aha\";\n/* never closed\n\"b\" = \"Bh\";\n".write(
             toFile: german, atomically: true, encoding: .utf8)
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while text.split(separator: "\n").count < 2, Date() < deadline {
-            usleep(10_000)
-            text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        }
+        let text = watch.output(lines: 2)
         // The daemon logs the entry lost, once.
         let logged = "\(german):2:1: the comment that starts here is never closed"
         #expect(eventually { daemon.log.contains(logged) }, "\(daemon.log)")
