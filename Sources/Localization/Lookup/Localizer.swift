@@ -333,10 +333,14 @@ public final class Localizer: Sendable {
         let identifiers = tags.map(\.identifier)
         let tableName = ResourceCatalog.tableName(table)
         switch route() {
-        case .mapped(let daemon) where daemon.mapped.current != nil:
+        case .mapped(let daemon):
+            // Read once: an event may retire the current generation at any moment, and a
+            // second read would then find none and answer the key.
+            guard let current = daemon.mapped.current else {
+                return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
+            }
             // Answered in place, along the chain, plural forms included.
-            let result =
-                daemon.mapped.current?.lookup(key, tags: tags, table: tableName, plural: plural) ?? .missing(key)
+            let result = current.lookup(key, tags: tags, table: tableName, plural: plural)
             if !result.found
                 || DaemonLookups.isFallback(
                     result, for: tags, developmentLanguage: state.withLock { $0.developmentLanguage })
@@ -344,7 +348,7 @@ public final class Localizer: Sendable {
                 daemon.misses.record(key, in: MissReporter.TableKey(languages: identifiers, table: tableName))
             }
             return (result, .daemon)
-        case .mapped(let daemon), .direct(let daemon):
+        case .direct(let daemon):
             return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .files(let resources):
             return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
