@@ -53,9 +53,10 @@ def answers(socket_path):
 
 
 def start_daemon(resources, socket_path, arguments=()):
-    """A running l10nd on `resources`, once it answers on `socket_path`."""
+    """A running l10nd on `resources` (None: only those `arguments` name), once it answers on
+    `socket_path`."""
     daemon = subprocess.Popen(
-        [DAEMON, "--resources", resources, "--socket", socket_path, *arguments],
+        [DAEMON, *(["--resources", resources] if resources else []), "--socket", socket_path, *arguments],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while not answers(socket_path):
@@ -73,3 +74,16 @@ def stop_daemon(daemon):
     except subprocess.TimeoutExpired:
         daemon.kill()
         daemon.wait()
+
+
+def wait_for_mapping(client, generation=0, limit=10):
+    """The generation `client` answers from in place once it is at least `generation`; None
+    when it is not within `limit` seconds."""
+    deadline = time.monotonic() + limit
+    while True:
+        mapped = client.mapped_generation
+        if mapped is not None and mapped >= generation:
+            return mapped
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.01)

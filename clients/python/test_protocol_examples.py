@@ -94,7 +94,7 @@ class ProtocolExamplesTests(unittest.TestCase):
         self.assertIn("{'lang': 'ja', 'table': 'Localizable'}", lines[3])
 
     def test_the_readme_examples(self):
-        use, asynchronous = readme_examples()
+        use, asynchronous, mapped = readme_examples()
         lines = self.run_until_a_change(["python3", "-c", use], 4)
         self.assertEqual(lines[:4], ["Anaさんに新しいメッセージが3件あります", "21 файл в 2 папках", "%lld фотография",
                                      "['Enregistrer', '1 fichier dans 3 dossiers']"])
@@ -102,6 +102,9 @@ class ProtocolExamplesTests(unittest.TestCase):
         lines = self.run_until_a_change(["python3", "-c", asynchronous], 1)
         self.assertEqual(lines[0], "21 файл в 2 папках")
         self.assertIn("{'lang': 'ja', 'table': 'Localizable'}", lines[1])
+        result = subprocess.run(["python3", "-c", mapped], env=self.environ, capture_output=True, text=True, timeout=30)
+        self.assertEqual((result.returncode, result.stdout.splitlines()), (0, ["Enregistrer", "Enregistrer"]),
+                         result.stderr)
 
     def test_the_shell_example_prints_a_line_per_change(self):
         lines = self.run_until_a_change(["bash", "-c", examples()["sh"]], 2)

@@ -9,7 +9,8 @@ import threading
 import time
 import unittest
 
-from daemon_support import BUILT, KEYS, LANGUAGES, NOT_BUILT, expected, start_daemon, stop_daemon, write_languages
+from daemon_support import (BUILT, KEYS, LANGUAGES, NOT_BUILT, expected, start_daemon, stop_daemon, wait_for_mapping,
+                            write_languages)
 from l10nd_client import CallTimeout, Client, DaemonUnavailable
 
 THREADS = 16
@@ -76,30 +77,42 @@ class SharedClientTests(unittest.TestCase):
             thread.join()
         return wrong, slowest[0]
 
+    def restart(self):
+        """Kills the daemon mid-run and starts it again on the same socket."""
+        time.sleep(0.3)
+        self.daemon.send_signal(signal.SIGKILL)
+        self.daemon.wait()
+        time.sleep(0.3)
+        self.daemon = start_daemon(self.resources, self.socket)
+
+    def edit_after_restart(self, client, events):
+        """An edit the subscription sees and the next lookup answers; returns its event."""
+        with open(os.path.join(self.resources, "fr.lproj", "Localizable.strings"), "a", encoding="utf-8") as file:
+            file.write('"after restart" = "après";\n')
+        event = next(events)
+        self.assertIn({"lang": "fr", "table": "Localizable"}, event["changes"])
+        self.assertEqual(client.lookup("after restart", lang="fr")["value"], "après")
+        return event
+
     def test_sixteen_threads_get_their_own_answers(self):
-        with Client(self.socket) as client:
-            began = time.monotonic()
-            wrong, _ = self.run_threads(client)
-            took = time.monotonic() - began
-        self.assertEqual(wrong, [])
-        print(f"\n{THREADS} threads × {LOOKUPS} calls through one client: {THREADS * LOOKUPS / took:,.0f} calls/s")
+        for mode in ("direct", "mapped"):
+            with self.subTest(mode=mode), Client(self.socket, mode=mode) as client:
+                began = time.monotonic()
+                wrong, _ = self.run_threads(client)
+                took = time.monotonic() - began
+                self.assertEqual(wrong, [])
+                print(f"\n{THREADS} threads × {LOOKUPS} calls through one {mode} client: "
+                      f"{THREADS * LOOKUPS / took:,.0f} calls/s")
 
     def test_a_restart_mid_run_is_survived(self):
-        with Client(self.socket) as client:
+        """Asking the daemon for every lookup: the outage is answered from the last answers."""
+        with Client(self.socket, mode="direct") as client:
             for lang in LANGUAGES:  # every answer known once, for the outage
                 for index in range(KEYS):
                     client.lookup(f"key {index}", lang=lang)
             events = client.subscribe(timeout=20)
-
-            def restart():
-                time.sleep(0.3)
-                self.daemon.send_signal(signal.SIGKILL)
-                self.daemon.wait()
-                time.sleep(0.3)
-                self.daemon = start_daemon(self.resources, self.socket)
-
             with self.assertLogs("l10nd_client", logging.WARNING) as logged:
-                wrong, slowest = self.run_threads(client, during=restart)
+                wrong, slowest = self.run_threads(client, during=self.restart)
             self.assertEqual(wrong, [])
             self.assertLess(slowest, 2.0)
             print(f"\nslowest call after the restart: {slowest * 1000:.0f} ms")
@@ -109,10 +122,24 @@ class SharedClientTests(unittest.TestCase):
             while client.lookup("key 1", lang="de").get("stale"):
                 self.assertLess(time.monotonic(), deadline, "still answering from last-known answers")
                 time.sleep(0.05)
-            with open(os.path.join(self.resources, "fr.lproj", "Localizable.strings"), "a", encoding="utf-8") as file:
-                file.write('"after restart" = "après";\n')
-            event = next(events)
-            self.assertIn({"lang": "fr", "table": "Localizable"}, event["changes"])
+            self.edit_after_restart(client, events)
+
+    def test_a_restart_mid_run_is_survived_mapped(self):
+        """Mapped: the last generation mapped answers through the outage; the new daemon's
+        segments are mapped once it is back, and its edits are followed."""
+        with Client(self.socket) as client:
+            self.assertIsNotNone(wait_for_mapping(client))
+            events = client.subscribe(timeout=20)
+            before = client._mapped
+            wrong, slowest = self.run_threads(client, during=self.restart)
+            self.assertEqual(wrong, [])
+            self.assertLess(slowest, 2.0)
+            deadline = time.monotonic() + 5
+            while client._mapped is before or client.mapped_generation is None:
+                self.assertLess(time.monotonic(), deadline, "the restarted daemon's segments were not mapped")
+                time.sleep(0.02)
+            event = self.edit_after_restart(client, events)
+            self.assertIsNotNone(wait_for_mapping(client, event["generation"]))
             self.assertEqual(client.lookup("after restart", lang="fr")["value"], "après")
 
     def test_a_forked_worker_gets_a_connection_of_its_own(self):
@@ -152,7 +179,7 @@ class SharedClientTests(unittest.TestCase):
         """A SIGSTOPped daemon: the first call waits its limit, the next ones answer at once
         (last answers, else keys; other requests CallTimeout), and once the daemon runs again
         the client asks it again by itself, within a second."""
-        with Client(self.socket) as client:
+        with Client(self.socket, mode="direct") as client:
             self.assertEqual(client.lookup("key 2", lang="ja")["value"], expected("ja", 2))
             self.daemon.send_signal(signal.SIGSTOP)
             try:

@@ -23,11 +23,12 @@ class AsyncClient:
                 ...
 
     It is created without waiting (connecting to a Unix socket does not block); `client`
-    shares an existing Client's connection, which `close` then leaves open."""
+    shares an existing Client's connection, which `close` then leaves open. `mode` is
+    Client's (`"mapped"` by default: lookups the mapped segments answer take no round trip)."""
 
-    def __init__(self, path=None, timeout=10.0, *, client=None, environ=None):
+    def __init__(self, path=None, timeout=10.0, *, client=None, mode="mapped", environ=None):
         self._owned = client is None
-        self.client = Client(path, timeout, environ=environ) if client is None else client
+        self.client = Client(path, timeout, mode=mode, environ=environ) if client is None else client
 
     async def __aenter__(self):
         return self
@@ -64,18 +65,25 @@ class AsyncClient:
         return AsyncSubscription(self.client, timeout)
 
     async def _answer(self, message, timeout):
+        mapped = self.client._mapped_answer(message)
+        if mapped is not None:
+            return mapped
         sent = time.monotonic()
         try:
-            reply = await self._call(message, self.client._limit(timeout))
+            connection, reply = await self._exchange(message, self.client._limit(timeout))
         except L10ndError as error:
             return self.client._unanswered(message, error, sent)
-        self.client._answered(message, reply, sent)
+        self.client._answered(message, reply, sent, connection)
         return reply
 
     async def _call(self, message, limit):
+        return (await self._exchange(message, limit))[1]
+
+    async def _exchange(self, message, limit):
+        """Sends `message`; returns the connection it went on and the daemon's reply."""
         connection, future = self.client._begin(message, limit)
         try:
-            return _checked(await asyncio.wait_for(asyncio.wrap_future(future), limit))
+            return connection, _checked(await asyncio.wait_for(asyncio.wrap_future(future), limit))
         except asyncio.TimeoutError:
             connection.forget(future)
             self.client._timed_out(connection, limit)

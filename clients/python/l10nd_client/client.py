@@ -6,6 +6,7 @@ import logging
 import os
 import queue
 import socket
+import struct
 import threading
 import time
 import weakref
@@ -13,6 +14,8 @@ import weakref
 from .connection import Connection, ConnectionLost
 from .errors import CallTimeout, DaemonUnavailable, L10ndError, RequestRefused
 from .last_known import LastKnownAnswers, key_answer
+from .mapped import MappedGeneration
+from .segments import Damaged, MapRefused, map_segments
 from .socket_path import address, default_socket_path, passed_over
 
 logger = logging.getLogger("l10nd_client")
@@ -23,6 +26,11 @@ FIRST_RETRY = 0.05
 LAST_RETRY = 0.5
 
 _END = object()  # what a closed client hands its subscriptions
+
+MODES = ("mapped", "direct")
+# Attempts at mapping a generation before the client gives up until the next change: a map
+# that keeps failing (its reason logged) leaves lookups to the daemon.
+MAP_ATTEMPTS = 5
 
 
 class Client:
@@ -43,11 +51,24 @@ class Client:
     requests `CallTimeout`), while one `hello` waits in the background; its answer (or the
     connection's end) makes the connection usable again.
 
+    `mode` is where lookups come from, as the Swift client's `LookupMode`: `"mapped"` (the
+    default) maps the daemon's compiled segments (protocol 1.6 `map`, on a connection of its
+    own) and answers a key the asked language has in place, with no round trip; it
+    subscribes to changes and maps each new generation as it is announced, asking the daemon
+    until it is mapped (a lookup never answers from a generation older than one announced,
+    nor from two generations). A fallback, a miss, a plural entry, a count or arguments, a
+    list of languages or none, and every lookup of a daemon that refuses `map` (older than
+    1.6, or `unavailable`) are asked of the daemon. While the daemon is away the last
+    generation mapped answers. `"direct"` asks the daemon on every lookup.
+
     `path` is the socket; None follows the rule of `default_socket_path` at each connection.
     `environ` replaces os.environ for that rule (for tests).
     """
 
-    def __init__(self, path=None, timeout=10.0, *, environ=None):
+    def __init__(self, path=None, timeout=10.0, *, mode="mapped", environ=None):
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        self.mode = mode
         self.timeout = timeout
         self._explicit_path = path
         self._environ = environ
@@ -66,6 +87,10 @@ class Client:
         self._stalled = None  # the connection that let a call time out, until it answers again
         self._subscribers = set()
         self._last_known = LastKnownAnswers()
+        self._mapped = None  # the MappedGeneration lookups answer from, if any
+        self._announced = (None, 0)  # the newest generation a connection announced or answered with
+        self._map_refused = None  # the connection whose daemon refused `map`, until a change
+        self._mapping = False  # whether the mapping thread runs
         if hasattr(os, "register_at_fork"):
             # A server that forks its workers after making the client (gunicorn --preload):
             # the child has the socket but not the reader thread, so it gets its own connection.
@@ -91,6 +116,13 @@ class Client:
         return self._explicit_path or default_socket_path(self._environ)
 
     @property
+    def mapped_generation(self):
+        """The generation lookups answer from in place now, or None (mode "direct", a daemon
+        that refuses `map`, or a new generation not mapped yet: lookups are asked)."""
+        mapped = self._usable_mapping()
+        return None if mapped is None else mapped.generation
+
+    @property
     def connected(self):
         """Whether a connection to the daemon is open now."""
         return self._connection is not None
@@ -101,6 +133,7 @@ class Client:
             self._closed = True
             connection, self._connection = self._connection, None
             subscribers = list(self._subscribers)
+            self._mapped = None
         self._stop.set()
         if connection is not None:
             connection.abort()
@@ -120,11 +153,16 @@ class Client:
         self._unavailable = None
         self._next_attempt = 0.0
         self._last_known.after_fork()
+        # The parent's events do not reach the child: it maps again once it has connected.
+        self._mapped = None
+        self._announced = (None, 0)
+        self._map_refused = None
+        self._mapping = False
         if connection is not None:
             connection.close_in_child()
         if self._closed:
             self._stop.set()
-        elif self._subscribers:
+        elif self._subscribers or self.mode == "mapped":
             self._reconnect_in_background()
 
     # MARK: Requests
@@ -168,13 +206,17 @@ class Client:
         return self.timeout if timeout is None else timeout
 
     def _answer(self, message, timeout):
+        mapped = self._mapped_answer(message)
+        if mapped is not None:
+            return mapped
         limit = self._limit(timeout)
         sent = time.monotonic()
         try:
-            reply = self._wait(*self._begin(message, limit), message, limit)
+            connection, future = self._begin(message, limit)
+            reply = self._wait(connection, future, message, limit)
         except L10ndError as error:
             return self._unanswered(message, error, sent)
-        self._answered(message, reply, sent)
+        self._answered(message, reply, sent, connection)
         return reply
 
     def _unanswered(self, message, error, sent):
@@ -184,10 +226,15 @@ class Client:
             raise error
         return self._fallback(message, error, sent)
 
-    def _answered(self, message, reply, sent):
+    def _answered(self, message, reply, sent, connection):
         """Keeps the daemon's answer for an outage; one to a request `sent` after the outage's
-        warning ends the outage (replies already on their way when the daemon went do not)."""
+        warning ends the outage (replies already on their way when the daemon went do not).
+        A generation newer than the one mapped is announced: no lookup after this one answers
+        from the older."""
         self._last_known.remember(message, reply)
+        generation = reply.get("generation")
+        if isinstance(generation, int):
+            self._announce(connection, generation)
         if self._away_logged and sent > self._away_since:
             with self._lock:
                 was_away = self._away_logged and sent > self._away_since
@@ -296,9 +343,11 @@ class Client:
                 raise L10ndError("closed", "this client is closed")
             self._connection = connection
             self._unavailable = None
-            subscribed = bool(self._subscribers)
+            subscribed = bool(self._subscribers) or self.mode == "mapped"
         if subscribed:
             self._subscribe_on(connection)
+        if self.mode == "mapped":
+            self._map_in_background()
         return connection
 
     def _ended(self, connection):
@@ -363,11 +412,123 @@ class Client:
                 connection.subscription = connection.submit({"op": "subscribe"}, self.timeout)
             return connection.subscription
 
-    def _deliver(self, event):
+    def _deliver(self, event, connection):
+        generation = event.get("generation")
+        if isinstance(generation, int):
+            # Before any subscriber sees the event: a lookup made after it is never older.
+            self._announce(connection, generation)
         with self._lock:
             subscribers = list(self._subscribers)
         for deliver in subscribers:
             deliver(event)
+
+    # MARK: Mapped lookups
+
+    def _usable_mapping(self):
+        """The mapped generation lookups may answer from now: the one mapped from the current
+        connection, unless a newer generation was announced on it; with no connection (the
+        daemon away), the last one mapped."""
+        mapped = self._mapped
+        if mapped is None:
+            return None
+        connection = self._connection
+        if connection is None:
+            return mapped
+        announced_on, announced = self._announced
+        if mapped.connection is not connection or (announced_on is connection and announced > mapped.generation):
+            return None
+        return mapped
+
+    def _mapped_answer(self, message):
+        """The answer from the mapped segments, or None when the daemon must answer."""
+        mapped = self._usable_mapping()
+        if mapped is None:
+            return None
+        try:
+            return mapped.answer(message)
+        except (Damaged, struct.error, UnicodeError) as error:
+            logger.warning("a mapped segment of generation %s is damaged (%s); lookups ask l10nd",
+                           mapped.generation, error)
+            with self._lock:
+                if self._mapped is mapped:
+                    self._mapped = None
+            return None
+
+    def _announce(self, connection, generation):
+        """Notes that `connection`'s daemon serves `generation`, and maps it if it is newer."""
+        with self._lock:
+            announced_on, announced = self._announced
+            if announced_on is connection and announced >= generation:
+                return
+            self._announced = (connection, generation)
+            if self._map_refused is connection:
+                self._map_refused = None  # a change may have made the set shareable again
+            mapped = self._mapped
+        if self.mode == "mapped" and (mapped is None or mapped.generation < generation
+                                      or mapped.connection is not connection):
+            self._map_in_background()
+
+    def _map_in_background(self):
+        with self._lock:
+            if self._closed or self._mapping:
+                return
+            self._mapping = True
+        threading.Thread(target=self._map, name="l10nd-map", daemon=True).start()
+
+    def _needs_map(self, connection):
+        """Whether `connection` (the current one) lacks a mapping of its newest generation."""
+        mapped = self._mapped
+        announced_on, announced = self._announced
+        if self._map_refused is connection:
+            return False
+        return mapped is None or mapped.connection is not connection or (
+            announced_on is connection and announced > mapped.generation)
+
+    def _map(self):
+        """On the mapping thread: maps the current connection's newest generation, after its
+        subscription is confirmed (so no change after the map goes unannounced)."""
+        failures = 0
+        try:
+            while not self._closed and failures < MAP_ATTEMPTS:
+                connection = self._connection
+                if connection is None or not self._needs_map(connection):
+                    return
+                try:
+                    _checked(self._subscribe_on(connection).result(timeout=self.timeout))
+                    manifest, segments = map_segments(address(connection.path), self.timeout)
+                except MapRefused as refused:
+                    logger.info("l10nd does not hand out its segments (%s); lookups ask it", refused)
+                    with self._lock:
+                        self._map_refused = connection
+                    return
+                except (L10ndError, ConnectionLost, concurrent.futures.TimeoutError, TimeoutError):
+                    return  # the connection ended or stalls: its successor maps again
+                except (OSError, Damaged, struct.error, ValueError, KeyError, TypeError) as error:
+                    failures += 1
+                    if self._connection is not connection:
+                        continue  # the daemon went (its map connection was cut): its successor maps
+                    if failures == MAP_ATTEMPTS:
+                        logger.warning("mapping l10nd's segments failed %d times (%s); lookups ask it until the "
+                                       "next change", failures, error)
+                    self._stop.wait(FIRST_RETRY * failures)
+                    continue
+                mapped = MappedGeneration(manifest, segments, connection)
+                with self._lock:
+                    announced_on, announced = self._announced
+                    current = self._connection is connection and not (
+                        announced_on is connection and announced > mapped.generation)
+                    if current and not self._closed:
+                        self._mapped = mapped
+                if not current:
+                    # A change came (or the daemon went) while mapping: look again, a few times.
+                    failures += 1
+        finally:
+            with self._lock:
+                self._mapping = False
+            connection = self._connection
+            # A change announced as this thread gave up its turn would otherwise wait for the next.
+            if not self._closed and failures < MAP_ATTEMPTS and connection is not None and self._needs_map(connection):
+                self._map_in_background()
 
 
 class _Gone:

@@ -23,8 +23,9 @@ class ConnectionLost(Exception):
 
 
 class Connection:
-    """A connected socket, its pending requests and its reader thread. `on_end(self)` is
-    called on the reader thread once the socket has ended and every pending request has failed."""
+    """A connected socket, its pending requests and its reader thread. `on_event(event, self)`
+    is called on the reader thread for each pushed event, and `on_end(self)` once the socket
+    has ended and every pending request has failed."""
 
     def __init__(self, sock, path, on_event, on_end):
         self.path = path
@@ -127,7 +128,7 @@ class Connection:
         request_id = reply.pop("id", None)
         if request_id is None:
             if "event" in reply:
-                self._on_event(reply)
+                self._on_event(reply, self)
                 return None
             error = reply.get("error") or {}
             return RequestRefused(error.get("code", "unknown"), error.get("message", ""))

@@ -1,0 +1,218 @@
+"""Client's mapped mode against a real l10nd (issue 22): lookups answered in place from the
+daemon's segments equal its own JSON answers for every key of real tables, 16 threads get
+their own answers while a writer rewrites the files, an announced change is never answered
+from the older generation, and old mappings are released."""
+
+import gc
+import os
+import tempfile
+import threading
+import time
+import unittest
+
+from daemon_support import BUILT, LANGUAGES, NOT_BUILT, ROOT, start_daemon, stop_daemon, wait_for_mapping
+from l10nd_client import Client
+from l10nd_client.segments import map_segments
+
+THREADS = 16
+LOOKUPS = 2_000  # per thread
+KEYS = 40
+VERSIONS = 24  # rewrites, round the languages
+
+SHARED = os.environ.get("L10ND_SHARED") or os.path.join(ROOT, "..", "shared")
+CORPUS = os.path.join(SHARED, "corpus")
+NO_CORPUS = f"the corpus is not at {CORPUS} (L10ND_SHARED names the shared folder)"
+IINA = os.path.join(CORPUS, "iina")
+MASTODON = os.path.join(CORPUS, "mastodon-ios", "MastodonSDK", "Sources", "MastodonLocalization", "Resources")
+CORPUS_LANGUAGES = ["de", "fr", "ja", "zh-Hans", "pt-BR", "en-GB", "ru", "ar"]
+
+
+def value(lang, index, version):
+    return f"{lang} value {index} v{version}"
+
+
+def write_language(resources, lang, version):
+    """Rewrites `lang`'s table whole (a rename, as editors save), every value at `version`."""
+    folder = os.path.join(resources, f"{lang}.lproj")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "Localizable.strings")
+    with open(path + ".new", "w", encoding="utf-8") as file:
+        for index in range(KEYS):
+            file.write(f'"key {index}" = "{value(lang, index, version)}";\n')
+    os.rename(path + ".new", path)
+
+
+def parse(answer):
+    """(lang, index, version) of a value `value` wrote, or None."""
+    try:
+        lang, _, index, version = answer.split(" ")
+        return lang, int(index), int(version[1:])
+    except (AttributeError, ValueError):
+        return None
+
+
+def memfd_mappings():
+    """This process's mappings of memory files (the slabs): one line per mapped slab."""
+    with open("/proc/self/maps") as maps:
+        return [line for line in maps if "memfd:" in line]
+
+
+@unittest.skipUnless(BUILT, NOT_BUILT)
+class MappedLookupTests(unittest.TestCase):
+    def setUp(self):
+        directory = tempfile.TemporaryDirectory(prefix="l10nd-python-mapped")
+        self.addCleanup(directory.cleanup)
+        self.resources = os.path.join(directory.name, "Resources")
+        for lang in LANGUAGES:
+            write_language(self.resources, lang, 0)
+        self.socket = os.path.join(directory.name, "l10nd.sock")
+        self.daemon = start_daemon(self.resources, self.socket)
+        self.addCleanup(lambda: stop_daemon(self.daemon))
+
+    def test_sixteen_threads_while_a_writer_rewrites_the_files(self):
+        """Every answer is the caller's key in the caller's language; a batch is of one
+        generation; a thread never sees a language's values go back; and right after the
+        client delivers a change, the next lookup answers with the new values."""
+        with Client(self.socket) as client:
+            self.assertIsNotNone(wait_for_mapping(client))
+            events = client.subscribe(timeout=20)
+            wrong, lock, done = [], threading.Lock(), threading.Event()
+            written = {lang: 0 for lang in LANGUAGES}
+
+            def check(thread, n, lang, index, answer, newest):
+                parsed = parse(answer)
+                if parsed is None or parsed[:2] != (lang, index) or parsed[2] < newest.get(lang, 0):
+                    with lock:
+                        wrong.append((thread, n, lang, index, answer, newest.get(lang)))
+                    return None
+                newest[lang] = parsed[2]
+                return parsed[2]
+
+            def read(thread):
+                newest = {}
+                for n in range(LOOKUPS):
+                    lang, index = LANGUAGES[(thread + n) % len(LANGUAGES)], (thread * 7 + n) % KEYS
+                    if n % 10 == 0:
+                        keys = [(index + i) % KEYS for i in range(3)]
+                        got = client.batch([f"key {i}" for i in keys], lang=lang, timeout=5)
+                        versions = {check(thread, n, lang, i, answer, newest) for i, answer in zip(keys, got)}
+                        if len(versions) != 1:
+                            with lock:
+                                wrong.append((thread, n, lang, "a batch of two generations", got))
+                    else:
+                        check(thread, n, lang, index, client.lookup(f"key {index}", lang=lang, timeout=5)["value"],
+                              newest)
+
+            def write():
+                for version in range(1, VERSIONS + 1):
+                    lang = LANGUAGES[version % len(LANGUAGES)]
+                    write_language(self.resources, lang, version)
+                    written[lang] = version
+                    for event in events:
+                        if {"lang": lang, "table": "Localizable"} in event["changes"]:
+                            break
+                    # Delivered: no lookup from now on may answer from before the change.
+                    answer = client.lookup("key 3", lang=lang)["value"]
+                    if answer != value(lang, 3, version):
+                        with lock:
+                            wrong.append(("after the event", lang, version, answer))
+                    if done.is_set():
+                        break
+
+            readers = [threading.Thread(target=read, args=(t,)) for t in range(THREADS)]
+            writer = threading.Thread(target=write)
+            began = time.monotonic()
+            for thread in readers + [writer]:
+                thread.start()
+            for thread in readers:
+                thread.join()
+            done.set()
+            writer.join()
+            took = time.monotonic() - began
+            self.assertEqual(wrong, [])
+            # The last generation is mapped, and answers every language's last values.
+            generation = client.request("status").get("generation")
+            deadline = time.monotonic() + 10
+            while client.mapped_generation != generation:
+                self.assertLess(time.monotonic(), deadline, f"generation {generation} was not mapped")
+                time.sleep(0.01)
+            for lang in LANGUAGES:
+                self.assertEqual(client._mapped_answer({"op": "lookup", "key": "key 5", "lang": lang}),
+                                 {"ok": True, "value": value(lang, 5, written[lang]), "found": True, "lang": lang,
+                                  "generation": generation})
+            print(f"\n{THREADS} threads × {LOOKUPS} mapped calls with {VERSIONS} rewrites: "
+                  f"{THREADS * LOOKUPS / took:,.0f} calls/s")
+
+    def test_old_generations_are_unmapped(self):
+        with Client(self.socket) as client:
+            self.assertIsNotNone(wait_for_mapping(client))
+            events = client.subscribe(timeout=20)
+            for version in range(1, 13):
+                write_language(self.resources, "de", version)
+                for event in events:
+                    if {"lang": "de", "table": "Localizable"} in event["changes"]:
+                        break
+                deadline = time.monotonic() + 10
+                while client.mapped_generation != event["generation"]:
+                    self.assertLess(time.monotonic(), deadline)
+                    time.sleep(0.01)
+            gc.collect()
+            slabs = client._mapped.slab_count
+            self.assertLessEqual(len(memfd_mappings()), slabs, memfd_mappings())
+            client.close()
+            gc.collect()
+            self.assertEqual(memfd_mappings(), [])
+
+    def test_direct_mode_maps_nothing(self):
+        with Client(self.socket, mode="direct") as client:
+            self.assertEqual(client.lookup("key 1", lang="de")["value"], value("de", 1, 0))
+            time.sleep(0.2)
+            self.assertIsNone(client.mapped_generation)
+            gc.collect()
+            self.assertEqual(memfd_mappings(), [])
+
+
+@unittest.skipUnless(BUILT, NOT_BUILT)
+@unittest.skipUnless(os.path.isdir(IINA) and os.path.isdir(MASTODON), NO_CORPUS)
+class MappedCorpusParityTests(unittest.TestCase):
+    """Real tables: iina's .strings and Mastodon's .stringsdict (plural entries)."""
+
+    def setUp(self):
+        directory = tempfile.TemporaryDirectory(prefix="l10nd-python-corpus")
+        self.addCleanup(directory.cleanup)
+        self.socket = os.path.join(directory.name, "l10nd.sock")
+        self.daemon = start_daemon(None, self.socket, ["--resources", IINA, "--resources", MASTODON])
+        self.addCleanup(lambda: stop_daemon(self.daemon))
+
+    def test_every_key_answers_as_the_daemon_does(self):
+        _, segments = map_segments(self.socket)
+        requests = []
+        for (lang, table), segment in sorted(segments.items()):
+            if lang not in CORPUS_LANGUAGES:
+                continue
+            for number in range(segment.key_count):
+                entry = segment.entry(number)
+                key = entry["key"]
+                requests.append(dict(key=key, lang=lang, table=table))
+                if entry["plural"]:
+                    requests += [dict(key=key, lang=lang, table=table, count=n) for n in (0, 1, 2, 5, 21)]
+        requests += [dict(key=r["key"], lang="sv", table=r["table"]) for r in requests[::7]]  # fallbacks
+        requests += [dict(key=r["key"] + " ✗", lang=r["lang"], table=r["table"]) for r in requests[::11]]  # misses
+        self.assertGreater(len(requests), 5_000)
+        with Client(self.socket, mode="direct") as direct, Client(self.socket) as mapped:
+            self.assertIsNotNone(wait_for_mapping(mapped))
+            in_place = 0
+            for request in requests:
+                want = direct.lookup(**request)
+                message = {"op": "lookup", **request}
+                self.assertEqual(mapped.lookup(**request), want, request)
+                answer = mapped._mapped_answer(message)
+                if answer is not None:
+                    self.assertEqual(answer, want, request)
+                    in_place += 1
+            self.assertGreater(in_place, len(requests) // 2)
+            print(f"\n{len(requests)} corpus lookups equal the daemon's; {in_place} answered in place")
+
+
+if __name__ == "__main__":
+    unittest.main()
