@@ -164,6 +164,8 @@ class MappedLookupTests(unittest.TestCase):
             self.assertEqual(memfd_mappings(), [])
 
     def test_direct_mode_maps_nothing(self):
+        with Client(self.socket, environ={"L10N_MODE": "direct"}) as client:
+            self.assertEqual(client.mode, "direct")
         with Client(self.socket, mode="direct") as client:
             self.assertEqual(client.lookup("key 1", lang="de")["value"], value("de", 1, 0))
             time.sleep(0.2)

@@ -26,7 +26,7 @@ class AsyncClient:
     shares an existing Client's connection, which `close` then leaves open. `mode` is
     Client's (`"mapped"` by default: lookups the mapped segments answer take no round trip)."""
 
-    def __init__(self, path=None, timeout=10.0, *, client=None, mode="mapped", environ=None):
+    def __init__(self, path=None, timeout=10.0, *, client=None, mode=None, environ=None):
         self._owned = client is None
         self.client = Client(path, timeout, mode=mode, environ=environ) if client is None else client
 

@@ -59,13 +59,17 @@ class Client:
     nor from two generations). A fallback, a miss, a plural entry, a count or arguments, a
     list of languages or none, and every lookup of a daemon that refuses `map` (older than
     1.6, or `unavailable`) are asked of the daemon. While the daemon is away the last
-    generation mapped answers. `"direct"` asks the daemon on every lookup.
+    generation mapped answers. `"direct"` asks the daemon on every lookup. None (the default)
+    is `"direct"` when the environment says `L10N_MODE=direct`, as for the Swift and C
+    clients, else `"mapped"`.
 
     `path` is the socket; None follows the rule of `default_socket_path` at each connection.
     `environ` replaces os.environ for that rule (for tests).
     """
 
-    def __init__(self, path=None, timeout=10.0, *, mode="mapped", environ=None):
+    def __init__(self, path=None, timeout=10.0, *, mode=None, environ=None):
+        if mode is None:
+            mode = "direct" if (os.environ if environ is None else environ).get("L10N_MODE") == "direct" else "mapped"
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.mode = mode
