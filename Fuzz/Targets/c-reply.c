@@ -6,6 +6,7 @@
  * every string it promises, one that fails left its results zeroed and said why, and the
  * lines taken are exactly the newline-ended pieces of the input. */
 #include "l10nd.c"
+#include "l10nd_segments.c" /* what l10nd.c calls for mapped lookups */
 
 #include <stdint.h>
 

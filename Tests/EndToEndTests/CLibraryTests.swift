@@ -270,6 +270,35 @@ import Testing
         }
     }
 
+    /// Mapped lookups (the default) while a writer rewrites the files: 16 threads get their own
+    /// key and language, never older than they saw, batches of one generation; each rewrite is
+    /// answered; the last generation ends mapped and the older ones unmapped; direct mode
+    /// unmaps everything (`check mapped`). Built plain, with ASan and UBSan, and with TSan.
+    @Test func mappedLookupsFollowRewrites() throws {
+        let builds = [
+            ("plain", try Self.plain.get(), "2000"), ("asan", try Self.sanitized.get(), "300"),
+            ("tsan", try Self.threadSanitized.get(), "200"),
+        ]
+        for (name, build, lookups) in builds {
+            let directory = try TemporaryDirectory(prefix: "clib-mapped")
+            let resources = directory.path + "/Resources"
+            for language in ["de", "fr", "ja", "ru", "es", "it", "pt-BR", "zh-Hans"] {
+                try FileManager.default.createDirectory(
+                    atPath: resources + "/\(language).lproj", withIntermediateDirectories: true)
+                let lines = (0..<40).map { "\"key \($0)\" = \"\(language) value \($0) v0\";\n" }
+                try lines.joined().write(
+                    toFile: resources + "/\(language).lproj/Localizable.strings", atomically: true, encoding: .utf8)
+            }
+            let daemon = try DaemonProcess(resources: [resources])
+            let output = try Self.run(build.check, ["mapped", resources, "16", lookups], socket: daemon.socketPath)
+            #expect(output.status == 0, "\(name): \(output.stdout)\(output.stderr)")
+            #expect(output.stdout.contains("wrong=0 errors=0 rewrites=24"), "\(name): \(output.stdout)")
+            #expect(
+                !output.stderr.contains("Sanitizer") && !output.stderr.contains("runtime error"),
+                "\(name): \(output.stderr)")
+        }
+    }
+
     /// Found by the c-reply fuzz target: an `"event":null` line crashed `l10nd_next_event`
     /// (strcmp of NULL). A fake daemon sends lines whose `event` is null, a number and an array
     /// before a real change event: they are skipped, and the change is the event returned.
@@ -287,26 +316,42 @@ import Testing
             .map { $0 + "/clang" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
+    /// `scripts/fuzz` run for 10 s on `target` into a temp directory: what it printed, and the
+    /// target's log.
+    static func fuzz(_ target: String) throws -> (ProcessOutput, String) {
+        let clang = try #require(Self.clang)
+        let out = try TemporaryDirectory(prefix: "fuzz-" + target)
+        let run = try ProcessRunner.run(
+            PackagePaths.root + "/scripts/fuzz", ["10", target],
+            environment: [
+                "PATH": (clang as NSString).deletingLastPathComponent + ":/usr/bin:/bin", "L10ND_FUZZ_OUT": out.path,
+            ], timeout: 300)
+        return (run, (try? String(contentsOfFile: out.path + "/\(target).log", encoding: .utf8)) ?? "")
+    }
+
     /// A short run of the reply reader's libFuzzer target (Fuzz/Targets/c-reply.c, through
     /// `scripts/fuzz` into a temp directory): every committed seed, among them each input a
     /// run found, runs first, then 10 s of new inputs, all under ASan and UBSan; any finding
     /// fails it with libFuzzer's report. `scripts/fuzz 600 c-reply` is the long run.
     @Test(.enabled(if: clang != nil, "clang is not installed: the C fuzz target is not run"))
     func replyFuzzTargetRunsClean() throws {
-        let clang = try #require(Self.clang)
-        let out = try TemporaryDirectory(prefix: "fuzz-c-reply")
-        let run = try ProcessRunner.run(
-            PackagePaths.root + "/scripts/fuzz", ["10", "c-reply"],
-            environment: [
-                "PATH": (clang as NSString).deletingLastPathComponent + ":/usr/bin:/bin", "L10ND_FUZZ_OUT": out.path,
-            ], timeout: 300)
-        let log = (try? String(contentsOfFile: out.path + "/c-reply.log", encoding: .utf8)) ?? ""
+        let (run, log) = try Self.fuzz("c-reply")
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(log.suffix(4000))")
         #expect(run.stdout.contains("c-reply: clean;"), "\(run.stdout)")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root + "/Fuzz/Seeds/c-reply")
         #expect(seeds.contains("crash-event-null.json"))
         // libFuzzer read every seed before mutating: "INFO: seed corpus: files: N".
         #expect(log.contains("seed corpus: files: \(seeds.count)"), "\(log.prefix(2000))")
+    }
+
+    /// A short run of the segment and map-reply reader's libFuzzer target
+    /// (Fuzz/Targets/c-segment.c: the segment seeds, and a map reply over a sealed memory
+    /// file), as ``replyFuzzTargetRunsClean()``. `scripts/fuzz 600 c-segment` is the long run.
+    @Test(.enabled(if: clang != nil, "clang is not installed: the C fuzz target is not run"))
+    func segmentFuzzTargetRunsClean() throws {
+        let (run, log) = try Self.fuzz("c-segment")
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)\n\(log.suffix(4000))")
+        #expect(run.stdout.contains("c-segment: clean;"), "\(run.stdout)")
     }
 
     /// `rustc` on the tests' `PATH` or in `~/.cargo/bin` (where rustup puts it), if any.

@@ -7,16 +7,22 @@
  * - Writes take write_mutex, never mu: a writer blocked by the daemon's flow control must not
  *   keep the reader from delivering replies (which is what unblocks the daemon).
  * - A broken connection is replaced on the next call; a send that fails before any byte went
- *   out (the daemon restarted since the last call) is retried once on a new connection. */
+ *   out (the daemon restarted since the last call) is retried once on a new connection.
+ * - Mapped lookups (l10nd_segments.c) take no thread of their own: a second connection, the
+ *   watch, is subscribed and asks `map`; each lookup first polls it (one poll(2), without
+ *   waiting) under a trylock, so an announced change retires the mapped generation before the
+ *   next lookup reads it, and whoever sees the change maps the new one. Lookups read the
+ *   current generation under a read lock; a new one is swapped in under the write lock, and
+ *   the old one unmapped then, when no lookup can be reading it. */
 #define _GNU_SOURCE
 #include "l10nd.h"
+#include "l10nd_segments.h"
 
 #include <errno.h>
 #include <grp.h>
 #include <json-c/json.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,18 +34,9 @@
 #include <unistd.h>
 
 #define MAX_LINE (64u * 1024u * 1024u) /* the daemon's batch reply cap (PROTOCOL.md) */
+#define MAX_DESCRIPTORS 253            /* SCM_MAX_FD: the most one message carries (a map's slabs) */
+#define WATCH_RETRY_MS 100             /* between attempts at the watch connection while l10nd is away */
 #define DEFAULT_TIMEOUT_MS 5000
-
-static int fail(l10nd_error *err, int code, const char *format, ...) {
-    if (err) {
-        va_list list;
-        va_start(list, format);
-        err->code = code;
-        vsnprintf(err->message, sizeof err->message, format, list);
-        va_end(list);
-    }
-    return code;
-}
 
 /* ---- the socket rule ---- */
 
@@ -176,9 +173,9 @@ static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
     if (error == EACCES || error == EPERM) {
         char advice[700];
         group_advice(path, advice, sizeof advice);
-        return fail(err, L10ND_ERR_CONNECT, "%spermission denied connecting to %s: %s", before, path, advice);
+        return l10nd_fail(err, L10ND_ERR_CONNECT, "%spermission denied connecting to %s: %s", before, path, advice);
     }
-    return fail(err, L10ND_ERR_CONNECT, "%sno l10nd is listening on %s: %s", before, path, strerror(error));
+    return l10nd_fail(err, L10ND_ERR_CONNECT, "%sno l10nd is listening on %s: %s", before, path, strerror(error));
 }
 
 /* ---- time ---- */
@@ -224,25 +221,56 @@ static char *take_line(line_reader *r) {
     return line;
 }
 
-/* Reads more bytes into r before the deadline. */
-static int fill(int fd, line_reader *r, const struct timespec *deadline, l10nd_error *err) {
-    if (r->length >= MAX_LINE) return fail(err, L10ND_ERR_PROTOCOL, "a reply line is over %u bytes", MAX_LINE);
+/* Reads more bytes into r before the deadline. Descriptors that come with them (SCM_RIGHTS,
+ * a `map` reply's slabs) are added to fds[*fd_count..253) when fds is given, else closed. */
+static int fill_from(int fd, line_reader *r, const struct timespec *deadline, int *fds, size_t *fd_count,
+                     l10nd_error *err) {
+    if (r->length >= MAX_LINE) return l10nd_fail(err, L10ND_ERR_PROTOCOL, "a reply line is over %u bytes", MAX_LINE);
     if (r->capacity - r->length < 65536) {
         size_t capacity = r->capacity ? r->capacity * 2 : 131072;
         char *data = realloc(r->data, capacity);
-        if (!data) return fail(err, L10ND_ERR_MEMORY, "out of memory reading a reply");
+        if (!data) return l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory reading a reply");
         r->data = data;
         r->capacity = capacity;
     }
     struct pollfd p = {.fd = fd, .events = POLLIN};
     int ready = poll(&p, 1, ms_left(deadline));
-    if (ready == 0) return fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
-    if (ready < 0) return errno == EINTR ? L10ND_OK : fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
-    ssize_t n = recv(fd, r->data + r->length, r->capacity - r->length, 0);
-    if (n == 0) return fail(err, L10ND_ERR_IO, "l10nd closed the connection");
-    if (n < 0) return errno == EINTR || errno == EAGAIN ? L10ND_OK : fail(err, L10ND_ERR_IO, "recv: %s", strerror(errno));
+    if (ready == 0) return l10nd_fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
+    if (ready < 0) return errno == EINTR ? L10ND_OK : l10nd_fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
+    /* recvmsg even where none are expected: a plain recv would drop descriptors unseen. */
+    union {
+        char buffer[CMSG_SPACE(MAX_DESCRIPTORS * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec space = {.iov_base = r->data + r->length, .iov_len = r->capacity - r->length};
+    struct msghdr message = {.msg_iov = &space, .msg_iovlen = 1, .msg_control = control.buffer,
+                             .msg_controllen = sizeof control.buffer};
+    ssize_t n = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    int overflow = 0;
+    for (struct cmsghdr *h = n >= 0 ? CMSG_FIRSTHDR(&message) : NULL; h; h = CMSG_NXTHDR(&message, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(h) + i * sizeof(int), sizeof received);
+            if (fds && *fd_count < MAX_DESCRIPTORS) {
+                fds[(*fd_count)++] = received;
+            } else {
+                close(received);
+                overflow = 1;
+            }
+        }
+    }
+    if (n > 0 && (message.msg_flags & MSG_CTRUNC)) overflow = 1;
+    if (n == 0) return l10nd_fail(err, L10ND_ERR_IO, "l10nd closed the connection");
+    if (n < 0) return errno == EINTR || errno == EAGAIN ? L10ND_OK : l10nd_fail(err, L10ND_ERR_IO, "recv: %s", strerror(errno));
     r->length += (size_t)n;
+    if (overflow && fds) return l10nd_fail(err, L10ND_ERR_PROTOCOL, "l10nd sent descriptors this connection cannot take");
     return L10ND_OK;
+}
+
+static int fill(int fd, line_reader *r, const struct timespec *deadline, l10nd_error *err) {
+    return fill_from(fd, r, deadline, NULL, NULL, err);
 }
 
 /* Sends all of data before the deadline; *sent says how much went out. */
@@ -252,15 +280,15 @@ static int send_all(int fd, const char *data, size_t length, const struct timesp
     while (*sent < length) {
         struct pollfd p = {.fd = fd, .events = POLLOUT};
         int ready = poll(&p, 1, ms_left(deadline));
-        if (ready == 0) return fail(err, L10ND_ERR_TIMEOUT, "l10nd took no request within the time limit");
+        if (ready == 0) return l10nd_fail(err, L10ND_ERR_TIMEOUT, "l10nd took no request within the time limit");
         if (ready < 0) {
             if (errno == EINTR) continue;
-            return fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
+            return l10nd_fail(err, L10ND_ERR_IO, "poll: %s", strerror(errno));
         }
         ssize_t n = send(fd, data + *sent, length - *sent, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0) {
             if (errno == EINTR || errno == EAGAIN) continue;
-            return fail(err, L10ND_ERR_IO, "send: %s", strerror(errno));
+            return l10nd_fail(err, L10ND_ERR_IO, "send: %s", strerror(errno));
         }
         *sent += (size_t)n;
     }
@@ -291,6 +319,18 @@ struct l10nd_client {
     long long next_id;
     waiter *waiters;
     line_reader input;              /* only the reader touches it */
+
+    /* Mapped lookups. */
+    int mapped;                     /* atomic: 0 in direct mode (L10N_MODE=direct, l10nd_set_mapped) */
+    pthread_mutex_t watch_mu;       /* the watch connection and what follows: its holder reads it or maps */
+    int watch_fd;                   /* -1: none (not yet, or l10nd went away) */
+    line_reader watch_input;
+    struct timespec watch_retry;    /* no attempt at the watch connection before */
+    long long refused;              /* the announced generation a map failed at: asked again after a change */
+    l10nd_error map_error;          /* the last mapping failure (code 0: none) */
+    pthread_rwlock_t map_lock;      /* lookups read `current` under it; a swap writes */
+    l10nd_mapping *current;         /* written with watch_mu and map_lock held */
+    long long announced;            /* atomic: the newest generation an event or reply announced */
 };
 
 static void fail_waiters(l10nd_client *c, unsigned long long connection, const char *why) {
@@ -316,7 +356,7 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
     if (c->fd >= 0 && !c->broken) return L10ND_OK;
     while (c->reading) /* the reader still uses the old descriptor */
         if (pthread_cond_timedwait(&c->changed, &c->mu, deadline) == ETIMEDOUT)
-            return fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
+            return l10nd_fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within the time limit");
     if (c->fd >= 0) {
         fail_waiters(c, c->connection, "l10nd closed the connection");
         pthread_cond_broadcast(&c->changed);
@@ -334,10 +374,12 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
     return L10ND_OK;
 }
 
+static void watch(l10nd_client *c);
+
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err) {
     l10nd_client *c = calloc(1, sizeof *c);
     if (!c) {
-        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         return NULL;
     }
     c->fd = -1;
@@ -345,7 +387,7 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     c->next_id = 1;
     if (socket_path && !(c->path = strdup(socket_path))) {
         free(c);
-        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         return NULL;
     }
     pthread_mutex_init(&c->write_mutex, NULL);
@@ -355,6 +397,17 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
     pthread_cond_init(&c->changed, &attributes);
     pthread_condattr_destroy(&attributes);
+    const char *mode = getenv("L10N_MODE");
+    c->mapped = !(mode && !strcmp(mode, "direct"));
+    c->watch_fd = -1;
+    c->refused = -1;
+    pthread_mutex_init(&c->watch_mu, NULL);
+    pthread_rwlockattr_t preference;
+    pthread_rwlockattr_init(&preference);
+    /* A swap must not wait behind a stream of lookups (glibc prefers readers by default). */
+    pthread_rwlockattr_setkind_np(&preference, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&c->map_lock, &preference);
+    pthread_rwlockattr_destroy(&preference);
     struct timespec deadline = deadline_after(c->timeout_ms);
     pthread_mutex_lock(&c->mu);
     int code = ensure_connected(c, &deadline, 0, err);
@@ -363,12 +416,18 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
         l10nd_close(c);
         return NULL;
     }
+    watch(c); /* maps now, so the first lookups need no round trip */
     return c;
 }
 
 void l10nd_close(l10nd_client *c) {
     if (!c) return;
     if (c->fd >= 0) close(c->fd);
+    if (c->watch_fd >= 0) close(c->watch_fd);
+    l10nd_mapping_free(c->current);
+    pthread_rwlock_destroy(&c->map_lock);
+    pthread_mutex_destroy(&c->watch_mu);
+    free(c->watch_input.data);
     pthread_cond_destroy(&c->changed);
     pthread_mutex_destroy(&c->mu);
     pthread_mutex_destroy(&c->write_mutex);
@@ -457,7 +516,7 @@ static int call(l10nd_client *c, json_object *request, json_object **reply_out, 
         char *line = text ? malloc(length + 1) : NULL;
         size_t sent = 0;
         if (!line) {
-            code = fail(err, L10ND_ERR_MEMORY, "out of memory");
+            code = l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         } else {
             memcpy(line, text, length);
             line[length] = '\n';
@@ -483,7 +542,7 @@ static int call(l10nd_client *c, json_object *request, json_object **reply_out, 
     for (;;) {
         if (w.reply || w.code) break;
         if (ms_left(&deadline) == 0) {
-            code = fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within %d ms", c->timeout_ms);
+            code = l10nd_fail(err, L10ND_ERR_TIMEOUT, "no reply from l10nd within %d ms", c->timeout_ms);
             break;
         }
         if (!c->reading && !c->broken && w.connection == c->connection) {
@@ -501,8 +560,8 @@ static int call(l10nd_client *c, json_object *request, json_object **reply_out, 
         *reply_out = w.reply;
         return L10ND_OK;
     }
-    if (w.code) return fail(err, w.code, "%s", w.message);
-    if (!code) code = fail(err, L10ND_ERR_IO, "the connection to l10nd was replaced");
+    if (w.code) return l10nd_fail(err, w.code, "%s", w.message);
+    if (!code) code = l10nd_fail(err, L10ND_ERR_IO, "the connection to l10nd was replaced");
     return code;
 }
 
@@ -527,12 +586,12 @@ static int add_args(json_object *target, const char *name, const l10nd_arg *args
     for (size_t i = 0; i < count; i++) {
         switch (args[i].type) {
         case L10ND_ARG_STRING:
-            if (!args[i].string) return fail(err, L10ND_ERR_ARGUMENT, "argument %zu is a NULL string", i + 1);
+            if (!args[i].string) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "argument %zu is a NULL string", i + 1);
             json_object_array_add(list, json_object_new_string(args[i].string));
             break;
         case L10ND_ARG_INT: json_object_array_add(list, json_object_new_int64(args[i].integer)); break;
         case L10ND_ARG_DOUBLE: json_object_array_add(list, json_object_new_double(args[i].number)); break;
-        default: return fail(err, L10ND_ERR_ARGUMENT, "argument %zu has an unknown type", i + 1);
+        default: return l10nd_fail(err, L10ND_ERR_ARGUMENT, "argument %zu has an unknown type", i + 1);
         }
     }
     return L10ND_OK;
@@ -549,7 +608,7 @@ static int check_ok(json_object *reply, l10nd_error *err) {
         json_object_object_get_ex(error, "code", &code);
         json_object_object_get_ex(error, "message", &message);
     }
-    return fail(err, L10ND_ERR_DAEMON, "%s: %s", code ? json_object_get_string(code) : "unknown",
+    return l10nd_fail(err, L10ND_ERR_DAEMON, "%s: %s", code ? json_object_get_string(code) : "unknown",
                 message ? json_object_get_string(message) : "l10nd refused the request");
 }
 
@@ -591,7 +650,7 @@ static int read_lookup_reply(json_object *reply, int want_formatted, l10nd_resul
     result->generation = generation ? json_object_get_int64(generation) : 0;
     if (bad || !result->value || (want_formatted && !result->formatted)) {
         l10nd_result_free(result);
-        return fail(err, L10ND_ERR_PROTOCOL, "l10nd's lookup reply lacks a member%s",
+        return l10nd_fail(err, L10ND_ERR_PROTOCOL, "l10nd's lookup reply lacks a member%s",
                     want_formatted ? " (finished strings need protocol 1.4)" : "");
     }
     return L10ND_OK;
@@ -617,7 +676,7 @@ static int read_batch_reply(json_object *reply, size_t key_count, l10nd_result *
     }
     if (bad) {
         for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
-        return fail(err, L10ND_ERR_PROTOCOL, "l10nd's batch reply does not list one value per key");
+        return l10nd_fail(err, L10ND_ERR_PROTOCOL, "l10nd's batch reply does not list one value per key");
     }
     return L10ND_OK;
 }
@@ -631,10 +690,206 @@ static int valid_count(const char *s) {
     return digits > 0 && s[i] == 0;
 }
 
+/* ---- mapped lookups ---- */
+
+static void announce(l10nd_client *c, long long generation) {
+    long long seen = __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE);
+    while (generation > seen &&
+           !__atomic_compare_exchange_n(&c->announced, &seen, generation, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+}
+
+/* With watch_mu held: makes m (or none) the generation lookups read; the old one is unmapped
+ * once the write lock shows no lookup is reading it. */
+static void install(l10nd_client *c, l10nd_mapping *m) {
+    pthread_rwlock_wrlock(&c->map_lock);
+    l10nd_mapping *old = c->current;
+    c->current = m;
+    pthread_rwlock_unlock(&c->map_lock);
+    l10nd_mapping_free(old);
+}
+
+static void close_watch(l10nd_client *c) {
+    if (c->watch_fd >= 0) close(c->watch_fd);
+    c->watch_fd = -1;
+    c->watch_input.length = 0;
+}
+
+/* With watch_mu held: takes the watch connection's lines, announcing each event's generation,
+ * until a reply (not an event) is in *reply — waiting until `deadline` for one when `reply`
+ * is given, else only reading what is there now. A `map` reply's descriptors go to fds. */
+static int watch_read(l10nd_client *c, const struct timespec *deadline, json_object **reply, int *fds,
+                      size_t *fd_count, l10nd_error *err) {
+    struct timespec now = deadline_after(0);
+    for (;;) {
+        char *line = take_line(&c->watch_input);
+        if (line) {
+            json_object *message = json_tokener_parse(line), *kind, *generation;
+            free(line);
+            if (message && json_object_object_get_ex(message, "event", &kind)) {
+                if (json_object_object_get_ex(message, "generation", &generation) &&
+                    json_object_is_type(generation, json_type_int))
+                    announce(c, json_object_get_int64(generation));
+                json_object_put(message);
+                continue;
+            }
+            if (!message || !reply) {
+                json_object_put(message);
+                return l10nd_fail(err, L10ND_ERR_PROTOCOL, "l10nd sent the watch connection a line it did not ask for");
+            }
+            *reply = message;
+            return L10ND_OK;
+        }
+        int code = fill_from(c->watch_fd, &c->watch_input, reply ? deadline : &now, fds, fd_count, err);
+        if (code == L10ND_ERR_TIMEOUT && !reply) return L10ND_OK; /* nothing more now */
+        if (code) return code;
+    }
+}
+
+/* With watch_mu held: sends `request` on the watch connection and waits for its reply. */
+static int watch_ask(l10nd_client *c, const char *request, json_object **reply, int *fds, size_t *fd_count,
+                     l10nd_error *err) {
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    size_t sent;
+    int code = send_all(c->watch_fd, request, strlen(request), &deadline, &sent, err);
+    return code ? code : watch_read(c, &deadline, reply, fds, fd_count, err);
+}
+
+/* With watch_mu held: asks `map` and installs what it hands over. A refusal (a daemon older
+ * than 1.6, `unavailable`) or a damaged set leaves lookups to the daemon until the next
+ * change; only a broken connection is returned. */
+static int map_now(l10nd_client *c, l10nd_error *err) {
+    int fds[MAX_DESCRIPTORS];
+    size_t fd_count = 0;
+    json_object *reply = NULL;
+    int code = watch_ask(c, "{\"op\":\"map\"}\n", &reply, fds, &fd_count, err);
+    l10nd_mapping *m = NULL;
+    if (!code) code = check_ok(reply, err);
+    if (!code) code = l10nd_mapping_make(reply, fds, fd_count, &m, err); /* closes the descriptors */
+    else
+        for (size_t i = 0; i < fd_count; i++) close(fds[i]);
+    json_object_put(reply);
+    if (code == L10ND_ERR_IO || code == L10ND_ERR_TIMEOUT) return code;
+    if (code) {
+        c->refused = __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE);
+        install(c, NULL);
+        return L10ND_OK;
+    }
+    announce(c, l10nd_mapping_generation(m));
+    install(c, m);
+    c->map_error.code = 0;
+    c->map_error.message[0] = 0;
+    return L10ND_OK;
+}
+
+/* With watch_mu held: a watch connection to (perhaps another) daemon, subscribed, and its
+ * generation mapped. What an earlier daemon said is no longer trusted. */
+static int watch_connect(l10nd_client *c, l10nd_error *err) {
+    int code = connect_by_rule(c->path, &c->watch_fd, err);
+    if (code) return code;
+    json_object *reply = NULL;
+    code = watch_ask(c, "{\"op\":\"subscribe\"}\n", &reply, NULL, NULL, err);
+    if (!code) code = check_ok(reply, err);
+    json_object_put(reply);
+    if (code) return code;
+    install(c, NULL);
+    __atomic_store_n(&c->announced, 0, __ATOMIC_RELEASE);
+    c->refused = -1;
+    return map_now(c, err);
+}
+
+/* Before a mapped lookup: reads the watch connection's events and maps a newer generation, or
+ * (not more often than every WATCH_RETRY_MS) connects it again after l10nd went away. Skipped
+ * when another thread is at it: its lookup reads what that thread leaves. */
+static void watch(l10nd_client *c) {
+    if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || pthread_mutex_trylock(&c->watch_mu)) return;
+    l10nd_error e = {0};
+    int code = L10ND_OK;
+    if (c->watch_fd < 0) {
+        if (ms_left(&c->watch_retry) == 0) code = watch_connect(c, &e);
+    } else {
+        code = watch_read(c, NULL, NULL, NULL, NULL, &e);
+        long long announced = __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE);
+        if (!code && (!c->current || l10nd_mapping_generation(c->current) < announced) && c->refused < announced)
+            code = map_now(c, &e);
+    }
+    if (code) {
+        /* l10nd went away: the last generation mapped answers until a new watch maps again. */
+        close_watch(c);
+        c->watch_retry = deadline_after(WATCH_RETRY_MS);
+    }
+    if (e.code) c->map_error = e;
+    pthread_mutex_unlock(&c->watch_mu);
+}
+
+/* A lookup of each of `keys` in the query's one language from the mapped generation: 1 when
+ * every key is there as a plain entry (results filled), 0 when the daemon must answer. */
+static int mapped_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                          l10nd_result *results) {
+    if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || q->language_count != 1 || !q->languages ||
+        !q->languages[0] || q->count || q->arg_count)
+        return 0;
+    watch(c);
+    l10nd_error e = {0};
+    int answered = 1;
+    pthread_rwlock_rdlock(&c->map_lock);
+    const l10nd_mapping *m = c->current;
+    if (!m || l10nd_mapping_generation(m) < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)) answered = 0;
+    for (size_t i = 0; i < key_count && answered; i++) {
+        int found = l10nd_mapping_find(m, q->languages[0], q->table, keys[i], &results[i].value, &e);
+        results[i].found = 1;
+        results[i].generation = l10nd_mapping_generation(m);
+        answered = found == 1 && (results[i].lang = strdup(q->languages[0]));
+    }
+    pthread_rwlock_unlock(&c->map_lock);
+    if (!answered)
+        for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
+    if (e.code) { /* a damaged segment: said by l10nd_mapping_state, and the daemon answers */
+        pthread_mutex_lock(&c->watch_mu);
+        c->map_error = e;
+        pthread_mutex_unlock(&c->watch_mu);
+    }
+    return answered;
+}
+
+int l10nd_set_mapped(l10nd_client *c, int mapped) {
+    if (!c) return L10ND_ERR_ARGUMENT;
+    __atomic_store_n(&c->mapped, mapped != 0, __ATOMIC_RELEASE);
+    if (!mapped) {
+        pthread_mutex_lock(&c->watch_mu);
+        close_watch(c);
+        install(c, NULL);
+        pthread_mutex_unlock(&c->watch_mu);
+    } else {
+        watch(c);
+    }
+    return L10ND_OK;
+}
+
+int l10nd_mapping_state(l10nd_client *c, long long *generation, l10nd_error *err) {
+    if (!c || !generation) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "client and generation are required");
+    watch(c);
+    pthread_rwlock_rdlock(&c->map_lock);
+    const l10nd_mapping *m = c->current;
+    *generation = m && l10nd_mapping_generation(m) >= __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)
+                      ? l10nd_mapping_generation(m)
+                      : -1;
+    pthread_rwlock_unlock(&c->map_lock);
+    pthread_mutex_lock(&c->watch_mu);
+    l10nd_error last = c->map_error;
+    pthread_mutex_unlock(&c->watch_mu);
+    if (last.code) {
+        if (err) *err = last;
+        return last.code;
+    }
+    return L10ND_OK;
+}
+
 int l10nd_lookup(l10nd_client *c, const l10nd_query *q, l10nd_result *result, l10nd_error *err) {
     if (result) memset(result, 0, sizeof *result);
-    if (!c || !q || !q->key || !result) return fail(err, L10ND_ERR_ARGUMENT, "client, query, key and result are required");
-    if (q->count && !valid_count(q->count)) return fail(err, L10ND_ERR_ARGUMENT, "count \"%.100s\" is not a decimal number", q->count);
+    if (!c || !q || !q->key || !result) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "client, query, key and result are required");
+    if (q->count && !valid_count(q->count)) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "count \"%.100s\" is not a decimal number", q->count);
+    if (mapped_answers(c, q, &q->key, 1, result)) return L10ND_OK;
     json_object *request = base_request("lookup", q);
     json_object_object_add(request, "key", json_object_new_string(q->key));
     if (q->count) json_object_object_add(request, "count", json_object_new_string(q->count));
@@ -645,13 +900,14 @@ int l10nd_lookup(l10nd_client *c, const l10nd_query *q, l10nd_result *result, l1
     if (code) return code;
     code = read_lookup_reply(reply, q->arg_count > 0, result, err);
     json_object_put(reply);
+    if (!code) announce(c, result->generation); /* an older mapped generation answers no more */
     return code;
 }
 
 int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
                 l10nd_result *results, l10nd_error *err) {
     if (!c || !q || (!keys && key_count) || (!results && key_count))
-        return fail(err, L10ND_ERR_ARGUMENT, "client, query, keys and results are required");
+        return l10nd_fail(err, L10ND_ERR_ARGUMENT, "client, query, keys and results are required");
     memset(results, 0, key_count * sizeof *results);
     json_object *request = base_request("batch", q);
     json_object *list = json_object_new_array();
@@ -659,9 +915,13 @@ int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, 
     for (size_t i = 0; i < key_count; i++) {
         if (!keys[i]) {
             json_object_put(request);
-            return fail(err, L10ND_ERR_ARGUMENT, "key %zu is NULL", i + 1);
+            return l10nd_fail(err, L10ND_ERR_ARGUMENT, "key %zu is NULL", i + 1);
         }
         json_object_array_add(list, json_object_new_string(keys[i]));
+    }
+    if (mapped_answers(c, q, keys, key_count, results)) {
+        json_object_put(request);
+        return L10ND_OK;
     }
     json_object *reply = NULL;
     int code = call(c, request, &reply, err);
@@ -669,6 +929,7 @@ int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, 
     if (code) return code;
     code = read_batch_reply(reply, key_count, results, err);
     json_object_put(reply);
+    if (!code && key_count) announce(c, results[0].generation);
     return code;
 }
 
@@ -696,7 +957,7 @@ static int subscribe_on(l10nd_subscription *s, l10nd_error *err) {
         if ((code = fill(s->fd, &s->input, &deadline, err))) return code;
     json_object *reply = json_tokener_parse(line);
     free(line);
-    code = reply ? check_ok(reply, err) : fail(err, L10ND_ERR_PROTOCOL, "l10nd's subscribe reply is not JSON");
+    code = reply ? check_ok(reply, err) : l10nd_fail(err, L10ND_ERR_PROTOCOL, "l10nd's subscribe reply is not JSON");
     json_object_put(reply);
     return code;
 }
@@ -724,7 +985,7 @@ l10nd_subscription *l10nd_subscribe(const char *socket_path, int timeout_ms, l10
     l10nd_subscription *s = calloc(1, sizeof *s);
     if (!s || (socket_path && !(s->path = strdup(socket_path)))) {
         free(s);
-        fail(err, L10ND_ERR_MEMORY, "out of memory");
+        l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         return NULL;
     }
     s->fd = -1;
@@ -737,7 +998,7 @@ l10nd_subscription *l10nd_subscribe(const char *socket_path, int timeout_ms, l10
 }
 
 int l10nd_next_event(l10nd_subscription *s, int timeout_ms, l10nd_event *event, l10nd_error *err) {
-    if (!s || !event) return fail(err, L10ND_ERR_ARGUMENT, "subscription and event are required");
+    if (!s || !event) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "subscription and event are required");
     struct timespec deadline = deadline_after(timeout_ms);
     for (;;) {
         char *line = s->fd >= 0 ? take_line(&s->input) : NULL;

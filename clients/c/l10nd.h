@@ -35,7 +35,9 @@ typedef struct l10nd_client l10nd_client;
 /* Connects. socket_path NULL follows the socket rule (docs/CLIENT.md "Which socket"):
  * L10N_SOCKET; else $XDG_RUNTIME_DIR/l10nd/l10nd.sock (/tmp/l10nd-$UID/l10nd.sock without
  * it) if it exists; else /run/l10nd/l10nd.sock. timeout_ms is each call's time limit
- * (0 = 5000). Returns NULL with err filled when no daemon answers. */
+ * (0 = 5000). Returns NULL with err filled when no daemon answers. In mapped mode (the
+ * default, below) it also opens the watch connection and maps the daemon's segments, waiting
+ * at most timeout_ms for them; a failure there only leaves lookups to the daemon. */
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err);
 /* Closes the connection and frees the client. No call may be running on it. */
 void l10nd_close(l10nd_client *client);
@@ -78,6 +80,22 @@ int l10nd_lookup(l10nd_client *client, const l10nd_query *query, l10nd_result *r
  * are ignored). results must hold key_count entries; on L10ND_OK each is filled (free each). */
 int l10nd_batch(l10nd_client *client, const l10nd_query *query, const char *const *keys, size_t key_count,
                 l10nd_result *results, l10nd_error *err);
+
+/* Mapped lookups (on by default; L10N_MODE=direct in the environment at l10nd_open, or
+ * l10nd_set_mapped(client, 0), turns them off). The client maps the daemon's compiled segments
+ * (protocol 1.6 `map`, on a second connection that is subscribed to changes) and answers a
+ * lookup or batch in one language, without count or args, whose keys that language's own
+ * segment has as plain entries, in place: no round trip, the same answer. Anything else — a
+ * fallback, a miss, a plural entry, several languages — is asked of the daemon. A change
+ * event, or a reply from a newer generation, retires the mapped one before the next lookup
+ * reads it; the new one is mapped by the next lookup to see the change. A daemon that
+ * refuses `map` is asked every time. While the daemon is away the last generation mapped
+ * answers. Thread-safe like the rest: may be called while lookups run. */
+int l10nd_set_mapped(l10nd_client *client, int mapped);
+/* The generation mapped lookups answer from now (-1: none: not mapped, off, refused, or a
+ * newer one announced and not mapped yet). Returns L10ND_OK, or the last mapping failure's
+ * code with err saying what it was (lookups then ask the daemon). */
+int l10nd_mapping_state(l10nd_client *client, long long *generation, l10nd_error *err);
 
 /* A subscription to change events, on a connection of its own. Use from one thread at a time. */
 typedef struct l10nd_subscription l10nd_subscription;

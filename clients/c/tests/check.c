@@ -12,6 +12,14 @@
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *   check events                       a fake daemon sends event lines of other shapes ("event":null,
  *                                      a number) before a change event: they are skipped
+ *   check mapped DIR THREADS PER       mapped lookups while a writer rewrites DIR's 8 languages (each
+ *                                      LANG.lproj/Localizable.strings: "key N" = "LANG value N vV"; v0 at
+ *                                      the start): every answer is the caller's key and language, never
+ *                                      older than one the thread saw, a batch of one generation; each
+ *                                      rewrite is answered within 2 s; the last generation is mapped and
+ *                                      old ones unmapped; direct mode (l10nd_set_mapped 0) unmaps all
+ *
+ * The fake daemons speak only lookups: their checks run in direct mode (L10N_MODE=direct).
  *
  * Prints one summary line; exits non-zero on any wrong answer or error. */
 #define _GNU_SOURCE
@@ -367,14 +375,201 @@ static int events(void) {
     return code;
 }
 
+/* ---- mapped lookups across rewrites ---- */
+
+#define MAPPED_LANGUAGES 8
+#define MAPPED_KEYS 40
+#define REWRITES 24
+static const char *const mapped_languages[MAPPED_LANGUAGES] = {"de", "fr", "ja", "ru", "es", "it", "pt-BR", "zh-Hans"};
+
+typedef struct mapped_run {
+    l10nd_client *client;
+    const char *directory;
+    int thread, count;
+    long wrong, errors;
+    int done; /* the readers finished: the writer stops */
+    char first_problem[600];
+} mapped_run;
+
+static void write_version(const char *directory, const char *lang, int version) {
+    char path[4096], staged[4200];
+    snprintf(path, sizeof path, "%s/%s.lproj/Localizable.strings", directory, lang);
+    snprintf(staged, sizeof staged, "%s.new", path);
+    FILE *out = fopen(staged, "w");
+    if (!out) return;
+    for (int i = 0; i < MAPPED_KEYS; i++) fprintf(out, "\"key %d\" = \"%s value %d v%d\";\n", i, lang, i, version);
+    fclose(out);
+    rename(staged, path); /* as editors save: the daemon never reads half a file */
+}
+
+/* The version of a value written for (lang, index), or -1 when it is another's. */
+static int version_of(const char *value, const char *lang, int index) {
+    char want[64];
+    int prefix = snprintf(want, sizeof want, "%s value %d v", lang, index);
+    if (!value || strncmp(value, want, (size_t)prefix)) return -1;
+    char *end;
+    long version = strtol(value + prefix, &end, 10);
+    return *end || end == value + prefix ? -1 : (int)version;
+}
+
+static void mapped_problem(mapped_run *r, const char *what, const char *lang, int index, const char *value) {
+    if (!r->wrong++)
+        snprintf(r->first_problem, sizeof r->first_problem, "%s: key %d in %s: %s", what, index, lang,
+                 value ? value : "(none)");
+}
+
+static void *mapped_reader(void *argument) {
+    mapped_run *r = argument;
+    int newest[MAPPED_LANGUAGES] = {0};
+    for (int n = 0; n < r->count; n++) {
+        int which = (r->thread + n) % MAPPED_LANGUAGES, index = (r->thread * 7 + n) % MAPPED_KEYS;
+        const char *lang = mapped_languages[which];
+        const char *languages[] = {lang};
+        l10nd_query q = {.languages = languages, .language_count = 1};
+        l10nd_error err;
+        char keys[3][32];
+        const char *key_list[3];
+        l10nd_result results[3];
+        size_t count = n % 10 == 0 ? 3 : 1;
+        for (size_t k = 0; k < count; k++) {
+            snprintf(keys[k], sizeof keys[k], "key %d", (index + (int)k) % MAPPED_KEYS);
+            key_list[k] = keys[k];
+        }
+        q.key = key_list[0];
+        int code = count == 3 ? l10nd_batch(r->client, &q, key_list, 3, results, &err)
+                              : l10nd_lookup(r->client, &q, &results[0], &err);
+        if (code) {
+            if (!r->errors++) snprintf(r->first_problem, sizeof r->first_problem, "error %d: %s", err.code, err.message);
+            continue;
+        }
+        int first = -1;
+        for (size_t k = 0; k < count; k++) {
+            int version = version_of(results[k].value, lang, (index + (int)k) % MAPPED_KEYS);
+            if (version < 0) mapped_problem(r, "another's answer", lang, index, results[k].value);
+            else if (version < newest[which]) mapped_problem(r, "an older generation than seen", lang, index, results[k].value);
+            else if (first >= 0 && version != first) mapped_problem(r, "a batch of two generations", lang, index, results[k].value);
+            if (version > newest[which]) newest[which] = version;
+            if (first < 0) first = version;
+            l10nd_result_free(&results[k]);
+        }
+    }
+    return NULL;
+}
+
+/* Lines of /proc/self/maps that map memory files: the slabs this process holds. */
+static int slab_mappings(void) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    char line[1024];
+    int count = 0;
+    while (maps && fgets(line, sizeof line, maps)) count += strstr(line, "memfd:") != NULL;
+    if (maps) fclose(maps);
+    return count;
+}
+
+static long long wait_for_generation(l10nd_client *client, long long at_least) {
+    long long generation = -1;
+    l10nd_error err;
+    for (int tries = 0; tries < 1000; tries++) {
+        l10nd_mapping_state(client, &generation, &err);
+        if (generation >= at_least) return generation;
+        usleep(10000);
+    }
+    return generation;
+}
+
+static int mapped(const char *directory, int threads, int per) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    l10nd_subscription *sub = client ? l10nd_subscribe(NULL, 10000, &err) : NULL;
+    if (!sub) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    long long generation = wait_for_generation(client, 0);
+    if (generation < 0) {
+        l10nd_mapping_state(client, &generation, &err);
+        printf("never mapped: %s\n", err.message);
+        return 1;
+    }
+    mapped_run *runs = calloc((size_t)threads, sizeof *runs);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    struct timespec began, ended;
+    clock_gettime(CLOCK_MONOTONIC, &began);
+    for (int t = 0; t < threads; t++) {
+        runs[t] = (mapped_run){.client = client, .directory = directory, .thread = t, .count = per};
+        pthread_create(&ids[t], NULL, mapped_reader, &runs[t]);
+    }
+    /* The writer, on this thread: each rewrite seen by the subscription, then answered. */
+    long long last_event = generation;
+    int rewrites = 0, slow = 0;
+    for (int version = 1; version <= REWRITES; version++, rewrites++) {
+        const char *lang = mapped_languages[version % MAPPED_LANGUAGES];
+        write_version(directory, lang, version);
+        l10nd_event event;
+        if (l10nd_next_event(sub, 10000, &event, &err)) {
+            printf("no event for v%d: %s\n", version, err.message);
+            slow = 1;
+            break;
+        }
+        last_event = event.generation;
+        const char *languages[] = {lang};
+        l10nd_query q = {.key = "key 3", .languages = languages, .language_count = 1};
+        int answered = 0;
+        for (int tries = 0; tries < 200 && !answered; tries++) {
+            l10nd_result r;
+            if (!l10nd_lookup(client, &q, &r, &err)) {
+                answered = version_of(r.value, lang, 3) == version;
+                l10nd_result_free(&r);
+            }
+            if (!answered) usleep(10000);
+        }
+        if (!answered) {
+            printf("v%d of %s was not answered within 2 s\n", version, lang);
+            slow = 1;
+        }
+    }
+    long wrong = 0, errors = 0;
+    for (int t = 0; t < threads; t++) {
+        pthread_join(ids[t], NULL);
+        wrong += runs[t].wrong;
+        errors += runs[t].errors;
+        if (runs[t].first_problem[0]) fprintf(stderr, "thread %d: %s\n", t, runs[t].first_problem);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &ended);
+    double seconds = (double)(ended.tv_sec - began.tv_sec) + (double)(ended.tv_nsec - began.tv_nsec) / 1e9;
+    /* A set spans at most 16 slabs: more mapped would be older generations kept. */
+    long long final = wait_for_generation(client, last_event);
+    int held = slab_mappings();
+    l10nd_set_mapped(client, 0);
+    long long off;
+    l10nd_mapping_state(client, &off, &err);
+    int after_off = slab_mappings();
+    const char *languages[] = {"de"};
+    l10nd_query q = {.key = "key 1", .languages = languages, .language_count = 1};
+    l10nd_result r;
+    int direct_ok = !l10nd_lookup(client, &q, &r, &err) && version_of(r.value, "de", 1) >= 0;
+    if (direct_ok) l10nd_result_free(&r);
+    printf("mapped: lookups=%ld wrong=%ld errors=%ld rewrites=%d generation=%lld/%lld slabs=%d off=%lld/%d "
+           "direct=%d (%.0f calls/s)\n",
+           (long)threads * per, wrong, errors, rewrites, final, last_event, held, off, after_off, direct_ok,
+           (double)threads * per / seconds);
+    free(runs);
+    free(ids);
+    l10nd_unsubscribe(sub);
+    l10nd_close(client);
+    return wrong || errors || slow || final != last_event || held > 16 || held == 0 || off != -1 || after_off ||
+           !direct_ok;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
-    if (argc >= 2 && !strcmp(argv[1], "garbage")) return garbage();
+    if (argc >= 5 && !strcmp(argv[1], "mapped")) return mapped(argv[2], atoi(argv[3]), atoi(argv[4]));
+    if (argc >= 2 && !strcmp(argv[1], "garbage")) return setenv("L10N_MODE", "direct", 1) || garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
-    if (argc >= 2 && !strcmp(argv[1], "events")) return events();
-    fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors\n");
+    if (argc >= 2 && !strcmp(argv[1], "events")) return setenv("L10N_MODE", "direct", 1) || events();
+    fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors | mapped DIR N PER\n");
     return 2;
 }
