@@ -247,7 +247,7 @@ import Testing
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text == "ready\nafter the restart: ok\nsubscription: reconnected=1\n")
+        #expect(text == "ready\nafter the restart: ok\nsubscription: reconnected=1\nmapped again: yes\n")
     }
 
     /// The library and check.c built with AddressSanitizer and UBSan: every check passes with

@@ -5,8 +5,8 @@
  *   check subscribe STRINGS_FILE       subscribes, adds a key to STRINGS_FILE (de), waits for the event
  *                                      and looks the new key up
  *   check restart                      a lookup and a subscription, then (after a line on stdin: the
- *                                      daemon was restarted on the same socket) one more lookup and
- *                                      the subscription's next event
+ *                                      daemon was restarted on the same socket) one more lookup, the
+ *                                      subscription's next event, and the new daemon's segments mapped
  *   check garbage                      a fake daemon answers with broken replies (canned, then 300 random
  *                                      ones): every call returns an error or a well-formed result
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
@@ -228,6 +228,17 @@ static int lookup_save(l10nd_client *client, l10nd_error *err) {
     return code;
 }
 
+static long long wait_for_generation(l10nd_client *client, long long at_least) {
+    long long generation = -1;
+    l10nd_error err;
+    for (int tries = 0; tries < 1000; tries++) {
+        l10nd_mapping_state(client, &generation, &err);
+        if (generation >= at_least) return generation;
+        usleep(10000);
+    }
+    return generation;
+}
+
 static int restart(void) {
     l10nd_error err;
     /* 10 s: the next call waits for the restarted daemon to listen (a debug build, a busy host). */
@@ -249,6 +260,10 @@ static int restart(void) {
     if (renewed) printf("subscription: %s\n", err.message);
     else printf("subscription: reconnected=%d\n", event.reconnected);
     code |= renewed || !event.reconnected;
+    /* The new daemon's segments are mapped: the watch connection was renewed too. */
+    long long generation = wait_for_generation(client, 0);
+    printf("mapped again: %s\n", generation >= 0 ? "yes" : "no");
+    code |= generation < 0;
     l10nd_unsubscribe(sub);
     l10nd_close(client);
     return code;
@@ -464,17 +479,6 @@ static int slab_mappings(void) {
     while (maps && fgets(line, sizeof line, maps)) count += strstr(line, "memfd:") != NULL;
     if (maps) fclose(maps);
     return count;
-}
-
-static long long wait_for_generation(l10nd_client *client, long long at_least) {
-    long long generation = -1;
-    l10nd_error err;
-    for (int tries = 0; tries < 1000; tries++) {
-        l10nd_mapping_state(client, &generation, &err);
-        if (generation >= at_least) return generation;
-        usleep(10000);
-    }
-    return generation;
 }
 
 static int mapped(const char *directory, int threads, int per) {
