@@ -299,6 +299,41 @@ import Testing
         }
     }
 
+    /// Mapped answers equal the daemon's on real tables: every key of iina's `.strings` and
+    /// Mastodon's `.stringsdict` (plural entries, asked) that six languages' `table` replies
+    /// list (their fallbacks too), and some missing keys, looked up mapped and asked
+    /// (`check parity`).
+    @Test(
+        .enabled(
+            if: PackagePaths.corpus != nil && PackagePaths.shared(Self.mastodonResources) != nil,
+            "the shared corpus is absent"))
+    func mappedAnswersEqualTheDaemonsOnRealTables() throws {
+        let build = try Self.plain.get()
+        let roots = [try #require(PackagePaths.corpus), try #require(PackagePaths.shared(Self.mastodonResources))]
+        let daemon = try DaemonProcess(resources: roots)
+        var lines = ""
+        for language in ["de", "fr", "ja", "zh-Hans", "pt-BR", "ru"] {
+            let files = roots.flatMap {
+                (try? FileManager.default.contentsOfDirectory(atPath: "\($0)/\(language).lproj")) ?? []
+            }
+            for table in Set(files.map { ($0 as NSString).deletingPathExtension }).sorted() {
+                let reply = try daemon.request(["op": "table", "lang": language, "table": table])
+                let keys = (reply["entries"] as? [String: Any] ?? [:]).keys.sorted()
+                for (index, key) in keys.enumerated() where !key.contains("\t") && !key.contains("\n") {
+                    lines += "\(language)\t\(table)\t\(key)\n"
+                    if index % 9 == 0 { lines += "\(language)\t\(table)\t\(key) ✗\n" }
+                }
+            }
+        }
+        let directory = try TemporaryDirectory(prefix: "clib-parity")
+        try lines.write(toFile: directory.path + "/keys", atomically: true, encoding: .utf8)
+        let output = try Self.run(build.check, ["parity", directory.path + "/keys"], socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout.contains("differ=0 errors=0 mapped=yes"), "\(output.stdout)\(output.stderr)")
+    }
+
+    static let mastodonResources = "corpus/mastodon-ios/MastodonSDK/Sources/MastodonLocalization/Resources"
+
     /// Found by the c-reply fuzz target: an `"event":null` line crashed `l10nd_next_event`
     /// (strcmp of NULL). A fake daemon sends lines whose `event` is null, a number and an array
     /// before a real change event: they are skipped, and the change is the event returned.

@@ -12,6 +12,9 @@
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *   check events                       a fake daemon sends event lines of other shapes ("event":null,
  *                                      a number) before a change event: they are skipped
+ *   check parity FILE                  each line of FILE (LANG TAB TABLE TAB KEY) looked up mapped and
+ *                                      asked of the daemon (a second client, direct): the same value,
+ *                                      found and language every time
  *   check mapped DIR THREADS PER       mapped lookups while a writer rewrites DIR's 8 languages (each
  *                                      LANG.lproj/Localizable.strings: "key N" = "LANG value N vV"; v0 at
  *                                      the start): every answer is the caller's key and language, never
@@ -565,11 +568,58 @@ static int mapped(const char *directory, int threads, int per) {
            !direct_ok;
 }
 
+static int same(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+static int parity(const char *file) {
+    l10nd_error err;
+    l10nd_client *mapped_client = l10nd_open(NULL, 10000, &err);
+    l10nd_client *direct = mapped_client ? l10nd_open(NULL, 10000, &err) : NULL;
+    FILE *in = direct ? fopen(file, "r") : NULL;
+    if (!in || l10nd_set_mapped(direct, 0)) {
+        printf("parity: %s\n", direct ? file : err.message);
+        return 1;
+    }
+    long long generation = wait_for_generation(mapped_client, 0);
+    char line[8192];
+    long lookups = 0, differ = 0, errors = 0;
+    while (fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\n")] = 0;
+        char *table = strchr(line, '\t'), *key = table ? strchr(table + 1, '\t') : NULL;
+        if (!key) continue;
+        *table++ = 0;
+        *key++ = 0;
+        const char *languages[] = {line};
+        l10nd_query q = {.key = key, .table = table, .languages = languages, .language_count = 1};
+        l10nd_result a, b;
+        lookups++;
+        int code = l10nd_lookup(mapped_client, &q, &a, &err);
+        if (code || l10nd_lookup(direct, &q, &b, &err)) {
+            if (!errors++) fprintf(stderr, "%s/%s %s: %s\n", line, table, key, err.message);
+            if (!code) l10nd_result_free(&a);
+            continue;
+        }
+        if (!same(a.value, b.value) || a.found != b.found || !same(a.lang, b.lang)) {
+            if (!differ++)
+                fprintf(stderr, "%s/%s %s: mapped %s (%s), l10nd %s (%s)\n", line, table, key, a.value,
+                        a.lang ? a.lang : "-", b.value, b.lang ? b.lang : "-");
+        }
+        l10nd_result_free(&a);
+        l10nd_result_free(&b);
+    }
+    fclose(in);
+    printf("parity: lookups=%ld differ=%ld errors=%ld mapped=%s\n", lookups, differ, errors,
+           generation >= 0 ? "yes" : "no");
+    l10nd_close(direct);
+    l10nd_close(mapped_client);
+    return differ || errors || generation < 0 || lookups == 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
+    if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2]);
     if (argc >= 5 && !strcmp(argv[1], "mapped")) return mapped(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc >= 2 && !strcmp(argv[1], "garbage")) return setenv("L10N_MODE", "direct", 1) || garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
