@@ -25,7 +25,8 @@ enum CommandCatalog {
                 HelpEntry(
                     "--count N",
                     "Pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in; repeat it for one "
-                        + "count per format argument (--count 3 --count 1)."),
+                        + "count per format argument (--count 3 --count 1). A format that reads more arguments "
+                        + "than the counts given is printed as far as it fills, and the exit code is 1."),
                 HelpEntry("--strict", "Exit 1 when no language has KEY (the key is still printed)."),
             ],
             valueOptions: ["lang", "table", "count"], flagOptions: ["strict"],

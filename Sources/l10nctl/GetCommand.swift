@@ -79,12 +79,18 @@ enum GetCommand {
         // With counts, the plural forms are selected; fill in the numbers they show: an
         // integer conversion the count's integral part, by which its form was chosen.
         let kinds = FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(result.value))
-        let value =
-            counts.isEmpty
-            ? result.value
-            : LocalizedFormatter.formatLeniently(
-                result.value,
-                counts.enumerated().map { Self.argument($1.text, integer: kinds[$0 + 1] == .integer) })
+        let arguments = counts.enumerated().map { Self.argument($1.text, integer: kinds[$0 + 1] == .integer) }
+        // A format that reads more arguments than the counts given (`%d of %d` with one
+        // `--count`) is printed as far as it fills, and the command fails saying so: a
+        // `%2$ld` left in the output is never an answer with exit 0.
+        var unfilled: FormatMismatch?
+        var value = result.value
+        if !counts.isEmpty {
+            do { value = try LocalizedFormatter.format(result.value, arguments) } catch {
+                unfilled = error
+                value = LocalizedFormatter.formatLeniently(result.value, arguments)
+            }
+        }
         if invocation.json {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
@@ -94,6 +100,14 @@ enum GetCommand {
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(value)
+        }
+        if let unfilled {
+            let hint =
+                (kinds.keys.max() ?? 0) > counts.count
+                ? "; give --count once per argument (--count 3 --count 1)" : ""
+            throw CommandFailure(
+                "the value of '\(key)' does not fit the counts given (\(unfilled.message))\(hint): printed as far as it fills"
+            )
         }
         if parsed.flags.contains("strict"), !result.found {
             throw CommandFailure("'\(key)' is in no language of the chain (--strict)")
