@@ -10,8 +10,9 @@ import LocalizationWire
 enum DaemonCommands {
     /// Connects to `--socket`, else by the clients' socket rule (`L10N_SOCKET`, else the
     /// per-user socket if it exists, else the system socket).
-    static func connect(_ invocation: Invocation, timeout: Double = 10) throws -> DaemonConnection {
-        do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout) } catch {
+    static func connect(_ invocation: Invocation, timeout: Double? = nil) throws -> DaemonConnection {
+        do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout ?? invocation.timeout) } catch
+        {
             let path =
                 invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
             throw CommandFailure(
@@ -30,20 +31,28 @@ enum DaemonCommands {
     }
 
     /// Why a lookup through the client library got no answer from the daemon at
-    /// `socketPath`: the library falls back quietly, so one more connection asks. A daemon
-    /// that is there but refuses (at its connection limit) gives its reason, as for every
-    /// other command; no daemon is said as such.
-    static func unanswered(socketPath: String, explicit: Bool) -> CommandFailure {
+    /// `socketPath`: the library falls back quietly, so one more connection asks, for what
+    /// is left of `timeout` after `started` (a daemon that did not answer the lookup is not
+    /// waited for twice). A daemon that is there but refuses (at its connection limit) gives
+    /// its reason, as for every other command; no daemon is said as such.
+    static func unanswered(socketPath: String, explicit: Bool, timeout: Double, started: Date) -> CommandFailure {
+        let left = timeout - Date().timeIntervalSince(started)
+        guard left > 0.05 else { return didNotAnswer(socketPath, within: timeout) }
         let connection: DaemonConnection
-        do { connection = try DaemonConnection(socketPath: socketPath, timeout: 10) } catch {
+        do { connection = try DaemonConnection(socketPath: socketPath, timeout: left) } catch {
             return CommandFailure(
                 "\(error.message) (\(passedOver(socketPath, explicit: explicit))"
                     + "start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
             )
         }
-        do { _ = try fields(.hello, on: connection) } catch let failure as CommandFailure { return failure } catch {
+        do { _ = try fields(of: connection.send(.hello)) } catch let failure as CommandFailure { return failure } catch
+        {
+            if let error = error as? DaemonConnectionError, error.code == .timeout {
+                return didNotAnswer(socketPath, within: timeout)
+            }
             return CommandFailure("l10nd on \(socketPath) did not answer: \(error)")
         }
+        if Date().timeIntervalSince(started) >= timeout { return didNotAnswer(socketPath, within: timeout) }
         // It answers now: a refusal that has passed (a client left), or a lookup that failed.
         return CommandFailure("l10nd on \(socketPath) did not answer the lookup; try again")
     }
@@ -54,9 +63,26 @@ enum DaemonCommands {
         print(invocation.json ? WireValue.object(["socket": .string(path)]).jsonText : path)
     }
 
-    /// Sends `operation` and returns the reply's fields, turning an error reply into a failure.
+    /// Sends `operation` and returns the reply's fields, turning an error reply into a
+    /// failure, and no answer within the connection's time limit into one that names it.
     static func fields(_ operation: WireOperation, on connection: DaemonConnection) throws -> [String: WireValue] {
-        try fields(of: connection.send(operation))
+        let reply: WireReply
+        do { reply = try connection.send(operation) } catch  where error.code == .timeout {
+            throw didNotAnswer(connection.socketPath, within: connection.timeout)
+        }
+        return try fields(of: reply)
+    }
+
+    /// l10nd is there (it took the connection) but gave no answer in time.
+    static func didNotAnswer(_ socketPath: String, within timeout: Double) -> CommandFailure {
+        CommandFailure(
+            "l10nd on \(socketPath) did not answer within \(seconds(timeout)) (give --timeout SECONDS to wait longer)")
+    }
+
+    /// `10 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        let whole = value.rounded()
+        return (whole == value && whole < 1e15 ? String(Int(whole)) : String(value)) + " s"
     }
 
     /// A reply's fields, turning an error reply into a failure.
@@ -72,10 +98,8 @@ enum DaemonCommands {
 
     /// Sends `operation`; with `--format json` prints the reply as it came and returns nil,
     /// else returns it for the caller to print as text.
-    static func fieldsForText(
-        _ operation: WireOperation, _ invocation: Invocation, timeout: Double = 10
-    ) throws -> [String: WireValue]? {
-        let reply = try fields(operation, on: try connect(invocation, timeout: timeout))
+    static func fieldsForText(_ operation: WireOperation, _ invocation: Invocation) throws -> [String: WireValue]? {
+        let reply = try fields(operation, on: try connect(invocation))
         guard invocation.json else { return reply }
         print(WireValue.object(reply).jsonText)
         return nil
@@ -157,13 +181,7 @@ enum DaemonCommands {
     }
 
     static func reload(_ invocation: Invocation) throws {
-        let text = invocation.arguments.value("timeout") ?? "60"
-        // At most a day: the socket's time limit is set in whole microseconds, and `inf` or
-        // 1e300 would trap converting to an integer.
-        guard let timeout = Double(text), timeout > 0, timeout <= 86_400 else {
-            throw UsageError("--timeout takes a number of seconds from 0 to 86400 such as 60, not '\(text)'")
-        }
-        guard let reply = try fieldsForText(.reload, invocation, timeout: timeout) else { return }
+        guard let reply = try fieldsForText(.reload, invocation) else { return }
         let changes = reply["changes"]?.arrayValue ?? []
         print(
             "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"

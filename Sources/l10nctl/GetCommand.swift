@@ -54,9 +54,11 @@ enum GetCommand {
         if !roots.isEmpty {
             localizer.useResources(at: roots, developmentLanguage: invocation.developmentLanguage)
         }
+        // The library connects (and says hello) as the daemon is chosen: the time limit runs from here.
+        let started = Date()
         if !useFiles {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
-            localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: 10)
+            localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: invocation.timeout)
         }
         let table = parsed.value("table")
         let plural: PluralCounts =
@@ -69,7 +71,7 @@ enum GetCommand {
         if !useFiles, source != .daemon {
             throw DaemonCommands.unanswered(
                 socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment),
-                explicit: invocation.socket != nil)
+                explicit: invocation.socket != nil, timeout: invocation.timeout, started: started)
         }
         for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
             warn(

@@ -20,7 +20,7 @@ enum ReportCommand {
             throw CommandFailure("\(root): no such directory")
         }
         let report = try ResourceReport.gather(
-            roots: roots, developmentLanguage: development, socket: invocation.socket)
+            roots: roots, developmentLanguage: development, socket: invocation.socket, timeout: invocation.timeout)
         do {
             try Data(HTMLReport.render(report).utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
         } catch {
