@@ -15,10 +15,19 @@ enum DaemonCommands {
         {
             let path =
                 invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
-            throw CommandFailure(
-                "\(error.message) (\(passedOver(path, explicit: invocation.socket != nil))"
-                    + "start l10nd, or give --socket PATH or L10N_SOCKET)")
+            throw unreachable(error, path, explicit: invocation.socket != nil, instead: "--socket PATH or L10N_SOCKET")
         }
+    }
+
+    /// Why no connection to `path` was made, with what to do: a socket that refused this
+    /// user is there (l10nd runs: the message names the group to join); for one that is not,
+    /// start l10nd or give `instead`.
+    static func unreachable(_ error: DaemonConnectionError, _ path: String, explicit: Bool, instead: String)
+        -> CommandFailure
+    {
+        if error.permissionRefused { return CommandFailure(error.message) }
+        return CommandFailure(
+            "\(error.message) (\(passedOver(path, explicit: explicit))start l10nd, or give \(instead))")
     }
 
     /// The paths the socket rule looked at before `path`, as the start of a parenthesis
@@ -40,10 +49,8 @@ enum DaemonCommands {
         guard left > 0.05 else { return didNotAnswer(socketPath, within: timeout) }
         let connection: DaemonConnection
         do { connection = try DaemonConnection(socketPath: socketPath, timeout: left) } catch {
-            return CommandFailure(
-                "\(error.message) (\(passedOver(socketPath, explicit: explicit))"
-                    + "start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
-            )
+            return unreachable(
+                error, socketPath, explicit: explicit, instead: "--socket PATH, L10N_SOCKET or --resources")
         }
         do { _ = try fields(of: connection.send(.hello)) } catch let failure as CommandFailure { return failure } catch
         {
