@@ -21,7 +21,10 @@ enum CommandCatalog {
                     "--lang TAG",
                     "A preferred language (repeatable): ja, pt-BR, zh_Hant_TW, or an Accept-Language list: "
                         + "\"de-DE,de;q=0.9,en;q=0.8\"."),
-                HelpEntry("--table NAME", "The table (default Localizable)."),
+                HelpEntry(
+                    "--table NAME",
+                    "The table (default Localizable). One no language has is an error listing the tables; a "
+                        + "path (a /) is a usage error."),
                 HelpEntry(
                     "--count N",
                     "Pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in; repeat it for one "
@@ -182,8 +185,14 @@ enum CommandCatalog {
                     + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [
-                HelpEntry("--lang TAG", "Only this language's keys."),
-                HelpEntry("--table NAME", "Only this table's keys."),
+                HelpEntry(
+                    "--lang TAG",
+                    "Only this language's keys. One l10nd does not serve is an error listing those it serves, "
+                        + "unless lookups asked for it (then a warning)."),
+                HelpEntry(
+                    "--table NAME",
+                    "Only this table's keys. One l10nd does not serve is an error listing its tables, unless "
+                        + "lookups asked for it (then a warning); a path (a /) is a usage error."),
             ],
             valueOptions: ["lang", "table"], globals: [.socket, .resources, .developmentLanguage, .timeout],
             formats: ["text", "json", "strings", "po"]),

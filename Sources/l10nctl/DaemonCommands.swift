@@ -237,8 +237,11 @@ enum DaemonCommands {
     static func missing(_ invocation: Invocation) throws {
         let parsed = invocation.arguments
         let format = invocation.format
-        let reply = try fields(.missing, on: try connect(invocation))
+        let table = try TableArgument.checked(parsed.value("table"))
+        let connection = try connect(invocation)
+        let reply = try fields(.missing, on: connection)
         var entries = reply["missing"]?.arrayValue ?? []
+        let served = try fields(.languages, on: connection)["languages"]?.arrayValue ?? []
         if let language = parsed.value("lang") {
             let wanted: String
             do { wanted = try LanguageTag(language).identifier } catch { throw UsageError("\(error)") }
@@ -247,11 +250,33 @@ enum DaemonCommands {
                 guard let asked = entry["lang"]?.stringValue else { return false }
                 return asked == wanted || asked.hasPrefix(wanted + "-")
             }
+            // A language l10nd does not serve is said: with no lookups asked in it either, it
+            // is a mistake (`zz`, `jp`); with some, they are what its users asked for.
+            let languages = served.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+            if !FallbackChain.unmatched([language], available: languages).isEmpty {
+                let listed = languages.map(\.identifier).joined(separator: ", ")
+                if entries.isEmpty {
+                    throw CommandFailure(
+                        "l10nd serves no language matching '\(language)' and no lookup asked for it (it serves: \(listed))"
+                    )
+                }
+                GetCommand.warn(
+                    "l10nd serves no language matching '\(language)' (it serves: \(listed)); the keys below are what "
+                        + "lookups in it asked for")
+            }
         } else if format == "strings" || format == "po" {
             throw UsageError("--format \(format) needs --lang: a skeleton is for one language")
         }
-        if let table = parsed.value("table") {
+        if let table {
             entries = entries.filter { $0["table"]?.stringValue == table }
+            let tables = Set(served.flatMap { ($0["tables"]?.arrayValue ?? []).compactMap(\.stringValue) }).sorted()
+            if !tables.contains(table) {
+                if entries.isEmpty { throw CommandFailure(TableArgument.unknown(table, served: tables, in: "l10nd")) }
+                GetCommand.warn(
+                    TableArgument.unknown(table, served: tables, in: "l10nd")
+                        + "; the keys below are what lookups in it "
+                        + "asked for")
+            }
         }
         // The files behind the report: the directories given, else the daemon's own roots.
         let roots =

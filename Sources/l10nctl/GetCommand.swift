@@ -60,7 +60,7 @@ enum GetCommand {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
             localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: invocation.timeout)
         }
-        let table = parsed.value("table")
+        let table = try TableArgument.checked(parsed.value("table"))
         let plural: PluralCounts =
             switch counts.count {
             case 0: .none
@@ -72,6 +72,12 @@ enum GetCommand {
             throw DaemonCommands.unanswered(
                 socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment),
                 explicit: invocation.socket != nil, timeout: invocation.timeout, started: started)
+        }
+        // A table no language has answers every key as itself: that is a mistake to say, with
+        // the tables there are, not a key echoed back with exit 0.
+        if let table, let served = localizer.servedTables, !served.isEmpty, !served.contains(table) {
+            let place = useFiles ? "the resources" : "l10nd"
+            throw CommandFailure(TableArgument.unknown(table, served: served, in: place))
         }
         for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
             warn(
