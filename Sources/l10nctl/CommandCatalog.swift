@@ -139,7 +139,8 @@ enum CommandCatalog {
             name: "status", arguments: "",
             summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",
             paragraphs: [
-                "Shows what l10nd serves: generation, languages, tables, keys and files; every file that "
+                "Shows what l10nd serves: generation, languages, tables, keys and files, its resource "
+                    + "directories and development language; every file that "
                     + "fails to parse, as file:line:column: message (it keeps its last good table); and the "
                     + "counters of lookups, misses, reloads, rescans, the watcher and the server."
             ],
@@ -149,7 +150,9 @@ enum CommandCatalog {
             paragraphs: [
                 "Makes l10nd read its configuration file again and rescan every resource directory, and "
                     + "returns once the new tables are served (systemd's ExecReload uses it). Prints the new "
-                    + "generation and a configuration: line per setting changed or waiting for a restart (socket, "
+                    + "generation and how many tables changed (or, when the rescan found nothing the watcher had not "
+                    + "already served, that l10nd was already up to date at generation N), and a configuration: "
+                    + "line per setting changed or waiting for a restart (socket, "
                     + "socket_group). Exits 1 when the configuration could not be read or parsed: l10nd keeps the "
                     + "one it runs with, and the error says why. Only root and l10nd's own user may reload. It "
                     + "waits 60 s for the answer unless --timeout says otherwise: a rescan of large roots is slow."

@@ -124,6 +124,10 @@ enum DaemonCommands {
         if let roots = status["roots"]?.arrayValue {
             print("resources: " + roots.compactMap(\.stringValue).map(DisplayText.escaped).joined(separator: ", "))
         }
+        // The language every chain ends with: what a key no other language has is shown in.
+        if let development = status["development_language"]?.stringValue {
+            print("development language: \(DisplayText.escaped(development))")
+        }
         printConfiguration(status["configuration"]?.objectValue ?? [:])
         // A file that does not parse keeps its last good table; an entry left out of one that
         // does is lost while the rest of the file is served: each under a heading that says so.
@@ -190,9 +194,14 @@ enum DaemonCommands {
     static func reload(_ invocation: Invocation) throws {
         guard let reply = try fieldsForText(.reload, invocation) else { return }
         let changes = reply["changes"]?.arrayValue ?? []
+        let generation = reply["generation"]?.integerValue ?? 0
+        // "0 tables changed" read as an edit lost: the watcher serves saves as they happen, so
+        // a rescan that finds nothing new means l10nd already served the files as they are.
         print(
-            "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
-        )
+            changes.isEmpty
+                ? "reloaded: l10nd was already up to date at generation \(generation) (every change on disk was "
+                    + "already served; the rescan found nothing new)"
+                : "reloaded: generation \(generation), \(changes.count) table\(changes.count == 1 ? "" : "s") changed")
         // What the daemon did with its configuration file (l10nd 0.x before this: nothing).
         guard let configuration = reply["configuration"] else { return }
         func strings(_ name: String) -> [String] { configuration[name]?.arrayValue?.compactMap(\.stringValue) ?? [] }
