@@ -39,38 +39,10 @@ package enum ClientSocketPath {
         return "tried \(candidates[0]): no such socket, then \(path)"
     }
 
-    /// Why a connection to `path` was refused permission, and what to do about it: join the
-    /// group that owns the socket (or, when the socket cannot even be looked at, its
-    /// directory), as `stat` finds it now — `l10n` for the Debian package's socket, whatever
-    /// `socket_group` or the daemon's own group made it elsewhere.
+    /// Why a connection to `path` was refused permission, and what to do about it
+    /// (``SocketPermissionAdvice``): the socket is there, so it never says to start l10nd.
     package static func permissionDenied(_ path: String) -> String {
-        "permission denied connecting to \(path): " + groupAdvice(for: path)
-    }
-
-    /// "join the group 'users', which owns the socket (sudo adduser $USER users, then log in
-    /// again)", or what else applies: the group of the socket file, else of its directory.
-    package static func groupAdvice(for path: String) -> String {
-        var status = stat()
-        var owner = "the socket"
-        var listing = "ls -l \(path)"
-        if stat(path, &status) != 0 {
-            let parent = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-            let directory = parent.isEmpty ? "/" : parent
-            guard stat(directory, &status) == 0 else {
-                return "ask the administrator which group may use it (ls -ld \(directory))"
-            }
-            owner = "its directory \(directory)"
-            listing = "ls -ld \(directory)"
-        }
-        let gid = status.st_gid
-        let name = getgrgid(gid).flatMap { $0.pointee.gr_name.map { String(cString: $0) } } ?? "\(gid)"
-        var groups = [gid_t](repeating: 0, count: Int(max(getgroups(0, nil), 0)))
-        groups = Array(groups.prefix(Int(max(getgroups(Int32(groups.count), &groups), 0))))
-        if getegid() == gid || groups.contains(gid) {
-            return "you are in the group '\(name)', which owns \(owner), yet may not connect: "
-                + "the mode (\(listing)) gives the group no access; l10nd makes its socket 0660"
-        }
-        return "join the group '\(name)', which owns \(owner) (sudo adduser $USER \(name), then log in again)"
+        "permission denied connecting to \(path): " + SocketPermissionAdvice.advice(for: path)
     }
 
     /// `path` from the current directory when it is relative (`l10nd.sock`, `./run/s.sock`),

@@ -21,15 +21,19 @@ enum CommandCatalog {
                     "--lang TAG",
                     "A preferred language (repeatable): ja, pt-BR, zh_Hant_TW, or an Accept-Language list: "
                         + "\"de-DE,de;q=0.9,en;q=0.8\"."),
-                HelpEntry("--table NAME", "The table (default Localizable)."),
+                HelpEntry(
+                    "--table NAME",
+                    "The table (default Localizable). One no language has is an error listing the tables; a "
+                        + "path (a /) is a usage error."),
                 HelpEntry(
                     "--count N",
                     "Pick the plural form for N (21, or a decimal: 1.5, 1.50) and fill N in; repeat it for one "
-                        + "count per format argument (--count 3 --count 1)."),
+                        + "count per format argument (--count 3 --count 1). A format that reads more arguments "
+                        + "than the counts given is printed as far as it fills, and the exit code is 1."),
                 HelpEntry("--strict", "Exit 1 when no language has KEY (the key is still printed)."),
             ],
             valueOptions: ["lang", "table", "count"], flagOptions: ["strict"],
-            globals: [.resources, .developmentLanguage, .socket]),
+            globals: [.resources, .developmentLanguage, .socket, .timeout]),
         CommandDescription(
             name: "dump", arguments: "FILE", summary: "print a .strings, .stringsdict or .xcstrings file as JSON",
             paragraphs: [
@@ -67,7 +71,7 @@ enum CommandCatalog {
                     + "that does not answer is a failure; a default socket that does not is noted in the page."
             ],
             options: [HelpEntry("--html FILE", "Where to write the page (required).")],
-            valueOptions: ["html"], globals: [.resources, .developmentLanguage, .socket], formats: []),
+            valueOptions: ["html"], globals: [.resources, .developmentLanguage, .socket, .timeout], formats: []),
         CommandDescription(
             name: "lint", arguments: "PATH...",
             summary: "check files and directories for errors and missing translations",
@@ -135,22 +139,25 @@ enum CommandCatalog {
             name: "status", arguments: "",
             summary: "what l10nd serves: languages, keys, errors with file:line:column, counters",
             paragraphs: [
-                "Shows what l10nd serves: generation, languages, tables, keys and files; every file that "
+                "Shows what l10nd serves: generation, languages, tables, keys and files, its resource "
+                    + "directories and development language; every file that "
                     + "fails to parse, as file:line:column: message (it keeps its last good table); and the "
                     + "counters of lookups, misses, reloads, rescans, the watcher and the server."
             ],
-            globals: [.socket]),
+            globals: [.socket, .timeout]),
         CommandDescription(
             name: "reload", arguments: "", summary: "make l10nd re-read everything; returns once it is served",
             paragraphs: [
                 "Makes l10nd read its configuration file again and rescan every resource directory, and "
                     + "returns once the new tables are served (systemd's ExecReload uses it). Prints the new "
-                    + "generation and a configuration: line per setting changed or waiting for a restart (socket, "
+                    + "generation and how many tables changed (or, when the rescan found nothing the watcher had not "
+                    + "already served, that l10nd was already up to date at generation N), and a configuration: "
+                    + "line per setting changed or waiting for a restart (socket, "
                     + "socket_group). Exits 1 when the configuration could not be read or parsed: l10nd keeps the "
-                    + "one it runs with, and the error says why. Only root and l10nd's own user may reload."
+                    + "one it runs with, and the error says why. Only root and l10nd's own user may reload. It "
+                    + "waits 60 s for the answer unless --timeout says otherwise: a rescan of large roots is slow."
             ],
-            options: [HelpEntry("--timeout SECONDS", "How long to wait for the rescan (default 60).")],
-            valueOptions: ["timeout"], globals: [.socket]),
+            globals: [.socket, .timeout]),
         CommandDescription(
             name: "watch", arguments: "", summary: "print each change l10nd applies, as it happens",
             paragraphs: [
@@ -161,9 +168,10 @@ enum CommandCatalog {
                     + "a crash) watch says so on stderr and reconnects, waiting 0.1 s, then twice as long each "
                     + "time up to 5 s, and says when it is back: changes made in between are not replayed. A "
                     + "daemon at its connection limit is retried the same way, from the first connection on. "
-                    + "SIGINT (Ctrl-C) and SIGTERM end it."
+                    + "SIGINT (Ctrl-C) and SIGTERM end it. --timeout bounds the wait for l10nd's first answer; "
+                    + "changes are waited for without a limit."
             ],
-            globals: [.socket]),
+            globals: [.socket, .timeout]),
         CommandDescription(
             name: "missing", arguments: "",
             summary: "keys each language lacked when asked (also as a .strings or .po skeleton)",
@@ -180,10 +188,16 @@ enum CommandCatalog {
                     + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [
-                HelpEntry("--lang TAG", "Only this language's keys."),
-                HelpEntry("--table NAME", "Only this table's keys."),
+                HelpEntry(
+                    "--lang TAG",
+                    "Only this language's keys. One l10nd does not serve is an error listing those it serves, "
+                        + "unless lookups asked for it (then a warning)."),
+                HelpEntry(
+                    "--table NAME",
+                    "Only this table's keys. One l10nd does not serve is an error listing its tables, unless "
+                        + "lookups asked for it (then a warning); a path (a /) is a usage error."),
             ],
-            valueOptions: ["lang", "table"], globals: [.socket, .resources, .developmentLanguage],
+            valueOptions: ["lang", "table"], globals: [.socket, .resources, .developmentLanguage, .timeout],
             formats: ["text", "json", "strings", "po"]),
         CommandDescription(
             name: "reset", arguments: "",
@@ -194,7 +208,7 @@ enum CommandCatalog {
                     + "since l10nd started, so the rates a scraper computes from 'l10nctl metrics' stay right. "
                     + "Only root and l10nd's own user may reset; anyone else gets a 'forbidden' error."
             ],
-            globals: [.socket]),
+            globals: [.socket, .timeout]),
         CommandDescription(
             name: "metrics", arguments: "", summary: "l10nd's counters and latency histograms as Prometheus text",
             paragraphs: [
@@ -205,10 +219,10 @@ enum CommandCatalog {
                     + "DIR/l10nd.prom.tmp DIR/l10nd.prom. --format json prints the protocol's reply: "
                     + "{\"content_type\":…,\"metrics\":…}."
             ],
-            globals: [.socket]),
+            globals: [.socket, .timeout]),
         CommandDescription(
             name: "languages", arguments: "", summary: "the languages and tables l10nd serves",
-            paragraphs: ["Lists the languages l10nd serves, each with its tables."], globals: [.socket]),
+            paragraphs: ["Lists the languages l10nd serves, each with its tables."], globals: [.socket, .timeout]),
         CommandDescription(
             name: "socket-path", arguments: "", summary: "print the socket path the other commands use",
             paragraphs: [

@@ -10,14 +10,24 @@ import LocalizationWire
 enum DaemonCommands {
     /// Connects to `--socket`, else by the clients' socket rule (`L10N_SOCKET`, else the
     /// per-user socket if it exists, else the system socket).
-    static func connect(_ invocation: Invocation, timeout: Double = 10) throws -> DaemonConnection {
-        do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout) } catch {
+    static func connect(_ invocation: Invocation, timeout: Double? = nil) throws -> DaemonConnection {
+        do { return try DaemonConnection(socketPath: invocation.socket, timeout: timeout ?? invocation.timeout) } catch
+        {
             let path =
                 invocation.socket ?? DaemonConnection.socketPath(environment: ProcessInfo.processInfo.environment)
-            throw CommandFailure(
-                "\(error.message) (\(passedOver(path, explicit: invocation.socket != nil))"
-                    + "start l10nd, or give --socket PATH or L10N_SOCKET)")
+            throw unreachable(error, path, explicit: invocation.socket != nil, instead: "--socket PATH or L10N_SOCKET")
         }
+    }
+
+    /// Why no connection to `path` was made, with what to do: a socket that refused this
+    /// user is there (l10nd runs: the message names the group to join); for one that is not,
+    /// start l10nd or give `instead`.
+    static func unreachable(_ error: DaemonConnectionError, _ path: String, explicit: Bool, instead: String)
+        -> CommandFailure
+    {
+        if error.permissionRefused { return CommandFailure(error.message) }
+        return CommandFailure(
+            "\(error.message) (\(passedOver(path, explicit: explicit))start l10nd, or give \(instead))")
     }
 
     /// The paths the socket rule looked at before `path`, as the start of a parenthesis
@@ -30,20 +40,26 @@ enum DaemonCommands {
     }
 
     /// Why a lookup through the client library got no answer from the daemon at
-    /// `socketPath`: the library falls back quietly, so one more connection asks. A daemon
-    /// that is there but refuses (at its connection limit) gives its reason, as for every
-    /// other command; no daemon is said as such.
-    static func unanswered(socketPath: String, explicit: Bool) -> CommandFailure {
+    /// `socketPath`: the library falls back quietly, so one more connection asks, for what
+    /// is left of `timeout` after `started` (a daemon that did not answer the lookup is not
+    /// waited for twice). A daemon that is there but refuses (at its connection limit) gives
+    /// its reason, as for every other command; no daemon is said as such.
+    static func unanswered(socketPath: String, explicit: Bool, timeout: Double, started: Date) -> CommandFailure {
+        let left = timeout - Date().timeIntervalSince(started)
+        guard left > 0.05 else { return didNotAnswer(socketPath, within: timeout) }
         let connection: DaemonConnection
-        do { connection = try DaemonConnection(socketPath: socketPath, timeout: 10) } catch {
-            return CommandFailure(
-                "\(error.message) (\(passedOver(socketPath, explicit: explicit))"
-                    + "start l10nd, or give --socket PATH, L10N_SOCKET or --resources)"
-            )
+        do { connection = try DaemonConnection(socketPath: socketPath, timeout: left) } catch {
+            return unreachable(
+                error, socketPath, explicit: explicit, instead: "--socket PATH, L10N_SOCKET or --resources")
         }
-        do { _ = try fields(.hello, on: connection) } catch let failure as CommandFailure { return failure } catch {
+        do { _ = try fields(of: connection.send(.hello)) } catch let failure as CommandFailure { return failure } catch
+        {
+            if let error = error as? DaemonConnectionError, error.code == .timeout {
+                return didNotAnswer(socketPath, within: timeout)
+            }
             return CommandFailure("l10nd on \(socketPath) did not answer: \(error)")
         }
+        if Date().timeIntervalSince(started) >= timeout { return didNotAnswer(socketPath, within: timeout) }
         // It answers now: a refusal that has passed (a client left), or a lookup that failed.
         return CommandFailure("l10nd on \(socketPath) did not answer the lookup; try again")
     }
@@ -54,9 +70,26 @@ enum DaemonCommands {
         print(invocation.json ? WireValue.object(["socket": .string(path)]).jsonText : path)
     }
 
-    /// Sends `operation` and returns the reply's fields, turning an error reply into a failure.
+    /// Sends `operation` and returns the reply's fields, turning an error reply into a
+    /// failure, and no answer within the connection's time limit into one that names it.
     static func fields(_ operation: WireOperation, on connection: DaemonConnection) throws -> [String: WireValue] {
-        try fields(of: connection.send(operation))
+        let reply: WireReply
+        do { reply = try connection.send(operation) } catch  where error.code == .timeout {
+            throw didNotAnswer(connection.socketPath, within: connection.timeout)
+        }
+        return try fields(of: reply)
+    }
+
+    /// l10nd is there (it took the connection) but gave no answer in time.
+    static func didNotAnswer(_ socketPath: String, within timeout: Double) -> CommandFailure {
+        CommandFailure(
+            "l10nd on \(socketPath) did not answer within \(seconds(timeout)) (give --timeout SECONDS to wait longer)")
+    }
+
+    /// `10 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        let whole = value.rounded()
+        return (whole == value && whole < 1e15 ? String(Int(whole)) : String(value)) + " s"
     }
 
     /// A reply's fields, turning an error reply into a failure.
@@ -72,10 +105,8 @@ enum DaemonCommands {
 
     /// Sends `operation`; with `--format json` prints the reply as it came and returns nil,
     /// else returns it for the caller to print as text.
-    static func fieldsForText(
-        _ operation: WireOperation, _ invocation: Invocation, timeout: Double = 10
-    ) throws -> [String: WireValue]? {
-        let reply = try fields(operation, on: try connect(invocation, timeout: timeout))
+    static func fieldsForText(_ operation: WireOperation, _ invocation: Invocation) throws -> [String: WireValue]? {
+        let reply = try fields(operation, on: try connect(invocation))
         guard invocation.json else { return reply }
         print(WireValue.object(reply).jsonText)
         return nil
@@ -92,6 +123,10 @@ enum DaemonCommands {
         )
         if let roots = status["roots"]?.arrayValue {
             print("resources: " + roots.compactMap(\.stringValue).map(DisplayText.escaped).joined(separator: ", "))
+        }
+        // The language every chain ends with: what a key no other language has is shown in.
+        if let development = status["development_language"]?.stringValue {
+            print("development language: \(DisplayText.escaped(development))")
         }
         printConfiguration(status["configuration"]?.objectValue ?? [:])
         // A file that does not parse keeps its last good table; an entry left out of one that
@@ -157,17 +192,16 @@ enum DaemonCommands {
     }
 
     static func reload(_ invocation: Invocation) throws {
-        let text = invocation.arguments.value("timeout") ?? "60"
-        // At most a day: the socket's time limit is set in whole microseconds, and `inf` or
-        // 1e300 would trap converting to an integer.
-        guard let timeout = Double(text), timeout > 0, timeout <= 86_400 else {
-            throw UsageError("--timeout takes a number of seconds from 0 to 86400 such as 60, not '\(text)'")
-        }
-        guard let reply = try fieldsForText(.reload, invocation, timeout: timeout) else { return }
+        guard let reply = try fieldsForText(.reload, invocation) else { return }
         let changes = reply["changes"]?.arrayValue ?? []
+        let generation = reply["generation"]?.integerValue ?? 0
+        // "0 tables changed" read as an edit lost: the watcher serves saves as they happen, so
+        // a rescan that finds nothing new means l10nd already served the files as they are.
         print(
-            "reloaded: generation \(reply["generation"]?.integerValue ?? 0), \(changes.count) table\(changes.count == 1 ? "" : "s") changed"
-        )
+            changes.isEmpty
+                ? "reloaded: l10nd was already up to date at generation \(generation) (every change on disk was "
+                    + "already served; the rescan found nothing new)"
+                : "reloaded: generation \(generation), \(changes.count) table\(changes.count == 1 ? "" : "s") changed")
         // What the daemon did with its configuration file (l10nd 0.x before this: nothing).
         guard let configuration = reply["configuration"] else { return }
         func strings(_ name: String) -> [String] { configuration[name]?.arrayValue?.compactMap(\.stringValue) ?? [] }
@@ -212,8 +246,11 @@ enum DaemonCommands {
     static func missing(_ invocation: Invocation) throws {
         let parsed = invocation.arguments
         let format = invocation.format
-        let reply = try fields(.missing, on: try connect(invocation))
+        let table = try TableArgument.checked(parsed.value("table"))
+        let connection = try connect(invocation)
+        let reply = try fields(.missing, on: connection)
         var entries = reply["missing"]?.arrayValue ?? []
+        let served = try fields(.languages, on: connection)["languages"]?.arrayValue ?? []
         if let language = parsed.value("lang") {
             let wanted: String
             do { wanted = try LanguageTag(language).identifier } catch { throw UsageError("\(error)") }
@@ -222,11 +259,33 @@ enum DaemonCommands {
                 guard let asked = entry["lang"]?.stringValue else { return false }
                 return asked == wanted || asked.hasPrefix(wanted + "-")
             }
+            // A language l10nd does not serve is said: with no lookups asked in it either, it
+            // is a mistake (`zz`, `jp`); with some, they are what its users asked for.
+            let languages = served.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+            if !FallbackChain.unmatched([language], available: languages).isEmpty {
+                let listed = languages.map(\.identifier).joined(separator: ", ")
+                if entries.isEmpty {
+                    throw CommandFailure(
+                        "l10nd serves no language matching '\(language)' and no lookup asked for it (it serves: \(listed))"
+                    )
+                }
+                GetCommand.warn(
+                    "l10nd serves no language matching '\(language)' (it serves: \(listed)); the keys below are what "
+                        + "lookups in it asked for")
+            }
         } else if format == "strings" || format == "po" {
             throw UsageError("--format \(format) needs --lang: a skeleton is for one language")
         }
-        if let table = parsed.value("table") {
+        if let table {
             entries = entries.filter { $0["table"]?.stringValue == table }
+            let tables = Set(served.flatMap { ($0["tables"]?.arrayValue ?? []).compactMap(\.stringValue) }).sorted()
+            if !tables.contains(table) {
+                if entries.isEmpty { throw CommandFailure(TableArgument.unknown(table, served: tables, in: "l10nd")) }
+                GetCommand.warn(
+                    TableArgument.unknown(table, served: tables, in: "l10nd")
+                        + "; the keys below are what lookups in it "
+                        + "asked for")
+            }
         }
         // The files behind the report: the directories given, else the daemon's own roots.
         let roots =

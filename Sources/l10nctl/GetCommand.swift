@@ -54,11 +54,13 @@ enum GetCommand {
         if !roots.isEmpty {
             localizer.useResources(at: roots, developmentLanguage: invocation.developmentLanguage)
         }
+        // The library connects (and says hello) as the daemon is chosen: the time limit runs from here.
+        let started = Date()
         if !useFiles {
             let socket = invocation.socket ?? DaemonConnection.socketPath(environment: environment)
-            localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: 10)
+            localizer.useDaemon(socketPath: socket, mode: daemonMode, timeout: invocation.timeout)
         }
-        let table = parsed.value("table")
+        let table = try TableArgument.checked(parsed.value("table"))
         let plural: PluralCounts =
             switch counts.count {
             case 0: .none
@@ -69,7 +71,13 @@ enum GetCommand {
         if !useFiles, source != .daemon {
             throw DaemonCommands.unanswered(
                 socketPath: invocation.socket ?? DaemonConnection.socketPath(environment: environment),
-                explicit: invocation.socket != nil)
+                explicit: invocation.socket != nil, timeout: invocation.timeout, started: started)
+        }
+        // A table no language has answers every key as itself: that is a mistake to say, with
+        // the tables there are, not a key echoed back with exit 0.
+        if let table, let served = localizer.servedTables, !served.isEmpty, !served.contains(table) {
+            let place = useFiles ? "the resources" : "l10nd"
+            throw CommandFailure(TableArgument.unknown(table, served: served, in: place))
         }
         for tag in localizer.unmatchedLanguages(parsed.values("lang")) {
             warn(
@@ -79,12 +87,18 @@ enum GetCommand {
         // With counts, the plural forms are selected; fill in the numbers they show: an
         // integer conversion the count's integral part, by which its form was chosen.
         let kinds = FormatSpecifier.argumentKinds(of: FormatSpecifier.parse(result.value))
-        let value =
-            counts.isEmpty
-            ? result.value
-            : LocalizedFormatter.formatLeniently(
-                result.value,
-                counts.enumerated().map { Self.argument($1.text, integer: kinds[$0 + 1] == .integer) })
+        let arguments = counts.enumerated().map { Self.argument($1.text, integer: kinds[$0 + 1] == .integer) }
+        // A format that reads more arguments than the counts given (`%d of %d` with one
+        // `--count`) is printed as far as it fills, and the command fails saying so: a
+        // `%2$ld` left in the output is never an answer with exit 0.
+        var unfilled: FormatMismatch?
+        var value = result.value
+        if !counts.isEmpty {
+            do { value = try LocalizedFormatter.format(result.value, arguments) } catch {
+                unfilled = error
+                value = LocalizedFormatter.formatLeniently(result.value, arguments)
+            }
+        }
         if invocation.json {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),
@@ -94,6 +108,14 @@ enum GetCommand {
             print(String(decoding: data, as: UTF8.self))
         } else {
             print(value)
+        }
+        if let unfilled {
+            let hint =
+                (kinds.keys.max() ?? 0) > counts.count
+                ? "; give --count once per argument (--count 3 --count 1)" : ""
+            throw CommandFailure(
+                "the value of '\(key)' does not fit the counts given (\(unfilled.message))\(hint): printed as far as it fills"
+            )
         }
         if parsed.flags.contains("strict"), !result.found {
             throw CommandFailure("'\(key)' is in no language of the chain (--strict)")

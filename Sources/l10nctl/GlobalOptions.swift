@@ -11,6 +11,7 @@ struct GlobalOptions {
         case socket
         case resources
         case developmentLanguage = "development-language"
+        case timeout
 
         /// How the help shows it.
         var term: String {
@@ -18,6 +19,7 @@ struct GlobalOptions {
             case .socket: "--socket PATH"
             case .resources: "--resources DIR"
             case .developmentLanguage: "--development-language TAG"
+            case .timeout: "--timeout SECONDS"
             }
         }
 
@@ -27,6 +29,9 @@ struct GlobalOptions {
             case .socket: "l10nd's socket (default L10N_SOCKET, else the path 'l10nctl socket-path' prints)."
             case .resources: "A resource directory (repeatable; default L10N_RESOURCES)."
             case .developmentLanguage: "The last language of every chain (default en)."
+            case .timeout:
+                "How long to wait for l10nd to answer, in seconds (default \(Invocation.defaultTimeoutText); "
+                    + "reload: \(Invocation.reloadTimeoutText), for its rescan)."
             }
         }
     }

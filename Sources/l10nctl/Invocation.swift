@@ -36,6 +36,15 @@ struct Invocation {
             throw UsageError(
                 "--socket needs an absolute path (or @name) of at most 107 bytes without NUL, not '\(socket)'")
         }
+        if let text = globals.value(.timeout) {
+            // At most a day: the socket's time limit is set in whole microseconds, and `inf` or
+            // 1e300 would trap converting to an integer.
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                throw UsageError(
+                    "--timeout takes a number of seconds above 0 and at most 86400 such as 10, not '\(text)'")
+            }
+            givenTimeout = seconds
+        }
         try Self.checkDevelopmentLanguage(
             globals.value(.developmentLanguage), strict: arguments.flags.contains("strict"))
         // An operand too many is a mistake to say, not to ignore (`l10nctl status ja`).
@@ -63,6 +72,20 @@ struct Invocation {
         if path.hasPrefix("@") { return bytes.count > 1 && bytes.count <= 108 }
         return path.hasPrefix("/") && bytes.count <= 107
     }
+
+    /// How long every command that talks to l10nd waits for an answer unless `--timeout`
+    /// says otherwise: one default for all, so `get` and `status` give up alike.
+    static let defaultTimeout = 10.0
+    /// `reload`'s default: its answer waits for a full rescan of every root.
+    static let reloadTimeout = 60.0
+    static var defaultTimeoutText: String { DaemonCommands.seconds(defaultTimeout) }
+    static var reloadTimeoutText: String { DaemonCommands.seconds(reloadTimeout) }
+
+    /// `--timeout`, if given (checked: a number of seconds above 0, at most a day).
+    private var givenTimeout: Double?
+
+    /// How long to wait for l10nd's answer: `--timeout`, else ``defaultTimeout`` (``reloadTimeout`` for reload).
+    var timeout: Double { givenTimeout ?? (command.name == "reload" ? Self.reloadTimeout : Self.defaultTimeout) }
 
     /// Whether the output is JSON.
     var json: Bool { format == "json" }

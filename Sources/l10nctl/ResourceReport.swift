@@ -25,11 +25,13 @@ struct ResourceReport {
 
     /// Reads `roots` and asks the daemon: `socket` (or `L10N_SOCKET`) must answer when
     /// given; the default socket is only asked, and its absence noted in the report.
-    static func gather(roots: [String], developmentLanguage: LanguageTag, socket: String?) throws -> ResourceReport {
+    static func gather(
+        roots: [String], developmentLanguage: LanguageTag, socket: String?, timeout: Double = Invocation.defaultTimeout
+    ) throws -> ResourceReport {
         let resources = ResourceSet.load(roots: roots, developmentLanguage: developmentLanguage)
         let catalog = resources.catalog
         let coverage = TranslationCoverage(resources: resources)
-        var untranslated = try untranslated(socket: socket)
+        var untranslated = try untranslated(socket: socket, timeout: timeout)
         // Only this tree's: a daemon serving other directories too reports their misses as well.
         if case .entries(let entries, let dropped, let socket) = untranslated {
             let tables = Set(catalog.tables.values.flatMap(\.keys))
@@ -42,7 +44,7 @@ struct ResourceReport {
             untranslated: untranslated, words: ReportWordCounts(catalog: catalog, coverage: coverage))
     }
 
-    static func untranslated(socket: String?) throws -> Untranslated {
+    static func untranslated(socket: String?, timeout: Double) throws -> Untranslated {
         let environment = ProcessInfo.processInfo.environment
         let explicit =
             socket
@@ -50,7 +52,7 @@ struct ResourceReport {
                 $0.isEmpty ? $0 : DaemonConnection.socketPath(environment: environment)
             }
         let connection: DaemonConnection
-        do { connection = try DaemonConnection(socketPath: explicit, timeout: 5) } catch {
+        do { connection = try DaemonConnection(socketPath: explicit, timeout: timeout) } catch {
             if let explicit { throw CommandFailure("\(explicit): \(error.message)") }
             return .unavailable("no daemon answered on the default socket (\(error.message))")
         }

@@ -18,6 +18,11 @@ enum WatchCommand {
     static let maxRetryDelay = 5.0
 
     static func run(_ invocation: Invocation) throws {
+        // Events may be an hour apart, so the watching connection waits long; whether l10nd
+        // answers at all is asked first, within --timeout, as every command asks it, on a
+        // connection closed before the watching one is made (at max_connections it would
+        // take the watcher's place). A refusal at the limit is retried below.
+        try checkAnswers(invocation)
         var connection = try DaemonCommands.connect(invocation, timeout: 3600)
         let path = connection.socketPath
         let subscribed = try connection.send(.subscribe)
@@ -29,7 +34,8 @@ enum WatchCommand {
         }
         say("watching \(path); Ctrl-C stops")
         // Errors already there when watching starts are status's news, not watch's.
-        var reported = Set(fileErrors(at: path).map(\.error))
+        let timeout = invocation.timeout
+        var reported = Set(fileErrors(at: path, timeout: timeout).map(\.error))
         while true {
             let event: WireEvent
             do { event = try connection.nextEvent() } catch {
@@ -42,7 +48,7 @@ enum WatchCommand {
             if case .changed(let generation, let changes) = event, changes.isEmpty {
                 // A change of nothing is a save that did not parse (binary frames carry no
                 // errors): status says where; each is shown once.
-                let errors = fileErrors(at: path).filter { !$0.leftOut }.map(\.error).filter {
+                let errors = fileErrors(at: path, timeout: timeout).filter { !$0.leftOut }.map(\.error).filter {
                     reported.insert($0).inserted
                 }
                 guard !errors.isEmpty else { continue }
@@ -68,13 +74,28 @@ enum WatchCommand {
             if case .changed(_, let changes) = shown, !changes.isEmpty, !invocation.json {
                 // A save that parsed but left entries out (a comment never closed, an array
                 // value): its shortened table is served; each entry lost is said once.
-                let lost = fileErrors(at: path).filter(\.leftOut).map(\.error).filter { reported.insert($0).inserted }
+                let lost = fileErrors(at: path, timeout: timeout).filter(\.leftOut).map(\.error).filter {
+                    reported.insert($0).inserted
+                }
                 let warnings = lost.map {
                     DisplayText.escaped("\($0.file):\($0.line):\($0.column): warning: \($0.message)") + "\n"
                 }
                 if !warnings.isEmpty { FileHandle.standardOutput.write(Data(warnings.joined().utf8)) }
             }
         }
+    }
+
+    /// Fails when l10nd does not answer `hello` within `--timeout`, or refuses for any reason
+    /// but its connection limit.
+    static func checkAnswers(_ invocation: Invocation) throws {
+        let probe = try DaemonCommands.connect(invocation)
+        let hello: WireReply
+        do { hello = try probe.send(.hello) } catch {
+            guard error.code == .timeout else { throw error }
+            throw DaemonCommands.didNotAnswer(probe.socketPath, within: invocation.timeout)
+        }
+        if case .error(let refusal) = hello, refusal.code == .unavailable { return }
+        _ = try DaemonCommands.fields(of: hello)
     }
 
     /// A new subscribed connection to `path`, trying until one answers.
@@ -96,8 +117,8 @@ enum WatchCommand {
     /// The files l10nd now serves the last good text of because they do not parse, and the
     /// entries it leaves out of files it serves (`leftOut`), as its `status` lists them (asked
     /// on a connection of its own: the watching one is for events).
-    static func fileErrors(at path: String) -> [(error: WireFileError, leftOut: Bool)] {
-        guard let connection = try? DaemonConnection(socketPath: path, timeout: 10),
+    static func fileErrors(at path: String, timeout: Double) -> [(error: WireFileError, leftOut: Bool)] {
+        guard let connection = try? DaemonConnection(socketPath: path, timeout: timeout),
             let status = try? DaemonCommands.fields(.status, on: connection)
         else { return [] }
         return (status["errors"]?.arrayValue ?? []).compactMap { error in

@@ -119,4 +119,40 @@ import Testing
         let clean = try ProcessRunner.run(l10nctl, arguments + ["--development-language", "en"])
         #expect(clean.stderr.isEmpty, "\(clean.stderr)")
     }
+
+    /// `development_language = english` (a legacy folder name), `ja_JP` (a locale name) and
+    /// `Base` are not BCP 47 tags: each is a configuration error naming the file, the line and
+    /// the value, with the tag to write, from `--check-config` and from a daemon starting
+    /// with it (an outside tester's find: `english` was taken as `en` without a word).
+    @Test(arguments: [
+        ("english", "it is the legacy .lproj name of en: write en"), ("ja_JP", "write ja-JP"),
+        ("Base", "Base is Xcode's base localization, not a language"),
+    ])
+    func aDevelopmentLanguageNotWrittenAsBCP47IsAConfigurationError(value: String, reason: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "# the examples\nresources = \(PackagePaths.exampleResources)\ndevelopment_language = \(value)\n",
+            to: "l10nd.conf")
+        let expected =
+            "\(file):3: development_language: '\(value)' is not a BCP 47 language tag such as en or pt-BR: \(reason)"
+        let checked = try check(["--config", file])
+        #expect(checked.status == 2, "\(checked)")
+        #expect(checked.stderr.contains(expected), "\(checked.stderr)")
+        let started = try ProcessRunner.run(
+            PackagePaths.executable("l10nd"), ["--config", file, "--socket", directory.path + "/l10nd.sock"],
+            timeout: 20)
+        #expect(started.status == 2, "\(started)")
+        #expect(started.stderr.contains(expected), "\(started.stderr)")
+    }
+
+    /// Every BCP 47 spelling is taken, in any letter case.
+    @Test(arguments: ["en", "pt-BR", "pt-br", "zh-Hant-TW"])
+    func aDevelopmentLanguageWrittenAsBCP47IsTaken(value: String) throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            "resources = \(PackagePaths.exampleResources)\ndevelopment_language = \(value)\n", to: "l10nd.conf")
+        let checked = try check(["--config", file])
+        #expect(!checked.stderr.contains("BCP 47"), "\(checked.stderr)")
+        #expect(checked.status != 2, "\(checked)")
+    }
 }

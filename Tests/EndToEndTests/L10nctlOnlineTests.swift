@@ -53,6 +53,34 @@ import Testing
         #expect(try daemon.request(["op": "lookup", "key": "k", "lang": "ja"])["value"] as? String == "new")
     }
 
+    /// Text status names the development language, as the JSON does (an outside tester's
+    /// find: only `--json` had it).
+    @Test func statusNamesTheDevelopmentLanguage() throws {
+        let resources = try TemporaryDirectory()
+        try resources.write("\"k\" = \"v\";\n", to: "de.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path], arguments: ["--development-language", "de"])
+        let result = try run(["status"], socket: daemon.socketPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\ndevelopment language: de\n"), "\(result.stdout)")
+    }
+
+    /// A reload after the watcher already served an edit says l10nd was up to date, not
+    /// "0 tables changed", which read as the edit lost.
+    @Test func reloadAfterTheWatcherServedTheEditSaysItWasUpToDate() throws {
+        let resources = try TemporaryDirectory()
+        let path = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources.path])
+        try "\"k\" = \"new\";\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(
+            eventually(10) {
+                (try? daemon.request(["op": "lookup", "key": "k", "lang": "ja"]))?["value"] as? String == "new"
+            })
+        let result = try run(["reload"], socket: daemon.socketPath)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("reloaded: l10nd was already up to date at generation 2"), "\(result.stdout)")
+        #expect(!result.stdout.contains("0 tables changed"), "\(result.stdout)")
+    }
+
     @Test func watchPrintsEachChange() throws {
         let resources = try TemporaryDirectory()
         let path = try resources.write("\"k\" = \"old\";\n", to: "ja.lproj/Localizable.strings")

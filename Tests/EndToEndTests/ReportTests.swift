@@ -7,6 +7,28 @@ import Testing
 @Suite struct ReportTests {
     let l10nctl = PackagePaths.executable("l10nctl")
 
+    /// A page that cannot be written is said in l10nctl's words: the path and the reason,
+    /// exit 1 (an outside tester's find: Foundation's "The file … couldn't be saved …").
+    @Test func aPageThatCannotBeWrittenNamesThePathAndTheReason() throws {
+        let directory = try TemporaryDirectory()
+        let resources = PackagePaths.exampleResources
+        let cases = [
+            (
+                "/nonexistent/x.html",
+                "cannot write the report to /nonexistent/x.html: the directory /nonexistent does not exist"
+            ),
+            (
+                directory.path,
+                "cannot write the report to \(directory.path): it is a directory (give --html a file name)"
+            ),
+        ]
+        for (path, message) in cases {
+            let output = try ProcessRunner.run(l10nctl, ["report", "--html", path, resources])
+            #expect(output.status == 1, "\(output)")
+            #expect(output.stderr == "l10nctl: error: \(message)\n", "\(output.stderr)")
+        }
+    }
+
     /// The examples plus a Russian plural lacking `few` and `many`, a file lint rejects, and
     /// a looked-up key that needs escaping.
     func resources(in directory: TemporaryDirectory) throws -> String {

@@ -59,11 +59,11 @@ import Testing
         if getuid() == 0 {
             #expect(chown(socket, UInt32.max, 100) == 0)  // users, which root is not in
             #expect(
-                ClientSocketPath.groupAdvice(for: socket)
+                SocketPermissionAdvice.advice(for: socket)
                     == "join the group 'users', which owns the socket (sudo adduser $USER users, then log in again)")
         }
         #expect(
-            ClientSocketPath.groupAdvice(for: directory.path + "/gone/l10nd.sock")
+            SocketPermissionAdvice.advice(for: directory.path + "/gone/l10nd.sock")
                 == "ask the administrator which group may use it (ls -ld \(directory.path)/gone)")
     }
 

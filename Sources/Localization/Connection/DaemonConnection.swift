@@ -21,6 +21,8 @@ import Synchronization
 package final class DaemonConnection: Sendable {
     /// The socket path this connection uses.
     package let socketPath: String
+    /// The time limit of each send and each wait for a reply, in seconds.
+    package let timeout: Double
     private let socket: FrameSocket
     /// The next request id; the lock is also what makes callers take turns.
     private let nextID = Mutex<UInt32>(1)
@@ -42,6 +44,7 @@ package final class DaemonConnection: Sendable {
     package init(socketPath: String? = nil, timeout: Double = 5) throws(DaemonConnectionError) {
         let path = socketPath ?? Self.socketPath(environment: ProcessInfo.processInfo.environment)
         self.socketPath = path
+        self.timeout = timeout
         socket = try FrameSocket(path: path, timeout: timeout)
     }
 

@@ -18,6 +18,9 @@ public struct DaemonConnectionError: Error, Sendable, Hashable, CustomStringConv
     public var message: String
     /// The daemon's own error code (`bad_request`, `forbidden`…) for ``Code/daemon``.
     public var daemonCode: String?
+    /// Whether the socket refused this user permission (`EACCES`, `EPERM`): the socket is
+    /// there, so the daemon is not to be started, and the message names the group to join.
+    package var permissionRefused = false
 
     /// Creates an error.
     public init(code: Code, message: String, daemonCode: String? = nil) {

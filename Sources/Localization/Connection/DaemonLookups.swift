@@ -299,10 +299,22 @@ final class DaemonLookups: Sendable {
 
     /// The languages the daemon serves (a `languages` request); `nil` when it failed.
     func languages() -> [LanguageTag]? {
+        languageList()?.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+    }
+
+    /// The table names the daemon serves in any language, sorted (one `languages` request).
+    func tables() -> [String]? {
+        languageList().map { list in
+            Set(list.flatMap { ($0["tables"]?.arrayValue ?? []).compactMap(\.stringValue) }).sorted()
+        }
+    }
+
+    /// The `languages` reply's list: `{lang, tables}` per language.
+    private func languageList() -> [WireValue]? {
         guard case .fields(let fields)? = try? client.send(.languages), let list = fields["languages"]?.arrayValue
         else { return nil }
         noteAnswered()
-        return list.compactMap { $0["lang"]?.stringValue.flatMap { try? LanguageTag($0) } }
+        return list
     }
 
     /// Whether `result`, found for the preferences `tags`, came from a fallback (a language

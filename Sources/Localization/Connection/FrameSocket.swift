@@ -24,8 +24,10 @@ struct FrameSocket: Sendable {
         let socket: UnixStreamSocket
         do { socket = try UnixStreamSocket(path: path, timeout: timeout) } catch {
             let short = error.errno == EMFILE || error.errno == ENFILE
-            throw DaemonConnectionError(
+            var failure = DaemonConnectionError(
                 code: .unreachable, message: short ? "\(Self.noDescriptorFree) (\(error.message))" : error.message)
+            failure.permissionRefused = error.errno == EACCES || error.errno == EPERM
+            throw failure
         }
         let token = Self.tokens.wrappingAdd(1, ordering: .relaxed).oldValue
         writer = RequestWriter(socket: socket, token: token)

@@ -230,17 +230,17 @@ public final class Localizer: Sendable {
     /// localizer.unmatchedLanguages(["jp", "de"])   // ["jp"] when there is a ja.lproj and a de.lproj
     /// ```
     public func unmatchedLanguages(_ languages: [String]) -> [String] {
-        let available = servedLanguages
-        let served = Set(available)
-        guard !served.isEmpty else { return [] }
-        return languages.filter { language in
-            let tags = (try? LanguageTag.preferences(language)) ?? []
-            return !tags.contains { tag in
-                tag.isBase
-                    || FallbackChain.matchingFolders(
-                        for: tag, expansion: FallbackChain.expansion(of: tag), available: available
-                    ).contains { served.contains($0) }
-            }
+        FallbackChain.unmatched(languages, available: servedLanguages)
+    }
+
+    /// The table names the current source serves in any language, sorted: the resource
+    /// files' (embedded mode, or a daemon mode's fallback), else the daemon's (one
+    /// `languages` request); nil when that cannot be told (no daemon answered).
+    package var servedTables: [String]? {
+        switch route() {
+        case .files(let resources): Set(resources.catalog.tables.values.flatMap(\.keys)).sorted()
+        case .mapped(let daemon), .direct(let daemon): daemon.tables()
+        case .lastKnown, .keys: nil
         }
     }
 

@@ -32,7 +32,9 @@ extension ConfigurationKey {
             "Where to listen when not started by systemd's l10nd.socket (which passes /run/l10nd/l10nd.sock). "
                 + "Default: $XDG_RUNTIME_DIR/l10nd/l10nd.sock, else /tmp/l10nd-$UID/l10nd.sock "
                 + "('l10nctl socket-path' prints the path a client uses)."
-        case .developmentLanguage: "The last language of every fallback chain. Default: en."
+        case .developmentLanguage:
+            "The last language of every fallback chain, as a BCP 47 tag (en, pt-BR, zh-Hant-TW; not english, "
+                + "ja_JP or Base). Default: en."
         case .logLevel: "debug, info, notice, warning or error. Default: info."
         case .settleMilliseconds:
             "Milliseconds the resource directories must be quiet before a reload (0 to 10000): editors save in "

@@ -1,4 +1,5 @@
 import Foundation
+import LocalizationCore
 
 /// One setting of `l10nd.conf`, with how its value is checked and stored.
 ///
@@ -44,6 +45,11 @@ enum ConfigurationKey: String, CaseIterable, Sendable {
             }
             guard allowed, (2...35).contains(value.utf8.count), value.first?.isLetter == true else {
                 throw ValueError(expected: "a language tag such as en or pt-BR", got: value)
+            }
+            // Only BCP 47 as written: `english` or `ja_JP` would otherwise be read as `en` or
+            // `ja-JP` without a word, a guess the operator never sees.
+            do { _ = try LanguageTag.written(value) } catch {
+                throw ValueError("'\(value)' is not a BCP 47 language tag such as en or pt-BR: \(error.reason)")
             }
             configuration.developmentLanguage = value
         case .logLevel:

@@ -1,0 +1,81 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A language or table that does not exist is said, with what exists (an outside tester's
+/// find: `missing --lang zz`, `get KEY --table NoSuchTable` and `--table ../../etc/passwd`
+/// all answered quietly, exit 0). A table name with a path separator is a usage error.
+@Suite struct UnknownLanguageAndTableTests {
+    static func resources() throws -> TemporaryDirectory {
+        let root = try TemporaryDirectory()
+        try root.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("\"k\" = \"w\";\n", to: "de.lproj/Localizable.strings")
+        try root.write("\"s\" = \"t\";\n", to: "en.lproj/Settings.strings")
+        return root
+    }
+
+    func l10nctl(_ arguments: [String]) throws -> ProcessOutput {
+        try ProcessRunner.run(PackagePaths.executable("l10nctl"), arguments, environment: ["PATH": "/usr/bin:/bin"])
+    }
+
+    @Test func getOfATableNoLanguageHasFailsListingTheTables() throws {
+        let root = try Self.resources()
+        let daemon = try DaemonProcess(resources: [root.path])
+        for (place, source) in [
+            ("the resources", ["--resources", root.path]), ("l10nd", ["--socket", daemon.socketPath]),
+        ] {
+            let output = try l10nctl(["get", "k", "--lang", "de", "--table", "NoSuchTable"] + source)
+            #expect(output.status == 1, "\(place): \(output)")
+            #expect(output.stdout.isEmpty, "\(place): \(output.stdout)")
+            #expect(
+                output.stderr.contains(
+                    "\(place) has no table 'NoSuchTable' in any language (its tables: Localizable, Settings)"),
+                "\(place): \(output.stderr)")
+            let good = try l10nctl(["get", "s", "--lang", "de", "--table", "Settings"] + source)
+            #expect(good.status == 0 && good.stdout == "t\n", "\(place): \(good)")
+        }
+    }
+
+    @Test(arguments: ["../../etc/passwd", "a/b", "..", ""])
+    func aTableNameThatIsAPathIsAUsageError(name: String) throws {
+        let root = try Self.resources()
+        let daemon = try DaemonProcess(resources: [root.path])
+        for command in [["get", "k", "--resources", root.path], ["missing", "--socket", daemon.socketPath]] {
+            let output = try l10nctl(command + ["--table", name])
+            #expect(output.status == 2, "\(command): \(output)")
+            #expect(output.stderr.contains("--table takes a table's name"), "\(command): \(output.stderr)")
+        }
+    }
+
+    @Test func missingForALanguageNeitherServedNorAskedFailsListingTheLanguages() throws {
+        let root = try Self.resources()
+        let daemon = try DaemonProcess(resources: [root.path])
+        let output = try l10nctl(["missing", "--lang", "zz", "--socket", daemon.socketPath])
+        #expect(output.status == 1, "\(output)")
+        #expect(
+            output.stderr.contains(
+                "l10nd serves no language matching 'zz' and no lookup asked for it (it serves: de, en)"),
+            "\(output.stderr)")
+        let table = try l10nctl(["missing", "--table", "NoSuchTable", "--socket", daemon.socketPath])
+        #expect(table.status == 1, "\(table)")
+        #expect(
+            table.stderr.contains(
+                "l10nd has no table 'NoSuchTable' in any language (its tables: Localizable, Settings)"),
+            "\(table.stderr)")
+        // A served language with nothing missing is an empty report, not an error.
+        let served = try l10nctl(["missing", "--lang", "de", "--socket", daemon.socketPath])
+        #expect(served.status == 0 && served.stdout.isEmpty && served.stderr.isEmpty, "\(served)")
+    }
+
+    /// Lookups asked in a language l10nd does not serve are the report of that language
+    /// (a new translation's skeleton starts from them): listed, with a warning that says so.
+    @Test func missingForALanguageOnlyAskedForWarnsAndLists() throws {
+        let root = try Self.resources()
+        let daemon = try DaemonProcess(resources: [root.path])
+        _ = try daemon.request(["op": "lookup", "key": "nope", "lang": "pt-BR"])
+        let output = try l10nctl(["missing", "--lang", "pt-BR", "--socket", daemon.socketPath])
+        #expect(output.status == 0, "\(output)")
+        #expect(output.stdout.contains("pt-BR\tLocalizable\tnope"), "\(output.stdout)")
+        #expect(output.stderr.contains("warning: l10nd serves no language matching 'pt-BR'"), "\(output.stderr)")
+    }
+}
