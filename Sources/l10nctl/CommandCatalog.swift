@@ -175,8 +175,9 @@ enum CommandCatalog {
                     + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
                     + "lookups asked in ja-JP too.",
                 "With the resource files (directories given, else the daemon's roots), a key the language has "
-                    + "translated since is left out, the .strings skeleton gives each key its source text, and "
-                    + "the .po skeleton writes the keys as export does (plural keys as plural messages, String "
+                    + "translated since is left out, the .strings skeleton gives each key its source text "
+                    + "(a plural key, which .strings cannot hold, is named on stderr and the exit status is 1), "
+                    + "and the .po skeleton writes the keys as export does (plural keys as plural messages, String "
                     + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [
