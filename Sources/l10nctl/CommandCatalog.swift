@@ -51,10 +51,16 @@ enum CommandCatalog {
                     + "empty-value. A table only Base.lproj has counts as the development language's own.",
                 "A file that cannot be read (or an entry left out of one) is named on stderr, as lint names it, "
                     + "and its keys count as untranslated (lint reports the file error instead of each key); "
-                    + "a language all of whose files are broken is still listed. The exit code is then 1, as "
-                    + "lint's on an error.",
+                    + "a language all of whose files are broken is still listed. Each is given the severity lint "
+                    + "would give it (--severity, --config, the nearest .l10nd-lint: an entry left out is a "
+                    + "warning by default, a rule turned off is not named), and the exit code is 1 when one is "
+                    + "an error, as lint's. The counts do not change with severities: they say what is served.",
             ],
-            globals: [.resources, .developmentLanguage]),
+            options: [
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity, as for lint (repeatable)."),
+                HelpEntry("--config FILE", "Lint settings to read instead of the nearest .l10nd-lint."),
+            ],
+            valueOptions: ["severity", "config"], globals: [.resources, .developmentLanguage]),
         CommandDescription(
             name: "report", arguments: "[DIR...]",
             summary: "one HTML page: coverage, plurals, lint, what users hit untranslated",
