@@ -55,10 +55,16 @@ enum CommandCatalog {
                     + "empty-value. A table only Base.lproj has counts as the development language's own.",
                 "A file that cannot be read (or an entry left out of one) is named on stderr, as lint names it, "
                     + "and its keys count as untranslated (lint reports the file error instead of each key); "
-                    + "a language all of whose files are broken is still listed. The exit code is then 1, as "
-                    + "lint's on an error.",
+                    + "a language all of whose files are broken is still listed. Each is given the severity lint "
+                    + "would give it (--severity, --config, the nearest .l10nd-lint: an entry left out is a "
+                    + "warning by default, a rule turned off is not named), and the exit code is 1 when one is "
+                    + "an error, as lint's. The counts do not change with severities: they say what is served.",
             ],
-            globals: [.resources, .developmentLanguage]),
+            options: [
+                HelpEntry("--severity RULE=LEVEL", "A rule's severity, as for lint (repeatable)."),
+                HelpEntry("--config FILE", "Lint settings to read instead of the nearest .l10nd-lint."),
+            ],
+            valueOptions: ["severity", "config"], globals: [.resources, .developmentLanguage]),
         CommandDescription(
             name: "report", arguments: "[DIR...]",
             summary: "one HTML page: coverage, plurals, lint, what users hit untranslated",
@@ -164,7 +170,9 @@ enum CommandCatalog {
                 "Prints one line per change l10nd applies, as it happens: generation 4: ja/Localizable, "
                     + "ja/Settings (--format json: the protocol's event lines), and one per saved file that does "
                     + "not parse, where it breaks: FILE:LINE:COLUMN: error: message (generation 4, with the "
-                    + "file's last good text, is still served). When l10nd goes away (a restart, "
+                    + "file's last good text, is still served), and one per entry a save that parses leaves out: "
+                    + "FILE:LINE:COLUMN: warning: message (--format json: {\"warning\": \"left_out\", generation, "
+                    + "file, line, column, message}). When l10nd goes away (a restart, "
                     + "a crash) watch says so on stderr and reconnects, waiting 0.1 s, then twice as long each "
                     + "time up to 5 s, and says when it is back: changes made in between are not replayed. A "
                     + "daemon at its connection limit is retried the same way, from the first connection on. "
@@ -183,8 +191,9 @@ enum CommandCatalog {
                     + "(or gettext .po) skeleton of them for a translator to fill in; --lang ja takes the "
                     + "lookups asked in ja-JP too.",
                 "With the resource files (directories given, else the daemon's roots), a key the language has "
-                    + "translated since is left out, the .strings skeleton gives each key its source text, and "
-                    + "the .po skeleton writes the keys as export does (plural keys as plural messages, String "
+                    + "translated since is left out, the .strings skeleton gives each key its source text "
+                    + "(a plural key, which .strings cannot hold, is named on stderr and the exit status is 1), "
+                    + "and the .po skeleton writes the keys as export does (plural keys as plural messages, String "
                     + "Catalog keys by their ids), which l10nctl import places as they are.",
             ],
             options: [

@@ -15,8 +15,9 @@ enum CoverageCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let roots = invocation.paths
         guard !roots.isEmpty else { throw UsageError("coverage takes at least one resource directory") }
-        let development: LanguageTag
-        do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
+        // Lint's settings: a file error is reported, and fails, as lint would report it.
+        let options = try LintCommand.severities(invocation, firstPath: roots[0])
+        let development = options.developmentLanguage
         for root in roots where !FileManager.default.fileExists(atPath: root) {
             throw CommandFailure("\(root): no such directory")
         }
@@ -38,7 +39,7 @@ enum CoverageCommand {
             let data = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
-            return report(resources.errors)
+            return report(resources.errors, options: options)
         }
         let width = max(4, coverage.languages.map(\.language.count).max() ?? 0)
         print("reference: \(coverage.reference)")
@@ -54,20 +55,21 @@ enum CoverageCommand {
             let review = marks.filter { $0.0 > 0 }.map { "  \($0.0) \($0.1)" }.joined()
             print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
         }
-        return report(resources.errors)
+        return report(resources.errors, options: options)
     }
 
     /// Names each of `errors` on stderr after the table (`file:line:column: error: message`,
-    /// lint's form, with lint's default severity: an entry left out of a file that is served
-    /// is a warning): 1 when one is an error, else 0.
-    static func report(_ errors: [ResourceParseError]) -> Int32 {
-        guard !errors.isEmpty else { return 0 }
+    /// lint's form, with the severity `options` give its rule, as lint would: by default an
+    /// entry left out of a file that is served is a warning, and a rule turned `off` is not
+    /// named, though its keys still count untranslated): 1 when one is an error, else 0.
+    static func report(_ errors: [ResourceParseError], options: LintOptions) -> Int32 {
+        let reported = errors.compactMap { error in options.severity(of: error.rule ?? .file).map { (error, $0) } }
+        guard !reported.isEmpty else { return 0 }
         // The table first, whole: with `2>&1` the errors must not land mid-line.
         fflush(nil)
-        let severities = errors.map { $0.rule?.defaultSeverity ?? .error }
-        let lines = zip(errors, severities).map { "\($0.location): \($1.rawValue): \($0.message)" }
-        let failed = severities.count { $0 == .error }
-        let warned = errors.count - failed
+        let lines = reported.map { "\($0.location): \($1.rawValue): \($0.message)" }
+        let failed = reported.count { $0.1 == .error }
+        let warned = reported.count - failed
         var counts: [String] = []
         if failed > 0 { counts.append("\(failed) error\(failed == 1 ? "" : "s")") }
         if warned > 0 { counts.append("\(warned) warning\(warned == 1 ? "" : "s")") }

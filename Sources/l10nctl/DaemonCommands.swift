@@ -307,9 +307,17 @@ enum DaemonCommands {
         case "json":
             print(WireValue.object(["missing": .array(entries), "dropped": reply["dropped"] ?? 0]).jsonText)
         case "strings":
-            print(
-                MissingStringsSkeleton.render(entries, language: parsed.value("lang") ?? "", sources: sources),
-                terminator: "")
+            let language = parsed.value("lang") ?? ""
+            let (text, plurals) = MissingStringsSkeleton.render(entries, language: language, sources: sources)
+            print(text, terminator: "")
+            // A plural key left out of the file is a key the translator would never see filled.
+            guard plurals.isEmpty else {
+                throw CommandFailure(
+                    "\(plurals.count) plural key\(plurals.count == 1 ? " has" : "s have") no .strings form and "
+                        + "\(plurals.count == 1 ? "is" : "are") not in the skeleton: "
+                        + plurals.map(DisplayText.escaped).joined(separator: ", ")
+                        + "; l10nctl missing --lang \(language) --format po writes them with their plural forms")
+            }
         case "po":
             print(
                 MissingStringsSkeleton.renderPO(entries, language: parsed.value("lang") ?? "", sources: sources),

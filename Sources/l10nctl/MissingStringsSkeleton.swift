@@ -51,10 +51,14 @@ enum MissingStringsSkeleton {
     }
 
     /// A `.strings` file: each key with its source text as the value (the key where no file
-    /// has it). A plural key has no `.strings` form: it is named in a comment, for
-    /// `--format po`, which writes it as a plural message.
-    static func render(_ entries: [WireValue], language: String, sources: MissingStringsSources? = nil) -> String {
+    /// has it), and the plural keys (a `.stringsdict` or String Catalog plural), which have no
+    /// `.strings` form, as `TABLE/KEY`: the file names each in a comment, and the caller says
+    /// so on stderr and fails, as `--format po` writes them as plural messages.
+    static func render(_ entries: [WireValue], language: String, sources: MissingStringsSources? = nil) -> (
+        text: String, plurals: [String]
+    ) {
         var output = "/* Keys looked up in \(language) that \(language) lacks. Translate each value. */\n"
+        var plurals: [String] = []
         var table: String?
         for item in items(entries) {
             if item.table != table {
@@ -66,11 +70,12 @@ enum MissingStringsSkeleton {
             if source?.plural != nil {
                 output += "/* \(item.note); \(key.replacing("*/", with: "* /")) is a plural entry: "
                 output += "l10nctl missing --format po writes it with its plural forms */\n"
+                plurals.append("\(item.table)/\(item.key)")
                 continue
             }
             output += "/* \(item.note) */\n\(key) = \(quoted(source?.value ?? item.key));\n"
         }
-        return output
+        return (output, plurals)
     }
 
     /// The same as a gettext catalog. Keys the files have are the export's messages

@@ -71,14 +71,17 @@ enum WatchCommand {
             let line =
                 invocation.json ? String(decoding: JSONLineCodec.encode(.event(shown)).dropLast(), as: UTF8.self) : text
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            if case .changed(_, let changes) = shown, !changes.isEmpty, !invocation.json {
+            if case .changed(let generation, let changes) = shown, !changes.isEmpty {
                 // A save that parsed but left entries out (a comment never closed, an array
-                // value): its shortened table is served; each entry lost is said once.
+                // value): its shortened table is served; each entry lost is said once, in
+                // either format.
                 let lost = fileErrors(at: path, timeout: timeout).filter(\.leftOut).map(\.error).filter {
                     reported.insert($0).inserted
                 }
                 let warnings = lost.map {
-                    DisplayText.escaped("\($0.file):\($0.line):\($0.column): warning: \($0.message)") + "\n"
+                    (invocation.json
+                        ? warningObject($0, generation: generation).jsonText
+                        : DisplayText.escaped("\($0.file):\($0.line):\($0.column): warning: \($0.message)")) + "\n"
                 }
                 if !warnings.isEmpty { FileHandle.standardOutput.write(Data(warnings.joined().utf8)) }
             }
@@ -96,6 +99,17 @@ enum WatchCommand {
         }
         if case .error(let refusal) = hello, refusal.code == .unavailable { return }
         _ = try DaemonCommands.fields(of: hello)
+    }
+
+    /// `--format json`'s line for an entry a save left out, what the text form prints as
+    /// `FILE:LINE:COL: warning: MESSAGE`: `{"warning":"left_out","generation":N,"file":…,
+    /// "line":…,"column":…,"message":…}`, beside the daemon's `changed` events.
+    static func warningObject(_ error: WireFileError, generation: UInt64) -> WireValue {
+        .object([
+            "warning": "left_out", "generation": .integer(Int64(generation)), "file": .string(error.file),
+            "line": .integer(Int64(error.line)), "column": .integer(Int64(error.column)),
+            "message": .string(error.message),
+        ])
     }
 
     /// A new subscribed connection to `path`, trying until one answers.

@@ -135,30 +135,7 @@ import Testing
         let root = try TemporaryDirectory()
         try root.write("\"x\" = \"x\";\n", to: "r/en.lproj/Localizable.strings")
         let dict = { (one: String, other: String) in
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-                <key>files</key>
-                <dict>
-                    <key>NSStringLocalizedFormatKey</key>
-                    <string>%#@n@</string>
-                    <key>n</key>
-                    <dict>
-                        <key>NSStringFormatSpecTypeKey</key>
-                        <string>NSStringPluralRuleType</string>
-                        <key>NSStringFormatValueTypeKey</key>
-                        <string>d</string>
-                        <key>one</key>
-                        <string>\(one)</string>
-                        <key>other</key>
-                        <string>\(other)</string>
-                    </dict>
-                </dict>
-            </dict>
-            </plist>
-
-            """
+            StringsDictFixture.file([("files", [("one", one), ("other", other)])])
         }
         try root.write(dict("%d file", "%d files"), to: "r/en.lproj/Localizable.stringsdict")
         let french = try root.write(dict("%d fichier", "old"), to: "r/fr.lproj/Localizable.stringsdict")

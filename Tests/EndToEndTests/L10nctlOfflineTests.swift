@@ -172,6 +172,32 @@ import Testing
         #expect(result.stderr.hasSuffix("2 warnings: their keys count as untranslated\n"), "\(result.stderr)")
     }
 
+    /// Coverage takes lint's settings for what it names: `--severity` and the project's
+    /// `.l10nd-lint` give a left-out entry the severity lint gives it, and the exit code
+    /// follows, as lint's; the counts stay what is served.
+    @Test func coverageTakesLintsSeverities() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n\"c\" = \"C\";\n", to: "en.lproj/L.strings")
+        let german = try root.write(
+            "\"a\" = (\"A\");\n\"b\" = \"B\";\n/* never closed\n\"c\" = \"C\";\n", to: "de.lproj/L.strings")
+        let plain = try run("coverage", root.path)
+
+        let strict = try run("coverage", root.path, "--severity", "ignored-rest=error")
+        let lint = try run("lint", root.path, "--severity", "ignored-rest=error")
+        #expect(strict.status == 1 && lint.status == 1, "\(strict.stderr)")
+        #expect(strict.stderr.contains("\(german):3:1: error: "), "\(strict.stderr)")
+        #expect(strict.stderr.hasSuffix("1 error, 1 warning: their keys count as untranslated\n"), "\(strict.stderr)")
+        #expect(strict.stdout == plain.stdout)
+
+        try root.write("non-string-value = off\nignored-rest = off\n", to: ".l10nd-lint")
+        let quiet = try run("coverage", root.path)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
+        #expect(quiet.stdout == plain.stdout)
+        // The command line wins over the file, as for lint.
+        let named = try run("coverage", root.path, "--severity", "non-string-value=warning")
+        #expect(named.stderr.hasSuffix("1 warning: their keys count as untranslated\n"), "\(named.stderr)")
+    }
+
     @Test func lintOfTheExamplesHasNoErrors() throws {
         let result = try run("lint", PackagePaths.exampleResources)
         #expect(result.status == 0, "\(result.stdout)")

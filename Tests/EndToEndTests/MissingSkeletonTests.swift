@@ -33,6 +33,12 @@ import Testing
         #expect(
             strings.stdout.contains("\"files\" is a plural entry: l10nctl missing --format po"), "\(strings.stdout)")
         #expect(!strings.stdout.contains("\"files\" = "), "\(strings.stdout)")
+        // Left out of the file, so named where a script or a person sees it, and not exit 0.
+        #expect(strings.status == 1, "\(strings)")
+        #expect(
+            strings.stderr
+                == "l10nctl: error: 1 plural key has no .strings form and is not in the skeleton: Localizable/files; "
+                + "l10nctl missing --lang ja --format po writes them with their plural forms\n", "\(strings.stderr)")
 
         let po = try run(["missing", "--format", "po", "--lang", "ja"], socket: daemon.socketPath)
         #expect(po.status == 0, "\(po.stderr)")

@@ -42,14 +42,7 @@ import Testing
     /// A save that parses but leaves entries out is announced by `l10nctl watch` with a
     /// warning per entry lost, as lint words it, after the change's line.
     @Test func watchWarnsOfEntriesASaveLeavesOut() throws {
-        let root = try TemporaryDirectory()
-        try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n", to: "en.lproj/Localizable.strings")
-        let german = try root.write("\"a\" = \"Ah\";\n", to: "de.lproj/Localizable.strings")
-        let daemon = try DaemonProcess(resources: [root.path])
-        let watch = try WatchProcess(daemon: daemon)
-        try "\"a\" = \"Aha\";\n/* never closed\n\"b\" = \"Bh\";\n".write(
-            toFile: german, atomically: true, encoding: .utf8)
-        let text = watch.output(lines: 2)
+        let (text, german, daemon) = try watchASaveThatLeavesAnEntryOut()
         // The daemon logs the entry lost, once.
         let logged = "\(german):2:1: the comment that starts here is never closed"
         #expect(eventually { daemon.log.contains(logged) }, "\(daemon.log)")
@@ -59,5 +52,38 @@ import Testing
         #expect(
             lines.dropFirst().first?.hasPrefix(
                 "\(german):2:1: warning: the comment that starts here is never closed") == true, "\(text)")
+    }
+
+    /// `--format json` carries the same warning, as an object of its own after the change's event.
+    @Test func watchInJSONCarriesTheWarningToo() throws {
+        let (text, german, _) = try watchASaveThatLeavesAnEntryOut(["--format", "json"])
+        let objects = try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\(text)")
+        }
+        #expect(objects.count == 2, "\(text)")
+        #expect(objects.first?["event"] as? String == "changed", "\(text)")
+        let warning = try #require(objects.last)
+        #expect(warning["warning"] as? String == "left_out", "\(text)")
+        // The generation of the change that left the entry out.
+        #expect(warning["generation"] as? Int == objects.first?["generation"] as? Int, "\(text)")
+        #expect(warning["file"] as? String == german && warning["line"] as? Int == 2 && warning["column"] as? Int == 1)
+        #expect(
+            (warning["message"] as? String)?.hasPrefix("the comment that starts here is never closed") == true,
+            "\(text)")
+    }
+
+    /// Runs `l10nctl watch` (with `arguments`) against a daemon serving `de`, saves a file
+    /// whose second entry is lost to a comment never closed, and returns watch's first two lines.
+    func watchASaveThatLeavesAnEntryOut(_ arguments: [String] = []) throws -> (
+        text: String, german: String, daemon: DaemonProcess
+    ) {
+        let root = try TemporaryDirectory()
+        try root.write("\"a\" = \"A\";\n\"b\" = \"B\";\n", to: "en.lproj/Localizable.strings")
+        let german = try root.write("\"a\" = \"Ah\";\n", to: "de.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [root.path])
+        let watch = try WatchProcess(daemon: daemon, arguments: arguments)
+        try "\"a\" = \"Aha\";\n/* never closed\n\"b\" = \"Bh\";\n".write(
+            toFile: german, atomically: true, encoding: .utf8)
+        return (watch.output(lines: 2), german, daemon)
     }
 }

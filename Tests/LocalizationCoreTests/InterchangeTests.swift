@@ -1,5 +1,6 @@
 import LocalizationCore
 import LocalizationInterchange
+import TestSupport
 import Testing
 
 /// The pieces behind `l10nctl export` and `import`, on bytes in memory.
@@ -42,24 +43,7 @@ import Testing
         #expect(
             String(decoding: edited.bytes, as: UTF8.self)
                 == "/* c */\n\"a\" = \"Ä\\n\"; // x\n\"b\" = \"B\";\n\"new\" = \"N\";\n")
-        let plist = """
-            <plist>
-            <dict>
-                <key>k</key>
-                <dict>
-                    <key>NSStringLocalizedFormatKey</key>
-                    <string>%#@n@</string>
-                    <key>n</key>
-                    <dict>
-                        <key>NSStringFormatSpecTypeKey</key>
-                        <string>NSStringPluralRuleType</string>
-                        <key>other</key>
-                        <string>%d файла</string>
-                    </dict>
-                </dict>
-            </dict>
-            </plist>
-            """
+        let plist = StringsDictFixture.file([("k", [("other", "%d файла")])], valueType: nil)
         let result = try ResourceEditor.apply(
             [.stringsDictForm(key: "k", variable: "n", category: .few, value: "%d <файла>")], to: Array(plist.utf8),
             kind: .stringsDict, file: "x.stringsdict")

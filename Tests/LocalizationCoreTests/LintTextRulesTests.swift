@@ -98,6 +98,21 @@ import Testing
             "\(findings)")
     }
 
+    /// Corpus cases (`Tests/Fixtures/UnchangedFromSource`): a value whose words the language's
+    /// own translations use is the language's text too (Dutch `Audio:`, `Website`, Brazilian
+    /// `Plugins`); a copy with a word the language never writes is reported, and neither a
+    /// stale English text (Bulgarian) nor a short word another language happens to write
+    /// (Latvian `to`) makes a copy the language's own.
+    @Test func wordsTheLanguageWritesItselfAreNotUnchanged() {
+        let root = PackagePaths.root + "/Tests/Fixtures/UnchangedFromSource"
+        let findings = lint([root]).filter { $0.rule == .unchangedFromSource }
+        let reported = findings.map { "\($0.location.file!.split(separator: "/").suffix(2).first!):\($0.key!)" }
+        #expect(
+            reported.sorted() == [
+                "bg.lproj:file.menu", "bg.lproj:finder.reveal", "lv.lproj:seek.to", "nl.lproj:menu.audio",
+            ], "\(findings)")
+    }
+
     @Test func pluralFormsAndCatalogsAreCheckedToo() throws {
         let root = try TemporaryDirectory()
         try root.write(

@@ -1,4 +1,5 @@
 import LocalizationCore
+import TestSupport
 import Testing
 
 /// Entries import adds to a `.stringsdict` (and a new language's file) are indented exactly
@@ -7,35 +8,8 @@ import Testing
     /// A hand-written file laid out with the root `<dict>` at column 2 and 2-space steps,
     /// with an entry per `(key, one, other)`.
     static func file(_ entries: [(String, String, String)]) -> String {
-        var text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-              <dict>
-
-            """
-        for (key, one, other) in entries {
-            text += """
-                    <key>\(key)</key>
-                    <dict>
-                      <key>NSStringLocalizedFormatKey</key>
-                      <string>%#@n@</string>
-                      <key>n</key>
-                      <dict>
-                        <key>NSStringFormatSpecTypeKey</key>
-                        <string>NSStringPluralRuleType</string>
-                        <key>NSStringFormatValueTypeKey</key>
-                        <string>d</string>
-                        <key>one</key>
-                        <string>\(one)</string>
-                        <key>other</key>
-                        <string>\(other)</string>
-                      </dict>
-                    </dict>
-
-                """
-        }
-        return text + "  </dict>\n</plist>\n"
+        StringsDictFixture.file(
+            entries.map { ($0.0, [("one", $0.1), ("other", $0.2)]) }, step: "  ", root: "  ", doctype: true)
     }
 
     static let english = file([("apples", "%d apple", "%d apples"), ("pears", "%d pear", "%d pears")])
@@ -63,5 +37,18 @@ import Testing
             kind: .stringsDict, file: "de.lproj/L.stringsdict", reference: Array(Self.english.utf8))
         #expect(result.skipped.isEmpty, "\(result.skipped)")
         #expect(String(decoding: result.bytes, as: UTF8.self) == Self.german)
+    }
+
+    /// A form added to a variable the file has goes one of the file's own steps deeper than
+    /// the variable's `</dict>`: tabs, 2 or 4 spaces, wherever the root is.
+    @Test(arguments: [("\t", ""), ("  ", ""), ("    ", ""), ("  ", "  ")])
+    func aFormAddedToAnEntryTakesTheFilesStep(step: String, root: String) throws {
+        let before = StringsDictFixture.file([("k", [("other", "%d файла")])], valueType: nil, step: step, root: root)
+        let result = try ResourceEditor.apply(
+            [.stringsDictForm(key: "k", variable: "n", category: .few, value: "%d <файла>")], to: Array(before.utf8),
+            kind: .stringsDict, file: "ru.lproj/L.stringsdict")
+        let after = StringsDictFixture.file(
+            [("k", [("other", "%d файла"), ("few", "%d &lt;файла&gt;")])], valueType: nil, step: step, root: root)
+        #expect(String(decoding: result.bytes, as: UTF8.self) == after)
     }
 }

@@ -215,8 +215,8 @@ public enum ResourceEditor {
     }
 
     /// `<key>KEY</key><string>VALUE</string>` to insert before a `</dict>` at `end`: on
-    /// lines of their own, indented as the dictionary's other keys, when the file is laid
-    /// out that way.
+    /// lines of their own, one of the file's own steps (tab, 2 or 4 spaces) deeper than the
+    /// `</dict>`, when the file is laid out that way.
     private static func insertion(key: String, value: String, before end: Int, in bytes: [UInt8]) -> String {
         let pair = (
             "<key>\(PropertyListText.escaped(key))</key>", "<string>\(PropertyListText.escaped(value))</string>"
@@ -225,7 +225,8 @@ public enum ResourceEditor {
         while lineStart > 0, bytes[lineStart - 1] == 0x20 || bytes[lineStart - 1] == 0x09 { lineStart -= 1 }
         guard lineStart > 0, bytes[lineStart - 1] == 0x0A else { return pair.0 + pair.1 }
         let closingIndent = String(decoding: bytes[lineStart..<end], as: UTF8.self)
-        let indent = closingIndent + (closingIndent.hasPrefix("\t") ? "\t" : "    ")
+        let step = PropertyListIndentation(bytes).step ?? (closingIndent.hasPrefix("\t") ? "\t" : "    ")
+        let indent = closingIndent + step
         return "\(indent.dropFirst(closingIndent.count))\(pair.0)\n\(indent)\(pair.1)\n\(closingIndent)"
     }
 }

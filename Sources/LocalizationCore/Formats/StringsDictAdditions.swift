@@ -41,8 +41,8 @@ struct StringsDictAdditions {
         spans: ValueSpans, file: String
     ) -> (replacements: [(range: Range<Int>, text: String)], added: Int, skipped: [String]) {
         // Indented as the file's entries are, or (a file with none) the development language's.
-        let own = bytes.count > 0 && spans.keys[[]]?.isEmpty == false ? indentation(bytes) : nil
-        let theirs = indentation(reference)
+        let own = bytes.count > 0 && spans.keys[[]]?.isEmpty == false ? PropertyListIndentation(bytes) : nil
+        let theirs = PropertyListIndentation(reference)
         let base = own?.base ?? theirs.base
         let unit = own?.step ?? theirs.step ?? (base.isEmpty ? "\t" : base)
         var replacements: [(range: Range<Int>, text: String)] = []
@@ -110,21 +110,5 @@ struct StringsDictAdditions {
         let line = Array(("\n" + indent + "<key>\(PropertyListText.escaped(key))</key>").utf8)
         guard let found = bytes.indices.first(where: { bytes[$0...].starts(with: line) }) else { return nil }
         return found + 1
-    }
-
-    /// A file's indentation: `base`, the whitespace before its first top-level `<key>`, and
-    /// `step`, what a key one level deeper adds to it (`nil` when no key is deeper).
-    private func indentation(_ bytes: [UInt8]) -> (base: String, step: String?) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var base: String?
-        for line in text.split(separator: "\n") where line.contains("<key>") {
-            let indent = String(line.prefix { $0 == " " || $0 == "\t" })
-            guard let base else {
-                base = indent
-                continue
-            }
-            if indent.count > base.count, indent.hasPrefix(base) { return (base, String(indent.dropFirst(base.count))) }
-        }
-        return (base ?? "\t", nil)
     }
 }

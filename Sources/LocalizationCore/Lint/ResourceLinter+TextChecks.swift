@@ -6,10 +6,11 @@ extension ResourceLinter {
     /// HTML tags and integer lengths on the value and every other plural form (against the
     /// original's form of the same category, else its `other`), and `unchanged-from-source`
     /// on the value when `unchanged` allows it (not a term most languages keep, not a
-    /// variant of the development language) and the value has at least `unchangedWords` words.
+    /// variant of the development language), the value has at least `unchangedWords` words,
+    /// and they are not all words of `ownWords`, the language's own.
     static func textFindings(
         _ key: String, _ translated: TableEntry, of original: TableEntry, unchanged checkUnchanged: Bool,
-        unchangedWords: Int = 1,
+        unchangedWords: Int = 1, ownWords: LanguageWords? = nil,
         at variableLocations: [String: SourceLocation], else location: SourceLocation, suffix: String,
         related: SourceLocation? = nil
     ) -> [LintFinding] {
@@ -38,7 +39,8 @@ extension ResourceLinter {
         ]
         var findings: [LintFinding] = []
         if checkUnchanged, translated.plural == nil,
-            TranslationTextChecks.isUnchanged(original.value, translated.value, minimumWords: unchangedWords)
+            TranslationTextChecks.isUnchanged(original.value, translated.value, minimumWords: unchangedWords),
+            ownWords?.owns(translated.value) != true
         {
             findings.append(
                 LintFinding(
@@ -100,5 +102,25 @@ extension ResourceLinter {
             guard FileManager.default.fileExists(atPath: path) else { return nil }
             return ResourceFile(path: path)
         }
+    }
+}
+
+extension ResourceLinter {
+    /// Each language's own words (by its identifier) in the files lint compares: its
+    /// translations against their references, the development language's words taken from
+    /// every reference.
+    static func languageWords(_ comparisons: [(language: LanguageTag, entries: Entries, reference: Entries)])
+        -> [String: LanguageWords]
+    {
+        let developmentWords = LanguageWords.developmentWords(
+            of: comparisons.flatMap { $0.reference.values.values.map(\.entry.value) })
+        var pairs: [String: [(source: String, translation: String)]] = [:]
+        for (language, entries, reference) in comparisons {
+            for (key, translated) in entries.values {
+                guard let original = reference.values[key] else { continue }
+                pairs[language.identifier, default: []].append((original.entry.value, translated.entry.value))
+            }
+        }
+        return pairs.mapValues { LanguageWords(translations: $0, developmentWords: developmentWords) }
     }
 }

@@ -82,12 +82,21 @@ public enum ResourceLinter {
         }
         // Per reference file, the keys most languages keep as it writes them (names, terms).
         var termsByReference: [String: Set<String>] = [:]
+        var comparisons:
+            [(
+                file: ResourceFile, entries: Entries, language: LanguageTag, reference: ResourceFile,
+                referenceEntries: Entries
+            )] = []
         for file in files where file.kind != .stringCatalog {
             guard let entries = parsed[file.path], let language = file.language,
                 !language.isBase, language != development,
                 let reference = references.file(for: file),
                 let referenceEntries = read(reference)
             else { continue }
+            comparisons.append((file, entries, language, reference, referenceEntries))
+        }
+        let ownWords = languageWords(comparisons.map { ($0.language, $0.entries, $0.referenceEntries) })
+        for (file, entries, language, reference, referenceEntries) in comparisons {
             let styles =
                 options.placeholderStyles
                 ?? PlaceholderStyles.detected(in: referenceEntries.values.values.map(\.entry.value))
@@ -102,7 +111,8 @@ public enum ResourceLinter {
             findings += compare(
                 entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles,
                 translatedElsewhere: elsewhere,
-                keptUnchanged: language.language == development.language ? nil : termsByReference[reference.path])
+                keptUnchanged: language.language == development.language ? nil : termsByReference[reference.path],
+                ownWords: ownWords[language.identifier])
         }
         findings += missingFileFindings(scanned, references: &references, entries: read)
         findings += shadowedFolderFindings(scanned)
@@ -321,6 +331,9 @@ public enum ResourceLinter {
         for (language, table) in catalog.tables.sorted(by: { $0.key < $1.key }) where language != catalog.sourceLanguage
         {
             let variant = (try? LanguageTag(language))?.language == sourceTag?.language
+            let ownWords = LanguageWords(
+                translations: table.compactMap { key, entry in source[key].map { ($0.value, entry.value) } },
+                developmentWords: LanguageWords.developmentWords(of: source.values.map(\.value)))
             let unchangedWords = Self.unchangedWords(
                 translated: table.count { key, entry in source[key].map { $0.value != entry.value } ?? false },
                 total: source.count)
@@ -382,8 +395,8 @@ public enum ResourceLinter {
                 // A key-made source entry is the key, which is the source text in most catalogs.
                 findings += textFindings(
                     key, entry, of: original, unchanged: !variant && !terms.contains(key),
-                    unchangedWords: unchangedWords, at: translation.variableLocations[key] ?? [:], else: location,
-                    suffix: " in \(language)",
+                    unchangedWords: unchangedWords, ownWords: ownWords, at: translation.variableLocations[key] ?? [:],
+                    else: location, suffix: " in \(language)",
                     related: related)
             }
             if let tag = try? LanguageTag(language) { findings += pluralFindings(translation, language: tag) }
@@ -413,10 +426,12 @@ public enum ResourceLinter {
     /// its reference; a key the translation lacks but `translatedElsewhere` has (the
     /// language's other files of the table) is not missing.
     /// `keptUnchanged` are the keys `unchanged-from-source` leaves alone (terms most languages
-    /// keep); `nil` checks none (a variant of the development language, `en-GB`).
+    /// keep); `nil` checks none (a variant of the development language, `en-GB`); nor does it
+    /// report a value whose words are all `ownWords`, the language's own.
     static func compare(
         _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
-        styles: PlaceholderStyles, translatedElsewhere: Set<String> = [], keptUnchanged: Set<String>? = nil
+        styles: PlaceholderStyles, translatedElsewhere: Set<String> = [], keptUnchanged: Set<String>? = nil,
+        ownWords: LanguageWords? = nil
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
@@ -461,6 +476,7 @@ public enum ResourceLinter {
             findings += textFindings(
                 key, translated.entry, of: original.entry,
                 unchanged: keptUnchanged.map { !$0.contains(key) } ?? false, unchangedWords: unchangedWords,
+                ownWords: ownWords,
                 at: translation.variableLocations[key] ?? [:], else: translated.location, suffix: "",
                 related: original.location)
         }

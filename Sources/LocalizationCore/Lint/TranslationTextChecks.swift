@@ -125,6 +125,12 @@ enum TranslationTextChecks {
     /// How many words of two or more letters with a lowercase letter `text` has, outside
     /// placeholders, URLs and HTML tags.
     static func wordsToTranslate(in text: String) -> Int {
+        translatableWords(in: text).count
+    }
+
+    /// The words of two or more letters with a lowercase letter in `text`, in order, outside
+    /// placeholders, URLs and HTML tags: what a translator translates.
+    static func translatableWords(in text: String) -> [String] {
         var prose = ""
         for segment in FormatSpecifier.segments(PlaceholderStyles.removingNumberedPercents(text)) {
             if case .literal(let literal) = segment { prose += literal + " " }
@@ -134,7 +140,7 @@ enum TranslationTextChecks {
         prose = prose.replacing(/\$?\{[^{}]*\}/, with: " ")
         var word: [Unicode.Scalar] = []
         var insideTag = false
-        var count = 0
+        var words: [String] = []
         for scalar in prose.unicodeScalars + [" "] {
             if scalar == "<" { insideTag = true }
             if insideTag {
@@ -145,10 +151,12 @@ enum TranslationTextChecks {
                 word.append(scalar)
                 continue
             }
-            if word.count >= 2, word.contains(where: \.properties.isLowercase) { count += 1 }
+            if word.count >= 2, word.contains(where: \.properties.isLowercase) {
+                words.append(String(String.UnicodeScalarView(word)))
+            }
             word = []
         }
-        return count
+        return words
     }
 
     /// `http://…`, `https://…` and `mailto:…` up to a space, quote or closing bracket, with
