@@ -45,6 +45,36 @@ import Testing
         #expect(Array(copy.bytes) == Array(first.bytes) && copy.language == "fr" && copy.table == "Localizable")
     }
 
+    /// A String Catalog's entries reach a plan through dictionaries, whose order differs
+    /// from one instance to the next: the same content read twice — written in any order —
+    /// must give the same bytes, or an unchanged file read again is a change for every client.
+    @Test func theSameCatalogBuildsTheSameBytes() throws {
+        func catalog(reversed: Bool) -> [UInt8] {
+            var keys = (0..<300).map { number in
+                let localization =
+                    number % 3 == 0
+                    ? #""variations" : { "plural" : { "one" : { "stringUnit" : { "value" : "%lld file" } }, "#
+                        + #""other" : { "stringUnit" : { "value" : "%lld files \#(number)" } } } }"#
+                    : #""stringUnit" : { "state" : "translated", "value" : "v\#(number)" }"#
+                return #""key\#(number)" : { "localizations" : { "de" : { \#(localization) } } }"#
+            }
+            if reversed { keys.reverse() }
+            return Array(#"{ "sourceLanguage" : "en", "strings" : { \#(keys.joined(separator: ", ")) } }"#.utf8)
+        }
+        func bytes(_ json: [UInt8]) throws -> [UInt8] {
+            let entries = try #require(try StringCatalogReader.parse(json).tables["de"])
+            let plan = try SegmentPlan(
+                language: "de", table: "Localizable", pieces: [.table(LocalizationTable(entries: entries))])
+            let segment = try Segment(plan)
+            return withExtendedLifetime(segment) { Array(segment.bytes) }
+        }
+        let first = try bytes(catalog(reversed: false))
+        #expect(try first.withUnsafeBytes { try SegmentReader($0).keyCount } == 300)
+        for reversed in [false, true, false] {
+            #expect(try bytes(catalog(reversed: reversed)) == first)
+        }
+    }
+
     @Test func writesIntoAGivenBufferAndRefusesASmallOne() throws {
         let plan = try Self.plan("\"a\" = \"1\";")
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.byteCount + 4096, alignment: 8)

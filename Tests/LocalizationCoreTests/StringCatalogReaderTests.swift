@@ -355,6 +355,19 @@ import Testing
         #expect(error.message.hasPrefix("invalid JSON: ") && error.message.contains(message), "\(error)")
     }
 
+    /// Past 16 keys an object's keys are hashed, not compared one by one: a key given twice
+    /// is found there too, as written or spelled with an escape, where it is given again.
+    @Test(arguments: [#""k7""#, #""\u006b7""#])
+    func aKeyTwiceAmongManyIsAnError(again: String) throws {
+        let keys = (0..<40).map { #""k\#($0)" : {}"# } + ["\(again) : {}"]
+        let json = "{\"sourceLanguage\": \"en\", \"strings\": {\n" + keys.joined(separator: ",\n") + "\n}}"
+        let error = try #require(throws: ResourceParseError.self) { try StringCatalogReader.parse(Array(json.utf8)) }
+        #expect(error.location.line == 42 && error.location.column == 1, "\(error)")
+        #expect(error.message.contains(#"duplicate key "k7" (first at 9:1)"#), "\(error)")
+        let distinct = "{\"sourceLanguage\": \"en\", \"strings\": {" + keys.dropLast().joined(separator: ", ") + "}}"
+        #expect(try StringCatalogReader.parse(Array(distinct.utf8)).tables["en"]?.count == 40)
+    }
+
     /// The same keys in different objects, commas inside strings, escaped quotes: all fine.
     @Test func strictJSONAcceptsWhatIsValid() throws {
         let json = #"{"sourceLanguage": "en", "strings": {"a,}": {"comment": "x\",]"}, "b": {"comment": "a"}}}"#

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads String Catalogs (`.xcstrings`), the JSON files Xcode 15 and later write.
 ///
 /// Each key's `localizations` map a language to one of:
@@ -54,8 +52,22 @@ public enum StringCatalogReader {
     public static func read(_ bytes: [UInt8], file: String? = nil) throws(ResourceParseError) -> (
         catalog: StringCatalog, problems: [ResourceParseError]
     ) {
-        let (catalog, problems) = try CatalogReader(bytes: bytes, file: file).catalog()
+        let (catalog, problems) = try CatalogReader(bytes: utf8(bytes, file: file), file: file).catalog()
         return (catalog, problems)
+    }
+
+    /// The file's text as UTF-8: a UTF-16 catalog (with a byte order mark, or ASCII first)
+    /// is transcoded, as Foundation reads it; UTF-8 is taken as it is.
+    private static func utf8(_ bytes: [UInt8], file: String?) throws(ResourceParseError) -> [UInt8] {
+        let encoding = bytes.withUnsafeBufferPointer { StringsTextDecoder.detectEncoding($0) }
+        guard case .utf16(let bigEndian, let bomLength) = encoding else { return bytes }
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(ResourceParseError) in
+                try UTF16Transcoder.utf8(
+                    from: UnsafeBufferPointer(rebasing: buffer[bomLength...]), bigEndian: bigEndian, file: file)
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -90,43 +102,49 @@ private struct CatalogReader {
         guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw failure("the file is empty; a String Catalog is a JSON object", at: [])
         }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
-        } catch {
-            throw jsonFailure(error)
-        }
-        if let fault = StrictJSON.firstFault(in: bytes) {
+        if let invalid = bytes.withUnsafeBufferPointer({
+            UTF8Validation.isValid($0) ? nil : StringsTextDecoder.firstInvalidUTF8(in: $0)
+        }) {
             throw ResourceParseError(
-                location: SourceLocation(byteOffset: fault.offset, in: bytes, file: file),
-                message: "invalid JSON: \(fault.message)")
+                location: SourceLocation(byteOffset: invalid, in: bytes, file: file),
+                message: "invalid JSON: the text is not UTF-8")
         }
-        guard let object = root as? [String: Any] else {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(bytes)
+        } catch {
+            throw ResourceParseError(
+                location: SourceLocation(byteOffset: error.offset, in: bytes, file: file),
+                message: "invalid JSON: \(error.message)")
+        }
+        let root = tape.root
+        guard root.kind == .object else {
             throw failure("the top level is \(describe(root)), expected a JSON object", at: [])
         }
-        guard let sourceLanguage = object["sourceLanguage"] as? String, !sourceLanguage.isEmpty else {
+        guard let sourceLanguage = root["sourceLanguage"]?.string, !sourceLanguage.isEmpty else {
             throw failure(
-                "\"sourceLanguage\" is \(describe(object["sourceLanguage"])), expected a language code",
+                "\"sourceLanguage\" is \(describe(root["sourceLanguage"])), expected a language code",
                 at: ["sourceLanguage"])
         }
         var version: String?
-        if let written = object["version"] {
-            guard let string = written as? String else {
+        if let written = root["version"] {
+            guard let string = written.string else {
                 throw failure("\"version\" is \(describe(written)), expected a string", at: ["version"])
             }
             version = string
         }
-        guard let strings = object["strings"] as? [String: Any] else {
-            throw failure("\"strings\" is \(describe(object["strings"])), expected an object of keys", at: ["strings"])
+        guard let strings = root["strings"]?.members else {
+            throw failure("\"strings\" is \(describe(root["strings"])), expected an object of keys", at: ["strings"])
         }
         var catalog = StringCatalog(sourceLanguage: sourceLanguage, version: version)
         var problems: [ResourceParseError] = []
-        for key in strings.keys.sorted() {
+        for (key, written) in strings.sorted(by: { $0.key < $1.key }) {
             let path = ["strings", key]
             do throws(ResourceParseError) {
-                guard let definition = strings[key] as? [String: Any] else {
-                    throw failure("\(quoted(key)) is \(describe(strings[key])), expected an object", at: path)
+                guard written.kind == .object else {
+                    throw failure("\(quoted(key)) is \(describe(written)), expected an object", at: path)
                 }
+                let definition = written
                 try read(key, definition: definition, path: path, into: &catalog, problems: &problems)
             } catch {
                 problems.append(error)
@@ -140,21 +158,21 @@ private struct CatalogReader {
     /// One key's localizations into `catalog`: a bad localization costs only its own
     /// language's entry (added to `problems`); a bad key-level field costs the key.
     private func read(
-        _ key: String, definition: [String: Any], path: [String], into catalog: inout StringCatalog,
+        _ key: String, definition: JSONTapeValue, path: [String], into catalog: inout StringCatalog,
         problems: inout [ResourceParseError]
     ) throws(ResourceParseError) {
         var untranslatable = false
         if let shouldTranslate = definition["shouldTranslate"] {
-            guard isBoolean(shouldTranslate), let flag = shouldTranslate as? Bool else {
+            guard shouldTranslate.kind == .true || shouldTranslate.kind == .false else {
                 throw failure(
                     "\(quoted(key)): \"shouldTranslate\" is \(describe(shouldTranslate)), expected true or false",
                     at: path + ["shouldTranslate"])
             }
-            untranslatable = !flag
+            untranslatable = shouldTranslate.kind == .false
         }
-        var localizations: [String: Any] = [:]
+        var localizations: [(key: String, value: JSONTapeValue)] = []
         if let written = definition["localizations"] {
-            guard let object = written as? [String: Any] else {
+            guard let object = written.members else {
                 throw failure(
                     "\(quoted(key)): \"localizations\" is \(describe(written)), expected an object of languages",
                     at: path + ["localizations"])
@@ -162,10 +180,9 @@ private struct CatalogReader {
             localizations = object
         }
         if untranslatable { catalog.untranslatableKeys.insert(key) }
-        for language in localizations.keys.sorted() {
+        for (language, written) in localizations.sorted(by: { $0.key < $1.key }) {
             do {
-                let entry = try localization(
-                    localizations[language], key: key, path: path + ["localizations", language])
+                let entry = try localization(written, key: key, path: path + ["localizations", language])
                 catalog.tables[language, default: [:]][key] = entry
             } catch {
                 problems.append(error)
@@ -178,21 +195,22 @@ private struct CatalogReader {
         }
     }
 
-    private func localization(_ written: Any?, key: String, path: [String]) throws(ResourceParseError) -> TableEntry {
-        guard let object = written as? [String: Any] else {
-            throw failure("\(context(key, path)) is \(describe(written)), expected an object", at: path)
+    private func localization(_ object: JSONTapeValue, key: String, path: [String]) throws(ResourceParseError)
+        -> TableEntry
+    {
+        guard object.kind == .object else {
+            throw failure("\(context(key, path)) is \(describe(object)), expected an object", at: path)
         }
         var substitutions: [String: PluralFormat.Variable] = [:]
         var states: [String] = []
         if let written = object["substitutions"] {
-            guard let byName = written as? [String: Any] else {
+            guard let byName = written.members else {
                 throw failure(
                     "\(context(key, path)): \"substitutions\" is \(describe(written)), expected an object",
                     at: path + ["substitutions"])
             }
-            for name in byName.keys.sorted() {
-                let (variable, formStates) = try substitution(
-                    byName[name], key: key, path: path + ["substitutions", name])
+            for (name, written) in byName.sorted(by: { $0.key < $1.key }) {
+                let (variable, formStates) = try substitution(written, key: key, path: path + ["substitutions", name])
                 substitutions[name] = variable
                 states += formStates
             }
@@ -208,7 +226,7 @@ private struct CatalogReader {
 
     /// A `stringUnit` or `variations` object.
     private func text(
-        _ object: [String: Any],
+        _ object: JSONTapeValue,
         key: String,
         path: [String],
         substitutions: [String: PluralFormat.Variable],
@@ -224,11 +242,12 @@ private struct CatalogReader {
         guard let written = object["variations"] else {
             throw failure("\(context(key, path)) has neither a \"stringUnit\" nor \"variations\"", at: path)
         }
-        guard let variations = written as? [String: Any] else {
+        guard written.kind == .object else {
             throw failure(
                 "\(context(key, path)): \"variations\" is \(describe(written)), expected an object",
                 at: path + ["variations"])
         }
+        let variations = written
         if let plural = variations["plural"] {
             let pluralPath = path + ["variations", "plural"]
             let (forms, states) = try pluralForms(plural, key: key, path: pluralPath)
@@ -244,16 +263,16 @@ private struct CatalogReader {
         }
         if allowsDevices, let devices = variations["device"] {
             let devicePath = path + ["variations", "device"]
-            guard let byDevice = devices as? [String: Any], !byDevice.isEmpty else {
+            guard let byDevice = devices.members, !byDevice.isEmpty else {
                 throw failure(
                     "\(context(key, path)): \"device\" is \(describe(devices)), expected an object naming devices",
                     at: devicePath)
             }
             var variants: [String: ResolvedText] = [:]
-            for device in byDevice.keys.sorted() {
-                guard let deviceObject = byDevice[device] as? [String: Any] else {
+            for (device, deviceObject) in byDevice.sorted(by: { $0.key < $1.key }) {
+                guard deviceObject.kind == .object else {
                     throw failure(
-                        "\(context(key, path)): device \(quoted(device)) is \(describe(byDevice[device])), expected an object",
+                        "\(context(key, path)): device \(quoted(device)) is \(describe(deviceObject)), expected an object",
                         at: devicePath + [device])
                 }
                 variants[device] = try text(
@@ -308,19 +327,19 @@ private struct CatalogReader {
     }
 
     private func substitution(
-        _ written: Any?,
+        _ object: JSONTapeValue,
         key: String,
         path: [String]
     ) throws(ResourceParseError) -> (PluralFormat.Variable, [String]) {
         let name = path.last!
-        guard let object = written as? [String: Any] else {
+        guard object.kind == .object else {
             throw failure(
-                "\(context(key, path)): substitution \(quoted(name)) is \(describe(written)), expected an object",
+                "\(context(key, path)): substitution \(quoted(name)) is \(describe(object)), expected an object",
                 at: path)
         }
         var argumentNumber: Int?
         if let argNum = object["argNum"] {
-            guard !isBoolean(argNum), let number = argNum as? Int, number >= 1 else {
+            guard let number = argNum.integer, number >= 1 else {
                 throw failure(
                     "\(context(key, path)): \"argNum\" of substitution \(quoted(name)) is \(describe(argNum)), expected a positive whole number",
                     at: path + ["argNum"])
@@ -329,14 +348,14 @@ private struct CatalogReader {
         }
         var formatSpecifier: String?
         if let written = object["formatSpecifier"] {
-            guard let string = written as? String else {
+            guard let string = written.string else {
                 throw failure(
                     "\(context(key, path)): \"formatSpecifier\" of substitution \(quoted(name)) is \(describe(written)), expected a string",
                     at: path + ["formatSpecifier"])
             }
             formatSpecifier = string
         }
-        guard let variations = object["variations"] as? [String: Any], let plural = variations["plural"] else {
+        guard let plural = object["variations"]?["plural"] else {
             throw failure(
                 "\(context(key, path)): substitution \(quoted(name)) has no \"variations\" with a \"plural\"",
                 at: path)
@@ -357,24 +376,24 @@ private struct CatalogReader {
     /// stands in for it and a warning says so: Xcode compiles the variation into a
     /// `.stringsdict` variable, which Foundation serves the same way (``StringsDictReader``).
     private func pluralForms(
-        _ written: Any,
+        _ written: JSONTapeValue,
         key: String,
         path: [String]
     ) throws(ResourceParseError) -> ([PluralCategory: String], [String]) {
-        guard let byCategory = written as? [String: Any] else {
+        guard let byCategory = written.members else {
             throw failure(
                 "\(context(key, path)): \"plural\" is \(describe(written)), expected an object of plural categories",
                 at: path)
         }
         var forms: [PluralCategory: String] = [:]
         var states: [String] = []
-        for name in byCategory.keys.sorted() {
+        for (name, form) in byCategory.sorted(by: { $0.key < $1.key }) {
             guard let category = PluralCategory(rawValue: name) else {
                 throw failure(
                     "\(context(key, path)): \(quoted(name)) is not a plural category (zero, one, two, few, many, other)",
                     at: path + [name])
             }
-            guard let form = byCategory[name] as? [String: Any], let unit = form["stringUnit"] else {
+            guard let unit = form["stringUnit"] else {
                 throw failure(
                     "\(context(key, path)): plural form \(quoted(name)) has no \"stringUnit\"",
                     at: path + [name])
@@ -397,19 +416,20 @@ private struct CatalogReader {
         return (forms, states)
     }
 
-    private func stringUnit(_ written: Any, key: String, path: [String]) throws(ResourceParseError) -> (String, String?)
-    {
-        guard let unit = written as? [String: Any] else {
-            throw failure("\(context(key, path)): \"stringUnit\" is \(describe(written)), expected an object", at: path)
+    private func stringUnit(_ unit: JSONTapeValue, key: String, path: [String]) throws(ResourceParseError) -> (
+        String, String?
+    ) {
+        guard unit.kind == .object else {
+            throw failure("\(context(key, path)): \"stringUnit\" is \(describe(unit)), expected an object", at: path)
         }
-        guard let value = unit["value"] as? String else {
+        guard let value = unit["value"]?.string else {
             throw failure(
                 "\(context(key, path)): \"stringUnit\" has \(describe(unit["value"])) as \"value\", expected a string",
                 at: path)
         }
         var state: String?
         if let written = unit["state"] {
-            guard let string = written as? String else {
+            guard let string = written.string else {
                 throw failure(
                     "\(context(key, path)): \"state\" is \(describe(written)), expected a string",
                     at: path + ["state"])
@@ -435,23 +455,16 @@ private struct CatalogReader {
         "\"\(text)\""
     }
 
-    /// Whether a JSON value is `true` or `false`: Foundation gives numbers and booleans as
-    /// `NSNumber`, and `1 as? Bool` succeeds, so only the boolean's own encoding tells them apart.
-    private func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
-    }
-
     /// Names a JSON value's kind for a message.
-    private func describe(_ value: Any?) -> String {
-        switch value {
+    private func describe(_ value: JSONTapeValue?) -> String {
+        switch value?.kind {
         case nil: "missing"
-        case is String: "a string"
-        case is [String: Any]: "an object"
-        case is [Any]: "an array"
-        case let value? where isBoolean(value): "a boolean"
-        case is NSNull: "null"
-        default: "a number"
+        case .string: "a string"
+        case .object: "an object"
+        case .array: "an array"
+        case .true, .false: "a boolean"
+        case .null: "null"
+        case .number: "a number"
         }
     }
 
@@ -461,24 +474,5 @@ private struct CatalogReader {
             ? SourceLocation(file: file, line: 1, column: 1)
             : KeyPathLocator(bytes: bytes, syntax: .json, file: file).location(of: path)
         return ResourceParseError(location: location, message: message)
-    }
-
-    /// Foundation's JSON error at the line and column of the byte offset it names: its
-    /// description says `around character N`, a 0-based UTF-8 offset, or `end of file`.
-    private func jsonFailure(_ error: any Error) -> ResourceParseError {
-        var description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        var offset: Int?
-        if let marker = description.range(of: " around character ") {
-            let digits = description[marker.upperBound...].prefix { $0.isASCII && $0.isNumber }
-            offset = Int(digits)
-            description = String(description[..<marker.lowerBound])
-        } else if description.localizedCaseInsensitiveContains("end of file") {
-            offset = bytes.count
-        }
-        if description.hasSuffix(".") { description.removeLast() }
-        let location =
-            offset.map { SourceLocation(byteOffset: $0, in: bytes, file: file) }
-            ?? SourceLocation(file: file, line: 1, column: 1)
-        return ResourceParseError(location: location, message: "invalid JSON: \(description)")
     }
 }

@@ -28,11 +28,30 @@ package struct SegmentPlan: Sendable {
         var composed: Int32
     }
 
-    /// A ``SegmentPiece/table(_:)`` piece's entries, in one order, keys as UTF-8 spans.
+    /// A ``SegmentPiece/table(_:)`` piece's entries, keys as UTF-8 spans, in the order of
+    /// their keys' bytes.
+    ///
+    /// A table is a dictionary, whose order differs from one instance to the next: in that
+    /// order, the same content read twice gave different bytes, so an unchanged file read
+    /// again was a "changed" event and a new generation for every client.
     private struct EntryList {
         var keyBytes: [UInt8] = []
         var keySpans: [(start: Int, length: Int)] = []
         var entries: [TableEntry] = []
+
+        init(sorting table: LocalizationTable) {
+            var unsorted: [(key: String, entry: TableEntry)] = []
+            unsorted.reserveCapacity(table.count)
+            table.forEachEntry { unsorted.append(($0, $1)) }
+            unsorted.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            entries.reserveCapacity(unsorted.count)
+            keySpans.reserveCapacity(unsorted.count)
+            for (key, entry) in unsorted {
+                keySpans.append((keyBytes.count, key.utf8.count))
+                keyBytes += key.utf8
+                entries.append(entry)
+            }
+        }
     }
 
     /// The segment's language identifier and table name.
@@ -67,15 +86,7 @@ package struct SegmentPlan: Sendable {
                 lists.append(nil)
                 continue
             }
-            var list = EntryList()
-            list.entries.reserveCapacity(entries.count)
-            list.keySpans.reserveCapacity(entries.count)
-            entries.forEachEntry { key, entry in
-                list.keySpans.append((list.keyBytes.count, key.utf8.count))
-                list.keyBytes += key.utf8
-                list.entries.append(entry)
-            }
-            lists.append(list)
+            lists.append(EntryList(sorting: entries))
         }
         self.lists = lists
         let candidates = pieces.reduce(0) { $0 + $1.entryCount }
