@@ -154,6 +154,7 @@ package final class Daemon: Sendable {
         }
         let loadStarted = DurationHistogram.now()
         let summary = reloads.sync { store.rescan() }
+        HeapTrim.afterReload(summary)
         counters.reloadDurations.record(since: loadStarted)
         counters.add(1, to: .rescans)
         counters.add(summary.filesParsed, to: .filesParsed)
@@ -404,18 +405,17 @@ package final class Daemon: Sendable {
         }
     }
 
-    /// Counts, logs and broadcasts what a refresh did.
+    /// Broadcasts, counts and logs what a refresh did, then gives the heap's freed pages back.
+    ///
+    /// The events go first, straight after the swap: a mapped client answers from its old
+    /// generation until the `changed` event reaches it, so whatever ran before the broadcast
+    /// (the heap trim took 1–13 ms after a 100k-key parse on a loaded host, the log lines)
+    /// made it see the edit that much later than a client asking the daemon each time.
     private func publish(_ summary: ChangeSummary) {
+        // Counted before the events: a `status` asked on one shows its reload.
         counters.add(summary.filesParsed, to: .filesParsed)
-        for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
-        for error in summary.newLostEntries { logger.warning("\(error) (the rest of the file is served)") }
-        for error in summary.newRootErrors { logger.error("\(error)") }
-        recheck(summary.heldFiles)
-        // Also without a change of tables: a root gone or back changes the "Degraded:" part.
-        defer {
-            logConfigurationWarningsIfChanged()
-            notifyStatusIfChanged()
-        }
+        if !summary.changes.isEmpty { counters.add(1, to: .reloads) }
+        let server = startedParts.withLock { $0.server }
         // A save that does not parse is told to watchers too (`l10nctl watch`), where it is.
         if !summary.newErrors.isEmpty {
             let errors = summary.newErrors.map {
@@ -423,16 +423,26 @@ package final class Daemon: Sendable {
                     file: $0.location.file ?? "", line: $0.location.line, column: $0.location.column,
                     message: $0.message)
             }
-            let server = startedParts.withLock { $0.server }
             server?.broadcast(.fileErrors(generation: summary.generation, errors: errors))
         }
-        guard !summary.changes.isEmpty else { return }
-        counters.add(1, to: .reloads)
-        logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))
-        let changes = summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }
-        // The segments were built by the reload: a `map` on this event hands them out at once.
-        let server = startedParts.withLock { $0.server }
-        server?.broadcast(.changed(generation: summary.generation, changes: changes))
+        if !summary.changes.isEmpty {
+            // The segments were built by the reload: a `map` on this event hands them out at once.
+            server?.broadcast(
+                .changed(
+                    generation: summary.generation,
+                    changes: summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }))
+        }
+        for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
+        for error in summary.newLostEntries { logger.warning("\(error) (the rest of the file is served)") }
+        for error in summary.newRootErrors { logger.error("\(error)") }
+        recheck(summary.heldFiles)
+        if !summary.changes.isEmpty {
+            logger.info(TableChangeLog.line(generation: summary.generation, changes: summary.changes))
+        }
+        // Also without a change of tables: a root gone or back changes the "Degraded:" part.
+        logConfigurationWarningsIfChanged()
+        notifyStatusIfChanged()
+        HeapTrim.afterReload(summary)
     }
 
     /// Sends systemd's `STATUS=` when the line differs from the last one sent.

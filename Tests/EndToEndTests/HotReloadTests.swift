@@ -106,6 +106,28 @@ import Testing
         #expect(try f.value() == tool)
     }
 
+    /// A `changed` event goes out before the reload's log line and heap trim (a mapped
+    /// client sees the edit only once told), yet never before what it announces: a lookup
+    /// sent the moment it arrives reads that generation, and `status` counts the reload.
+    @Test func eachChangedEventFollowsItsSwapAndPrecedesNothingItAnnounces() throws {
+        let f = try Fixture()
+        let asker = try f.daemon.connect()
+        for round in 1...5 {
+            let staged = f.resources.path + "/staged.strings"
+            try "\"k\" = \"round \(round)\";\n".write(toFile: staged, atomically: false, encoding: .utf8)
+            #expect(rename(staged, f.ja + "/Localizable.strings") == 0)
+            let generation = try f.awaitChange("ja")
+            let reply = try asker.request(["op": "lookup", "key": "k", "lang": "ja"])
+            #expect(reply["value"] as? String == "round \(round)", "\(reply)")
+            #expect(
+                reply["generation"] as? Int ?? 0 >= generation, "\(reply) for the event of generation \(generation)")
+            let counters = try asker.request(["op": "status"])["counters"] as? [String: Any] ?? [:]
+            #expect(counters["reloads"] as? Int ?? 0 >= round, "\(counters)")
+            // Logged after the event, once it is on its way.
+            #expect(eventually { f.daemon.log.contains("generation \(generation): ja/Localizable") }, "\(f.daemon.log)")
+        }
+    }
+
     @Test func kubernetesConfigMapSwap() throws {
         let resources = try TemporaryDirectory(prefix: "l10nd-configmap")
         try resources.write("\"k\" = \"first\";\n", to: "..2026_01_01_00_00_00.1/ja.lproj/Localizable.strings")

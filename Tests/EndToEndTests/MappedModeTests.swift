@@ -203,6 +203,12 @@ import Testing
         }
     }
 
+    /// The lines of this process's memory map (address range first) that map `daemon`'s slab `serial`.
+    static func mappingLines(of daemon: DaemonProcess, serial: String) -> [Substring] {
+        let name = "/memfd:l10nd-slab-\(daemon.process.processIdentifier)-\(serial) "
+        return Self.memoryMap().split(separator: "\n").filter { ($0 + " ").contains(name) }
+    }
+
     /// The lines of this process's memory map naming any memory file, for a failure's message.
     static func memoryFileLines() -> [Substring] {
         Self.memoryMap().split(separator: "\n").filter { $0.contains("/memfd:") }
@@ -236,6 +242,7 @@ import Testing
         for _ in 0..<3 { #expect(localizer.value("k", languages: .one("ja"), table: nil) == "old") }
         let first = Self.mappedFiles(of: daemon)
         #expect(first.count == 1, "\(Self.memoryFileLines())")
+        let firstMapping = Self.mappingLines(of: daemon, serial: first.first ?? "")
 
         try "\"k\" = \"new\";\n".write(toFile: japanese, atomically: true, encoding: .utf8)
         #expect(ClientDaemonTests.wait(seconds: 10) { changed.withLock { $0 } != nil }, "no change callback")
@@ -257,6 +264,11 @@ import Testing
                 let slabs = Self.mappedFiles(of: daemon)
                 return slabs.count == 2 && slabs.contains(first[0])
             }, "\(Self.mappedFiles(of: daemon))")
+        // And mapped once, where it was: the new generation uses the mapping the old one made,
+        // whose pages stay faulted in, instead of mapping the unchanged slab again.
+        #expect(
+            Self.mappingLines(of: daemon, serial: first[0]) == firstMapping,
+            "\(firstMapping) → \(Self.memoryFileLines())")
     }
 
     @Test func pipelinedMapRepliesEachCarryTheirOwnDescriptor() throws {

@@ -32,6 +32,26 @@ final class MessageReader: @unchecked Sendable {
     /// The most unclaimed groups kept: a daemon that sends more breaks the protocol.
     private static let maxUnclaimedGroups = 4
 
+    /// A memory file as `fstat` tells it apart: the same in every reply that sends it.
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// A mapping some generation may still hold, not kept alive by this reader.
+    private final class HeldMapping {
+        weak var mapping: SealedMemoryMapping?
+        init(_ mapping: SealedMemoryMapping) { self.mapping = mapping }
+    }
+
+    /// The slabs mapped from this connection's `map` replies that a generation still holds,
+    /// by file. A reply after an edit names every slab again, most of them unchanged: those
+    /// are not mapped (and their pages faulted in) again, so a new generation costs the
+    /// client what changed, not the whole set. The file a live mapping holds cannot be freed,
+    /// so its inode number names no other file meanwhile; its seals were checked when it
+    /// was first mapped, and are for good.
+    private var heldMappings: [FileIdentity: HeldMapping] = [:]
+
     /// Opens the socket's reading half; `token` names the connection in the loop.
     init(socket: UnixStreamSocket, token: UInt64) {
         self.socket = socket
@@ -131,10 +151,20 @@ final class MessageReader: @unchecked Sendable {
             // Closed at the end of each turn: the mapping keeps its file.
             let descriptor = FileDescriptor(adopting: number)
             guard refusal == nil else { continue }
-            do { mappings.append(try SealedMemoryMapping(verifying: descriptor, size: size)) } catch {
+            let identity = Self.identity(of: descriptor)
+            if let identity, let held = heldMappings[identity]?.mapping, held.size == size {
+                mappings.append(held)
+                continue
+            }
+            do {
+                let mapping = try SealedMemoryMapping(verifying: descriptor, size: size)
+                mappings.append(mapping)
+                if let identity { heldMappings[identity] = HeldMapping(mapping) }
+            } catch {
                 refusal = error.message
             }
         }
+        heldMappings = heldMappings.filter { $0.value.mapping != nil }
         if let refusal { return failure(refusal) }
         do {
             fields["mapping"] = .integer(ReceivedMappings.hold(try MappedSegments(manifest, mappings: mappings)))
@@ -142,6 +172,14 @@ final class MessageReader: @unchecked Sendable {
         } catch {
             return failure("the map reply's segments: \(error)")
         }
+    }
+
+    /// `descriptor`'s file as `fstat` names it; `nil` when it cannot be asked (the file is
+    /// then checked and mapped as a new one, which fails the same way).
+    private static func identity(of descriptor: borrowing FileDescriptor) -> FileIdentity? {
+        var status = stat()
+        guard fstat(descriptor.rawValue, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
     private static var closedByDaemon: DaemonConnectionError {

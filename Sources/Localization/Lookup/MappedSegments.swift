@@ -8,8 +8,9 @@ import LocalizationWire
 ///
 /// A class, so each lookup holds the generation it reads: when a `changed` event replaces it,
 /// a slab no newer generation shares is unmapped once the last lookup (or thread cache)
-/// using it lets go. A new generation maps every slab the reply names again — the same
-/// pages, for the slabs the daemon kept — and the old mappings go with the old generation.
+/// using it lets go. A new generation shares the mappings of the slabs an earlier one still
+/// holds (the connection's reader maps only the slabs new to it), so the pages of unchanged
+/// segments stay mapped and faulted in across an edit.
 final class MappedSegments: Sendable {
     /// The generation the daemon served.
     let generation: UInt64

@@ -177,7 +177,6 @@ package final class ResourceStore: Sendable {
                 return true
             }
             guard swapped else { continue }
-            HeapTrim.returnFreePages()
             return summary
         }
     }
@@ -231,10 +230,6 @@ package final class ResourceStore: Sendable {
                 return true
             }
             guard swapped else { continue }
-            if summary.filesParsed > 0 {
-                // Parsing and building freed file bytes, entry lists and replaced segments.
-                HeapTrim.returnFreePages()
-            }
             return summary
         }
     }
