@@ -20,6 +20,7 @@ extension TranslationImport {
             if project.has(original: entry.original, id: entry.id, plural: false) {
                 var target = Target(original: entry.original, id: entry.id, text: entry.target, state: entry.state)
                 target.base = entry.base
+                target.source = entry.source
                 reading.targets.append(target)
                 continue
             }
@@ -59,11 +60,15 @@ extension TranslationImport {
         }
         for entry in contents.entries where entry.translations.contains(where: { !$0.isEmpty }) {
             let place: TranslationProject.Place
+            // Only a message export wrote (`msgctxt` `ORIGINAL|ID`) has the source text as
+            // `msgid`: the missing-key skeleton's is the key.
+            var exported = false
             if let context = entry.context, let bar = context.firstIndex(of: "|"),
                 case let (original, id) = (String(context[..<bar]), String(context[context.index(after: bar)...])),
                 project.has(original: original, id: id, plural: entry.isPlural)
             {
                 place = TranslationProject.Place(original: original, id: id)
+                exported = true
             } else {
                 let hints = (entry.context.map { [$0] } ?? []) + entry.references
                 switch project.place(entry.name, source: entry.source, plural: entry.sourcePlural, hints: hints) {
@@ -77,6 +82,7 @@ extension TranslationImport {
             guard entry.isPlural else {
                 var target = Target(original: place.original, id: place.id, text: entry.translations[0], state: state)
                 target.base = entry.base
+                target.source = exported ? entry.source : nil
                 reading.targets.append(target)
                 continue
             }

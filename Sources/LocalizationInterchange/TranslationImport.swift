@@ -20,6 +20,10 @@ public enum TranslationImport {
         public var base: String?
         /// The plural group a `.po` message's base hash covers.
         public var baseGroup: String?
+        /// The source text the translator translated (XLIFF `<source>`, a singular `.po`
+        /// message's `msgid`), if the file gives it: when the development language's text is
+        /// no longer that, the translation is outdated.
+        public var source: String?
         /// Creates a target.
         public init(original: String, id: String, text: String, state: TranslationState = .translated) {
             self.original = original
@@ -51,6 +55,9 @@ public enum TranslationImport {
         /// Values changed in the files since the export that the file gives back unchanged:
         /// kept, not reverted to what was exported.
         public var keptNewer = 0
+        /// Translations made for a source text the development language has changed since,
+        /// each with both texts: taken as not final (as `msgmerge` marks them fuzzy).
+        public var outdated: [String] = []
     }
 
     /// Writes `targets` into `project`'s files, with their review states.
@@ -66,6 +73,10 @@ public enum TranslationImport {
     /// - A translation whose export base (``TranslationBase``) differs from the value in the
     ///   files now, and which would change that value, is a conflict: unless `force`, the
     ///   conflicts are listed and nothing is written.
+    /// - A translation of a source text the development language no longer has (the file's
+    ///   `<source>` or `msgid` is not the text now) is listed as outdated and taken as not
+    ///   final: a catalog writes it `needs_review`; a `.strings` or `.stringsdict` file does
+    ///   not take it unless `acceptFuzzy`.
     public static func apply(
         _ targets: [Target], to project: TranslationProject, acceptFuzzy: Bool = false, force: Bool = false
     ) throws(InterchangeError) -> Outcome {
@@ -110,7 +121,14 @@ public enum TranslationImport {
                     if !force { continue }
                 }
             }
-            let state = acceptFuzzy ? .translated : target.state
+            let outdated = target.source.map { $0 != unit.source } ?? false
+            if outdated, let source = target.source {
+                outcome.outdated.append(
+                    "\(target.original): unit \"\(target.id)\" was translated from \(PODocument.quoted(source)); "
+                        + "the source text is now \(PODocument.quoted(unit.source))")
+            }
+            let state =
+                acceptFuzzy ? .translated : outdated && target.state == .translated ? .needsReview : target.state
             let confirms = state == .translated && (unit.state ?? .translated) != .translated
             if unit.target == target.text {
                 if confirms, let edit = unit.edit(state: .translated) { edits[file.original, default: []].append(edit) }
@@ -119,10 +137,12 @@ public enum TranslationImport {
             // A catalog keeps a review state even for a unit with no localization yet: the
             // non-final translation is written with its state (only other files have none).
             guard state == .translated || unit.state != nil || unit.edit(state: state) != nil else {
+                let why =
+                    target.state == .translated
+                    ? "was translated from an older source text" : "is marked \(target.state == .new ? "new" : "fuzzy")"
                 outcome.skipped.append(
-                    "\(target.original): unit \"\(target.id)\" is marked \(target.state == .new ? "new" : "fuzzy") "
-                        + "(not final) and this file has no review state, so it is not written; "
-                        + "--accept-fuzzy writes it as final")
+                    "\(target.original): unit \"\(target.id)\" \(why) (not final) and this file has no review state, "
+                        + "so it is not written; --accept-fuzzy writes it as final")
                 continue
             }
             edits[file.original, default: []].append(unit.edit(target.text))

@@ -131,7 +131,9 @@ enum CommandCatalog {
                     + "written is reported and makes the exit code 1. The language is FILE's unless --lang. "
                     + "Review states travel: a fuzzy (or needs-review, new) translation goes into a String "
                     + "Catalog with that state, and is not written to a .strings or .stringsdict file (reported) "
-                    + "unless --accept-fuzzy. A translation that would replace a value changed in the files since "
+                    + "unless --accept-fuzzy; so is a translation made for a source text that has changed since "
+                    + "(FILE's source or msgid is not the text now), which is also named (outdated:) on stderr. "
+                    + "A translation that would replace a value changed in the files since "
                     + "the export is a conflict: they are listed and nothing is written, unless --force."
             ],
             options: [

@@ -54,6 +54,9 @@ enum ImportCommand {
                     ("\(outcome.keptNewer) value\(outcome.keptNewer == 1 ? "" : "s") changed in the files since the "
                         + "export and untouched in \(input) kept\n").utf8))
         }
+        // Written (a catalog's as needs_review) or skipped below, but said either way: the
+        // translator must look at each again.
+        for note in outcome.outdated { FileHandle.standardError.write(Data("l10nctl: outdated: \(note)\n".utf8)) }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
             Data(

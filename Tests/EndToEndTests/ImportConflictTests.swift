@@ -6,7 +6,8 @@ import Testing
 /// No silent overwrite (issue 23 item 3): export records a hash of each unit's value; an
 /// import that would replace a value changed in the files since then stops and lists the
 /// conflict (`--force` takes the file's), and a value the translator left as exported does
-/// not revert a newer edit.
+/// not revert a newer edit; and a translation made for a source text changed since is named
+/// and not taken as final.
 @Suite struct ImportConflictTests {
     let l10nctl = PackagePaths.executable("l10nctl")
 
@@ -50,5 +51,80 @@ import Testing
                 == "\"save\" = \"Speichern\";\n\"quit\" = \"Beenden\";\n\"open\" = \"Öffnen\";\n")
         #expect(
             forced.stderr.contains("1 value changed in the files since the export and untouched"), "\(forced.stderr)")
+    }
+
+    /// `outdated-translation` for `.strings`, at the one moment l10nd can know it: an import
+    /// whose file says which source text each translation was made for (XLIFF `<source>`, an
+    /// exported `.po` message's `msgid`) names each one whose source text has changed since,
+    /// and takes it as not final, as `msgmerge` marks it fuzzy: a `.strings` file does not
+    /// take it unless `--accept-fuzzy`; a catalog writes it `needs_review`, which lint
+    /// reports as outdated.
+    @Test(arguments: ["xliff", "po"])
+    func aTranslationOfAnOlderSourceTextIsSaidAndNotTakenAsFinal(format: String) throws {
+        let root = try TemporaryDirectory()
+        let english = try root.write(
+            "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n", to: "r/en.lproj/Localizable.strings")
+        let german = try root.write("\"quit\" = \"Beenden\";\n", to: "r/de.lproj/Localizable.strings")
+        let file = root.path + "/de." + format
+        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        // The translator fills save; meanwhile its English becomes a different text.
+        let filled =
+            format == "po"
+            ? exported.replacing("msgid \"Save\"\nmsgstr \"\"", with: "msgid \"Save\"\nmsgstr \"Sichern\"")
+            : exported.replacing("<source>Save</source>", with: "<source>Save</source><target>Sichern</target>")
+        #expect(filled != exported)
+        try filled.write(toFile: file, atomically: true, encoding: .utf8)
+        try "\"save\" = \"Save a copy\";\n\"quit\" = \"Quit\";\n".write(
+            toFile: english, atomically: true, encoding: .utf8)
+
+        let result = try run("import", root.path + "/r", file)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                #"l10nctl: outdated: en.lproj/Localizable.strings: unit "save" was translated from "Save"; "#
+                    + #"the source text is now "Save a copy""#), "\(result.stderr)")
+        #expect(result.stderr.contains("was translated from an older source text (not final)"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"quit\" = \"Beenden\";\n")
+
+        let accepted = try run("import", root.path + "/r", file, "--accept-fuzzy")
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stderr.contains("l10nctl: outdated: "), "\(accepted.stderr)")
+        #expect(try String(contentsOfFile: german, encoding: .utf8).contains("\"save\" = \"Sichern\";"))
+    }
+
+    @Test func aCatalogTakesItAsNeedsReviewAndLintSaysOutdated() throws {
+        let root = try TemporaryDirectory()
+        let catalog = """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "save" : {
+                  "localizations" : {
+                    "en" : { "stringUnit" : { "state" : "translated", "value" : "SOURCE" } }
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+
+            """
+        let path = try root.write(catalog.replacing("SOURCE", with: "Save"), to: "r/Menu.xcstrings")
+        try root.write("\"x\" = \"x\";\n", to: "r/de.lproj/Other.strings")
+        let file = root.path + "/de.po"
+        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        let filled = exported.replacing("msgid \"Save\"\nmsgstr \"\"", with: "msgid \"Save\"\nmsgstr \"Sichern\"")
+        #expect(filled != exported, "\(exported)")
+        try filled.write(toFile: file, atomically: true, encoding: .utf8)
+        try catalog.replacing("SOURCE", with: "Save a copy").write(toFile: path, atomically: true, encoding: .utf8)
+
+        let result = try run("import", root.path + "/r", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(#"unit "save" was translated from "Save""#), "\(result.stderr)")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("\"state\" : \"needs_review\"") && written.contains("Sichern"), "\(written)")
+        let lint = try run("lint", path)
+        #expect(lint.stdout.contains("[outdated-translation]"), "\(lint.stdout)")
     }
 }

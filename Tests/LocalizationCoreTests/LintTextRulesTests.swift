@@ -113,6 +113,26 @@ import Testing
             ], "\(findings)")
     }
 
+    /// A String Catalog's languages are read the same way, from the catalog's own translations
+    /// (a language that translates one of three keys: its single words are checked).
+    @Test func aCatalogsLanguageWritesItsOwnWordsToo() throws {
+        let root = try TemporaryDirectory()
+        func unit(_ value: String) -> String {
+            #"{ "stringUnit" : { "state" : "translated", "value" : "\#(value)" } }"#
+        }
+        let entries = [
+            ("site", "Website", "Website"), ("visit", "Please visit our website", "Bezoek onze website"),
+            ("panel", "Show Audio Panel", "Show Audio Panel"),
+        ].map { key, english, dutch in
+            #""\#(key)" : { "localizations" : { "en" : \#(unit(english)), "nl" : \#(unit(dutch)) } }"#
+        }
+        let catalog = try root.write(
+            #"{ "sourceLanguage" : "en", "strings" : { \#(entries.joined(separator: ", ")) }, "version" : "1.0" }"#,
+            to: "Localizable.xcstrings")
+        let findings = lint([catalog]).filter { $0.rule == .unchangedFromSource }
+        #expect(findings.map(\.key) == ["panel"], "\(findings)")
+    }
+
     @Test func pluralFormsAndCatalogsAreCheckedToo() throws {
         let root = try TemporaryDirectory()
         try root.write(
