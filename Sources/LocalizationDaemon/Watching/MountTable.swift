@@ -72,7 +72,11 @@ final class MountTable: Sendable {
             return (state.next, !state.started)
         }
         if start {
-            let thread = Thread { [self] in run() }
+            // Opened here, not on the thread: the daemon's descriptors are all open once it
+            // is ready (a descriptor count taken then does not catch this one arriving).
+            let descriptor = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return id }
+            let thread = Thread { [self] in run(descriptor) }
             thread.name = "l10nd-mounts"
             thread.start()
         }
@@ -86,9 +90,7 @@ final class MountTable: Sendable {
 
     /// Waits for changes for the life of the process (a thread and a descriptor, whatever
     /// the number of watchers).
-    private func run() {
-        let descriptor = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
+    private func run(_ descriptor: Int32) {
         var waiter = pollfd(fd: descriptor, events: Int16(POLLPRI), revents: 0)
         while true {
             waiter.revents = 0
