@@ -88,7 +88,8 @@ enum CommandCatalog {
                     + "message, related}], errors, warnings}, --format sarif a SARIF 2.1.0 log. Exits 1 when "
                     + "there are errors.",
                 "Rules (default severity): file, bad-entry, placeholder-mismatch, percent-sign (errors); "
-                    + "incomplete-entry, duplicate-key, ignored-rest, untranslated, empty-value, obsolete-key, "
+                    + "incomplete-entry, duplicate-key, ignored-rest, untranslated (also a language folder with no "
+                    + "table), empty-value, obsolete-key (also a table the development language lacks entirely), "
                     + "plural-forms (the language's CLDR categories), review-state (catalog new/stale), "
                     + "format-width (a width or precision over 4095, which formatting refuses), "
                     + "outdated-translation (catalog needs_review), edge-whitespace, newline-count, double-space, "

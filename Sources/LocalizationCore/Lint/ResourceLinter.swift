@@ -42,6 +42,7 @@ public enum ResourceLinter {
         // A file reached twice (`lint t1 t1`, `lint t1/./de.lproj t1`, a symbolic link) is
         // linted once, under the path it was first reached by.
         var (reached, reachedByScan): (Set<String>, Set<String>) = ([], [])
+        var scannedDirectories: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -50,6 +51,7 @@ public enum ResourceLinter {
                 continue
             }
             if isDirectory.boolValue {
+                scannedDirectories.append(path)
                 let found = ResourceScanner.scan(directory: path, rootIndex: 0).map { ($0, canonicalPath($0.path)) }
                 files += found.filter { reached.insert($0.1).inserted }.map(\.0)
                 // Named first and scanned later, a file is linted once but still present in its `.lproj`.
@@ -115,6 +117,8 @@ public enum ResourceLinter {
                 ownWords: ownWords[language.identifier])
         }
         findings += missingFileFindings(scanned, references: &references, entries: read)
+        findings += orphanTableFindings(files, parsed: parsed, references: &references)
+        findings += emptyLanguageFolderFindings(in: scannedDirectories)
         findings += shadowedFolderFindings(scanned)
         return findings.compactMap { finding in
             guard let severity = options.severity(of: finding.rule) else { return nil }
