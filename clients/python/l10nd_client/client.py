@@ -59,7 +59,9 @@ class Client:
     nor from two generations). A fallback, a miss, a plural entry, a count or arguments, a
     list of languages or none, and every lookup of a daemon that refuses `map` (older than
     1.6, or `unavailable`) are asked of the daemon. While the daemon is away the last
-    generation mapped answers. `"direct"` asks the daemon on every lookup. None (the default)
+    generation mapped answers, even one a change retired just before the daemon went: a
+    lookup it cannot reach answers with the newer (by generation) of the daemon's last answer
+    to it and the kept generation's. `"direct"` asks the daemon on every lookup. None (the default)
     is `"direct"` when the environment says `L10N_MODE=direct`, as for the Swift and C
     clients, else `"mapped"`.
 
@@ -302,7 +304,23 @@ class Client:
                 self._away_since = time.monotonic()
         if first:
             logger.warning("%s; lookups answer with the last answers, else the keys, until it is back", error)
-        return self._last_known.recall(message) or key_answer(message)
+        return self._last_known_answer(message) or key_answer(message)
+
+    def _last_known_answer(self, message):
+        """The newer of the daemon's last answer to `message` and the answer of the newest
+        generation mapped, kept even when a change retired it (the daemon often goes right
+        after announcing one: its round trips fail while the retired generation still
+        answers), as the Swift client's `DaemonLookups.lastKnown`; None when neither has it.
+        An answer without a generation counts as older than any mapped one."""
+        remembered = self._last_known.recall(message)
+        mapped = self._mapped
+        if mapped is None or (remembered is not None and _generation(remembered) > mapped.generation):
+            return remembered
+        try:
+            kept = mapped.answer(message)
+        except (Damaged, struct.error, UnicodeError):
+            kept = None
+        return remembered if kept is None else {**kept, "stale": True}
 
     # MARK: Connecting
 
@@ -580,6 +598,11 @@ class Subscription:
 
 def _message(op, fields):
     return {"op": op, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def _generation(reply):
+    generation = reply.get("generation")
+    return generation if isinstance(generation, int) else -1
 
 
 def _checked(reply):
