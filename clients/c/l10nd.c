@@ -741,7 +741,10 @@ static int watch_read(l10nd_client *c, const struct timespec *deadline, json_obj
             return L10ND_OK;
         }
         int code = fill_from(c->watch_fd, &c->watch_input, reply ? deadline : &now, fds, fd_count, err);
-        if (code == L10ND_ERR_TIMEOUT && !reply) return L10ND_OK; /* nothing more now */
+        if (code == L10ND_ERR_TIMEOUT && !reply) { /* nothing more now: no failure to report */
+            if (err) *err = (l10nd_error){0};
+            return L10ND_OK;
+        }
         if (code) return code;
     }
 }

@@ -1,7 +1,8 @@
 /* check.c: what the end-to-end test (Tests/EndToEndTests/CLibraryTests.swift) asks of libl10nd.
  *
  *   check threads THREADS PER_THREAD   THREADS threads share one client; every answer is checked
- *   check batch                        one batch of known keys
+ *   check batch                        the mapping state right after open (0, a generation), then one
+ *                                      batch of known keys
  *   check subscribe STRINGS_FILE       subscribes, adds a key to STRINGS_FILE (de), waits for the event
  *                                      and looks the new key up
  *   check restart                      a lookup and a subscription, then (after a line on stdin: the
@@ -111,6 +112,17 @@ static int batch(void) {
     if (!client) {
         printf("open: %s\n", err.message);
         return 1;
+    }
+    /* Issue 22: an idle watch connection (nothing to read) is no mapping failure. */
+    long long generation;
+    for (int i = 0; i < 3; i++) {
+        int state = l10nd_mapping_state(client, &generation, &err);
+        if (state || generation < 0) {
+            printf("mapping state right after open: %d, generation %lld: %s\n", state, generation,
+                   state ? err.message : "");
+            l10nd_close(client);
+            return 1;
+        }
     }
     const char *languages[] = {"fr"};
     const char *keys[] = {"保存", "こんにちは", "nowhere"};
