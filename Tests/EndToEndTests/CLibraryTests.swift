@@ -141,6 +141,16 @@ import Testing
         #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
     }
 
+    /// Issue 22: one client shared across fork(2), while the parent's threads look up with it.
+    /// Before, parent and child read each other's replies on the one socket and timed out.
+    @Test func aClientSharedAcrossForkConnectsAnewInTheChild() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let output = try Self.run(build.check, ["fork"], socket: setup.daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "fork: parent and 3 children ok\n", "\(output.stdout)\(output.stderr)")
+    }
+
     /// The socket rule with nothing set: the per-user socket is absent, so the system one
     /// (replaced for the test by `L10N_SYSTEM_SOCKET_FOR_TESTS`) is found; with neither, the
     /// message names both paths.
@@ -259,7 +269,7 @@ import Testing
         let daemon = setup.daemon
         let resources = setup.resources
         let runs = [
-            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"],
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"], ["fork"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
         ]
         for arguments in runs {

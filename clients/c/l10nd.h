@@ -1,8 +1,11 @@
 /* l10nd.h: the C client of l10nd (docs/PROTOCOL.md, JSON lines).
  *
  * One l10nd_client may be shared by any number of threads: requests carry ids and each
- * reply goes to the thread that asked. No global state; every failure is returned as a code
- * and a message in the caller's l10nd_error; nothing aborts or exits. */
+ * reply goes to the thread that asked. A client open when the process forks is usable in the
+ * child too: the child's first call opens connections of its own (the parent's stay the
+ * parent's); a subscription is not (make a new one in the child). The one global state is the
+ * list of open clients, for that. Every failure is returned as a code and a message in the
+ * caller's l10nd_error; nothing aborts or exits. */
 #ifndef L10ND_H
 #define L10ND_H
 
