@@ -141,6 +141,28 @@ import Testing
         #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
     }
 
+    /// Issue 22: an `L10N_MODE` naming no mode was ignored silently; it is said once per
+    /// process (mapped mode is used), `direct` turns mapping off.
+    @Test func anUnknownModeIsSaidOnce() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        var outputs: [String: ProcessOutput] = [:]
+        for mode in ["bogus", "direct"] {
+            outputs[mode] = try ProcessRunner.run(
+                build.check, ["mode"],
+                environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": setup.daemon.socketPath, "L10N_MODE": mode],
+                timeout: 120)
+        }
+        let bogus = try #require(outputs["bogus"])
+        #expect(bogus.status == 0 && bogus.stdout == "client 0: state 0, mapped\nclient 1: state 0, mapped\n")
+        #expect(
+            bogus.stderr
+                == "l10nd-client: L10N_MODE=bogus is not a mode of this library (mapped, direct); using mapped mode\n")
+        let direct = try #require(outputs["direct"])
+        #expect(direct.stdout == "client 0: state 0, not mapped\nclient 1: state 0, not mapped\n")
+        #expect(direct.stderr == "")
+    }
+
     /// Issue 22: one client shared across fork(2), while the parent's threads look up with it.
     /// Before, parent and child read each other's replies on the one socket and timed out.
     @Test func aClientSharedAcrossForkConnectsAnewInTheChild() throws {

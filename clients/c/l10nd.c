@@ -450,6 +450,23 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
 
 static void watch(l10nd_client *c);
 
+/* L10N_MODE: direct, else mapped. Another value than mapped or direct is said once per process
+ * on standard error, in the Swift client's words (cached, as there, is mapped mode). */
+static int mode_is_mapped(const char *mode) {
+    static int warned;
+    if (!mode || !mode[0] || !strcmp(mode, "mapped")) return 1;
+    if (!strcmp(mode, "direct")) return 0;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL)) {
+        if (!strcmp(mode, "cached"))
+            fprintf(stderr, "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same "
+                            "answers)\n");
+        else
+            fprintf(stderr, "l10nd-client: L10N_MODE=%.100s is not a mode of this library (mapped, direct); using "
+                            "mapped mode\n", mode);
+    }
+    return 1;
+}
+
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err) {
     l10nd_client *c = calloc(1, sizeof *c);
     if (!c) {
@@ -465,8 +482,7 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
         return NULL;
     }
     init_locks(c);
-    const char *mode = getenv("L10N_MODE");
-    c->mapped = !(mode && !strcmp(mode, "direct"));
+    c->mapped = mode_is_mapped(getenv("L10N_MODE"));
     c->watch_fd = -1;
     c->refused = -1;
     add_open_client(c);

@@ -85,7 +85,9 @@ int l10nd_batch(l10nd_client *client, const l10nd_query *query, const char *cons
                 l10nd_result *results, l10nd_error *err);
 
 /* Mapped lookups (on by default; L10N_MODE=direct in the environment at l10nd_open, or
- * l10nd_set_mapped(client, 0), turns them off). The client maps the daemon's compiled segments
+ * l10nd_set_mapped(client, 0), turns them off; another L10N_MODE than mapped or direct is
+ * said once per process on standard error, "l10nd-client: L10N_MODE=… is not a mode of this
+ * library (mapped, direct); using mapped mode"). The client maps the daemon's compiled segments
  * (protocol 1.6 `map`, on a second connection that is subscribed to changes) and answers a
  * lookup or batch in one language, without count or args, whose keys that language's own
  * segment has as plain entries, in place: no round trip, the same answer. Anything else — a

@@ -207,6 +207,18 @@ class MappedLookupTests(unittest.TestCase):
             self.assertEqual(client.lookup("nowhere", lang="de", timeout=0.2)["value"], "nowhere")
             events.close()
 
+    def test_an_unknown_l10n_mode_is_warned_about_once(self):
+        """Issue 22: `L10N_MODE=bogus` was silently ignored."""
+        environ = {"L10N_MODE": "bogus-mode"}
+        with self.assertLogs("l10nd_client", "WARNING") as logged:
+            with Client(self.socket, environ=environ) as client:
+                self.assertEqual(client.mode, "mapped")
+        self.assertEqual(logged.output, ["WARNING:l10nd_client:L10N_MODE=bogus-mode is not a mode of this client "
+                                         "(mapped, direct); using mapped mode"])
+        with self.assertNoLogs("l10nd_client", "WARNING"):
+            with Client(self.socket, environ=environ) as client:
+                self.assertEqual(client.mode, "mapped")
+
     def test_direct_mode_maps_nothing(self):
         with Client(self.socket, environ={"L10N_MODE": "direct"}) as client:
             self.assertEqual(client.mode, "direct")

@@ -12,6 +12,7 @@
  *                                      ones): every call returns an error or a well-formed result
  *   check fork                         one client shared across fork(2) (4 parent threads looking up
  *                                      meanwhile): 3 children and the parent each get every answer right
+ *   check mode                         two clients opened under the environment's L10N_MODE: mapped or not
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *   check events                       a fake daemon sends event lines of other shapes ("event":null,
  *                                      a number) before a change event: they are skipped
@@ -680,6 +681,23 @@ static int forked(void) {
     return failed;
 }
 
+/* Two clients opened under the environment's L10N_MODE: whether each maps. */
+static int mode(void) {
+    l10nd_error err;
+    for (int i = 0; i < 2; i++) {
+        l10nd_client *client = l10nd_open(NULL, 5000, &err);
+        if (!client) {
+            printf("open: %s\n", err.message);
+            return 1;
+        }
+        long long generation;
+        int state = l10nd_mapping_state(client, &generation, &err);
+        printf("client %d: state %d, %s\n", i, state, generation >= 0 ? "mapped" : "not mapped");
+        l10nd_close(client);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
@@ -690,6 +708,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "garbage")) return setenv("L10N_MODE", "direct", 1) || garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
     if (argc >= 2 && !strcmp(argv[1], "fork")) return forked();
+    if (argc >= 2 && !strcmp(argv[1], "mode")) return mode();
     if (argc >= 2 && !strcmp(argv[1], "events")) return setenv("L10N_MODE", "direct", 1) || events();
     fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors | mapped DIR N PER\n");
     return 2;

@@ -63,7 +63,8 @@ class Client:
     lookup it cannot reach answers with the newer (by generation) of the daemon's last answer
     to it and the kept generation's. `"direct"` asks the daemon on every lookup. None (the default)
     is `"direct"` when the environment says `L10N_MODE=direct`, as for the Swift and C
-    clients, else `"mapped"`.
+    clients, else `"mapped"`; another value than `mapped` or `direct` there is logged once
+    (a warning) and mapped mode used.
 
     `path` is the socket; None follows the rule of `default_socket_path` at each connection.
     `environ` replaces os.environ for that rule (for tests).
@@ -71,7 +72,7 @@ class Client:
 
     def __init__(self, path=None, timeout=10.0, *, mode=None, environ=None):
         if mode is None:
-            mode = "direct" if (os.environ if environ is None else environ).get("L10N_MODE") == "direct" else "mapped"
+            mode = _mode_from_environment(os.environ if environ is None else environ)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.mode = mode
@@ -551,6 +552,25 @@ class Client:
             # A change announced as this thread gave up its turn would otherwise wait for the next.
             if not self._closed and failures < MAP_ATTEMPTS and connection is not None and self._needs_map(connection):
                 self._map_in_background()
+
+
+_mode_warned = set()  # the L10N_MODE values already warned about, once per process each
+
+
+def _mode_from_environment(environ):
+    """The mode `L10N_MODE` names: `direct`, else mapped. A value that names no mode of this
+    client is said once (a logging warning), as is `cached`, which the Swift client also
+    takes as mapped; `embedded` (the Swift client's own files) is none of this client's."""
+    value = environ.get("L10N_MODE")
+    if value in (None, "", "mapped", "direct"):
+        return "direct" if value == "direct" else "mapped"
+    if value not in _mode_warned:
+        _mode_warned.add(value)
+        if value == "cached":
+            logger.warning("L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
+        else:
+            logger.warning("L10N_MODE=%s is not a mode of this client (mapped, direct); using mapped mode", value)
+    return "mapped"
 
 
 class _Gone:
