@@ -190,7 +190,11 @@ class MappedLookupTests(unittest.TestCase):
             generation = wait_for_mapping(client, older["generation"] + 1)
             self.assertIsNotNone(generation)
             # Asked of the daemon before the mapping, in the older generation.
-            client._last_known.remember({"op": "lookup", "key": "key 2", "lang": "de"}, older)
+            client._last_known.remember({"op": "lookup", "key": "key 2", "lang": "de"}, older, client._connection.epoch)
+            # Given by an earlier daemon (epoch 0, before this connection): its generations
+            # counted from its own start, so a larger number is no newer.
+            client._last_known.remember({"op": "lookup", "key": "key 3", "lang": "de"},
+                                        {**older, "value": "from an earlier daemon", "generation": generation + 50}, 0)
             connection = client._connection
             os.kill(self.daemon.pid, signal.SIGSTOP)
             self.addCleanup(os.kill, self.daemon.pid, signal.SIGCONT)
@@ -199,7 +203,7 @@ class MappedLookupTests(unittest.TestCase):
             # generation is retired, and its successor cannot be mapped.
             client._announce(connection, generation + 1)
             self.assertIsNone(client.mapped_generation)
-            for index in (1, 2):
+            for index in (1, 2, 3):
                 answer = client.lookup(f"key {index}", lang="de", timeout=0.2)
                 self.assertEqual((answer["value"], answer["found"], answer["stale"], answer["generation"]),
                                  (value("de", index, 1), True, True, generation))

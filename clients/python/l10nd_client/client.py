@@ -98,6 +98,7 @@ class Client:
         self._announced = (None, 0)  # the newest generation a connection announced or answered with
         self._map_refused = None  # the connection whose daemon refused `map`, until a change
         self._mapping = False  # whether the mapping thread runs
+        self._epoch = 0  # connections opened
         if hasattr(os, "register_at_fork"):
             # A server that forks its workers after making the client (gunicorn --preload):
             # the child has the socket but not the reader thread, so it gets its own connection.
@@ -238,7 +239,7 @@ class Client:
         warning ends the outage (replies already on their way when the daemon went do not).
         A generation newer than the one mapped is announced: no lookup after this one answers
         from the older."""
-        self._last_known.remember(message, reply)
+        self._last_known.remember(message, reply, connection.epoch)
         generation = reply.get("generation")
         if isinstance(generation, int):
             self._announce(connection, generation)
@@ -312,10 +313,12 @@ class Client:
         generation mapped, kept even when a change retired it (the daemon often goes right
         after announcing one: its round trips fail while the retired generation still
         answers), as the Swift client's `DaemonLookups.lastKnown`; None when neither has it.
-        An answer without a generation counts as older than any mapped one."""
-        remembered = self._last_known.recall(message)
+        An answer from an earlier connection than the mapping's (an earlier daemon: its
+        generations count from its own start) or without a generation is the older."""
+        remembered, epoch = self._last_known.recall_with_epoch(message)
         mapped = self._mapped
-        if mapped is None or (remembered is not None and _generation(remembered) > mapped.generation):
+        if mapped is None or (remembered is not None and
+                              (epoch, _generation(remembered)) > (mapped.connection.epoch, mapped.generation)):
             return remembered
         try:
             kept = mapped.answer(message)
@@ -364,6 +367,8 @@ class Client:
             if self._closed:
                 connection.abort()
                 raise L10ndError("closed", "this client is closed")
+            self._epoch += 1
+            connection.epoch = self._epoch
             self._connection = connection
             self._unavailable = None
             subscribed = bool(self._subscribers) or self.mode == "mapped"

@@ -26,7 +26,7 @@ class LastKnownAnswers:
     def __init__(self, capacity=CAPACITY, capacity_bytes=CAPACITY_BYTES):
         self._capacity = capacity
         self._capacity_bytes = capacity_bytes
-        self._replies = collections.OrderedDict()  # request key -> (reply, its size)
+        self._replies = collections.OrderedDict()  # request key -> (reply, its size, epoch)
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -45,7 +45,8 @@ class LastKnownAnswers:
         """One string per distinct request (its id aside)."""
         return json.dumps({k: v for k, v in message.items() if k != "id"}, sort_keys=True, ensure_ascii=False)
 
-    def remember(self, message, reply):
+    def remember(self, message, reply, epoch=0):
+        """Keeps `reply` to `message`, given on the client's connection number `epoch`."""
         key = self.request_key(message)
         size = len(key) + len(json.dumps(reply, ensure_ascii=False))
         if size > self._capacity_bytes:
@@ -54,17 +55,22 @@ class LastKnownAnswers:
             old = self._replies.pop(key, None)
             if old is not None:
                 self._bytes -= old[1]
-            self._replies[key] = (reply, size)
+            self._replies[key] = (reply, size, epoch)
             self._bytes += size
             while len(self._replies) > self._capacity or self._bytes > self._capacity_bytes:
-                _, (_, dropped) = self._replies.popitem(last=False)
+                _, (_, dropped, _) = self._replies.popitem(last=False)
                 self._bytes -= dropped
 
     def recall(self, message):
         """The last reply to `message` marked `stale: True`, else None."""
+        return self.recall_with_epoch(message)[0]
+
+    def recall_with_epoch(self, message):
+        """The last reply to `message` marked `stale: True` and the epoch it was given in, else
+        (None, -1)."""
         with self._lock:
             kept = self._replies.get(self.request_key(message))
-        return None if kept is None else {**kept[0], "stale": True}
+        return (None, -1) if kept is None else ({**kept[0], "stale": True}, kept[2])
 
 
 def key_answer(message):
