@@ -141,6 +141,38 @@ import Testing
         #expect(output.stdout == "lookups=16000 wrong=0 errors=0\n", "\(output.stderr)")
     }
 
+    /// Issue 22: an `L10N_MODE` naming no mode was ignored silently; it is said once per
+    /// process (mapped mode is used), `direct` turns mapping off.
+    @Test func anUnknownModeIsSaidOnce() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        var outputs: [String: ProcessOutput] = [:]
+        for mode in ["bogus", "direct"] {
+            outputs[mode] = try ProcessRunner.run(
+                build.check, ["mode"],
+                environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": setup.daemon.socketPath, "L10N_MODE": mode],
+                timeout: 120)
+        }
+        let bogus = try #require(outputs["bogus"])
+        #expect(bogus.status == 0 && bogus.stdout == "client 0: state 0, mapped\nclient 1: state 0, mapped\n")
+        #expect(
+            bogus.stderr
+                == "l10nd-client: L10N_MODE=bogus is not a mode of this library (mapped, direct); using mapped mode\n")
+        let direct = try #require(outputs["direct"])
+        #expect(direct.stdout == "client 0: state 0, not mapped\nclient 1: state 0, not mapped\n")
+        #expect(direct.stderr == "")
+    }
+
+    /// Issue 22: one client shared across fork(2), while the parent's threads look up with it.
+    /// Before, parent and child read each other's replies on the one socket and timed out.
+    @Test func aClientSharedAcrossForkConnectsAnewInTheChild() throws {
+        let build = try Self.plain.get()
+        let setup = try Self.daemon()
+        let output = try Self.run(build.check, ["fork"], socket: setup.daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "fork: parent and 3 children ok\n", "\(output.stdout)\(output.stderr)")
+    }
+
     /// The socket rule with nothing set: the per-user socket is absent, so the system one
     /// (replaced for the test by `L10N_SYSTEM_SOCKET_FOR_TESTS`) is found; with neither, the
     /// message names both paths.
@@ -259,7 +291,7 @@ import Testing
         let daemon = setup.daemon
         let resources = setup.resources
         let runs = [
-            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"],
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"], ["fork"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
         ]
         for arguments in runs {

@@ -331,7 +331,81 @@ struct l10nd_client {
     pthread_rwlock_t map_lock;      /* lookups read `current` under it; a swap writes */
     l10nd_mapping *current;         /* written with watch_mu and map_lock held */
     long long announced;            /* atomic: the newest generation an event or reply announced */
+
+    struct l10nd_client *previous, *next; /* in the list of open clients (fork_mu) */
 };
+
+/* ---- fork ----
+ * A child of fork(2) shares its parent's sockets: a request either sends reaches the same
+ * daemon connection, and replies go to whichever reads first (both time out). So the child
+ * handler, run in the child right after the fork while it has one thread, gives each open
+ * client fresh locks and no connection: its first call connects anew, and the parent's
+ * sockets are closed in the child only (the parent's connections stay open). The list of
+ * open clients is the library's one global state. */
+
+static pthread_mutex_t fork_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static l10nd_client *open_clients;
+
+static void init_locks(l10nd_client *c) {
+    pthread_mutex_init(&c->write_mutex, NULL);
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
+    pthread_cond_init(&c->changed, &attributes);
+    pthread_condattr_destroy(&attributes);
+    pthread_mutex_init(&c->watch_mu, NULL);
+    pthread_rwlockattr_t preference;
+    pthread_rwlockattr_init(&preference);
+    /* A swap must not wait behind a stream of lookups (glibc prefers readers by default). */
+    pthread_rwlockattr_setkind_np(&preference, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&c->map_lock, &preference);
+    pthread_rwlockattr_destroy(&preference);
+}
+
+static void before_fork(void) { pthread_mutex_lock(&fork_mu); }
+
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&fork_mu); }
+
+static void after_fork_in_child(void) {
+    for (l10nd_client *c = open_clients; c; c = c->next) {
+        /* A lock a parent's thread held at the fork would stay held: each is made anew. The
+         * waiters were on the stacks of the parent's threads, which the child does not have. */
+        init_locks(c);
+        if (c->fd >= 0) close(c->fd);
+        c->fd = -1;
+        c->broken = 0;
+        c->reading = 0;
+        c->waiters = NULL;
+        c->input.length = 0;
+        if (c->watch_fd >= 0) close(c->watch_fd);
+        c->watch_fd = -1; /* the next lookup connects its own watch and maps again */
+        c->watch_input.length = 0;
+        c->watch_retry = (struct timespec){0};
+    }
+    pthread_mutex_init(&fork_mu, NULL);
+}
+
+static void register_fork_handlers(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
+
+static void add_open_client(l10nd_client *c) {
+    pthread_once(&fork_once, register_fork_handlers);
+    pthread_mutex_lock(&fork_mu);
+    c->next = open_clients;
+    if (open_clients) open_clients->previous = c;
+    open_clients = c;
+    pthread_mutex_unlock(&fork_mu);
+}
+
+static void remove_open_client(l10nd_client *c) {
+    pthread_mutex_lock(&fork_mu);
+    if (c->previous) c->previous->next = c->next;
+    else if (open_clients == c) open_clients = c->next;
+    if (c->next) c->next->previous = c->previous;
+    c->previous = c->next = NULL;
+    pthread_mutex_unlock(&fork_mu);
+}
 
 static void fail_waiters(l10nd_client *c, unsigned long long connection, const char *why) {
     for (waiter *w = c->waiters; w; w = w->next)
@@ -376,6 +450,23 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
 
 static void watch(l10nd_client *c);
 
+/* L10N_MODE: direct, else mapped. Another value than mapped or direct is said once per process
+ * on standard error, in the Swift client's words (cached, as there, is mapped mode). */
+static int mode_is_mapped(const char *mode) {
+    static int warned;
+    if (!mode || !mode[0] || !strcmp(mode, "mapped")) return 1;
+    if (!strcmp(mode, "direct")) return 0;
+    if (!__atomic_exchange_n(&warned, 1, __ATOMIC_ACQ_REL)) {
+        if (!strcmp(mode, "cached"))
+            fprintf(stderr, "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same "
+                            "answers)\n");
+        else
+            fprintf(stderr, "l10nd-client: L10N_MODE=%.100s is not a mode of this library (mapped, direct); using "
+                            "mapped mode\n", mode);
+    }
+    return 1;
+}
+
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err) {
     l10nd_client *c = calloc(1, sizeof *c);
     if (!c) {
@@ -390,24 +481,11 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
         l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         return NULL;
     }
-    pthread_mutex_init(&c->write_mutex, NULL);
-    pthread_mutex_init(&c->mu, NULL);
-    pthread_condattr_t attributes;
-    pthread_condattr_init(&attributes);
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
-    pthread_cond_init(&c->changed, &attributes);
-    pthread_condattr_destroy(&attributes);
-    const char *mode = getenv("L10N_MODE");
-    c->mapped = !(mode && !strcmp(mode, "direct"));
+    init_locks(c);
+    c->mapped = mode_is_mapped(getenv("L10N_MODE"));
     c->watch_fd = -1;
     c->refused = -1;
-    pthread_mutex_init(&c->watch_mu, NULL);
-    pthread_rwlockattr_t preference;
-    pthread_rwlockattr_init(&preference);
-    /* A swap must not wait behind a stream of lookups (glibc prefers readers by default). */
-    pthread_rwlockattr_setkind_np(&preference, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-    pthread_rwlock_init(&c->map_lock, &preference);
-    pthread_rwlockattr_destroy(&preference);
+    add_open_client(c);
     struct timespec deadline = deadline_after(c->timeout_ms);
     pthread_mutex_lock(&c->mu);
     int code = ensure_connected(c, &deadline, 0, err);
@@ -422,6 +500,7 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
 
 void l10nd_close(l10nd_client *c) {
     if (!c) return;
+    remove_open_client(c);
     if (c->fd >= 0) close(c->fd);
     if (c->watch_fd >= 0) close(c->watch_fd);
     l10nd_mapping_free(c->current);
@@ -741,7 +820,10 @@ static int watch_read(l10nd_client *c, const struct timespec *deadline, json_obj
             return L10ND_OK;
         }
         int code = fill_from(c->watch_fd, &c->watch_input, reply ? deadline : &now, fds, fd_count, err);
-        if (code == L10ND_ERR_TIMEOUT && !reply) return L10ND_OK; /* nothing more now */
+        if (code == L10ND_ERR_TIMEOUT && !reply) { /* nothing more now: no failure to report */
+            if (err) *err = (l10nd_error){0};
+            return L10ND_OK;
+        }
         if (code) return code;
     }
 }

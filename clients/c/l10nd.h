@@ -1,8 +1,11 @@
 /* l10nd.h: the C client of l10nd (docs/PROTOCOL.md, JSON lines).
  *
  * One l10nd_client may be shared by any number of threads: requests carry ids and each
- * reply goes to the thread that asked. No global state; every failure is returned as a code
- * and a message in the caller's l10nd_error; nothing aborts or exits. */
+ * reply goes to the thread that asked. A client open when the process forks is usable in the
+ * child too: the child's first call opens connections of its own (the parent's stay the
+ * parent's); a subscription is not (make a new one in the child). The one global state is the
+ * list of open clients, for that. Every failure is returned as a code and a message in the
+ * caller's l10nd_error; nothing aborts or exits. */
 #ifndef L10ND_H
 #define L10ND_H
 
@@ -82,7 +85,9 @@ int l10nd_batch(l10nd_client *client, const l10nd_query *query, const char *cons
                 l10nd_result *results, l10nd_error *err);
 
 /* Mapped lookups (on by default; L10N_MODE=direct in the environment at l10nd_open, or
- * l10nd_set_mapped(client, 0), turns them off). The client maps the daemon's compiled segments
+ * l10nd_set_mapped(client, 0), turns them off; another L10N_MODE than mapped or direct is
+ * said once per process on standard error, "l10nd-client: L10N_MODE=… is not a mode of this
+ * library (mapped, direct); using mapped mode"). The client maps the daemon's compiled segments
  * (protocol 1.6 `map`, on a second connection that is subscribed to changes) and answers a
  * lookup or batch in one language, without count or args, whose keys that language's own
  * segment has as plain entries, in place: no round trip, the same answer. Anything else — a

@@ -5,6 +5,7 @@ from the older generation, and old mappings are released."""
 
 import gc
 import os
+import signal
 import tempfile
 import threading
 import time
@@ -49,6 +50,19 @@ def parse(answer):
         return lang, int(index), int(version[1:])
     except (AttributeError, ValueError):
         return None
+
+
+def wait_until_stopped(pid):
+    """Returns once every thread of `pid` is stopped (a signal is delivered asynchronously)."""
+    deadline = time.monotonic() + 10
+    while True:
+        states = []
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/stat") as stat:
+                states.append(stat.read().rsplit(")", 1)[1].split()[0])
+        if all(state in "Tt" for state in states) or time.monotonic() > deadline:
+            return
+        time.sleep(0.005)
 
 
 def memfd_mappings():
@@ -162,6 +176,52 @@ class MappedLookupTests(unittest.TestCase):
             client.close()
             gc.collect()
             self.assertEqual(memfd_mappings(), [])
+
+    def test_a_daemon_gone_right_after_a_change_answers_from_the_kept_generation(self):
+        """Issue 22: a daemon that announces a change and stops answering at once (killed
+        after a save) leaves the mapped generation retired and the round trips failing. The
+        lookups then answer from that kept generation, not with the bare key, and not with an
+        older remembered round-trip answer (versions going back)."""
+        with Client(self.socket, mode="direct") as direct:
+            older = direct.lookup("key 2", lang="de")
+        write_language(self.resources, "de", 1)
+        with Client(self.socket) as client:
+            events = client.subscribe(timeout=20)
+            generation = wait_for_mapping(client, older["generation"] + 1)
+            self.assertIsNotNone(generation)
+            # Asked of the daemon before the mapping, in the older generation.
+            client._last_known.remember({"op": "lookup", "key": "key 2", "lang": "de"}, older, client._connection.epoch)
+            # Given by an earlier daemon (epoch 0, before this connection): its generations
+            # counted from its own start, so a larger number is no newer.
+            client._last_known.remember({"op": "lookup", "key": "key 3", "lang": "de"},
+                                        {**older, "value": "from an earlier daemon", "generation": generation + 50}, 0)
+            connection = client._connection
+            os.kill(self.daemon.pid, signal.SIGSTOP)
+            self.addCleanup(os.kill, self.daemon.pid, signal.SIGCONT)
+            wait_until_stopped(self.daemon.pid)
+            # What the change event of a save does just before the daemon goes: the mapped
+            # generation is retired, and its successor cannot be mapped.
+            client._announce(connection, generation + 1)
+            self.assertIsNone(client.mapped_generation)
+            for index in (1, 2, 3):
+                answer = client.lookup(f"key {index}", lang="de", timeout=0.2)
+                self.assertEqual((answer["value"], answer["found"], answer["stale"], answer["generation"]),
+                                 (value("de", index, 1), True, True, generation))
+            # A key no generation has: the bare key, as before.
+            self.assertEqual(client.lookup("nowhere", lang="de", timeout=0.2)["value"], "nowhere")
+            events.close()
+
+    def test_an_unknown_l10n_mode_is_warned_about_once(self):
+        """Issue 22: `L10N_MODE=bogus` was silently ignored."""
+        environ = {"L10N_MODE": "bogus-mode"}
+        with self.assertLogs("l10nd_client", "WARNING") as logged:
+            with Client(self.socket, environ=environ) as client:
+                self.assertEqual(client.mode, "mapped")
+        self.assertEqual(logged.output, ["WARNING:l10nd_client:L10N_MODE=bogus-mode is not a mode of this client "
+                                         "(mapped, direct); using mapped mode"])
+        with self.assertNoLogs("l10nd_client", "WARNING"):
+            with Client(self.socket, environ=environ) as client:
+                self.assertEqual(client.mode, "mapped")
 
     def test_direct_mode_maps_nothing(self):
         with Client(self.socket, environ={"L10N_MODE": "direct"}) as client:

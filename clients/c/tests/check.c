@@ -1,7 +1,8 @@
 /* check.c: what the end-to-end test (Tests/EndToEndTests/CLibraryTests.swift) asks of libl10nd.
  *
  *   check threads THREADS PER_THREAD   THREADS threads share one client; every answer is checked
- *   check batch                        one batch of known keys
+ *   check batch                        the mapping state right after open (0, a generation), then one
+ *                                      batch of known keys
  *   check subscribe STRINGS_FILE       subscribes, adds a key to STRINGS_FILE (de), waits for the event
  *                                      and looks the new key up
  *   check restart                      a lookup and a subscription, then (after a line on stdin: the
@@ -9,6 +10,9 @@
  *                                      subscription's next event, and the new daemon's segments mapped
  *   check garbage                      a fake daemon answers with broken replies (canned, then 300 random
  *                                      ones): every call returns an error or a well-formed result
+ *   check fork                         one client shared across fork(2) (4 parent threads looking up
+ *                                      meanwhile): 3 children and the parent each get every answer right
+ *   check mode                         two clients opened under the environment's L10N_MODE: mapped or not
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *   check events                       a fake daemon sends event lines of other shapes ("event":null,
  *                                      a number) before a change event: they are skipped
@@ -34,6 +38,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,6 +57,7 @@ static const expectation expected[] = {
 typedef struct job {
     l10nd_client *client;
     int index, count;
+    int asked; /* with a second language, so every lookup is a round trip */
     long wrong, errors;
     char first_problem[600];
 } job;
@@ -60,8 +66,8 @@ static void *run(void *argument) {
     job *j = argument;
     for (int i = 0; i < j->count; i++) {
         const expectation *e = &expected[(size_t)(j->index + i) % EXPECTED];
-        const char *languages[] = {e->lang};
-        l10nd_query q = {.key = e->key, .languages = languages, .language_count = 1};
+        const char *languages[] = {e->lang, "fr"};
+        l10nd_query q = {.key = e->key, .languages = languages, .language_count = j->asked ? 2 : 1};
         l10nd_result r;
         l10nd_error err;
         if (l10nd_lookup(j->client, &q, &r, &err)) {
@@ -111,6 +117,17 @@ static int batch(void) {
     if (!client) {
         printf("open: %s\n", err.message);
         return 1;
+    }
+    /* Issue 22: an idle watch connection (nothing to read) is no mapping failure. */
+    long long generation;
+    for (int i = 0; i < 3; i++) {
+        int state = l10nd_mapping_state(client, &generation, &err);
+        if (state || generation < 0) {
+            printf("mapping state right after open: %d, generation %lld: %s\n", state, generation,
+                   state ? err.message : "");
+            l10nd_close(client);
+            return 1;
+        }
     }
     const char *languages[] = {"fr"};
     const char *keys[] = {"保存", "こんにちは", "nowhere"};
@@ -614,6 +631,73 @@ static int parity(const char *file) {
     return differ || errors || generation < 0 || lookups == 0;
 }
 
+/* One client shared across fork(2) while 4 threads of the parent look up with it: each of 3
+ * children (made one after another) and the parent then look up, mapped and asked, with
+ * every answer checked; none waits on the other's connection. */
+static int forked(void) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 5000, &err);
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    job background[4];
+    pthread_t ids[4];
+    for (int i = 0; i < 4; i++) {
+        background[i] = (job){.client = client, .index = i, .count = 3000, .asked = i % 2};
+        pthread_create(&ids[i], NULL, run, &background[i]);
+    }
+    int failed = 0;
+    for (int child = 0; child < 3; child++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            job mapped = {.client = client, .count = 300}, asked = {.client = client, .count = 300, .asked = 1};
+            run(&mapped);
+            run(&asked);
+            if (mapped.first_problem[0] || asked.first_problem[0])
+                printf("child %d: %s %s\n", child, mapped.first_problem, asked.first_problem);
+            fflush(stdout);
+            _exit(mapped.wrong || mapped.errors || asked.wrong || asked.errors);
+        }
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status)) {
+            printf("child %d failed (status %d)\n", child, status);
+            failed = 1;
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(ids[i], NULL);
+        if (background[i].first_problem[0]) printf("parent thread %d: %s\n", i, background[i].first_problem);
+        failed |= background[i].wrong || background[i].errors;
+    }
+    job mapped = {.client = client, .count = 300}, asked = {.client = client, .count = 300, .asked = 1};
+    run(&mapped);
+    run(&asked);
+    if (mapped.first_problem[0] || asked.first_problem[0])
+        printf("parent: %s %s\n", mapped.first_problem, asked.first_problem);
+    failed |= mapped.wrong || mapped.errors || asked.wrong || asked.errors;
+    l10nd_close(client);
+    printf("fork: %s\n", failed ? "failed" : "parent and 3 children ok");
+    return failed;
+}
+
+/* Two clients opened under the environment's L10N_MODE: whether each maps. */
+static int mode(void) {
+    l10nd_error err;
+    for (int i = 0; i < 2; i++) {
+        l10nd_client *client = l10nd_open(NULL, 5000, &err);
+        if (!client) {
+            printf("open: %s\n", err.message);
+            return 1;
+        }
+        long long generation;
+        int state = l10nd_mapping_state(client, &generation, &err);
+        printf("client %d: state %d, %s\n", i, state, generation >= 0 ? "mapped" : "not mapped");
+        l10nd_close(client);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && !strcmp(argv[1], "threads")) return threads(atoi(argv[2]), atoi(argv[3]));
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
@@ -623,6 +707,8 @@ int main(int argc, char **argv) {
     if (argc >= 5 && !strcmp(argv[1], "mapped")) return mapped(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc >= 2 && !strcmp(argv[1], "garbage")) return setenv("L10N_MODE", "direct", 1) || garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();
+    if (argc >= 2 && !strcmp(argv[1], "fork")) return forked();
+    if (argc >= 2 && !strcmp(argv[1], "mode")) return mode();
     if (argc >= 2 && !strcmp(argv[1], "events")) return setenv("L10N_MODE", "direct", 1) || events();
     fprintf(stderr, "usage: check threads N PER | batch | subscribe FILE | errors | mapped DIR N PER\n");
     return 2;

@@ -59,9 +59,12 @@ class Client:
     nor from two generations). A fallback, a miss, a plural entry, a count or arguments, a
     list of languages or none, and every lookup of a daemon that refuses `map` (older than
     1.6, or `unavailable`) are asked of the daemon. While the daemon is away the last
-    generation mapped answers. `"direct"` asks the daemon on every lookup. None (the default)
+    generation mapped answers, even one a change retired just before the daemon went: a
+    lookup it cannot reach answers with the newer (by generation) of the daemon's last answer
+    to it and the kept generation's. `"direct"` asks the daemon on every lookup. None (the default)
     is `"direct"` when the environment says `L10N_MODE=direct`, as for the Swift and C
-    clients, else `"mapped"`.
+    clients, else `"mapped"`; another value than `mapped` or `direct` there is logged once
+    (a warning) and mapped mode used.
 
     `path` is the socket; None follows the rule of `default_socket_path` at each connection.
     `environ` replaces os.environ for that rule (for tests).
@@ -69,7 +72,7 @@ class Client:
 
     def __init__(self, path=None, timeout=10.0, *, mode=None, environ=None):
         if mode is None:
-            mode = "direct" if (os.environ if environ is None else environ).get("L10N_MODE") == "direct" else "mapped"
+            mode = _mode_from_environment(os.environ if environ is None else environ)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         self.mode = mode
@@ -95,6 +98,7 @@ class Client:
         self._announced = (None, 0)  # the newest generation a connection announced or answered with
         self._map_refused = None  # the connection whose daemon refused `map`, until a change
         self._mapping = False  # whether the mapping thread runs
+        self._epoch = 0  # connections opened
         if hasattr(os, "register_at_fork"):
             # A server that forks its workers after making the client (gunicorn --preload):
             # the child has the socket but not the reader thread, so it gets its own connection.
@@ -235,7 +239,7 @@ class Client:
         warning ends the outage (replies already on their way when the daemon went do not).
         A generation newer than the one mapped is announced: no lookup after this one answers
         from the older."""
-        self._last_known.remember(message, reply)
+        self._last_known.remember(message, reply, connection.epoch)
         generation = reply.get("generation")
         if isinstance(generation, int):
             self._announce(connection, generation)
@@ -302,7 +306,25 @@ class Client:
                 self._away_since = time.monotonic()
         if first:
             logger.warning("%s; lookups answer with the last answers, else the keys, until it is back", error)
-        return self._last_known.recall(message) or key_answer(message)
+        return self._last_known_answer(message) or key_answer(message)
+
+    def _last_known_answer(self, message):
+        """The newer of the daemon's last answer to `message` and the answer of the newest
+        generation mapped, kept even when a change retired it (the daemon often goes right
+        after announcing one: its round trips fail while the retired generation still
+        answers), as the Swift client's `DaemonLookups.lastKnown`; None when neither has it.
+        An answer from an earlier connection than the mapping's (an earlier daemon: its
+        generations count from its own start) or without a generation is the older."""
+        remembered, epoch = self._last_known.recall_with_epoch(message)
+        mapped = self._mapped
+        if mapped is None or (remembered is not None and
+                              (epoch, _generation(remembered)) > (mapped.connection.epoch, mapped.generation)):
+            return remembered
+        try:
+            kept = mapped.answer(message)
+        except (Damaged, struct.error, UnicodeError):
+            kept = None
+        return remembered if kept is None else {**kept, "stale": True}
 
     # MARK: Connecting
 
@@ -345,6 +367,8 @@ class Client:
             if self._closed:
                 connection.abort()
                 raise L10ndError("closed", "this client is closed")
+            self._epoch += 1
+            connection.epoch = self._epoch
             self._connection = connection
             self._unavailable = None
             subscribed = bool(self._subscribers) or self.mode == "mapped"
@@ -535,6 +559,25 @@ class Client:
                 self._map_in_background()
 
 
+_mode_warned = set()  # the L10N_MODE values already warned about, once per process each
+
+
+def _mode_from_environment(environ):
+    """The mode `L10N_MODE` names: `direct`, else mapped. A value that names no mode of this
+    client is said once (a logging warning), as is `cached`, which the Swift client also
+    takes as mapped; `embedded` (the Swift client's own files) is none of this client's."""
+    value = environ.get("L10N_MODE")
+    if value in (None, "", "mapped", "direct"):
+        return "direct" if value == "direct" else "mapped"
+    if value not in _mode_warned:
+        _mode_warned.add(value)
+        if value == "cached":
+            logger.warning("L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
+        else:
+            logger.warning("L10N_MODE=%s is not a mode of this client (mapped, direct); using mapped mode", value)
+    return "mapped"
+
+
 class _Gone:
     """What the fork hook calls when its client has been collected."""
 
@@ -580,6 +623,11 @@ class Subscription:
 
 def _message(op, fields):
     return {"op": op, **{k: v for k, v in fields.items() if v is not None}}
+
+
+def _generation(reply):
+    generation = reply.get("generation")
+    return generation if isinstance(generation, int) else -1
 
 
 def _checked(reply):

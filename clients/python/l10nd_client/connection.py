@@ -29,6 +29,9 @@ class Connection:
 
     def __init__(self, sock, path, on_event, on_end):
         self.path = path
+        # Which connection of its client this is (0 first): generations of two daemons (a
+        # restart) cannot be compared, the later connection's answers are the newer.
+        self.epoch = 0
         self.subscription = None  # the future of this connection's `subscribe`, once sent
         self.subscription_lock = threading.Lock()
         self.answered = False  # whether any request was answered: a refused connection is not

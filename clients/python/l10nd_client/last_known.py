@@ -11,14 +11,30 @@ import threading
 _CONVERSION = re.compile(r"%(?:(\d+)\$)?[-+ #0']*(\d+|\*)?(?:\.(\d+))?(?:hh|h|ll|l|q|z|t|j|L)?([@dDiuUxXoOfFeEgGcCsSaAp%])")
 
 
-class LastKnownAnswers:
-    """The latest reply to each lookup request, at most `capacity` of them (least recently
-    used go first). Shared by every thread of a client."""
+# How much a client keeps for an outage: requests carry user-supplied keys and arguments, so
+# every distinct one would be kept otherwise (100,000 took ~120 MB per worker). The least
+# recently used go first once either bound is passed.
+CAPACITY = 10_000  # requests
+CAPACITY_BYTES = 8 * 1024 * 1024  # their keys and replies as JSON text
 
-    def __init__(self, capacity=100_000):
+
+class LastKnownAnswers:
+    """The latest reply to each lookup request, at most `capacity` of them and `capacity_bytes`
+    of request and reply text (least recently used go first). Shared by every thread of a
+    client."""
+
+    def __init__(self, capacity=CAPACITY, capacity_bytes=CAPACITY_BYTES):
         self._capacity = capacity
-        self._replies = collections.OrderedDict()
+        self._capacity_bytes = capacity_bytes
+        self._replies = collections.OrderedDict()  # request key -> (reply, its size, epoch)
+        self._bytes = 0
         self._lock = threading.Lock()
+
+    @property
+    def size(self):
+        """(requests, bytes) kept now."""
+        with self._lock:
+            return len(self._replies), self._bytes
 
     def after_fork(self):
         """In a forked child: a lock of its own (a parent's thread may have held this one)."""
@@ -29,19 +45,32 @@ class LastKnownAnswers:
         """One string per distinct request (its id aside)."""
         return json.dumps({k: v for k, v in message.items() if k != "id"}, sort_keys=True, ensure_ascii=False)
 
-    def remember(self, message, reply):
+    def remember(self, message, reply, epoch=0):
+        """Keeps `reply` to `message`, given on the client's connection number `epoch`."""
         key = self.request_key(message)
+        size = len(key) + len(json.dumps(reply, ensure_ascii=False))
+        if size > self._capacity_bytes:
+            return  # it would push out everything else
         with self._lock:
-            self._replies[key] = reply
-            self._replies.move_to_end(key)
-            if len(self._replies) > self._capacity:
-                self._replies.popitem(last=False)
+            old = self._replies.pop(key, None)
+            if old is not None:
+                self._bytes -= old[1]
+            self._replies[key] = (reply, size, epoch)
+            self._bytes += size
+            while len(self._replies) > self._capacity or self._bytes > self._capacity_bytes:
+                _, (_, dropped, _) = self._replies.popitem(last=False)
+                self._bytes -= dropped
 
     def recall(self, message):
         """The last reply to `message` marked `stale: True`, else None."""
+        return self.recall_with_epoch(message)[0]
+
+    def recall_with_epoch(self, message):
+        """The last reply to `message` marked `stale: True` and the epoch it was given in, else
+        (None, -1)."""
         with self._lock:
-            reply = self._replies.get(self.request_key(message))
-        return None if reply is None else {**reply, "stale": True}
+            kept = self._replies.get(self.request_key(message))
+        return (None, -1) if kept is None else ({**kept[0], "stale": True}, kept[2])
 
 
 def key_answer(message):
