@@ -7,10 +7,10 @@ import Synchronization
 /// defer { observation.cancel() }
 /// ```
 public final class ChangeObservation: Sendable {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: ForkSafeMutex<(@Sendable () -> Void)?>
 
     init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = ForkSafeMutex(onCancel)
     }
 
     deinit { cancel() }

@@ -21,7 +21,7 @@ final class ChangeObservers: Sendable {
             var stopped = false
         }
 
-        let state = Mutex(State())
+        let state = ForkSafeMutex(State())
         /// Signalled once per change queued, and at the end.
         let ready = DispatchSemaphore(value: 0)
 

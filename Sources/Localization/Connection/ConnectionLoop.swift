@@ -25,7 +25,7 @@ final class ConnectionLoop: Sendable {
         deinit { buffer.deallocate() }
     }
 
-    private static let shared = Mutex<ConnectionLoop?>(nil)
+    private static let shared = ForkSafeMutex<ConnectionLoop?>(nil)
 
     private let readiness: ReadinessLoop
     /// The fork generation it was started in (``ProcessFork``): a child's inherited loop has
@@ -35,7 +35,7 @@ final class ConnectionLoop: Sendable {
     private let thread = Atomic<UInt>(0)
     private let registry = Registry()
     /// Connections registered by other threads, taken in by the loop at its next wake-up.
-    private let arrivals = Mutex<[ReconnectingConnection]>([])
+    private let arrivals = ForkSafeMutex<[ReconnectingConnection]>([])
 
     /// The process's loop, started on first use; it runs for the life of the process (a child
     /// made by `fork()` starts its own: the parent's has no thread there).

@@ -25,7 +25,7 @@ package final class DaemonConnection: Sendable {
     package let timeout: Double
     private let socket: FrameSocket
     /// The next request id; the lock is also what makes callers take turns.
-    private let nextID = Mutex<UInt32>(1)
+    private let nextID = ForkSafeMutex<UInt32>(1)
 
     /// The socket path from `environment` by the clients' rule (``ClientSocketPath``):
     /// `L10N_SOCKET`, else the per-user socket if it exists, else `/run/l10nd/l10nd.sock`.

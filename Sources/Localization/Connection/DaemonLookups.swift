@@ -65,7 +65,7 @@ final class DaemonLookups: Sendable {
     /// Told when a new generation is mapped: lookups then move to it.
     private let onMapped: @Sendable () -> Void
     /// Round-trip answers, with the generation that gave each.
-    private let remembered = Mutex<[Question: (result: LookupResult, generation: UInt64)]>([:])
+    private let remembered = ForkSafeMutex<[Question: (result: LookupResult, generation: UInt64)]>([:])
     /// This link, for the connection's event handler, which is made before it.
     private let owner = Owner()
     /// Whether the daemon answers (``isAnswering``). ``Localizer/source`` reads it, so that it
@@ -79,7 +79,7 @@ final class DaemonLookups: Sendable {
 
     /// Reaches the link from the connection's event handler, which is made before it.
     private final class Owner: Sendable {
-        private let link = Mutex<Weak>(Weak())
+        private let link = ForkSafeMutex<Weak>(Weak())
         private struct Weak { weak var lookups: DaemonLookups? }
         var lookups: DaemonLookups? {
             get { link.withLock { $0.lookups } }

@@ -16,7 +16,7 @@ enum ReceivedMappings {
         var mappings: [Int64: MappedSegments] = [:]
     }
 
-    private static let held = Mutex(Held())
+    private static let held = ForkSafeMutex(Held())
 
     /// Holds `mapping` and returns the number that takes it.
     static func hold(_ mapping: MappedSegments) -> Int64 {

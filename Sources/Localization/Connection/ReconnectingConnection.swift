@@ -60,19 +60,19 @@ final class ReconnectingConnection: Sendable {
     let subscribe: Bool
     let reconnectDelay: ClosedRange<Double>
     let onEvent: @Sendable (LocalizationClient.Event) -> Void
-    private let machine: Mutex<Machine>
+    private let machine: ForkSafeMutex<Machine>
     /// The next request id, taken before the lock so the request is encoded outside it.
     private let nextID = Atomic<UInt32>(1)
     /// Whether the state is `connected` or `draining`, read without the lock.
     private let connected = Atomic<Bool>(false)
     /// Why the daemon refused the last attempt, in its own words (an `unavailable` error
     /// sent before it closed: at its connection limit); `nil` once a connection is up.
-    private let refusal = Mutex<String?>(nil)
+    private let refusal = ForkSafeMutex<String?>(nil)
     /// Signalled once, when the first connection attempt is over.
     private let firstAttempt = DispatchSemaphore(value: 0)
     /// The process's loop once it runs this connection; `nil` while it cannot be made (no
     /// descriptor free): ``start()`` tries again, at most once per ``loopRetryInterval``.
-    private let started = Mutex<(loop: ConnectionLoop?, lastTry: UInt64)>((nil, 0))
+    private let started = ForkSafeMutex<(loop: ConnectionLoop?, lastTry: UInt64)>((nil, 0))
     /// The fork generation this connection was made in (``ProcessFork``): in a child made by
     /// `fork()` it is the parent's, and is never read, written or woken.
     private let forkGeneration = ProcessFork.generation
@@ -89,7 +89,7 @@ final class ReconnectingConnection: Sendable {
         self.subscribe = subscribe
         self.reconnectDelay = max(0.001, reconnectDelay.lowerBound)...max(0.001, reconnectDelay.upperBound)
         self.onEvent = onEvent
-        machine = Mutex(Machine(retryDelay: self.reconnectDelay.lowerBound))
+        machine = ForkSafeMutex(Machine(retryDelay: self.reconnectDelay.lowerBound))
     }
 
     /// The loop running this connection, if it runs.

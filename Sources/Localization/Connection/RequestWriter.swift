@@ -13,7 +13,7 @@ final class RequestWriter: Sendable {
     let token: UInt64
     private let socket: UnixStreamSocket
     /// Held for as long as a caller writes.
-    private let turn = Mutex(())
+    private let turn = ForkSafeMutex(())
 
     /// Opens the socket's writing half; `token` names the connection in the loop.
     init(socket: UnixStreamSocket, token: UInt64) {

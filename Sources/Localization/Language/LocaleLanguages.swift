@@ -27,7 +27,7 @@ enum LocaleLanguages {
 
     /// Tags already worked out, by locale identifier: parsing one costs more than the
     /// lookup it is for. Bounded: past `capacity` identifiers it starts over.
-    private static let known = Mutex<[String: [String]]>([:])
+    private static let known = ForkSafeMutex<[String: [String]]>([:])
     static let capacity = 256
 
     /// The BCP 47 tag of `locale`'s language, without its keywords (`@calendar=…`).

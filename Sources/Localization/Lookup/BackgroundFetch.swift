@@ -10,7 +10,7 @@ final class BackgroundFetch<Value: Sendable>: Sendable {
     let started = DispatchTime.now().uptimeNanoseconds
     /// Left when the fetch ends.
     let done = DispatchGroup()
-    private let outcome = Mutex<Value?>(nil)
+    private let outcome = ForkSafeMutex<Value?>(nil)
 
     init() { done.enter() }
 

@@ -25,7 +25,7 @@
         /// By bundle object (`nil`: the resources beside the executable). The bundle is
         /// kept, so its identifier is not reused while remembered: a bundle's paths cost a
         /// microsecond each to read on Linux, more than the lookup.
-        private let localizers = Mutex<[ObjectIdentifier?: (bundle: Bundle?, localizer: Localizer)]>([:])
+        private let localizers = ForkSafeMutex<[ObjectIdentifier?: (bundle: Bundle?, localizer: Localizer)]>([:])
 
         /// Bundles resolved against `main`: tests give a localizer of their own.
         init(main: Localizer) {

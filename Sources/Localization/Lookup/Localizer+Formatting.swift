@@ -95,7 +95,7 @@ enum FormatWarnings {
     /// Distinct (key, languages) pairs remembered; past it, warnings repeat rather than
     /// memory growing.
     static let capacity = 1024
-    private static let reported = Mutex<Set<String>>([])
+    private static let reported = ForkSafeMutex<Set<String>>([])
 
     static func report(key: String, languages: [String], mismatch: FormatMismatch) {
         let id = languages.joined(separator: ":") + "\u{0}" + key

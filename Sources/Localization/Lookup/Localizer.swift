@@ -48,7 +48,7 @@ public final class Localizer: Sendable {
 
     private static let serials = Atomic<UInt64>(1)
 
-    private let state: Mutex<State>
+    private let state: ForkSafeMutex<State>
     /// Told apart from other localizers by the per-thread caches.
     private let serial: UInt64
     /// Bumped whenever the answer to any lookup may change: threads then drop what they
@@ -70,7 +70,7 @@ public final class Localizer: Sendable {
     public init(environment: [String: String], log: (@Sendable (String) -> Void)? = nil) {
         let roots = (environment["L10N_RESOURCES"] ?? "").split(separator: ":").map(String.init)
         let development = environment["L10N_DEVELOPMENT_LANGUAGE"].flatMap { try? LanguageTag($0) }
-        state = Mutex(State(roots: roots, developmentLanguage: development ?? LanguageTag(language: "en")))
+        state = ForkSafeMutex(State(roots: roots, developmentLanguage: development ?? LanguageTag(language: "en")))
         configured.store(!roots.isEmpty, ordering: .releasing)
         serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         environmentLanguages = PreferredLanguages.from(environment: environment).map(\.identifier)

@@ -37,11 +37,11 @@ final class MappedGenerations: Sendable {
         var mapWanted = false
     }
 
-    private let state: Mutex<State>
+    private let state: ForkSafeMutex<State>
 
     /// An empty cache; `lastKnown` answers as an earlier connection's last generation.
     init(lastKnown: MappedSegments? = nil) {
-        state = Mutex(State(lastKnown: lastKnown))
+        state = ForkSafeMutex(State(lastKnown: lastKnown))
     }
 
     /// The generation that answers lookups: the newest mapped, unless an event announced a

@@ -25,7 +25,7 @@ final class MissReporter: Sendable {
     /// The longest the exit hook waits for the pending misses to be sent.
     static let exitFlushLimit = 0.5
     /// The live reporters, flushed at exit.
-    private static let live = Mutex<[ObjectIdentifier: Registration]>([:])
+    private static let live = ForkSafeMutex<[ObjectIdentifier: Registration]>([:])
     private static let exitHookInstalled = Atomic<Bool>(false)
 
     /// Which table for which preference list a key was missed in.
@@ -43,7 +43,7 @@ final class MissReporter: Sendable {
         var lastSent: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = ForkSafeMutex(State())
     private let interval: Double
     private let capacity: Int
     /// Sends one batch without waiting, and calls the function it is given once the daemon
