@@ -131,7 +131,16 @@ import Testing
     /// A plural message's `msgid` and `msgid_plural` are the development language's `one`
     /// and `other` forms: a change to the `other` form (which a one-form `msgid` does not
     /// show) outdates the message, as XLIFF's per-form `<source>` does.
-    @Test func aChangedPluralFormOutdatesAPOMessage() throws {
+    /// A language with one category (Japanese) has `msgid` and `msgid_plural` both the
+    /// `other` form, as export writes them.
+    @Test(arguments: [
+        (
+            "de", "msgstr[1]", "Stimmen",
+            #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#
+        ),
+        ("ja", "msgstr[0]", "票", #""%ld votes" / "%ld votes"; the source texts are now "%ld ballots" / "%ld ballots""#),
+    ])
+    func aChangedPluralFormOutdatesAPOMessage(language: String, slot: String, word: String, texts: String) throws {
         let root = try TemporaryDirectory()
         func stringsdict(_ one: String, _ other: String) -> String {
             """
@@ -161,12 +170,12 @@ import Testing
             """
         }
         let english = try root.write(stringsdict("%ld vote", "%ld votes"), to: "r/en.lproj/Localizable.stringsdict")
-        let german = try root.write(
-            stringsdict("%ld Stimme", "%ld Stimmen"), to: "r/de.lproj/Localizable.stringsdict")
-        let file = root.path + "/de.po"
-        #expect(try run("export", root.path + "/r", "--lang", "de", "--format", "po", "--output", file).status == 0)
+        let translation = stringsdict("%ld " + word, "%ld " + word)
+        let german = try root.write(translation, to: "r/\(language).lproj/Localizable.stringsdict")
+        let file = root.path + "/\(language).po"
+        #expect(try run("export", root.path + "/r", "--lang", language, "--format", "po", "--output", file).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
-        let edited = exported.replacing("msgstr[1] \"%ld Stimmen\"", with: "msgstr[1] \"%ld Wahlzettel\"")
+        let edited = exported.replacing("\(slot) \"%ld \(word)\"", with: "\(slot) \"%ld Wahlzettel\"")
         #expect(edited != exported, "\(exported)")
         try edited.write(toFile: file, atomically: true, encoding: .utf8)
         try stringsdict("%ld vote", "%ld ballots").write(toFile: english, atomically: true, encoding: .utf8)
@@ -177,9 +186,9 @@ import Testing
             result.stderr.contains(
                 #"l10nctl: outdated: en.lproj/Localizable.stringsdict: plural "/votes:dict/n:dict" was "#
                     + #"translated from "#
-                    + #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#),
+                    + texts),
             "\(result.stderr)")
-        #expect(try String(contentsOfFile: german, encoding: .utf8) == stringsdict("%ld Stimme", "%ld Stimmen"))
+        #expect(try String(contentsOfFile: german, encoding: .utf8) == translation)
     }
 
     /// In a String Catalog the outdated plural translation is written `needs_review`, by
