@@ -43,8 +43,7 @@ public enum PODocument {
                     members.append(file.units[index])
                     index += 1
                 }
-                let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
-                let plural = members.first { $0.category == .other }?.source ?? singular
+                let (singular, plural) = pluralSources(members)
                 guard !singular.isEmpty else { continue }
                 po +=
                     "\n" + comments(unit, file, base: members)
@@ -57,6 +56,14 @@ public enum PODocument {
             }
         }
         return po
+    }
+
+    /// The `msgid` and `msgid_plural` of a plural variable's forms: the `one` form (else the
+    /// last) and the `other` form (else the `msgid`). Import compares them with the file's
+    /// to find a translation made for plural texts changed since.
+    static func pluralSources(_ members: [TranslationUnit]) -> (singular: String, plural: String) {
+        let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
+        return (singular, members.first { $0.category == .other }?.source ?? singular)
     }
 
     /// `#, fuzzy` for a translation a String Catalog marks `needs_review` or `new` (gettext's

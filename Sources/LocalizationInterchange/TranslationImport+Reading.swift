@@ -99,6 +99,7 @@ extension TranslationImport {
                     var target = Target(original: place.original, id: unit.id, text: text, state: state)
                     target.base = entry.base
                     target.baseGroup = place.id
+                    if exported { target.pluralSources = [entry.source, entry.sourcePlural ?? entry.source] }
                     reading.targets.append(target)
                 }
             }

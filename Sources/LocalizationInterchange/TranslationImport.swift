@@ -24,6 +24,10 @@ public enum TranslationImport {
         /// message's `msgid`), if the file gives it: when the development language's text is
         /// no longer that, the translation is outdated.
         public var source: String?
+        /// The `msgid` and `msgid_plural` a plural `.po` message's translator translated,
+        /// when export wrote the message: when the plural group's texts now give others
+        /// (``PODocument``'s choice of forms), every form's translation is outdated.
+        public var pluralSources: [String]?
         /// Creates a target.
         public init(original: String, id: String, text: String, state: TranslationState = .translated) {
             self.original = original
@@ -86,6 +90,7 @@ public enum TranslationImport {
         var occurrences: [Target.Unit: Int] = [:]
         for target in targets { occurrences[target.unit, default: 0] += 1 }
         var reported: Set<Target.Unit> = []
+        var outdatedGroups: Set<Target.Unit> = []
         for target in targets {
             if let count = occurrences[target.unit], count > 1 {
                 if reported.insert(target.unit).inserted {
@@ -121,11 +126,26 @@ public enum TranslationImport {
                     if !force { continue }
                 }
             }
-            let outdated = target.source.map { $0 != unit.source } ?? false
+            var outdated = target.source.map { $0 != unit.source } ?? false
             if outdated, let source = target.source {
                 outcome.outdated.append(
                     "\(target.original): unit \"\(target.id)\" was translated from \(PODocument.quoted(source)); "
                         + "the source text is now \(PODocument.quoted(unit.source))")
+            }
+            // A plural message's msgid and msgid_plural are the group's, not one form's: a
+            // change to either outdates every form (said once for the group).
+            if let sources = target.pluralSources, let group = target.baseGroup {
+                let now = PODocument.pluralSources(file.units.filter { $0.pluralGroup == group })
+                if sources != [now.singular, now.plural] {
+                    outdated = true
+                    if outdatedGroups.insert(Target.Unit(original: target.original, id: group)).inserted {
+                        outcome.outdated.append(
+                            "\(target.original): plural \"\(group)\" was translated from "
+                                + sources.map(PODocument.quoted).joined(separator: " / ")
+                                + "; the source texts are now "
+                                + PODocument.quoted(now.singular) + " / " + PODocument.quoted(now.plural))
+                    }
+                }
             }
             let state =
                 acceptFuzzy ? .translated : outdated && target.state == .translated ? .needsReview : target.state

@@ -71,23 +71,64 @@ public enum XLIFFDocument {
         var hasTarget = false
     }
 
-    /// The units with a `<target>`, and the document's target language.
-    /// - Throws: ``InterchangeError`` with the line of malformed XML.
+    /// The namespace of XLIFF 1.2, the version read; a document without a namespace is read
+    /// as 1.2 too (older tools write none).
+    static let namespace = "urn:oasis:names:tc:xliff:document:1.2"
+
+    /// The units with a `<target>`, and the document's target language. Elements are read by
+    /// namespace and local name, so a prefixed document (`<ns0:xliff xmlns:ns0=…>`, as Python's
+    /// ElementTree writes) reads as an unprefixed one.
+    /// - Throws: ``InterchangeError`` for an XLIFF 2.0 document (which this reader would
+    ///   otherwise find no units in), with the line of malformed XML, or when the root element
+    ///   is not XLIFF 1.2's `<xliff>`.
     public static func parse(_ data: Data) throws(InterchangeError) -> (language: String?, entries: [Entry]) {
         let delegate = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
+        parser.shouldProcessNamespaces = true
+        let parsed = parser.parse()
+        // Checked first: XLIFF 2.0 is not a broken 1.2 document, and reading it as one would
+        // find no units and change nothing, silently.
+        if let version = delegate.unsupportedVersion {
+            throw InterchangeError(
+                "XLIFF \(version) is not supported: import reads XLIFF 1.2 (as Xcode and l10nctl export write it); "
+                    + "convert the file to XLIFF 1.2 first")
+        }
         // Foundation's parser on Linux may report success for a truncated document: the
         // elements must also close.
-        guard parser.parse(), parser.parserError == nil, delegate.sawRoot, delegate.depth == 0 else {
+        guard parsed, parser.parserError == nil, delegate.depth == 0 else {
             // Where the first error was met: Foundation's parser may read on to the end
             // after it, so its final line would be the document's last.
             let (line, column) = delegate.firstError ?? (parser.lineNumber, parser.columnNumber)
-            throw InterchangeError(
-                "not well-formed XLIFF at line \(line), column \(column): "
-                    + (parser.parserError?.localizedDescription ?? "?"))
+            let reason =
+                (delegate.firstErrorCode ?? parser.parserError.map { ($0 as NSError).code }).map(describe)
+                ?? "the document ends before its elements are closed"
+            throw InterchangeError("not well-formed XLIFF at line \(line), column \(column): \(reason)")
+        }
+        guard delegate.sawRoot else {
+            let root = delegate.root.map { "<\($0.name)> in namespace \"\($0.namespace)\"" } ?? "missing"
+            throw InterchangeError("not XLIFF 1.2: the root element is \(root), not <xliff> in \"\(namespace)\"")
         }
         return (delegate.language, delegate.entries)
+    }
+
+    /// The XML parser's error in words. Foundation on Linux passes on libxml2's
+    /// `xmlParserErrors` number but not its message (and its `XMLParser.ErrorCode` cases are
+    /// numbered differently), so the common ones are named here after libxml2's.
+    static func describe(_ code: Int) -> String {
+        let reasons = [
+            3: "no document start", 4: "the document is empty", 5: "extra content at the end of the document",
+            9: "a character XML does not allow", 23: "an entity reference without its ';'",
+            26: "an undeclared entity (XML knows only &lt; &gt; &amp; &apos; &quot;)",
+            35: "a bad namespace declaration", 38: "'<' inside an attribute value",
+            39: "an attribute value not in quotes", 41: "an attribute without a value", 42: "an attribute given twice",
+            64: "a reserved name", 65: "a space is required", 68: "a name is required", 72: "'<' is required",
+            73: "'>' is required", 74: "'</' is required", 75: "'=' is required",
+            76: "an end tag that does not match its start tag", 77: "the document ends before its elements are closed",
+            85: "elements not balanced", 86: "extra content at the end of the document",
+            201: "an undeclared namespace prefix",
+        ]
+        return (reasons[code].map { $0 + " " } ?? "") + "(libxml2 error \(code))"
     }
 
     private final class Reader: NSObject, XMLParserDelegate {
@@ -110,15 +151,37 @@ public enum XLIFFDocument {
         var controlCharacter: String?
         /// The line and column of the first error the parser reported.
         var firstError: (line: Int, column: Int)?
+        /// The code of the first error the parser reported.
+        var firstErrorCode: Int?
+        /// Whether the root is XLIFF 1.2's `<xliff>`.
         var sawRoot = false
+        /// The root element's qualified name and namespace.
+        var root: (name: String, namespace: String)?
+        /// The version of a root `<xliff>` of a version this reader does not read (2.0).
+        var unsupportedVersion: String?
         var depth = 0
 
         func parser(
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
-            if depth == 0, name == "xliff" { sawRoot = true }
+            if depth == 0 {
+                root = (qualifiedName ?? name, namespaceURI ?? "")
+                let version = attributes["version"] ?? ""
+                if name == "xliff",
+                    namespaceURI?.hasPrefix("urn:oasis:names:tc:xliff:document:2") == true || version.hasPrefix("2")
+                {
+                    unsupportedVersion = version.isEmpty ? "2" : version
+                    parser.abortParsing()
+                    return
+                }
+            }
+            // Elements of other namespaces (a tool's extensions) are not XLIFF's: their
+            // `<source>` or `<file>` is not read as one.
+            let isXLIFF = (namespaceURI ?? "").isEmpty || namespaceURI == XLIFFDocument.namespace
+            if depth == 0, name == "xliff", isXLIFF { sawRoot = true }
             depth += 1
+            guard isXLIFF else { return }
             if name == "alt-trans" { alternatives += 1 }
             guard alternatives == 0 else { return }
             switch name {
@@ -151,7 +214,10 @@ public enum XLIFFDocument {
         }
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            if firstError == nil { firstError = (parser.lineNumber, parser.columnNumber) }
+            if firstError == nil {
+                firstError = (parser.lineNumber, parser.columnNumber)
+                firstErrorCode = (parseError as NSError).code
+            }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -177,6 +243,7 @@ public enum XLIFFDocument {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             depth -= 1
+            guard (namespaceURI ?? "").isEmpty || namespaceURI == XLIFFDocument.namespace else { return }
             if name == "alt-trans" {
                 alternatives -= 1
                 return

@@ -127,4 +127,114 @@ import Testing
         let lint = try run("lint", path)
         #expect(lint.stdout.contains("[outdated-translation]"), "\(lint.stdout)")
     }
+
+    /// A plural message's `msgid` and `msgid_plural` are the development language's `one`
+    /// and `other` forms: a change to the `other` form (which a one-form `msgid` does not
+    /// show) outdates the message, as XLIFF's per-form `<source>` does.
+    /// A language with one category (Japanese) has `msgid` and `msgid_plural` both the
+    /// `other` form, as export writes them.
+    @Test(arguments: [
+        (
+            "de", "msgstr[1]", "Stimmen",
+            #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#
+        ),
+        ("ja", "msgstr[0]", "票", #""%ld votes" / "%ld votes"; the source texts are now "%ld ballots" / "%ld ballots""#),
+    ])
+    func aChangedPluralFormOutdatesAPOMessage(language: String, slot: String, word: String, texts: String) throws {
+        let root = try TemporaryDirectory()
+        func stringsdict(_ one: String, _ other: String) -> String {
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+              <key>votes</key>
+              <dict>
+                <key>NSStringLocalizedFormatKey</key>
+                <string>%#@n@</string>
+                <key>n</key>
+                <dict>
+                  <key>NSStringFormatSpecTypeKey</key>
+                  <string>NSStringPluralRuleType</string>
+                  <key>NSStringFormatValueTypeKey</key>
+                  <string>ld</string>
+                  <key>one</key>
+                  <string>\(one)</string>
+                  <key>other</key>
+                  <string>\(other)</string>
+                </dict>
+              </dict>
+            </dict>
+            </plist>
+
+            """
+        }
+        let english = try root.write(stringsdict("%ld vote", "%ld votes"), to: "r/en.lproj/Localizable.stringsdict")
+        let translation = stringsdict("%ld " + word, "%ld " + word)
+        let german = try root.write(translation, to: "r/\(language).lproj/Localizable.stringsdict")
+        let file = root.path + "/\(language).po"
+        #expect(try run("export", root.path + "/r", "--lang", language, "--format", "po", "--output", file).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        let edited = exported.replacing("\(slot) \"%ld \(word)\"", with: "\(slot) \"%ld Wahlzettel\"")
+        #expect(edited != exported, "\(exported)")
+        try edited.write(toFile: file, atomically: true, encoding: .utf8)
+        try stringsdict("%ld vote", "%ld ballots").write(toFile: english, atomically: true, encoding: .utf8)
+
+        let result = try run("import", root.path + "/r", file)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                #"l10nctl: outdated: en.lproj/Localizable.stringsdict: plural "/votes:dict/n:dict" was "#
+                    + #"translated from "#
+                    + texts),
+            "\(result.stderr)")
+        #expect(try String(contentsOfFile: german, encoding: .utf8) == translation)
+    }
+
+    /// In a String Catalog the outdated plural translation is written `needs_review`, by
+    /// either interchange format.
+    @Test(arguments: ["xliff", "po"])
+    func aCatalogPluralOfAChangedOtherFormNeedsReview(format: String) throws {
+        let root = try TemporaryDirectory()
+        func catalog(_ other: String, german: String = "") -> String {
+            """
+            {
+              "sourceLanguage" : "en",
+              "strings" : {
+                "votes" : {
+                  "localizations" : {
+                    \(german)"en" : { "variations" : { "plural" : {
+                      "one" : { "stringUnit" : { "state" : "translated", "value" : "%lld vote" } },
+                      "other" : { "stringUnit" : { "state" : "translated", "value" : "\(other)" } }
+                    } } }
+                  }
+                }
+              },
+              "version" : "1.0"
+            }
+
+            """
+        }
+        let german =
+            #""de" : { "variations" : { "plural" : {"#
+            + #""one" : { "stringUnit" : { "state" : "translated", "value" : "%lld Stimme" } },"#
+            + #""other" : { "stringUnit" : { "state" : "translated", "value" : "%lld Stimmen" } } } } },"#
+        let path = try root.write(catalog("%lld votes", german: german), to: "r/Menu.xcstrings")
+        let file = root.path + "/de." + format
+        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let exported = try String(contentsOfFile: file, encoding: .utf8)
+        let edited =
+            format == "po"
+            ? exported.replacing("msgstr[1] \"%lld Stimmen\"", with: "msgstr[1] \"%lld Wahlzettel\"")
+            : exported.replacing(">%lld Stimmen<", with: ">%lld Wahlzettel<")
+        #expect(edited != exported, "\(exported)")
+        try edited.write(toFile: file, atomically: true, encoding: .utf8)
+        try catalog("%lld ballots", german: german).write(toFile: path, atomically: true, encoding: .utf8)
+
+        let result = try run("import", root.path + "/r", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("l10nctl: outdated: "), "\(result.stderr)")
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains("Wahlzettel") && written.contains("\"state\" : \"needs_review\""), "\(written)")
+    }
 }
