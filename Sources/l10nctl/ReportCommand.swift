@@ -19,6 +19,7 @@ enum ReportCommand {
         for root in roots where !FileManager.default.fileExists(atPath: root) {
             throw CommandFailure("\(root): no such directory")
         }
+        try DevelopmentLanguagePresence.check(development, roots: roots)
         let report = try ResourceReport.gather(
             roots: roots, developmentLanguage: development, socket: invocation.socket, timeout: invocation.timeout)
         try ReportOutput.write(HTMLReport.render(report), to: output)
