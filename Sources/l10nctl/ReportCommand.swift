@@ -22,7 +22,7 @@ enum ReportCommand {
         try DevelopmentLanguagePresence.check(development, roots: roots)
         let report = try ResourceReport.gather(
             roots: roots, developmentLanguage: development, socket: invocation.socket, timeout: invocation.timeout)
-        try ReportOutput.write(HTMLReport.render(report), to: output)
+        let onStandardOutput = try ReportOutput.write(HTMLReport.render(report), to: output)
         // Counted by severity as the page and `lint` count them: a note is not a warning.
         let errors = report.findings.count { $0.severity == .error }
         let warnings = report.findings.count { $0.severity == .warning }
@@ -31,7 +31,7 @@ enum ReportCommand {
         let summary =
             "\(output == "-" ? "standard output" : output): \(report.coverage.languages.count) languages, \(errors) lint errors, "
             + "\(warnings) warnings, \(notes) notes"
-        if output == "-" {
+        if onStandardOutput {
             FileHandle.standardError.write(Data((summary + "\n").utf8))
         } else {
             print(summary)

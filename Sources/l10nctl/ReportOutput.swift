@@ -8,14 +8,17 @@ import Glibc
 /// tester's find: as root it replaced `/dev/full` and a FIFO with regular files, exit 0).
 enum ReportOutput {
     /// Writes `page` to `path`, or fails in l10nctl's words: the path and the reason.
-    static func write(_ page: String, to path: String) throws {
+    /// Whether the page went to standard output (`-`, or `/dev/stdout` and the like): the
+    /// summary line then goes to standard error, not after the page.
+    @discardableResult
+    static func write(_ page: String, to path: String) throws -> Bool {
         func failure(_ reason: String) -> CommandFailure {
             CommandFailure("cannot write the report to \(path): \(reason)")
         }
         let bytes = Array(page.utf8)
         if path == "-" {
             try writeAll(bytes, to: STDOUT_FILENO).map { throw failure($0) }
-            return
+            return true
         }
         let isDirectory = failure("it is a directory (give --html a file name)")
         // `a.html/` names a directory: never write `a.html` in its place.
@@ -23,7 +26,8 @@ enum ReportOutput {
         var link = stat()
         guard lstat(path, &link) == 0 else {
             guard errno == ENOENT else { throw failure(reason(errno)) }
-            return try replace(path, with: bytes, failure: failure)
+            try replace(path, with: bytes, failure: failure)
+            return false
         }
         var status = link
         var target = path
@@ -31,15 +35,24 @@ enum ReportOutput {
             guard stat(path, &status) == 0 else {
                 throw failure("it is a symbolic link to \(destination(of: path)), which \(reason(errno))")
             }
-            guard let resolved = realpath(path, nil) else { throw failure(reason(errno)) }
-            target = String(cString: resolved)
-            free(resolved)
+            // Only a file is resolved: `/dev/stdout` on a pipe resolves to no path (`pipe:[…]`).
+            if status.st_mode & S_IFMT == S_IFREG {
+                guard let resolved = realpath(path, nil) else { throw failure(reason(errno)) }
+                target = String(cString: resolved)
+                free(resolved)
+            }
         }
         switch status.st_mode & S_IFMT {
-        case S_IFREG: try replace(target, with: bytes, failure: failure)
+        case S_IFREG:
+            try replace(target, with: bytes, failure: failure)
+            return false
         case S_IFDIR: throw isDirectory
         // Opened by the path given (a `/proc/self/fd` link reopens its pipe), never created or truncated.
-        case S_IFIFO, S_IFCHR: try stream(bytes, to: path).map { throw failure($0) }
+        case S_IFIFO, S_IFCHR:
+            try stream(bytes, to: path).map { throw failure($0) }
+            var output = stat()
+            return fstat(STDOUT_FILENO, &output) == 0 && output.st_dev == status.st_dev
+                && output.st_ino == status.st_ino
         default: throw failure("it is neither a regular file, a FIFO nor a character device")
         }
     }

@@ -74,6 +74,11 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "l10nctl-report-dev")
         let output = try report("/dev/null", in: directory)
         #expect(output.status == 0, "\(output)")
+        // `/dev/stdout` on a pipe (a link to `pipe:[…]`, no path) is written to as well.
+        let piped = try report("/dev/stdout", in: directory)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.hasPrefix("<!DOCTYPE html>"), "\(piped.stdout.prefix(200))")
+        #expect(piped.stdout.hasSuffix("</html>\n") && piped.stderr.contains(" languages, "), "summary on stderr")
         var status = stat()
         #expect(stat("/dev/null", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
     }
