@@ -76,7 +76,12 @@ enum CommandCatalog {
                     + "Without resource directories (arguments, and --resources), the daemon's own. A --socket "
                     + "that does not answer is a failure; a default socket that does not is noted in the page."
             ],
-            options: [HelpEntry("--html FILE", "Where to write the page (required).")],
+            options: [
+                HelpEntry(
+                    "--html FILE",
+                    "Where to write the page (required): a file, replaced atomically (a symbolic link's target); "
+                        + "a FIFO or device written to (/dev/stdout); - for standard output.")
+            ],
             valueOptions: ["html"], globals: [.resources, .developmentLanguage, .socket, .timeout], formats: []),
         CommandDescription(
             name: "lint", arguments: "PATH...",

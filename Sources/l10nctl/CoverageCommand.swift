@@ -21,6 +21,7 @@ enum CoverageCommand {
         for root in roots where !FileManager.default.fileExists(atPath: root) {
             throw CommandFailure("\(root): no such directory")
         }
+        try DevelopmentLanguagePresence.check(development, roots: roots)
         let resources = ResourceSet.load(roots: roots, developmentLanguage: development)
         let coverage = TranslationCoverage(resources: resources)
         if invocation.json {

@@ -58,7 +58,8 @@ struct Invocation {
     static func checkDevelopmentLanguage(_ value: String?, strict: Bool) throws(UsageError) {
         guard let value else { return }
         let tag: LanguageTag
-        do { tag = try LanguageTag(value) } catch { throw UsageError("--development-language: \(error)") }
+        // Written once on a command line, as in l10nd's configuration: `english` is refused with the tag to write.
+        do { tag = try LanguageTag.written(value) } catch { throw UsageError("--development-language: \(error)") }
         guard let unknown = UnknownLanguage.check(tag) else { return }
         if strict { throw UsageError("--development-language \(unknown) (--strict)") }
         FileHandle.standardError.write(Data("l10nctl: warning: --development-language \(unknown)\n".utf8))

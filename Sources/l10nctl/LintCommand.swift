@@ -9,6 +9,7 @@ enum LintCommand {
         let paths = invocation.paths
         guard !paths.isEmpty else { throw UsageError("lint needs at least one file or directory") }
         var options = try severities(invocation, firstPath: paths[0])
+        try DevelopmentLanguagePresence.check(options.developmentLanguage, roots: paths)
         if let names = invocation.arguments.value("placeholders") {
             guard let styles = PlaceholderStyles(names: names) else {
                 throw UsageError("--placeholders takes a comma-separated list of printf, percent-number, braces")
