@@ -75,6 +75,15 @@ public enum XLIFFDocument {
     /// as 1.2 too (older tools write none).
     static let namespace = "urn:oasis:names:tc:xliff:document:1.2"
 
+    /// Whether elements of `namespaceURI` are read: none, 1.2's, or 1.1's and 1.0's, whose
+    /// `<file>`, `<trans-unit>`, `<source>` and `<target>` are 1.2's (translate-toolkit's
+    /// `po2xliff` writes 1.1).
+    static func isRead(_ namespaceURI: String?) -> Bool {
+        guard let namespaceURI, !namespaceURI.isEmpty else { return true }
+        return namespaceURI == namespace || namespaceURI == "urn:oasis:names:tc:xliff:document:1.1"
+            || namespaceURI == "urn:oasis:names:tc:xliff:document:1.0"
+    }
+
     /// The units with a `<target>`, and the document's target language. Elements are read by
     /// namespace and local name, so a prefixed document (`<ns0:xliff xmlns:ns0=…>`, as Python's
     /// ElementTree writes) reads as an unprefixed one.
@@ -178,7 +187,7 @@ public enum XLIFFDocument {
             }
             // Elements of other namespaces (a tool's extensions) are not XLIFF's: their
             // `<source>` or `<file>` is not read as one.
-            let isXLIFF = (namespaceURI ?? "").isEmpty || namespaceURI == XLIFFDocument.namespace
+            let isXLIFF = XLIFFDocument.isRead(namespaceURI)
             if depth == 0, name == "xliff", isXLIFF { sawRoot = true }
             depth += 1
             guard isXLIFF else { return }
@@ -243,7 +252,7 @@ public enum XLIFFDocument {
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             depth -= 1
-            guard (namespaceURI ?? "").isEmpty || namespaceURI == XLIFFDocument.namespace else { return }
+            guard XLIFFDocument.isRead(namespaceURI) else { return }
             if name == "alt-trans" {
                 alternatives -= 1
                 return

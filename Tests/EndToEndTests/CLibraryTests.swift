@@ -284,14 +284,16 @@ import Testing
 
     /// The library and check.c built with AddressSanitizer and UBSan: every check passes with
     /// no report (a report halts the program with a non-zero status and prints it). `garbage`
-    /// feeds the reply reader broken and random replies from a fake daemon.
+    /// feeds the reply reader broken and random replies from a fake daemon. Not `fork`: ASan's
+    /// own allocator is not fork-safe, and a child forked while a parent thread allocated hung
+    /// for good in the allocator's lock (seen in a full run); the plain build runs it.
     @Test func sanitizersFindNothing() throws {
         let build = try Self.sanitized.get()
         let setup = try Self.daemon()
         let daemon = setup.daemon
         let resources = setup.resources
         let runs = [
-            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"], ["fork"],
+            ["threads", "16", "300"], ["batch"], ["errors"], ["garbage"], ["events"],
             ["subscribe", resources + "/de.lproj/Localizable.strings"],
         ]
         for arguments in runs {
