@@ -1,3 +1,4 @@
+import CSharedMemory  // declares `stat` too: a clean build takes it from there (MemberImportVisibility)
 import Glibc
 
 /// What to tell a user whom l10nd's socket refused (`EACCES` on `connect`): the socket is
