@@ -87,3 +87,18 @@ def wait_for_mapping(client, generation=0, limit=10):
         if time.monotonic() > deadline:
             return None
         time.sleep(0.01)
+
+
+def wait_until_stopped(pid):
+    """Returns once every thread of `pid` is stopped (a SIGSTOP takes effect when the
+    process is next scheduled, which on a loaded machine is not at once)."""
+    deadline = time.monotonic() + 10
+    while True:
+        states = []
+        for thread in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{thread}/stat") as stat:
+                states.append(stat.read().rsplit(")", 1)[1].split()[0])
+        if all(state in "tT" for state in states):
+            return
+        assert time.monotonic() < deadline, f"l10nd did not stop: {states}"
+        time.sleep(0.01)

@@ -11,7 +11,8 @@ import threading
 import time
 import unittest
 
-from daemon_support import BUILT, LANGUAGES, NOT_BUILT, ROOT, start_daemon, stop_daemon, wait_for_mapping
+from daemon_support import (BUILT, LANGUAGES, NOT_BUILT, ROOT, start_daemon, stop_daemon, wait_for_mapping,
+                            wait_until_stopped)
 from l10nd_client import Client
 from l10nd_client.segments import map_segments
 
@@ -50,19 +51,6 @@ def parse(answer):
         return lang, int(index), int(version[1:])
     except (AttributeError, ValueError):
         return None
-
-
-def wait_until_stopped(pid):
-    """Returns once every thread of `pid` is stopped (a signal is delivered asynchronously)."""
-    deadline = time.monotonic() + 10
-    while True:
-        states = []
-        for thread in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{thread}/stat") as stat:
-                states.append(stat.read().rsplit(")", 1)[1].split()[0])
-        if all(state in "Tt" for state in states) or time.monotonic() > deadline:
-            return
-        time.sleep(0.005)
 
 
 def memfd_mappings():

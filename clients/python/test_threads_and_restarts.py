@@ -10,26 +10,11 @@ import time
 import unittest
 
 from daemon_support import (BUILT, KEYS, LANGUAGES, NOT_BUILT, expected, start_daemon, stop_daemon, wait_for_mapping,
-                            write_languages)
+                            wait_until_stopped, write_languages)
 from l10nd_client import CallTimeout, Client, DaemonUnavailable
 
 THREADS = 16
 LOOKUPS = 2_500  # per thread
-
-
-def wait_until_stopped(pid):
-    """Returns once every thread of `pid` is stopped (a SIGSTOP takes effect when the
-    process is next scheduled, which on a loaded machine is not at once)."""
-    deadline = time.monotonic() + 10
-    while True:
-        states = []
-        for thread in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{thread}/stat") as stat:
-                states.append(stat.read().rsplit(")", 1)[1].split()[0])
-        if all(state in "tT" for state in states):
-            return
-        assert time.monotonic() < deadline, f"l10nd did not stop: {states}"
-        time.sleep(0.01)
 
 
 @unittest.skipUnless(BUILT, NOT_BUILT)
