@@ -8,8 +8,8 @@ import Synchronization
 /// counters count since start, as a scraper computing rates needs (`reset` empties only the
 /// missing-key report).
 package final class DaemonCounters: Sendable {
-    /// One counter.
-    package enum Counter: Sendable, CaseIterable {
+    /// One counter; its raw value is its name among `status`'s `counters`.
+    package enum Counter: String, Sendable, CaseIterable {
         /// Lookups some language answered (each key of a batch counts).
         case found
         /// Lookups whose key no language had.
@@ -19,18 +19,7 @@ package final class DaemonCounters: Sendable {
         /// Full rescans (start, `reload`, SIGHUP, queue overflow).
         case rescans
         /// Files parsed again because their bytes changed.
-        case filesParsed
-
-        /// Its name among `status`'s `counters`.
-        package var statusName: String {
-            switch self {
-            case .found: "found"
-            case .misses: "misses"
-            case .reloads: "reloads"
-            case .rescans: "rescans"
-            case .filesParsed: "files_parsed"
-            }
-        }
+        case filesParsed = "files_parsed"
     }
 
     private let found = Atomic<Int>(0)

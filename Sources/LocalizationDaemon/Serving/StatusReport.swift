@@ -63,7 +63,7 @@ package struct StatusReport: Sendable {
             "counters": .object(
                 Dictionary(
                     uniqueKeysWithValues: DaemonCounters.Counter.allCases.map { counter in
-                        (counter.statusName, .integer(Int64(counters.value(counter))))
+                        (counter.rawValue, .integer(Int64(counters.value(counter))))
                     }
                 ).merging(["lookups": .integer(Int64(counters.lookups))]) { old, _ in old }),
         ]
