@@ -136,20 +136,26 @@ package final class Daemon: Sendable {
         for root in repeatedRoots { logger.warning("\(ResourceRootProblem.duplicate(root))") }
         let listener = try makeListener()
         startedParts.withLock { $0.listener = listener }
-        let service = makeService()
-        do {
-            // Before the load: a bad address stops the start at once, and /readyz says
-            // "starting" while the tables load.
-            try startMetricsEndpoint(service: service)
-        } catch {
-            listener.close()
-            throw error
+        var watcher: ResourceWatcher?
+        var serving = false
+        // A start that fails takes down what it set up: the socket, the endpoint, the watches.
+        defer {
+            if !serving {
+                watcher?.stop()
+                listener.close()
+                stopMetricsEndpoint()
+            }
         }
-        let watcher = makeWatcher(roots: store.roots)
-        try watcher.start()
+        let service = makeService()
+        // Before the load: a bad address stops the start at once, and /readyz says "starting"
+        // while the tables load.
+        try startMetricsEndpoint(service: service)
+        watcher = makeWatcher(roots: store.roots)
+        try watcher?.start()
         // Unwatched directories were logged as they were found.
-        let watching = watcher.statistics
-        if let problem = watching.lastError, !watching.unwatched.contains(where: { $0.message == problem }) {
+        if let watching = watcher?.statistics, let problem = watching.lastError,
+            !watching.unwatched.contains(where: { $0.message == problem })
+        {
             logger.warning(problem)
         }
         let loadStarted = DurationHistogram.now()
@@ -162,21 +168,14 @@ package final class Daemon: Sendable {
         for error in summary.newRootErrors { logger.error("\(error)") }
         let warnings = configurationWarnings()
         if configuration.strict, !warnings.isEmpty {
-            watcher.stop()
-            listener.close()
-            stopMetricsEndpoint()
             throw ConfigurationError(
                 code: .invalidConfiguration, file: configurationSource?.file,
                 message: "--strict: " + warnings.joined(separator: "; "))
         }
         let server = SocketServer(listener: listener, handler: service, limits: limits)
         // A server that cannot wait for input would refuse every client: better not to start.
-        if let error = server.readinessError {
-            watcher.stop()
-            listener.close()
-            stopMetricsEndpoint()
-            throw error
-        }
+        if let error = server.readinessError { throw error }
+        serving = true
         startedParts.withLock {
             $0.watcher = watcher
             $0.server = server
