@@ -76,7 +76,7 @@ package final class Daemon: Sendable {
     }
 
     /// How often the socket file is checked for (``checkSocketFile()``).
-    static let socketCheckInterval = DispatchTimeInterval.seconds(2)
+    static let socketCheckInterval = Duration.seconds(2)
 
     /// What became of the socket file, for `status`.
     struct SocketFileState: Sendable {
@@ -268,24 +268,21 @@ package final class Daemon: Sendable {
     private func startSocketCheck() {
         guard startedParts.withLock({ $0.listener })?.isAdopted == false else { return }
         // Its own queue: a long reload (a huge file parsing) must not delay the repair.
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.socket-check"))
-        timer.schedule(
-            deadline: .now() + Self.socketCheckInterval, repeating: Self.socketCheckInterval, leeway: .milliseconds(200)
-        )
-        timer.setEventHandler { [weak self] in self?.checkSocketFile() }
+        let timer = DispatchSource.repeatingTimer(
+            every: Self.socketCheckInterval, leeway: .milliseconds(200),
+            queue: DispatchQueue(label: "l10nd.socket-check")
+        ) { [weak self] in self?.checkSocketFile() }
         startedParts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
-        timer.resume()
     }
 
     /// Logs when clients start being refused at `max_connections` and when that stops: one
     /// line each per burst (``ConnectionLimitLog``).
     private func startConnectionLimitCheck(_ server: SocketServer) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "l10nd.connection-limit"))
-        let interval = DispatchTimeInterval.milliseconds(Int(ConnectionLimitLog.checkInterval * 1000))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         // Confined to the timer's serial queue.
         nonisolated(unsafe) var log = ConnectionLimitLog(limit: configuration.maxConnections)
-        timer.setEventHandler { [weak self, weak server] in
+        let timer = DispatchSource.repeatingTimer(
+            every: ConnectionLimitLog.checkInterval, queue: DispatchQueue(label: "l10nd.connection-limit")
+        ) { [weak self, weak server] in
             guard let self, let server else { return }
             log.limit = configuration.maxConnections  // as a reload left it
             if let line = log.check(refusedTotal: server.statistics.connectionsRefused) {
@@ -293,7 +290,6 @@ package final class Daemon: Sendable {
             }
         }
         startedParts.withLock { $0.connectionLimitCheck = SocketCheck(timer: timer) }
-        timer.resume()
     }
 
     /// Binds a new socket at the configured path when the file is gone (or was replaced),
@@ -397,7 +393,7 @@ package final class Daemon: Sendable {
         // None during start-up's first load, which knows no earlier content to hold.
         guard !files.isEmpty, let watcher = startedParts.withLock({ $0.watcher }) else { return }
         // A little beyond the grace, so the file's change time is past it when read.
-        let delay = DispatchTimeInterval.milliseconds(Int(store.holdGrace / .milliseconds(1)) + 20)
+        let delay = DispatchTimeInterval(store.holdGrace + .milliseconds(20))
         logger.debug("held while being rewritten (empty where they had content): \(files.joined(separator: ", "))")
         reloads.asyncAfter(deadline: .now() + delay) { [weak watcher] in
             watcher?.recheck(files: files)

@@ -14,7 +14,7 @@
 /// ```
 struct ConnectionLimitLog: Sendable {
     /// How often the daemon feeds the counter, in seconds.
-    static let checkInterval = 1.0
+    static let checkInterval = Duration.seconds(1)
 
     /// `max_connections`, as the lines name it; a configuration reload may change it.
     var limit: Int

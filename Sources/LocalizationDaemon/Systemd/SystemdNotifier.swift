@@ -148,16 +148,13 @@ package final class SystemdNotifier: Sendable {
     @discardableResult
     package func startWatchdog(queue: DispatchQueue = DispatchQueue(label: "l10nd.systemd-watchdog")) -> Bool {
         guard let watchdogInterval else { return false }
-        let half = watchdogInterval / 2
-        let micros = half.components.seconds * 1_000_000 + half.components.attoseconds / 1_000_000_000_000
-        let period = DispatchTimeInterval.microseconds(Int(max(1, micros)))
+        let half = max(watchdogInterval / 2, .microseconds(10))
         // Created and swapped under the lock: timers are not Sendable, and cancel() never blocks.
         watchdogTimer.withLock { current in
             current?.cancel()
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in try? self?.watchdog() }
-            timer.schedule(deadline: .now(), repeating: period, leeway: .microseconds(Int(max(1, micros / 10))))
-            timer.resume()
+            let timer = DispatchSource.unscheduledTimer(queue: queue) { [weak self] in try? self?.watchdog() }
+            timer.schedule(
+                deadline: .now(), repeating: DispatchTimeInterval(half), leeway: DispatchTimeInterval(half / 10))
             current = timer
         }
         return true

@@ -52,9 +52,9 @@ final class ChangeDebouncer: @unchecked Sendable {
         deliver: @escaping (ChangeBatch) -> Void
     ) {
         self.queue = queue
-        self.settle = Self.interval(settle)
-        self.maximumDelay = Self.interval(max(maximumDelay, settle))
-        self.vanishGrace = Self.interval(vanishGrace)
+        self.settle = DispatchTimeInterval(settle)
+        self.maximumDelay = DispatchTimeInterval(max(maximumDelay, settle))
+        self.vanishGrace = DispatchTimeInterval(vanishGrace)
         self.fileExists = fileExists
         self.isBeingWritten = isBeingWritten
         self.deliver = deliver
@@ -127,15 +127,9 @@ final class ChangeDebouncer: @unchecked Sendable {
     }
 
     private func schedule(_ deadline: DispatchTime) {
-        if let timer {
-            timer.schedule(deadline: deadline)
-        } else {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.settled() }
-            timer.schedule(deadline: deadline)
-            timer.resume()
-            self.timer = timer
-        }
+        let timer = timer ?? DispatchSource.unscheduledTimer(queue: queue) { [weak self] in self?.settled() }
+        timer.schedule(deadline: deadline)
+        self.timer = timer
     }
 
     /// Whether anything is at `path` (a dangling link counts: it is the link that changed).
@@ -155,11 +149,5 @@ final class ChangeDebouncer: @unchecked Sendable {
         directories = []
         fullRescan = false
         reasons = []
-    }
-
-    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
-        return .nanoseconds(Int(min(nanoseconds, Int64(Int.max))))
     }
 }

@@ -289,14 +289,8 @@ package final class ResourceWatcher: @unchecked Sendable {
             if let mountSubscription { MountTable.shared.unsubscribe(mountSubscription) }
             mountSubscription = nil
             debouncer.cancel()
-            rootCheck?.cancel()
-            rootCheck = nil
-            retryTimer?.cancel()
-            retryTimer = nil
-            pollTimer?.cancel()
-            pollTimer = nil
-            unwatchedLogTimer?.cancel()
-            unwatchedLogTimer = nil
+            for timer in [rootCheck, retryTimer, pollTimer, unwatchedLogTimer] { timer?.cancel() }
+            (rootCheck, retryTimer, pollTimer, unwatchedLogTimer) = (nil, nil, nil, nil)
             flushLog()
             watchedPaths = [:]
             watchedTree = PathTree()
@@ -635,12 +629,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             rootCheck?.cancel()
             rootCheck = nil
         } else if rootCheck == nil, running {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            let interval = DispatchTimeInterval.milliseconds(Int(options.missingRootCheckInterval / .milliseconds(1)))
-            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-            timer.setEventHandler { [weak self] in self?.checkMissingRoots() }
-            rootCheck = timer
-            timer.resume()
+            rootCheck = DispatchSource.repeatingTimer(every: options.missingRootCheckInterval, queue: queue) {
+                [weak self] in self?.checkMissingRoots()
+            }
         }
     }
 
@@ -888,13 +879,13 @@ package final class ResourceWatcher: @unchecked Sendable {
         guard let end = unwatchedLog.withLock({ $0.windowEnd }) else { return }
         let timer =
             unwatchedLogTimer
-            ?? makeTimer { [weak self] in
+            ?? DispatchSource.unscheduledTimer(queue: queue) { [weak self] in
                 guard let self, running else { return }
                 for line in unwatchedLog.withLock({ $0.windowEnded(now: .now) }) { log(line.level, line.message) }
                 scheduleUnwatchedLog()
             }
         unwatchedLogTimer = timer
-        timer.schedule(deadline: .now() + Self.interval(max(end - .now, .zero)), leeway: .milliseconds(50))
+        timer.schedule(deadline: .now() + DispatchTimeInterval(max(end - .now, .zero)), leeway: .milliseconds(50))
     }
 
     private func scheduleRetry() {
@@ -903,9 +894,10 @@ package final class ResourceWatcher: @unchecked Sendable {
             retryTimer = nil
             return
         }
-        let timer = retryTimer ?? makeTimer { [weak self] in self?.retryUnwatched() }
+        let timer =
+            retryTimer ?? DispatchSource.unscheduledTimer(queue: queue) { [weak self] in self?.retryUnwatched() }
         retryTimer = timer
-        timer.schedule(deadline: .now() + Self.interval(max(next - .now, .zero)), leeway: .milliseconds(100))
+        timer.schedule(deadline: .now() + DispatchTimeInterval(max(next - .now, .zero)), leeway: .milliseconds(100))
     }
 
     private func schedulePolling() {
@@ -915,17 +907,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             return
         }
         guard pollTimer == nil else { return }
-        let timer = makeTimer { [weak self] in self?.pollUnwatched() }
-        let interval = Self.interval(UnwatchedDirectories.pollInterval)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        pollTimer = timer
-    }
-
-    private func makeTimer(_ handler: @escaping () -> Void) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler(handler: handler)
-        timer.resume()
-        return timer
+        pollTimer = DispatchSource.repeatingTimer(every: UnwatchedDirectories.pollInterval, queue: queue) {
+            [weak self] in self?.pollUnwatched()
+        }
     }
 
     /// Tries again to watch (and list) each directory whose retry is due; a directory that
@@ -967,10 +951,6 @@ package final class ResourceWatcher: @unchecked Sendable {
         updateWatchCount()
         updateUnwatched()
         submit(changed)
-    }
-
-    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        .milliseconds(Int(duration / .milliseconds(1)))
     }
 
     // MARK: - Bookkeeping
