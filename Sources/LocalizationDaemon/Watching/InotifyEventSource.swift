@@ -249,39 +249,26 @@ private final class InotifyOwnerThread: Sendable {
     // MARK: - Owner thread
 
     private func run(startup: Handoff<FileSystemWatchError?>) {
+        func fail(_ message: String) {
+            startup.fulfil(FileSystemWatchError(code: .unavailable, path: nil, message: message))
+        }
         let before = Self.inotifyDescriptors()
         guard inotifytools_initialize() != 0 else {
             let code = inotifytools_error()
             let hint = code == EMFILE ? " (raise fs.inotify.max_user_instances)" : ""
-            startup.fulfil(
-                FileSystemWatchError(
-                    code: .unavailable, path: nil,
-                    message: "cannot initialise inotify: \(String(cString: strerror(code)))\(hint)"))
-            return
+            return fail("cannot initialise inotify: \(String(cString: strerror(code)))\(hint)")
         }
         let created = Self.inotifyDescriptors().subtracting(before)
         guard created.count == 1, let descriptor = created.first else {
-            startup.fulfil(
-                FileSystemWatchError(
-                    code: .unavailable, path: nil,
-                    message: "cannot find libinotifytools' inotify descriptor in /proc/self/fd"))
-            return
+            return fail("cannot find libinotifytools' inotify descriptor in /proc/self/fd")
         }
         guard descriptor < 1024 else {
-            startup.fulfil(
-                FileSystemWatchError(
-                    code: .unavailable, path: nil,
-                    message:
-                        "libinotifytools' inotify descriptor is \(descriptor); select() cannot wait on descriptors above 1023, so prepare the watcher earlier"
-                ))
-            return
+            return fail(
+                "libinotifytools' inotify descriptor is \(descriptor); select() cannot wait on descriptors above 1023, so prepare the watcher earlier"
+            )
         }
         guard let (wakeFile, wakeWatch) = Self.makeWakeFile(inotify: descriptor) else {
-            startup.fulfil(
-                FileSystemWatchError(
-                    code: .unavailable, path: nil,
-                    message: "cannot create the watcher's wake file: \(String(cString: strerror(errno)))"))
-            return
+            return fail("cannot create the watcher's wake file: \(String(cString: strerror(errno)))")
         }
         tables.withLock { tables in
             tables.inotifyDescriptor = descriptor
@@ -357,22 +344,12 @@ private final class InotifyOwnerThread: Sendable {
         // 1 or 0, and maps a re-created directory's name to its old, dead descriptor. Adding
         // the same watch on its descriptor again is idempotent and returns the kernel's
         // descriptor for whatever is at `path` now, which is the one to trust.
-        let failure: Int32? = path.withCString { cPath in
-            if inotifytools_watch_file(cPath, Int32(bitPattern: mask)) == 0 {
-                return inotifytools_error()
-            }
-            return nil
+        if inotifytools_watch_file(path, Int32(bitPattern: mask)) == 0 {
+            return .failure(watchFailure(code: inotifytools_error(), path: path))
         }
-        let watch: Int32
-        if let failure {
-            return .failure(watchFailure(code: failure, path: path))
-        } else {
-            let descriptor = tables.withLock { $0.inotifyDescriptor }
-            watch = inotify_add_watch(descriptor, path, mask)
-            if watch < 0 {
-                return .failure(watchFailure(code: errno, path: path))
-            }
-        }
+        let descriptor = tables.withLock { $0.inotifyDescriptor }
+        let watch = inotify_add_watch(descriptor, path, mask)
+        guard watch >= 0 else { return .failure(watchFailure(code: errno, path: path)) }
         tables.withLock { tables in
             tables.subscribersByWatch[watch, default: []].insert(subscriber)
             tables.pathByWatch[watch] = path
@@ -546,15 +523,11 @@ private final class InotifyOwnerThread: Sendable {
     /// Descriptors in this process that are inotify instances.
     private static func inotifyDescriptors() -> Set<Int32> {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        var found: Set<Int32> = []
-        for entry in entries {
-            guard let number = Int32(entry),
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
-                target == "anon_inode:inotify"
-            else { continue }
-            found.insert(number)
-        }
-        return found
+        return Set(
+            entries.compactMap { entry in
+                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")
+                return target == "anon_inode:inotify" ? Int32(entry) : nil
+            })
     }
 
     /// Creates a temporary file, watches it for IN_ATTRIB, unlinks it and keeps it open.
