@@ -319,8 +319,7 @@ final class ClientConnection: @unchecked Sendable {
         // dropped by `complete`.
         let answer: @Sendable (WireReply, [SegmentSlab]) -> Void = { [self] reply, attachment in
             let bytes = WireCodec.encode(.reply(id: id, reply), as: encoding)
-            let isError: Bool
-            if case .error = reply { isError = true } else { isError = false }
+            let isError = if case .error = reply { true } else { false }
             // Encoded above, on the thread that answered: a large reply costs that thread,
             // not the loop every client shares.
             server.onLoop { self.complete(sequence, with: bytes, isError: isError, attachment: attachment) }

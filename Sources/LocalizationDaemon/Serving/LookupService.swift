@@ -293,13 +293,9 @@ package final class LookupService: WireRequestHandler {
 
     /// The tags of a request's languages, each a tag or an `Accept-Language` list.
     private static func tags(_ languages: [String]) throws(WireError) -> [LanguageTag] {
-        var tags: [LanguageTag] = []
-        for language in languages {
-            do { tags += try LanguageTag.preferences(language) } catch {
-                throw WireError(code: .badRequest, message: error.description)
-            }
+        do { return try languages.flatMap(LanguageTag.preferences) } catch {
+            throw WireError(code: .badRequest, message: "\(error)")
         }
-        return tags
     }
 
     /// One key; with a count the daemon selects the plural form, with one count per

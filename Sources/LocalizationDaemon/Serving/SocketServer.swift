@@ -390,8 +390,7 @@ package final class SocketServer: @unchecked Sendable {
 
     private func closeOverdueConnections(now: UInt64) {
         assertOnLoop()
-        let stopping: Bool
-        if case .draining = state { stopping = true } else { stopping = false }
+        let stopping = if case .draining = state { true } else { false }
         for connection in Array(connections.values) { connection.closeIfOverdue(now: now, stopping: stopping) }
     }
 

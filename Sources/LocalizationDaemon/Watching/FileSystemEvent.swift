@@ -86,8 +86,7 @@ package struct FileSystemEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// `wd 3 ja.lproj/Localizable.strings [created]`, for logs and test failures.
     package var description: String {
-        var flags: [String] = []
-        let names: [(Mask, String)] = [
+        let names: [(flag: Mask, label: String)] = [
             (.created, "created"), (.deleted, "deleted"), (.movedFrom, "movedFrom"),
             (.movedTo, "movedTo"), (.closedAfterWrite, "closedAfterWrite"),
             (.attributesChanged, "attributesChanged"), (.modified, "modified"),
@@ -95,7 +94,7 @@ package struct FileSystemEvent: Sendable, Hashable, CustomStringConvertible {
             (.watchRemoved, "watchRemoved"), (.isDirectory, "isDirectory"),
             (.queueOverflow, "queueOverflow"), (.needsRescan, "needsRescan"),
         ]
-        for (flag, label) in names where mask.contains(flag) { flags.append(label) }
+        let flags = names.filter { mask.contains($0.flag) }.map(\.label)
         let place = [directory ?? watch?.description ?? "-", name].filter { !$0.isEmpty }.joined(separator: "/")
         let why = message.map { " (\($0))" } ?? ""
         return "\(place) [\(flags.joined(separator: ","))]\(why)"
