@@ -236,18 +236,6 @@ package final class LookupService: WireRequestHandler {
         return first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
     }
 
-    /// Holds every `table` reply not begun yet until the returned function is called. For
-    /// tests: a whole table of a large set takes about a second to resolve, and a test that
-    /// shows a lookup never waits for one holds it rather than timing it.
-    package func holdTables() -> @Sendable () -> Void {
-        tables.suspend()
-        let released = Atomic<Bool>(false)
-        return { [tables] in
-            guard !released.exchange(true, ordering: .relaxed) else { return }
-            tables.resume()
-        }
-    }
-
     /// Answers `map` at once with the current generation's segments (docs/PROTOCOL.md): the
     /// manifest, and the slabs they lie in, whose descriptors go with the reply. Nothing is
     /// compiled for it: the store built the segments at load or at the reload. A set that
