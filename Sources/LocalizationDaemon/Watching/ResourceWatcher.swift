@@ -762,13 +762,13 @@ package final class ResourceWatcher: @unchecked Sendable {
         return nil
     }
 
-    /// Whether a symlinked `path` is allowed: inside a root unless links outside are allowed.
+    /// Whether a symlinked `path` is allowed: inside a root, by the store's rule, unless
+    /// links outside are allowed.
     private func isInsideRoots(_ path: String) -> Bool {
         if options.allowSymlinksOutsideRoots { return true }
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return true }
-        guard let real = Self.realPath(path) else { return false }
-        return realRoots.contains { real == $0 || real.hasPrefix($0 == "/" ? "/" : $0 + "/") }
+        return ResourceScanner.isInside(path, realRoots: realRoots)
     }
 
     /// Whether `path`, in `directory`, is a link back to `directory` or above it: a loop
