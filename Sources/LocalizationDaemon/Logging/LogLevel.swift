@@ -13,14 +13,9 @@ package enum LogLevel: Int, Sendable, Comparable, CaseIterable {
 
     /// Parses `debug`, `info`, `notice`, `warning` (or `warn`), `error`.
     package init?(name: String) {
-        switch name.lowercased() {
-        case "debug": self = .debug
-        case "info": self = .info
-        case "notice": self = .notice
-        case "warning", "warn": self = .warning
-        case "error", "err": self = .error
-        default: return nil
-        }
+        let name = ["warn": "warning", "err": "error"][name.lowercased()] ?? name.lowercased()
+        guard let level = Self.allCases.first(where: { $0.name == name }) else { return nil }
+        self = level
     }
 
     /// The level's name as configured.
