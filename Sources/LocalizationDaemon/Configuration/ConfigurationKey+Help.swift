@@ -3,22 +3,20 @@ import CommandLineHelp
 extension ConfigurationKey {
     /// The key as `l10nd.conf(5)` lists it, with the value it takes.
     var helpTerm: String {
-        switch self {
-        case .resources: "resources = DIR"
-        case .socket: "socket = PATH"
-        case .developmentLanguage: "development_language = TAG"
-        case .logLevel: "log_level = LEVEL"
-        case .settleMilliseconds: "settle_ms = N"
-        case .maxMessageBytes: "max_message_bytes = N"
-        case .maxConnections: "max_connections = N"
-        case .idleTimeoutSeconds: "idle_timeout_seconds = N"
-        case .maxOutputBufferBytes: "max_output_buffer_bytes = N"
-        case .requestTimeoutSeconds: "request_timeout_seconds = N"
-        case .maxFileBytes: "max_file_bytes = N"
-        case .socketGroup: "socket_group = GROUP"
-        case .allowSymlinksOutsideRoots: "allow_symlinks_outside_roots = BOOL"
-        case .metricsListen: "metrics_listen = ADDRESS"
-        }
+        let value =
+            switch self {
+            case .resources: "DIR"
+            case .socket: "PATH"
+            case .developmentLanguage: "TAG"
+            case .logLevel: "LEVEL"
+            case .socketGroup: "GROUP"
+            case .allowSymlinksOutsideRoots: "BOOL"
+            case .metricsListen: "ADDRESS"
+            case .settleMilliseconds, .maxMessageBytes, .maxConnections, .idleTimeoutSeconds, .maxOutputBufferBytes,
+                .requestTimeoutSeconds, .maxFileBytes:
+                "N"
+            }
+        return "\(rawValue) = \(value)"
     }
 
     /// What the key does, its range and its default: `l10nd.conf(5)`'s entry for it.
