@@ -85,7 +85,8 @@ struct PolledFiles {
     /// (`isBeingWritten`) is left for a later poll: its close will be reported anyway.
     mutating func poll(isBeingWritten: (String) -> Bool) -> [String] {
         var changed: Set<String> = []
-        for (path, old) in signatures.sorted(by: { $0.key < $1.key }) {
+        // A copy: `note` and `forget` change the dictionary underway.
+        for (path, old) in signatures {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 forget(path)
