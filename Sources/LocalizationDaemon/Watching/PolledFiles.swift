@@ -53,10 +53,15 @@ struct PolledFiles {
     /// How many files are polled.
     var count: Int { signatures.count }
 
-    /// Takes the mount table's mount points: those that are files are polled when noted.
+    /// Takes the mount table's mount points: those that are resource files are polled when
+    /// noted. Only points named like one are `stat`ed: a host's other mounts (an NFS share
+    /// that hangs) must not hold up the watcher.
     mutating func updateMounts(_ points: some Sequence<String>) {
         mountedFiles = Set(
             points.filter { point in
+                guard EditorTempFiles.isResourceFile(String(point.split(separator: "/").last ?? "")) else {
+                    return false
+                }
                 var info = stat()
                 return stat(point, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
             })

@@ -27,7 +27,9 @@ import Synchronization
 /// tables (it is not reported) and is looked for again, like a missing root, until a mount
 /// there lists something. A file system mounted over a root or a directory below one (or
 /// taken away from it) is seen in the mount table, which inotify does not report
-/// (``MountTable``): what it covers is walked, watched and read again.
+/// (``MountTable``): what it covers is walked, watched and read again. A file whose edits
+/// no watched directory hears — hard-linked, or mounted on its own — is read under every
+/// name when one is reported, and stat-ed every second (``PolledFiles``).
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
