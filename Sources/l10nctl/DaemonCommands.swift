@@ -112,6 +112,15 @@ enum DaemonCommands {
         return nil
     }
 
+    /// A field of a reply as text, escaped; said as absent when the daemon left it out (an
+    /// older or other l10nd), never a bare `?` that reads as a value.
+    static func reported(_ field: WireValue?) -> String {
+        field?.stringValue.map(DisplayText.escaped) ?? notReported
+    }
+
+    /// What stands for a field the daemon did not send.
+    static let notReported = "(not reported by this l10nd)"
+
     static func status(_ invocation: Invocation) throws {
         guard let status = try fieldsForText(.status, invocation) else { return }
         func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
@@ -137,7 +146,7 @@ enum DaemonCommands {
         print(errors.isEmpty ? "errors: none" : "errors (\(errors.count); each file keeps its last good table):")
         func list(_ errors: [WireValue]) {
             for error in errors {
-                let file = DisplayText.escaped(error["file"]?.stringValue ?? "?")
+                let file = reported(error["file"])
                 let message = DisplayText.escaped(error["message"]?.stringValue ?? "")
                 print("  \(file):\(error["line"]?.integerValue ?? 0):\(error["column"]?.integerValue ?? 0): \(message)")
             }
@@ -184,9 +193,9 @@ enum DaemonCommands {
         print("unwatched directories (\(total)):")
         for directory in listed {
             let polled = directory["polled"]?.boolValue == true ? " [polled]" : ""
-            let path = DisplayText.escaped(directory["path"]?.stringValue ?? "?")
+            let path = reported(directory["path"])
             let message = DisplayText.escaped(directory["message"]?.stringValue ?? "")
-            print("  \(path): \(directory["reason"]?.stringValue ?? "?")\(polled): \(message)")
+            print("  \(path): \(reported(directory["reason"]))\(polled): \(message)")
         }
         if total > listed.count { print("  … and \(total - Int64(listed.count)) more") }
     }
@@ -239,7 +248,7 @@ enum DaemonCommands {
         guard let reply = try fieldsForText(.languages, invocation) else { return }
         for language in reply["languages"]?.arrayValue ?? [] {
             let tables = language["tables"]?.arrayValue?.compactMap(\.stringValue).map(DisplayText.escaped) ?? []
-            print("\(DisplayText.escaped(language["lang"]?.stringValue ?? "?"))\t\(tables.joined(separator: ", "))")
+            print("\(reported(language["lang"]))\t\(tables.joined(separator: ", "))")
         }
     }
 

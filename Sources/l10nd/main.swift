@@ -51,7 +51,8 @@ do {
 } catch {
     // As l10nctl does: a bad command line names where the right one is described.
     let hint = error.code == .usage ? "\n(see 'l10nd --help', or l10nd(8))" : ""
-    StandardErrorStream.write("l10nd: error: \(error)\(hint)\n")
+    // One line per error: a file is read to its end and says every mistake in it.
+    StandardErrorStream.write(error.lines.map { "l10nd: error: \($0)" }.joined(separator: "\n") + "\(hint)\n")
     exit(error.exitCode)
 }
 

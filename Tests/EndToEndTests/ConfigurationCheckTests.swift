@@ -39,6 +39,29 @@ import Testing
         #expect(output.stderr.contains("set development_language = en"), "\(output.stderr)")
     }
 
+    /// Every mistake in the file is said at once, each on its `FILE:LINE:` line (the check
+    /// stopped at the first, so fixing a file took a run per mistake), and the exit is 2.
+    @Test func everyErrorInTheFileIsReported() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-check")
+        let file = try directory.write(
+            "# three mistakes\nsetle_ms = 20\nresources = \(PackagePaths.exampleResources)\nno equals sign\n"
+                + "log_level = loud\nlog_level = info\n",
+            to: "l10nd.conf")
+        for arguments in [["--check-config", "--config", file], ["--config", file]] {
+            let output = try ProcessRunner.run(PackagePaths.executable("l10nd"), arguments, timeout: 20)
+            #expect(output.status == 2, "\(output.stderr)")
+            let lines = output.stderr.split(separator: "\n").filter { $0.hasPrefix("l10nd: error: \(file):") }
+            #expect(
+                lines.map { $0.dropFirst("l10nd: error: \(file):".count).prefix { $0 != ":" } } == [
+                    "2", "4", "5",
+                ],
+                "\(output.stderr)")
+            #expect(output.stderr.contains("unknown key 'setle_ms'"), "\(output.stderr)")
+            #expect(output.stderr.contains("expected 'key = value'"), "\(output.stderr)")
+            #expect(output.stderr.contains(":5: log_level: "), "\(output.stderr)")
+        }
+    }
+
     /// A configuration file that is not there, or not a file, is said in l10nd's words
     /// (the path, the reason, what to do), not Foundation's "The file couldn't be opened".
     @Test func aMissingConfigurationFileIsSaidWithItsFix() throws {

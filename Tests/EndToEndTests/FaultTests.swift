@@ -219,6 +219,12 @@ import Testing
         // The file may be served first (its vanished-file grace ended with it back) and the
         // root's return seen at the next root check, within a second.
         #expect(try f.eventually { try f.watcher()["missing_roots"] as? [String] == [] })
+        // The problem is over: `last_error` no longer names it as current (it did for good),
+        // `resolved_error` keeps it with the time it ended.
+        let recovered = try f.watcher()
+        #expect(recovered["last_error"] is NSNull, "\(recovered)")
+        let resolved = try #require(recovered["resolved_error"] as? String)
+        #expect(resolved.contains(root) && resolved.contains("(resolved 20"), "\(resolved)")
 
         // Deleted and re-made in one breath, before the daemon hears of the deletion.
         try f.shell(

@@ -11,43 +11,36 @@ import Testing
 /// The daemon runs in a mount namespace of its own (`unshare --mount`, root only), where the
 /// test mounts with `nsenter`: nothing is mounted on the machine itself.
 @Suite struct MountOverWatchedDirectoryTests {
-    /// Runs `command` in the mount namespace of process `pid`.
-    func inNamespace(of pid: Int32, _ command: String) throws -> ProcessOutput {
-        try ProcessRunner.run("/usr/bin/nsenter", ["-t", "\(pid)", "-m", "/bin/sh", "-c", command])
-    }
-
     func value(_ daemon: DaemonProcess) -> String? {
         (try? daemon.request(["op": "lookup", "key": "k", "lang": "xx"]))?["value"] as? String
     }
 
     @Test func aFileSystemMountedOverAnLprojIsReadAndWatched() throws {
-        let probe = try ProcessRunner.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/true"])
-        guard getuid() == 0, probe.status == 0 else {
-            print("skipped: needs root and unshare --mount (\(probe.stderr))")
+        if let reason = try MountNamespace.unavailableReason() {
+            print("skipped: \(reason)")
             return
         }
         let root = try TemporaryDirectory(prefix: "l10nd-mount")
         let lproj = try root.write("\"k\" = \"covered\";\n", to: "xx.lproj/Localizable.strings")
             .replacing("/Localizable.strings", with: "")
-        let daemon = try DaemonProcess(
-            resources: [root.path], launcher: ["/usr/bin/unshare", "--mount", "--propagation", "private"])
+        let daemon = try DaemonProcess(resources: [root.path], launcher: MountNamespace.launcher)
         let pid = daemon.process.processIdentifier
         #expect(value(daemon) == "covered")
 
-        let mount = try inNamespace(
-            of: pid,
+        let mount = try MountNamespace.run(
+            in: pid,
             "mount -t tmpfs l10nd-test \(lproj) && printf '\"k\" = \"mounted\";\\n' > \(lproj)/Localizable.strings")
         try #require(mount.status == 0, "\(mount)")
         #expect(eventually(10) { value(daemon) == "mounted" }, "\(daemon.log)")
         // The mounted file system is watched: an edit there is heard.
-        let edit = try inNamespace(
-            of: pid,
+        let edit = try MountNamespace.run(
+            in: pid,
             "printf '\"k\" = \"edited\";\\n' > \(lproj)/Localizable.strings.tmp && mv \(lproj)/Localizable.strings.tmp \(lproj)/Localizable.strings"
         )
         try #require(edit.status == 0, "\(edit)")
         #expect(eventually(10) { value(daemon) == "edited" }, "\(daemon.log)")
         // Unmounted, the covered directory is served again.
-        let unmount = try inNamespace(of: pid, "umount \(lproj)")
+        let unmount = try MountNamespace.run(in: pid, "umount \(lproj)")
         try #require(unmount.status == 0, "\(unmount)")
         #expect(eventually(10) { value(daemon) == "covered" }, "\(daemon.log)")
         #expect(daemon.log.contains("the mount table changed: reading \(lproj) again"), "\(daemon.log)")

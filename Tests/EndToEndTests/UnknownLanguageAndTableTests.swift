@@ -36,6 +36,29 @@ import Testing
         }
     }
 
+    /// `get --table Nope` fails as a mistake, and the daemon agrees: the lookup is counted
+    /// apart (`unknown_table_lookups`), not as a miss in the missing-key report and
+    /// `l10nd_lookups_total{found="false"}`, where it read as a key for translators to add.
+    @Test func aLookupInATableNoLanguageHasIsNoMiss() throws {
+        let root = try Self.resources()
+        let daemon = try DaemonProcess(resources: [root.path])
+        let failed = try l10nctl(["get", "k", "--lang", "de", "--table", "Nope", "--socket", daemon.socketPath])
+        #expect(failed.status == 1, "\(failed)")
+        let miss = try l10nctl(["get", "absent", "--lang", "de", "--socket", daemon.socketPath])
+        #expect(miss.status == 0 && miss.stdout == "absent\n", "\(miss)")
+
+        let status = try daemon.request(["op": "status"])
+        let counters = try #require(status["counters"] as? [String: Any])
+        #expect(counters["misses"] as? Int == 1, "\(counters)")
+        #expect(counters["unknown_table_lookups"] as? Int == 1, "\(counters)")
+        let report = try l10nctl(["missing", "--format", "json", "--socket", daemon.socketPath])
+        #expect(report.status == 0, "\(report)")
+        #expect(!report.stdout.contains("Nope") && report.stdout.contains("\"absent\""), "\(report.stdout)")
+        let metrics = try l10nctl(["metrics", "--socket", daemon.socketPath])
+        #expect(metrics.stdout.contains("l10nd_lookups_total{found=\"false\"} 1\n"), "\(metrics.stdout)")
+        #expect(metrics.stdout.contains("l10nd_unknown_table_lookups_total 1\n"), "\(metrics.stdout)")
+    }
+
     @Test(arguments: ["../../etc/passwd", "a/b", "..", ""])
     func aTableNameThatIsAPathIsAUsageError(name: String) throws {
         let root = try Self.resources()

@@ -21,6 +21,12 @@ package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConver
     package var line: Int?
     /// What is wrong and what was expected.
     package var message: String
+    /// The file's other errors, in line order: a file is read to its end, and every mistake
+    /// in it is said at once.
+    package var further: [ConfigurationError] = []
+
+    /// This error and the ``further`` ones, each `file:line: message`, one a line.
+    package var lines: [String] { [single] + further.flatMap(\.lines) }
 
     /// Creates an error.
     package init(code: Code, file: String? = nil, line: Int? = nil, message: String) {
@@ -33,8 +39,13 @@ package struct ConfigurationError: Error, Sendable, Hashable, CustomStringConver
     /// The process exit status for this error: 2, a usage error, for every kind.
     package var exitCode: Int32 { 2 }
 
-    /// `file:line: message`, `file: message` or just the message for flags.
+    /// `file:line: message`, `file: message` or just the message for flags; with
+    /// ``further`` errors, one a line.
     package var description: String {
+        lines.joined(separator: "\n")
+    }
+
+    private var single: String {
         switch (file, line) {
         case let (file?, line?): "\(file):\(line): \(message)"
         case let (file?, nil): "\(file): \(message)"

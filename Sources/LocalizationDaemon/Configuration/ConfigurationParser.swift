@@ -17,6 +17,8 @@ import LocalizationCore
 /// - Relative paths (`resources`, `socket`) are taken from the configuration file's directory.
 ///
 /// Errors name the place: `l10nd.conf:7: unknown key 'setle_ms' (did you mean 'settle_ms'?)`.
+/// Every line is read, so one error says them all (``ConfigurationError/further``): the
+/// operator fixes the file in one pass, not one line per start.
 ///
 /// ```swift
 /// let configuration = try ConfigurationParser.parse(text: text, file: "/etc/l10nd/l10nd.conf")
@@ -37,6 +39,7 @@ package enum ConfigurationParser {
         configuration.resourceSpellings = []
         var seen: [ConfigurationKey: Int] = [:]
         var lineNumber = 0
+        var errors: [ConfigurationError] = []
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             func fail(_ message: String) -> ConfigurationError {
@@ -45,26 +48,37 @@ package enum ConfigurationParser {
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw fail("expected 'key = value', got '\(line)'")
+                errors.append(fail("expected 'key = value', got '\(line)'"))
+                continue
             }
             let name = line[..<equals].trimmingCharacters(in: .whitespaces)
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
-            guard !name.isEmpty else { throw fail("expected a key before '='") }
+            guard !name.isEmpty else {
+                errors.append(fail("expected a key before '='"))
+                continue
+            }
             guard let key = ConfigurationKey(rawValue: name) else {
-                throw fail(Suggestion.unknown("key", name, among: ConfigurationKey.allCases.map(\.rawValue)))
+                errors.append(fail(Suggestion.unknown("key", name, among: ConfigurationKey.allCases.map(\.rawValue))))
+                continue
             }
             if !key.isRepeatable, let first = seen[key] {
-                throw fail("'\(name)' is already set on line \(first)")
+                errors.append(fail("'\(name)' is already set on line \(first)"))
+                continue
             }
-            seen[key] = seen[key] ?? lineNumber
             do {
                 try key.apply(value, to: &configuration, base: base)
+                // Only a value taken sets the key: a line fixing a bad one is no repeat of it.
+                seen[key] = seen[key] ?? lineNumber
             } catch {
-                throw fail("\(name): \(error.message)")
+                errors.append(fail("\(name): \(error.message)"))
             }
+        }
+        if var first = errors.first {
+            first.further = Array(errors.dropFirst())
+            throw first
         }
         return configuration
     }

@@ -61,7 +61,8 @@ extension Daemon {
             reread = try source.load()
             (settings, repeated) = try Self.storeSettings(for: reread)
         } catch {
-            return refuse("\(error)")
+            // Every error in the file, on the one line a log entry and a reply have.
+            return refuse(error.lines.joined(separator: "; "))
         }
         if reread.strict, let unknown = UnknownLanguage.check(settings.developmentLanguage) {
             return refuse("--strict: development_language \(unknown)")

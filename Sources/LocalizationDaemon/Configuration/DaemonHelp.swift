@@ -93,7 +93,10 @@ package enum DaemonHelp {
                         "1",
                         "Start-up failed (the socket is taken, inotify is unavailable); --check-config found a "
                             + "problem or a warning."),
-                    HelpEntry("2", "A bad flag or a bad configuration file; with --strict, a configuration warning."),
+                    HelpEntry(
+                        "2",
+                        "A bad flag or a bad configuration file (every mistake in the file is said, one FILE:LINE: "
+                            + "line each); with --strict, a configuration warning."),
                 ]),
             files,
             HelpSection("SEE ALSO", paragraphs: ["l10nctl(1), l10nd.conf(5), systemd.socket(5)"]),

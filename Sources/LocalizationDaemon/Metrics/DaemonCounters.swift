@@ -12,8 +12,10 @@ package final class DaemonCounters: Sendable {
     package enum Counter: String, Sendable, CaseIterable {
         /// Lookups some language answered (each key of a batch counts).
         case found
-        /// Lookups whose key no language had.
+        /// Lookups whose key no language had, in a table some language has.
         case misses
+        /// Lookups in a table no language has: a mistaken table name, not a missing key.
+        case unknownTables = "unknown_table_lookups"
         /// Refreshes that changed at least one table.
         case reloads
         /// Full rescans (start, `reload`, SIGHUP, queue overflow).
@@ -24,6 +26,7 @@ package final class DaemonCounters: Sendable {
 
     private let found = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
+    private let unknownTables = Atomic<Int>(0)
     private let reloads = Atomic<Int>(0)
     private let rescans = Atomic<Int>(0)
     private let filesParsed = Atomic<Int>(0)
@@ -50,6 +53,7 @@ package final class DaemonCounters: Sendable {
         switch counter {
         case .found: found.add(amount, ordering: .relaxed)
         case .misses: misses.add(amount, ordering: .relaxed)
+        case .unknownTables: unknownTables.add(amount, ordering: .relaxed)
         case .reloads: reloads.add(amount, ordering: .relaxed)
         case .rescans: rescans.add(amount, ordering: .relaxed)
         case .filesParsed: filesParsed.add(amount, ordering: .relaxed)
@@ -58,13 +62,14 @@ package final class DaemonCounters: Sendable {
 
     /// Every lookup answered, found or not. Found and missed lookups are counted apart, so
     /// that each of `l10nd_lookups_total{found=…}` only ever grows, whenever it is read.
-    package var lookups: Int { value(.found) + value(.misses) }
+    package var lookups: Int { value(.found) + value(.misses) + value(.unknownTables) }
 
     /// The value of `counter` now.
     package func value(_ counter: Counter) -> Int {
         switch counter {
         case .found: found.load(ordering: .relaxed)
         case .misses: misses.load(ordering: .relaxed)
+        case .unknownTables: unknownTables.load(ordering: .relaxed)
         case .reloads: reloads.load(ordering: .relaxed)
         case .rescans: rescans.load(ordering: .relaxed)
         case .filesParsed: filesParsed.load(ordering: .relaxed)

@@ -25,6 +25,10 @@ extension LookupService {
                     MetricFamily.Sample(labels: [MetricFamily.Label("found", "false")], value: Double(misses)),
                 ]),
             .counter(
+                "l10nd_unknown_table_lookups_total",
+                "Keys looked up in a table no language has (a mistaken table name; not in the missing-key report).",
+                value: counters.value(.unknownTables)),
+            .counter(
                 "l10nd_reloads_total", "Refreshes that changed at least one table.", value: counters.value(.reloads)),
             .counter(
                 "l10nd_rescans_total", "Full rescans (start, reload, SIGHUP, queue overflow).",

@@ -415,6 +415,11 @@ package final class LookupService: WireRequestHandler {
     }
 
     func recordMiss(_ key: String, languages: [String], table: String?) {
+        // A table no language has is a mistake in the request (`get --table Nope`), not a key
+        // for translators to add: it is counted apart and kept out of the missing-key report.
+        if store.snapshot.segments.segments[ResourceCatalog.tableName(table)] == nil {
+            return counters.add(1, to: .unknownTables)
+        }
         counters.add(1, to: .misses)
         let language = languages.first.flatMap { try? LanguageTag.preferences($0).first?.identifier } ?? ""
         missing.record(language: language, table: ResourceCatalog.tableName(table), key: key)

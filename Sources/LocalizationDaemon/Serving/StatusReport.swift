@@ -79,9 +79,12 @@ package struct StatusReport: Sendable {
                 "events": statistics.events, "batches": statistics.batches, "rescans": statistics.rescans,
                 "overflows": statistics.overflows, "watches": statistics.watchCount,
                 "unwatched_count": statistics.unwatchedCount, "polled_changes": statistics.polledChanges,
+                "polled_files": statistics.polledFiles,
             ])
             watcher.merge([
                 "last_error": statistics.lastError.map(WireValue.string) ?? .null,
+                // A problem that is over, with when it ended: history, not a current fault.
+                "resolved_error": statistics.resolvedError.map(WireValue.string) ?? .null,
                 // A root that exists as a file is not missing: it is named apart, so the fix
                 // (give a directory) is not mistaken for "create it".
                 "missing_roots": .array(statistics.absentRoots.map(WireValue.string)),

@@ -27,7 +27,9 @@ import Synchronization
 /// tables (it is not reported) and is looked for again, like a missing root, until a mount
 /// there lists something. A file system mounted over a root or a directory below one (or
 /// taken away from it) is seen in the mount table, which inotify does not report
-/// (``MountTable``): what it covers is walked, watched and read again.
+/// (``MountTable``): what it covers is walked, watched and read again. A file whose edits
+/// no watched directory hears — hard-linked, or mounted on its own — is read under every
+/// name when one is reported, and stat-ed every second (``PolledFiles``).
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
@@ -86,8 +88,12 @@ package final class ResourceWatcher: @unchecked Sendable {
         package var overflows = 0
         /// Directories currently watched (distinct watch descriptors).
         package var watchCount = 0
-        /// The most recent problem, for the operator: a failed watch, a missing root.
+        /// The most recent problem, for the operator: a failed watch, a missing root. Nil
+        /// again once that problem is over (the root back, the directory watched again).
         package var lastError: String?
+        /// The last ``lastError`` that is over, with when it ended: the record of a root that
+        /// was missing for a while, no longer a current problem.
+        package var resolvedError: String?
         /// Roots that cannot be read now: that do not exist, are not directories (a file), or
         /// lie behind a directory this user may not enter, sorted. ``absentRoots``,
         /// ``notDirectoryRoots`` and ``permissionDeniedRoots`` tell them apart.
@@ -112,6 +118,9 @@ package final class ResourceWatcher: @unchecked Sendable {
         package var unwatchedCount = 0
         /// Polls of unwatched directories that found a change.
         package var polledChanges = 0
+        /// Resource files stat-ed on a timer because inotify may not report their edits: hard
+        /// links and files mounted on their own (``PolledFiles``).
+        package var polledFiles = 0
 
         /// Creates zeroed counters.
         package init() {}
@@ -186,6 +195,11 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// The process's mounts when last looked at, and the subscription that says when they change.
     private var mounts: Set<MountEntry> = []
     private var mountSubscription: Int?
+    /// Hard-linked and separately mounted resource files, whose edits inotify may not report.
+    private var polledFiles = PolledFiles()
+    /// The path ``Statistics/lastError`` is about, when it is about one that can recover.
+    private var lastErrorSubject: String?
+    private var filePollTimer: (any DispatchSourceTimer)?
 
     /// Creates a watcher over `roots`; nothing is watched until `start()`.
     ///
@@ -235,11 +249,15 @@ package final class ResourceWatcher: @unchecked Sendable {
             running = true
             var change = PendingChange()
             for root in roots where !Self.isDirectory(root) {
-                record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))")
+                record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))", about: root)
                 missingRoots.insert(root)
             }
             mounts = MountTable.entries()
+            polledFiles.updateMounts(mounts.map(\.path))
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
+            // Not delivered (the caller loads what is there), but every name of a shared inode
+            // must be known before its first edit.
+            _ = notePolled(change.files)
             watchRootParents()
             updateWatchCount()
             updateRootCheck()
@@ -289,8 +307,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             if let mountSubscription { MountTable.shared.unsubscribe(mountSubscription) }
             mountSubscription = nil
             debouncer.cancel()
-            for timer in [rootCheck, retryTimer, pollTimer, unwatchedLogTimer] { timer?.cancel() }
-            (rootCheck, retryTimer, pollTimer, unwatchedLogTimer) = (nil, nil, nil, nil)
+            for timer in [rootCheck, retryTimer, pollTimer, filePollTimer, unwatchedLogTimer] { timer?.cancel() }
+            (rootCheck, retryTimer, pollTimer, filePollTimer, unwatchedLogTimer) = (nil, nil, nil, nil, nil)
+            polledFiles.removeAll()
             flushLog()
             watchedPaths = [:]
             watchedTree = PathTree()
@@ -506,7 +525,9 @@ package final class ResourceWatcher: @unchecked Sendable {
         } else {
             // The old target's watches would report its files as the root's.
             forgetSubtree(root, removeFromSource: true)
-            record(error: "resource directory \(root) resolves to nothing; its last tables are served until it is back")
+            record(
+                error: "resource directory \(root) resolves to nothing; its last tables are served until it is back",
+                about: root)
             missingRoots.insert(root)
         }
         updateRootCheck()
@@ -544,7 +565,8 @@ package final class ResourceWatcher: @unchecked Sendable {
             rescanSubtree(root, depth: 0, into: &change)
             return
         }
-        record(error: "resource directory \(root) was removed; its last tables are served until it is back")
+        record(
+            error: "resource directory \(root) was removed; its last tables are served until it is back", about: root)
         missingRoots.insert(root)
         updateRootCheck()
     }
@@ -561,7 +583,9 @@ package final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func lostMount(_ directory: String, depth: Int) {
-        record(error: "\(directory) was unmounted; its last tables are served until it holds files again")
+        record(
+            error: "\(directory) was unmounted; its last tables are served until it holds files again", about: directory
+        )
         unmountedDirectories[directory] = depth
         updateRootCheck()
     }
@@ -577,6 +601,7 @@ package final class ResourceWatcher: @unchecked Sendable {
         // Mount points are real paths; roots may be links (`current -> releases/41`).
         let points = now.symmetricDifference(mounts).map(\.path)
         mounts = now
+        polledFiles.updateMounts(now.map(\.path))
         var directories: [String: Int] = [:]
         for (root, real) in zip(roots, realRoots) where Self.isDirectory(root) {
             for point in points {
@@ -708,10 +733,11 @@ package final class ResourceWatcher: @unchecked Sendable {
                     problem = unlistable
                 }
                 if let problem {
-                    record(error: problem.message)
+                    record(error: problem.message, about: entry.path)
                     unwatched.record(problem, depth: entry.depth, now: .now)
                 } else {
                     unwatched.clear(entry.path)
+                    resolved(entry.path)
                 }
             }
             level = next
@@ -912,6 +938,39 @@ package final class ResourceWatcher: @unchecked Sendable {
         }
     }
 
+    /// `files` with the other names of their inodes, which changed with them though no event
+    /// says so; starts or stops polling each as it now is (``PolledFiles``).
+    private func notePolled(_ files: Set<String>) -> Set<String> {
+        let all = files.union(files.flatMap { polledFiles.note($0) })
+        let count = polledFiles.count
+        counters.withLock { $0.polledFiles = count }
+        schedulePolledFiles()
+        return all
+    }
+
+    /// Polls the hard-linked and separately mounted files while there are any.
+    private func schedulePolledFiles() {
+        guard !polledFiles.isEmpty else {
+            filePollTimer?.cancel()
+            filePollTimer = nil
+            return
+        }
+        guard filePollTimer == nil, running else { return }
+        filePollTimer = DispatchSource.repeatingTimer(every: PolledFiles.pollInterval, queue: queue) {
+            [weak self] in
+            guard let self, running else { return }
+            let changed = polledFiles.poll { self.filesBeingWritten.contains($0) }
+            if !changed.isEmpty {
+                counters.withLock { $0.polledChanges += changed.count }
+                var change = PendingChange()
+                change.files.formUnion(changed)
+                submit(change)
+            } else {
+                schedulePolledFiles()
+            }
+        }
+    }
+
     /// Tries again to watch (and list) each directory whose retry is due; a directory that
     /// now works is re-read whole, since edits in it may have gone unseen.
     private func retryUnwatched() {
@@ -978,6 +1037,7 @@ package final class ResourceWatcher: @unchecked Sendable {
     private func forgetSubtree(_ path: String, removeFromSource: Bool) {
         unbindSubtree(path, removeFromSource: removeFromSource)
         unwatched.clear(atOrBelow: path)
+        polledFiles.forget(atOrBelow: path)
     }
 
     private func forget(_ path: String, from watch: WatchDescriptor, removeFromSource: Bool) {
@@ -989,8 +1049,9 @@ package final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func submit(_ change: PendingChange) {
+        let files = notePolled(change.files)
         debouncer.add(
-            files: change.files, directories: change.directories, fullRescan: change.fullRescan, reasons: change.reasons
+            files: files, directories: change.directories, fullRescan: change.fullRescan, reasons: change.reasons
         )
     }
 
@@ -1001,8 +1062,24 @@ package final class ResourceWatcher: @unchecked Sendable {
         onChange(batch)
     }
 
-    private func record(error: String) {
+    /// Publishes `error` as the last problem; `subject`, the path it is about, is given when
+    /// the problem can end (a root back), so that ``resolved(_:)`` can say it has.
+    private func record(error: String, about subject: String? = nil) {
+        lastErrorSubject = subject
         counters.withLock { $0.lastError = error }
+    }
+
+    /// The problem with `subject` is over: a last error about it is kept only as resolved,
+    /// with the time, so `status` does not show a root that is back as still missing.
+    private func resolved(_ subject: String) {
+        guard lastErrorSubject == subject else { return }
+        lastErrorSubject = nil
+        let time = Date.now.ISO8601Format()
+        counters.withLock {
+            guard let error = $0.lastError else { return }
+            $0.resolvedError = "\(error) (resolved \(time))"
+            $0.lastError = nil
+        }
     }
 
     private func updateWatchCount() {
