@@ -1,3 +1,4 @@
+import CSharedMemory
 import Foundation
 import Glibc
 import TestSupport
