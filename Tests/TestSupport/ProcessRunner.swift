@@ -49,8 +49,10 @@ public enum ProcessRunner {
         // exits: a grandchild it left running (a daemon it started, `sleep &`) keeps them open.
         // Foundation starts the child in a process group of its own, so on time-out the whole
         // group goes, and the pipes are waited for a bounded time at most, so that even a
-        // grandchild that left the group (`setsid`) cannot hold the test.
-        if process.isRunning || group.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .timedOut {
+        // grandchild that left the group (`setsid`) cannot hold the test. A child that exited
+        // in time leaves its readers a second more to drain them.
+        let drained = { group.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow) + 1) == .success }
+        if process.isRunning || !drained() {
             stop(process, group: group)
             throw ProcessTimeout(executable: executable, arguments: arguments, timeout: timeout)
         }
