@@ -77,4 +77,53 @@ import Testing
         #expect(ClientFailoverTests.wait(seconds: 5) { localizer.source == .lastKnown })
         expectLastKnown(["ja", "fr"], "after the second daemon died")
     }
+
+    /// A restarted daemon counts its generations anew, so an answer an earlier daemon gave at
+    /// its generation 6 is older than the next daemon's generation 1, whatever the numbers
+    /// say. Each daemon here is killed right after it served a new version; what answers while
+    /// it is away must be that version, both when a round-trip answer of the first daemon
+    /// meets the second one's mapping and when the first one's mapping meets a round-trip
+    /// answer of the second.
+    @Test func aRestartedDaemonsAnswersAreNewerWhateverItsGenerationNumbers() throws {
+        let resources = try TemporaryDirectory()
+        let file = "ja.lproj/Localizable.strings"
+        try resources.write("\"k\" = \"v1\";\n", to: file)
+        let slot = try ClientFailoverTests.DaemonSlot()
+        try slot.start(resources: resources.path)
+        let ja = [try LanguageTag("ja")]
+        let link = DaemonLookups(socketPath: slot.path, mode: .mapped, timeout: 1, onEvent: { _ in })
+        defer { link.close() }
+        func mappedValue(_ lookups: DaemonLookups) -> String? {
+            lookups.mapped.current?.lookup("k", tags: ja, table: "Localizable", plural: .none).value
+        }
+        // The first daemon's generation climbs with each save.
+        for version in 2...6 {
+            try resources.write("\"k\" = \"v\(version)\";\n", to: file)
+            #expect(ClientFailoverTests.wait(seconds: 10) { mappedValue(link) == "v\(version)" })
+        }
+        let firstGeneration = try #require(link.mapped.current?.generation)
+        // Remembered with the first daemon's generation.
+        #expect(link.lookup("k", languages: ["ja"], table: "Localizable", plural: .none)?.value == "v6")
+
+        slot.kill()
+        try resources.write("\"k\" = \"v7\";\n", to: file)
+        try slot.start(resources: resources.path)
+        // A link that holds the first daemon's mapping as an earlier connection's (as a child
+        // made by `fork()` holds its parent's) and asks the second daemon with round trips:
+        // direct mode, so that no mapping of the second daemon replaces the first's.
+        let child = DaemonLookups(
+            socketPath: slot.path, mode: .direct, timeout: 1, lastKnown: link.mapped.kept.first, onEvent: { _ in })
+        defer { child.close() }
+        let asked = child.lookup("k", languages: ["ja"], table: "Localizable", plural: .none)
+        #expect(asked?.value == "v7")
+        #expect(ClientFailoverTests.wait(seconds: 10) { mappedValue(link) == "v7" })
+        let secondGeneration = try #require(link.mapped.current?.generation)
+        #expect(secondGeneration < firstGeneration, "the numbers do not say which daemon came last")
+
+        slot.kill()
+        #expect(ClientFailoverTests.wait(seconds: 5) { !link.client.isConnected && !child.client.isConnected })
+        #expect(
+            link.lastKnown("k", languages: ["ja"], table: "Localizable")?.value == "v7", "the first daemon's answer")
+        #expect(child.lastKnown("k", languages: ["ja"], table: "Localizable")?.value == "v7", "the first daemon's map")
+    }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 
 /// Runs a built executable to completion and captures what it printed.
 public struct ProcessOutput: Sendable {
@@ -10,10 +11,12 @@ public struct ProcessOutput: Sendable {
     public var stderr: String
 }
 
-/// Runs executables for end-to-end tests, with a time limit so a hang fails the test.
+/// Runs executables for end-to-end tests, with a time limit so a hang fails the test: the
+/// limit covers the child and whatever it started that still holds its output open.
 public enum ProcessRunner {
     /// Runs `executable` with `arguments`, feeding it `stdin` (nothing by default), and
-    /// waits at most `timeout` seconds.
+    /// waits at most `timeout` seconds for it to exit and for its output to end; past them,
+    /// its process group is stopped (SIGTERM, then SIGKILL) and ``ProcessTimeout`` thrown.
     public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         currentDirectory: String? = nil, stdin: String? = nil, timeout: TimeInterval = 30
@@ -42,18 +45,39 @@ public enum ProcessRunner {
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            group.wait()
+        // The pipes end when every process holding them has closed them, not when the child
+        // exits: a grandchild it left running (a daemon it started, `sleep &`) keeps them open.
+        // Foundation starts the child in a process group of its own, so on time-out the whole
+        // group goes, and the pipes are waited for a bounded time at most, so that even a
+        // grandchild that left the group (`setsid`) cannot hold the test. A child that exited
+        // in time leaves its readers a second more to drain them.
+        let drained = { group.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow) + 1) == .success }
+        if process.isRunning || !drained() {
+            stop(process, group: group)
             throw ProcessTimeout(executable: executable, arguments: arguments, timeout: timeout)
         }
         process.waitUntilExit()
-        group.wait()
         return ProcessOutput(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Stops `process` and its process group: SIGTERM, and SIGKILL to whatever is left after
+    /// a grace of 2 s; then waits at most 5 s more for `readers`, the pipes' readers.
+    private static func stop(_ process: Process, group readers: DispatchGroup) {
+        let pid = process.processIdentifier
+        guard pid > 1 else { return }
+        // The child itself too, should it not lead a group (`kill(-pid)` then fails).
+        kill(-pid, SIGTERM)
+        if process.isRunning { kill(pid, SIGTERM) }
+        let grace = Date().addingTimeInterval(2)
+        while process.isRunning, Date() < grace { usleep(10_000) }
+        _ = readers.wait(timeout: .now() + max(0, grace.timeIntervalSinceNow))
+        kill(-pid, SIGKILL)
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        _ = readers.wait(timeout: .now() + 5)
     }
 }
 

@@ -64,8 +64,10 @@ final class DaemonLookups: Sendable {
     let misses: MissReporter
     /// Told when a new generation is mapped: lookups then move to it.
     private let onMapped: @Sendable () -> Void
-    /// Round-trip answers, with the generation that gave each.
-    private let remembered = ForkSafeMutex<[Question: (result: LookupResult, generation: UInt64)]>([:])
+    /// Round-trip answers, with the generation that gave each and the connection it came on
+    /// (``MappedGenerations/connectionNumber``).
+    private let remembered = ForkSafeMutex<[Question: (result: LookupResult, generation: UInt64, connection: Int)]>(
+        [:])
     /// This link, for the connection's event handler, which is made before it.
     private let owner = Owner()
     /// Whether the daemon answers (``isAnswering``). ``Localizer/source`` reads it, so that it
@@ -243,6 +245,10 @@ final class DaemonLookups: Sendable {
             key, languages: languages, table: table, plural: plural,
             daemonMinorVersion: daemonMinorVersion.value.load(ordering: .relaxed))
         let sent = DispatchTime.now().uptimeNanoseconds
+        // A reply comes on the connection it was sent on, and is read after that connection's
+        // `connected` event has bumped the number: unchanged across the round trip, the
+        // number is the reply's connection.
+        let connection = mapped.connectionNumber
         guard case .lookup(let reply)? = try? client.send(operation, timeout: timeLimit) else {
             noteUnanswered(sent: sent)
             return nil
@@ -252,11 +258,13 @@ final class DaemonLookups: Sendable {
             value: reply.value, found: reply.found, language: reply.language.flatMap { try? LanguageTag($0) },
             entry: nil)
         // For when the daemon goes away: every round trip's answer (the mapped generation
-        // kept answers the others).
+        // kept answers the others), unless a new connection came meanwhile, which leaves the
+        // reply's own unknown.
+        guard mapped.connectionNumber == connection else { return result }
         remembered.withLock { remembered in
             if remembered.count >= Self.rememberedCapacity { remembered.removeAll(keepingCapacity: true) }
             remembered[Question(key: key, languages: languages, table: table, plural: plural)] = (
-                result, reply.generation
+                result, reply.generation, connection
             )
         }
         return result
@@ -283,15 +291,20 @@ final class DaemonLookups: Sendable {
 
     /// What the daemon last said about `key` asked with `plural`: the newer of its remembered
     /// answer to that very question and the newest mapped generation kept — immutable, so
-    /// never a mix of two generations.
+    /// never a mix of two generations. An answer from a later connection is the newer
+    /// whatever the generation numbers say: a restarted daemon counts them anew.
     func lastKnown(
         _ key: String, languages: [String], table: String, plural: PluralCounts = .none
     ) -> LookupResult? {
         let question = Question(key: key, languages: languages, table: table, plural: plural)
         let answer = remembered.withLock { $0[question] }
-        let kept = mapped.kept.first
-        if let answer, answer.generation > kept?.generation ?? 0 { return answer.result }
-        guard let kept else { return answer?.result }
+        let newest = mapped.newestKept
+        if let answer,
+            (answer.connection, answer.generation) > (newest?.connection ?? -1, newest?.segments.generation ?? 0)
+        {
+            return answer.result
+        }
+        guard let kept = newest?.segments else { return answer?.result }
         let result = kept.lookup(
             key, tags: languages.compactMap { try? LanguageTag($0) }, table: table, plural: plural)
         return result.found ? result : answer?.result

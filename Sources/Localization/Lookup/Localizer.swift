@@ -9,7 +9,8 @@ import Synchronization
 /// ``shared`` reads its configuration from the environment, and explicit calls override it:
 ///
 /// - `L10N_MODE=embedded|mapped|direct` picks the mode (`cached`, a mode of earlier
-///   versions, means mapped, with one line logged); without it, mapped mode when the
+///   versions, means mapped; it and any value that names no mode are logged once per
+///   process); without it, or with no mode named, mapped mode when the
 ///   clients' socket rule finds a socket (`L10N_SOCKET`, the per-user socket, the system
 ///   service's), and embedded mode otherwise.
 /// - In a daemon mode the socket is ``useDaemon(socketPath:mode:timeout:)``'s path, else
@@ -47,6 +48,8 @@ public final class Localizer: Sendable {
     }
 
     private static let serials = Atomic<UInt64>(1)
+    /// The `L10N_MODE` values that name no mode, already said in this process.
+    private static let warnedModes = ForkSafeMutex<Set<String>>([])
 
     private let state: ForkSafeMutex<State>
     /// Told apart from other localizers by the per-thread caches.
@@ -85,14 +88,22 @@ public final class Localizer: Sendable {
             socket
             ?? (DaemonConnection.socketIsFound(environment: environment)
                 ? DaemonConnection.socketPath(environment: environment) : nil)
-        var mode = environment["L10N_MODE"].flatMap(LookupMode.init(rawValue:)) ?? (found != nil ? .mapped : .embedded)
-        if environment["L10N_MODE"] == "cached" {
+        let named = environment["L10N_MODE"].flatMap { $0.isEmpty ? nil : $0 }
+        var mode = named.flatMap(LookupMode.init(rawValue:)) ?? (found != nil ? .mapped : .embedded)
+        if named == "cached" {
             // Cached mode kept a copy of each table per process; mapped mode reads the one
-            // copy the daemon shares, with the same answers. Said once, so that a user who
-            // asked for it knows what runs.
+            // copy the daemon shares, with the same answers.
             mode = .mapped
+        }
+        if let named, LookupMode(rawValue: named) == nil, Self.warnedModes.withLock({ $0.insert(named).inserted }) {
+            // Said once per process and value (as the Python and C clients do), so that
+            // whoever set it knows what runs, and a misspelt mode is not silently ignored.
             self.log(
-                "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
+                named == "cached"
+                    ? "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)"
+                    : "l10nd-client: L10N_MODE=\(named.prefix(100)) is not a mode of this library "
+                        + "(\(LookupMode.allCases.map(\.rawValue).joined(separator: ", "))); using \(mode.rawValue) mode"
+            )
         }
         if mode != .embedded {
             useDaemon(socketPath: found, mode: mode, timeout: environment["L10N_TIMEOUT"].flatMap(Double.init) ?? 1)

@@ -25,6 +25,8 @@ final class MappedGenerations: Sendable {
         /// The last generation of an earlier connection (or, in a child made by `fork()`, the
         /// parent's), for answers while the daemon is away.
         var lastKnown: MappedSegments?
+        /// The connection ``lastKnown`` was mapped on (0: before this cache's first).
+        var lastKnownConnection = 0
         /// The newest generation an event announced: older tables answer only as last known.
         var floor: UInt64 = 0
         /// Counts connections (bumped by ``reset()``): generations restart when the daemon does.
@@ -53,6 +55,19 @@ final class MappedGenerations: Sendable {
     /// Every generation kept, newest first: this connection's newest (current or not), then an
     /// earlier connection's last. What answers when the daemon fails.
     var kept: [MappedSegments] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
+
+    /// The newest generation kept (``kept``'s first) and the number of the connection it was
+    /// mapped on: a restarted daemon counts generations anew, so only within one connection
+    /// do generation numbers say which is newer.
+    var newestKept: (segments: MappedSegments, connection: Int)? {
+        state.withLock { state in
+            if let newest = state.newest { return (newest, state.connectionNumber) }
+            return state.lastKnown.map { ($0, state.lastKnownConnection) }
+        }
+    }
+
+    /// The number of the connection now up (or last up), bumped by ``reset()``.
+    var connectionNumber: Int { state.withLock { $0.connectionNumber } }
 
     /// Claims the one `map` in flight and returns the connection number to hand to
     /// ``endMap(_:onConnection:refused:)``; `nil` when the current generation is mapped, a
@@ -114,7 +129,10 @@ final class MappedGenerations: Sendable {
     func reset() {
         let dropped = state.withLock { state -> MappedSegments? in
             let previous = state.newest == nil ? nil : state.lastKnown
-            state = State(lastKnown: state.newest ?? state.lastKnown, connectionNumber: state.connectionNumber + 1)
+            state = State(
+                lastKnown: state.newest ?? state.lastKnown,
+                lastKnownConnection: state.newest == nil ? state.lastKnownConnection : state.connectionNumber,
+                connectionNumber: state.connectionNumber + 1)
             return previous
         }
         _ = dropped  // released outside the lock: maybe the last reference, whose deinit unmaps
