@@ -1,0 +1,119 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A large String Catalog is parsed apart from the reload queue: a small edit saved while
+/// it parses is served before it, and rapid saves of it never serve an older content after
+/// a newer one.
+@Suite struct LargeFileParseTests {
+    /// Keys in the generated catalog: about 4 MB, which a debug build parses in over a second.
+    static let catalogKeys = 15_000
+
+    /// A String Catalog of `catalogKeys` keys in English and Japanese whose `marker` key
+    /// says `version` in Japanese.
+    static func catalog(version: Int) -> Data {
+        var text = #"{"sourceLanguage":"en","version":"1.0","strings":{"#
+        text += #""marker":{"localizations":{"ja":{"stringUnit":{"state":"translated","value":"big \#(version)"}}}}"#
+        for index in 0..<catalogKeys {
+            let key = "key\(index)"
+            text += #","\#(key)":{"localizations":{"#
+            text += #""en":{"stringUnit":{"state":"translated","value":"English \#(key), version \#(version)"}},"#
+            text += #""ja":{"stringUnit":{"state":"translated","value":"日本語の\#(key)、版\#(version)"}}}}"#
+        }
+        return Data((text + "}}").utf8)
+    }
+
+    /// Writes the catalog of `version` to `directory` the way editors save (a new file
+    /// renamed into place).
+    static func saveCatalog(version: Int, in directory: String) throws {
+        try catalog(version: version).write(to: URL(fileURLWithPath: directory + "/Big.xcstrings"), options: .atomic)
+    }
+
+    /// A daemon over a big catalog (version 0) and a small `ja` table, with a subscriber.
+    final class Fixture {
+        let resources: TemporaryDirectory
+        let daemon: DaemonProcess
+        let subscriber: JSONLineClient
+
+        init() throws {
+            resources = try TemporaryDirectory(prefix: "l10nd-large")
+            try resources.write(LargeFileParseTests.catalog(version: 0), to: "Big.xcstrings")
+            try resources.write("\"k\" = \"small 0\";\n", to: "ja.lproj/Small.strings")
+            daemon = try DaemonProcess(resources: [resources.path], startTimeout: 60)
+            subscriber = try daemon.connect(timeout: 60)
+            #expect(try subscriber.request(["op": "subscribe"])["ok"] as? Bool == true)
+        }
+
+        func saveCatalog(version: Int) throws {
+            try LargeFileParseTests.saveCatalog(version: version, in: resources.path)
+        }
+
+        func value(_ key: String, table: String) throws -> String? {
+            try daemon.request(["op": "lookup", "key": key, "lang": "ja", "table": table])["value"] as? String
+        }
+
+        /// The tables the next `changed` event names, as `lang/table`.
+        func nextChange() throws -> Set<String> {
+            while true {
+                let event = try subscriber.readObject()
+                guard event["event"] as? String == "changed" else { continue }
+                let changes = event["changes"] as? [[String: Any]] ?? []
+                return Set(changes.map { "\($0["lang"] as? String ?? "")/\($0["table"] as? String ?? "")" })
+            }
+        }
+    }
+
+    /// The issue's case: a big catalog rewritten, a small table edited while it parses. The
+    /// small edit's `changed` event comes first, with the catalog still at its old version
+    /// then; the catalog's comes after, with its new content.
+    @Test func aSmallEditIsServedWhileABigCatalogParses() throws {
+        let f = try Fixture()
+        try f.saveCatalog(version: 1)
+        // Past the settle window: the catalog's batch is read and its parse under way.
+        usleep(300_000)
+        try f.resources.write("\"k\" = \"small 1\";\n", to: "ja.lproj/Small.strings")
+        let first = try f.nextChange()
+        #expect(first == ["ja/Small"], "the catalog was served before the small edit: \(first)")
+        #expect(try f.value("k", table: "Small") == "small 1")
+        #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's parse ended before the small edit")
+        let second = try f.nextChange()
+        #expect(second.contains("ja/Big"), "\(second)")
+        #expect(try f.value("marker", table: "Big") == "big 1")
+        #expect(try f.value("key7", table: "Big") == "日本語のkey7、版1")
+    }
+
+    /// Saves faster than a parse: the catalog is saved every 150 ms while a client looks it
+    /// up. The versions served never go back, and the last save is served in the end.
+    @Test func rapidSavesOfABigCatalogNeverServeAnOlderContentAfterANewerOne() throws {
+        let f = try Fixture()
+        let saves = 8
+        let done = DispatchSemaphore(value: 0)
+        let directory = f.resources.path
+        DispatchQueue.global().async {
+            for version in 1...saves {
+                try? LargeFileParseTests.saveCatalog(version: version, in: directory)
+                usleep(150_000)
+            }
+            done.signal()
+        }
+        var served: [Int] = []
+        let client = try f.daemon.connect(timeout: 60)
+        func version() throws -> Int {
+            let reply = try client.request(["op": "lookup", "key": "marker", "lang": "ja", "table": "Big"])
+            return Int((reply["value"] as? String ?? "").dropFirst("big ".count)) ?? -1
+        }
+        while done.wait(timeout: .now()) == .timedOut {
+            served.append(try version())
+            usleep(5_000)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while served.last != saves, Date() < deadline {
+            served.append(try version())
+            usleep(20_000)
+        }
+        #expect(served.last == saves, "the last save was not served: \(Set(served).sorted())")
+        let backwards = zip(served, served.dropFirst()).filter { $0 > $1 }
+        #expect(backwards.isEmpty, "an older content served after a newer one: \(backwards)")
+        #expect(!served.contains(-1), "a lookup did not answer a version")
+    }
+}
