@@ -438,18 +438,18 @@ package final class ResourceStore: Sendable {
 
     /// Reads `path` again when it exists after all, putting the outcome in `touched`; whether
     /// it did. A file back already had its directory renamed away while it was listed and
-    /// back before this check (a deployment's rename pair, repeated); only a file left out
-    /// for another reason (a link now leading out of the roots) goes at once.
+    /// back before this check (a deployment's rename pair, repeated). One there but not read
+    /// as a table (gone again at the read, in the next rename pair; a link now leading out of
+    /// the roots) is not back: it is held like a gone file, and goes when its grace is over.
     private func rereadIfBack(
         _ path: String, _ touched: inout [String: LoadedFile?], state: inout State, reading: inout Reading
     ) -> Bool {
-        guard Self.exists(path) else { return false }
-        state.vanishedSince[path] = nil
-        if let again = reread(path, in: state, reading: &reading)[path], let again {
-            touched[path] = .some(again)
-            return true
+        guard Self.exists(path), let again = reread(path, in: state, reading: &reading)[path], let again else {
+            return false
         }
-        return Self.exists(path)
+        state.vanishedSince[path] = nil
+        touched[path] = .some(again)
+        return true
     }
 
     /// The paths to read: `paths`, except that a path under a root that resolves elsewhere
