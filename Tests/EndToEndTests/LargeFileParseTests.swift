@@ -11,10 +11,10 @@ import Testing
 
     /// A String Catalog of `catalogKeys` keys in English and Japanese whose `marker` key
     /// says `version` in Japanese.
-    static func catalog(version: Int) -> Data {
+    static func catalog(version: Int, keys: Int = catalogKeys) -> Data {
         var text = #"{"sourceLanguage":"en","version":"1.0","strings":{"#
         text += #""marker":{"localizations":{"ja":{"stringUnit":{"state":"translated","value":"big \#(version)"}}}}"#
-        for index in 0..<catalogKeys {
+        for index in 0..<keys {
             let key = "key\(index)"
             text += #","\#(key)":{"localizations":{"#
             text += #""en":{"stringUnit":{"state":"translated","value":"English \#(key), version \#(version)"}},"#
@@ -25,8 +25,9 @@ import Testing
 
     /// Writes the catalog of `version` to `directory` the way editors save (a new file
     /// renamed into place).
-    static func saveCatalog(version: Int, in directory: String) throws {
-        try catalog(version: version).write(to: URL(fileURLWithPath: directory + "/Big.xcstrings"), options: .atomic)
+    static func saveCatalog(version: Int, keys: Int = catalogKeys, in directory: String) throws {
+        try catalog(version: version, keys: keys).write(
+            to: URL(fileURLWithPath: directory + "/Big.xcstrings"), options: .atomic)
     }
 
     /// A daemon over a big catalog (version 0) and a small `ja` table, with a subscriber.
@@ -115,5 +116,41 @@ import Testing
         let backwards = zip(served, served.dropFirst()).filter { $0 > $1 }
         #expect(backwards.isEmpty, "an older content served after a newer one: \(backwards)")
         #expect(!served.contains(-1), "a lookup did not answer a version")
+    }
+
+    /// A parse that would not fit in the memory the daemon may still get (`RLIMIT_DATA`
+    /// set on the running daemon with `prlimit`) is not started: that file fails with an
+    /// "out of memory" error and keeps its table, the daemon goes on serving and reloading,
+    /// and the same bytes are parsed once the limit is lifted.
+    @Test func aParseThatWouldNotFitInMemoryFailsThatFileOnly() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
+        let f = try Fixture()
+        let pid = f.daemon.process.processIdentifier
+        func prlimitData(_ value: String) throws {
+            let result = try ProcessRunner.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(value)"])
+            try #require(result.status == 0, "prlimit: \(result.stderr)")
+        }
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
+        let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+        // 48 MB more: room to read a 20 MB catalog, not to parse it (about 2.1 times the file).
+        try prlimitData("\(used + 48 << 20):unlimited")
+        try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
+        var errors: [[String: Any]] = []
+        #expect(
+            try eventually(60) {
+                errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+                return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
+            }, "no out-of-memory error: \(errors)")
+        #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
+        try f.resources.write("\"k\" = \"small 1\";\n", to: "ja.lproj/Small.strings")
+        #expect(try eventually(30) { try f.value("k", table: "Small") == "small 1" }, "a small edit was not served")
+        try prlimitData("unlimited:unlimited")
+        try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
+        #expect(
+            try eventually(120) { try f.value("marker", table: "Big") == "big 1" },
+            "not parsed after the limit was lifted")
+        #expect(f.daemon.process.isRunning, "\(f.daemon.log.suffix(2000))")
+        #expect(f.daemon.log.contains("out of memory"), "the log does not say it")
     }
 }

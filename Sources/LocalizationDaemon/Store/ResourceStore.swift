@@ -649,16 +649,29 @@ package final class ResourceStore: Sendable {
         return known
     }
 
-    /// The outcome of parsing `job`'s bytes.
+    /// The outcome of parsing `job`'s bytes; an "out of memory" error, the parse not even
+    /// started, when it would not fit in what the process may still get (``ParseMemory``).
     private static func parse(_ job: BackgroundParses.Job) -> LoadedFile {
-        do {
-            let (content, problems) = try SegmentSource.read(job.bytes, kind: job.file.kind, file: job.file.path)
+        let (file, bytes) = (job.file, job.bytes)
+        let parsed = ParseMemory.whenRoom(toParse: bytes, as: file.kind) {
+            () -> LoadedFile in
+            do throws(ResourceParseError) {
+                let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
+                return LoadedFile(
+                    file: file, fingerprint: job.fingerprint, content: content, error: nil,
+                    lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count,
+                    read: job.read)
+            } catch {
+                return LoadedFile(file: file, fingerprint: job.fingerprint, content: nil, error: error, read: job.read)
+            }
+        }
+        switch parsed {
+        case .success(let loaded): return loaded
+        case .failure(let memory):
+            // Not the bytes' fingerprint: the next read of the same bytes tries again.
+            let error = ResourceParseError.unreadable(file.path, reason: memory.reason)
             return LoadedFile(
-                file: job.file, fingerprint: job.fingerprint, content: content, error: nil,
-                lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: job.bytes.count,
-                read: job.read)
-        } catch {
-            return LoadedFile(file: job.file, fingerprint: job.fingerprint, content: nil, error: error, read: job.read)
+                file: file, fingerprint: memory.reason.hashValue, content: nil, error: error, read: job.read)
         }
     }
 
