@@ -14,7 +14,8 @@ import Synchronization
 /// held and swaps its result in under one, so a slow disk holds up no one; refreshes are
 /// serialised by the caller (the daemon's `reloads` queue), and one that overlaps another
 /// anyway reads again on top of what the other swapped in. ``snapshot`` may be read from
-/// any thread.
+/// any thread. Large files can be parsed apart, off the caller's queue, their last tables
+/// served meanwhile (``parseInBackground(filesOf:whenParsed:)``).
 ///
 /// Nothing good is replaced by nothing: a file is dropped only when the system says it is
 /// gone (not when it merely cannot be looked at) and it has stayed gone for ``holdGrace``, a
