@@ -14,7 +14,8 @@ import Synchronization
 /// held and swaps its result in under one, so a slow disk holds up no one; refreshes are
 /// serialised by the caller (the daemon's `reloads` queue), and one that overlaps another
 /// anyway reads again on top of what the other swapped in. ``snapshot`` may be read from
-/// any thread.
+/// any thread. Large files can be parsed apart, off the caller's queue, their last tables
+/// served meanwhile (``parseInBackground(filesOf:whenParsed:)``).
 ///
 /// Nothing good is replaced by nothing: a file is dropped only when the system says it is
 /// gone (not when it merely cannot be looked at) and it has stayed gone for ``holdGrace``, a
@@ -34,6 +35,9 @@ package final class ResourceStore: Sendable {
         var lostEntries: [ResourceParseError] = []
         /// The size of the bytes `content` was parsed from.
         var byteCount = 0
+        /// The number of the read that last found these bytes (reads are numbered in order):
+        /// a parse finished elsewhere is applied only over a table read before it.
+        var read: UInt64 = 0
     }
 
     struct State {
@@ -52,8 +56,9 @@ package final class ResourceStore: Sendable {
         /// Roots that resolve to nothing or hold no language, by index: their last tables are
         /// kept, and the next refresh that touches one reads it whole.
         var rootErrors: [Int: ResourceParseError] = [:]
-        /// Known files found gone, with when they were first found gone.
-        var vanishedSince: [String: ContinuousClock.Instant] = [:]
+        /// Known files found gone: since when, and how the nearest directory still there
+        /// looked then (see ``holdVanishedFiles(_:except:state:reading:)``).
+        var vanishedSince: [String: (since: ContinuousClock.Instant, around: DirectoryStamp?)] = [:]
         /// How many refreshes have been swapped in: a refresh worked out on an older state
         /// than the one stored is not swapped in, but done again.
         var revision: UInt64 = 0
@@ -65,6 +70,10 @@ package final class ResourceStore: Sendable {
         let confinement: [String]?
         /// Files found empty where they had content, or gone, and kept (see ``holdGrace``).
         var heldFiles: [String] = []
+        /// Where large files are parsed, apart from the refresh; `nil` to parse every file here.
+        let background: BackgroundParses?
+        /// Files whose new bytes are being parsed in `background`: untouched by this refresh.
+        var parsing: [String] = []
     }
 
     /// What the store reads and how: the part of the daemon's configuration it follows,
@@ -102,6 +111,10 @@ package final class ResourceStore: Sendable {
     package var developmentLanguage: LanguageTag { settings.developmentLanguage }
     private let state: Mutex<State>
     private let current: Mutex<ResourceSnapshot>
+    /// Numbers every read of a file (``LoadedFile/read``).
+    private let reads = Atomic<UInt64>(0)
+    /// Set by ``parseInBackground(filesOf:whenParsed:)``.
+    private let background = Mutex<BackgroundParses?>(nil)
 
     /// Whether links under a root may lead outside every root.
     var allowsSymlinksOutsideRoots: Bool { settings.allowsSymlinksOutsideRoots }
@@ -142,10 +155,32 @@ package final class ResourceStore: Sendable {
     /// The current snapshot.
     package var snapshot: ResourceSnapshot { current.withLock { $0 } }
 
-    /// Re-reads everything under every root.
+    /// Re-reads everything under every root; with `waitingForParses`, parses every file
+    /// before it returns, the large ones too (see ``refresh(paths:waitingForParses:)``).
     @discardableResult
-    package func rescan() -> ChangeSummary {
-        refresh(paths: roots)
+    package func rescan(waitingForParses: Bool = false) -> ChangeSummary {
+        refresh(paths: roots, waitingForParses: waitingForParses)
+    }
+
+    /// From now on, a refresh that finds new bytes in a file of `minimumBytes` or more
+    /// parses them apart (on a queue of their own) and leaves that file's last table in
+    /// place meanwhile, so that it holds up no other file's refresh; `whenParsed` is told
+    /// the file's path once its parse has finished, to call ``refreshParsed(_:)``.
+    package func parseInBackground(filesOf minimumBytes: Int, whenParsed: @escaping @Sendable (String) -> Void) {
+        let parses = BackgroundParses(
+            minimumBytes: minimumBytes, parse: Self.parse, whenParsed: whenParsed)
+        background.withLock { $0 = parses }
+    }
+
+    /// Applies a parse of `path` finished apart: reads the file again, and serves the parse
+    /// when it is of the bytes there, or (the file has changed again meanwhile, and that is
+    /// being parsed now) when it is newer than the table served. Never over a newer one.
+    @discardableResult
+    package func refreshParsed(_ path: String) -> ChangeSummary {
+        let summary = refresh(paths: [path])
+        let read = state.withLock { $0.files[path]?.read } ?? .max
+        background.withLock { $0 }?.settle(path, upTo: read)
+        return summary
     }
 
     /// Reads under `settings` from now on (a reload read a changed `l10nd.conf`): every root
@@ -163,7 +198,7 @@ package final class ResourceStore: Sendable {
                 segments: SegmentSet(developmentLanguage: settings.developmentLanguage),
                 resolvedRoots: Array(repeating: nil, count: settings.roots.count))
             next.revision = before.revision
-            var (summary, _) = refresh(settings.roots, in: &next)
+            var (summary, _) = refresh(settings.roots, in: &next, waitingForParses: true)
             let changed = keepUnchangedSegments(of: before, in: &next)
             let sourcesChanged = before.segments.sourceLanguages != next.segments.sourceLanguages
             next.generation = before.generation + (changed.isEmpty && !sourcesChanged ? 0 : 1)
@@ -215,13 +250,14 @@ package final class ResourceStore: Sendable {
     ///
     /// A file found empty where it had content, changed within ``holdGrace``, keeps its
     /// last table and is listed in the summary's `heldFiles`: refresh those again once the
-    /// grace has passed.
+    /// grace has passed. A large file's new bytes are parsed apart (see
+    /// ``parseInBackground(filesOf:whenParsed:)``) unless `waitingForParses`.
     @discardableResult
-    package func refresh(paths: [String]) -> ChangeSummary {
+    package func refresh(paths: [String], waitingForParses: Bool = false) -> ChangeSummary {
         while true {
             var next = state.withLock { $0 }
             let revision = next.revision
-            let (summary, publishes) = refresh(paths, in: &next)
+            let (summary, publishes) = refresh(paths, in: &next, waitingForParses: waitingForParses)
             let swapped = state.withLock { state in
                 guard state.revision == revision else { return false }
                 next.revision += 1
@@ -236,22 +272,27 @@ package final class ResourceStore: Sendable {
 
     /// ``refresh(paths:)`` worked out on `state`, a copy of the stored state: every file is
     /// read and parsed here, with no lock held. Also whether the result is to be published.
-    private func refresh(_ paths: [String], in state: inout State) -> (summary: ChangeSummary, publishes: Bool) {
+    private func refresh(
+        _ paths: [String], in state: inout State, waitingForParses: Bool
+    ) -> (summary: ChangeSummary, publishes: Bool) {
         var touched: [String: LoadedFile?] = [:]
         var parsed = 0
         var newErrors: [ResourceParseError] = []
         var newLostEntries: [ResourceParseError] = []
         let resolved = roots.map(Self.realPath)
-        var reading = Reading(
-            confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 })
         let targets = self.targets(paths, resolved: resolved, state: state)
+        let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
+        let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
+        // A root switched to another release is swapped in whole, its large files too.
+        var reading = Reading(
+            confinement: allowsSymlinksOutsideRoots ? nil : zip(roots, resolved).map { $1 ?? $0 },
+            background: waitingForParses || !repointed.isEmpty ? nil : background.withLock { $0 })
         for path in targets {
             for (filePath, outcome) in reread(path, in: state, reading: &reading) {
                 touched[filePath] = outcome
             }
         }
-        let wholeRoots = Set(roots.indices.filter { index in targets.contains { covers($0, root: index) } })
-        let repointed = wholeRoots.filter { state.resolvedRoots[$0] != resolved[$0] }
+        for path in reading.parsing { touched[path] = nil }  // its last table stays meanwhile
         for index in wholeRoots { state.resolvedRoots[index] = resolved[index] }
         holdVanishedFiles(&touched, except: repointed, state: &state, reading: &reading)
         let rootErrorsBefore = state.rootErrors
@@ -261,6 +302,7 @@ package final class ResourceStore: Sendable {
         for (path, outcome) in touched {
             let old = state.files[path]
             if let outcome, let old, outcome.fingerprint == old.fingerprint, outcome.file == old.file {
+                state.files[path]?.read = max(old.read, outcome.read)
                 continue  // same bytes: nothing to do
             }
             anyFileChanged = true
@@ -351,33 +393,43 @@ package final class ResourceStore: Sendable {
     /// that is there again already (its directory renamed away and back while it was being
     /// listed) is read again on its own. Not in roots that were re-pointed: the old
     /// release's files go with it, in one step.
+    ///
+    /// Gone throughout, not gone at two looks: a directory renamed away and back in a loop
+    /// is gone a fraction of the time, and on a loaded machine two looks a grace apart can
+    /// both land in that fraction. So the grace starts again whenever the nearest directory
+    /// still there changed between two looks (its entries did: the file may have been back
+    /// in between), and one more look a moment later comes before anything is dropped.
     private func holdVanishedFiles(
         _ touched: inout [String: LoadedFile?], except repointed: Set<Int>, state: inout State, reading: inout Reading
     ) {
         let now = ContinuousClock.now
-        var graceOver: [String] = []
+        var graceOver: [String: DirectoryStamp?] = [:]
         for (path, outcome) in touched {
             guard outcome == nil, let known = state.files[path], !repointed.contains(known.file.rootIndex) else {
                 state.vanishedSince[path] = nil
                 continue
             }
             if rereadIfBack(path, &touched, state: &state, reading: &reading) { continue }
-            let since = state.vanishedSince[path] ?? now
+            let around = DirectoryStamp(nearest: path)
+            let seen = state.vanishedSince[path]
+            let since = seen.map { $0.around == around ? $0.since : now } ?? now
             if now - since >= holdGrace {
-                graceOver.append(path)
+                graceOver[path] = around
             } else {
-                state.vanishedSince[path] = since
+                state.vanishedSince[path] = (since, around)
                 touched[path] = nil  // untouched: the last table stays
                 reading.heldFiles.append(path)
             }
         }
         guard !graceOver.isEmpty else { return }
-        // Gone at two refreshes a grace apart is not yet gone throughout: a directory renamed
-        // away and back in a loop is gone a fraction of the time, and on a loaded machine
-        // both looks can land in that fraction. One more look a moment later, once per
-        // refresh, before anything is dropped.
         usleep(Self.lastLookDelayMicroseconds)
-        for path in graceOver where !rereadIfBack(path, &touched, state: &state, reading: &reading) {
+        for (path, around) in graceOver where !rereadIfBack(path, &touched, state: &state, reading: &reading) {
+            guard DirectoryStamp(nearest: path) == around else {
+                state.vanishedSince[path] = (now, around)
+                touched[path] = nil
+                reading.heldFiles.append(path)
+                continue
+            }
             state.vanishedSince[path] = nil
         }
     }
@@ -387,18 +439,18 @@ package final class ResourceStore: Sendable {
 
     /// Reads `path` again when it exists after all, putting the outcome in `touched`; whether
     /// it did. A file back already had its directory renamed away while it was listed and
-    /// back before this check (a deployment's rename pair, repeated); only a file left out
-    /// for another reason (a link now leading out of the roots) goes at once.
+    /// back before this check (a deployment's rename pair, repeated). One there but not read
+    /// as a table (gone again at the read, in the next rename pair; a link now leading out of
+    /// the roots) is not back: it is held like a gone file, and goes when its grace is over.
     private func rereadIfBack(
         _ path: String, _ touched: inout [String: LoadedFile?], state: inout State, reading: inout Reading
     ) -> Bool {
-        guard Self.exists(path) else { return false }
-        state.vanishedSince[path] = nil
-        if let again = reread(path, in: state, reading: &reading)[path], let again {
-            touched[path] = .some(again)
-            return true
+        guard Self.exists(path), let again = reread(path, in: state, reading: &reading)[path], let again else {
+            return false
         }
-        return Self.exists(path)
+        state.vanishedSince[path] = nil
+        touched[path] = .some(again)
+        return true
     }
 
     /// The paths to read: `paths`, except that a path under a root that resolves elsewhere
@@ -560,13 +612,14 @@ package final class ResourceStore: Sendable {
     /// found empty where it had content, changed within ``holdGrace``, is held: `known`
     /// is the outcome.
     private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
+        let read = reads.add(1, ordering: .relaxed).newValue
         let bytes: [UInt8]
         switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
-        case .bytes(let read): bytes = read
+        case .bytes(let got): bytes = got
         case .gone: return nil
         case .failed(let problem):
             let error = ResourceParseError.unreadable(file.path, reason: problem)
-            return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error)
+            return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error, read: read)
         }
         if bytes.isEmpty, let known, known.file == file, known.content != nil, known.byteCount > 0,
             Self.isOpenForWriting(file.path) || Self.wasChanged(file.path, within: holdGrace)
@@ -577,15 +630,49 @@ package final class ResourceStore: Sendable {
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        let fingerprint = hasher.finalize()
-        if let known, known.file == file, known.fingerprint == fingerprint { return known }
-        do {
-            let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
+        let job = BackgroundParses.Job(file: file, fingerprint: hasher.finalize(), read: read, bytes: bytes)
+        if var known, known.file == file, known.fingerprint == job.fingerprint {
+            known.read = read
+            return known
+        }
+        guard let background = reading.background, bytes.count >= background.minimumBytes else {
+            return Self.parse(job)
+        }
+        if var finished = background.finished(after: job), finished.file == file {
+            if finished.fingerprint == job.fingerprint {
+                finished.read = read
+                return finished
+            }
+            // Older than the bytes there (being parsed now), newer than the table served.
+            if finished.read > known?.read ?? 0 { return finished }
+        }
+        reading.parsing.append(file.path)
+        return known
+    }
+
+    /// The outcome of parsing `job`'s bytes; an "out of memory" error, the parse not even
+    /// started, when it would not fit in what the process may still get (``ParseMemory``).
+    private static func parse(_ job: BackgroundParses.Job) -> LoadedFile {
+        let (file, bytes) = (job.file, job.bytes)
+        let parsed = ParseMemory.whenRoom(toParse: bytes, as: file.kind) {
+            () -> LoadedFile in
+            do throws(ResourceParseError) {
+                let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
+                return LoadedFile(
+                    file: file, fingerprint: job.fingerprint, content: content, error: nil,
+                    lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count,
+                    read: job.read)
+            } catch {
+                return LoadedFile(file: file, fingerprint: job.fingerprint, content: nil, error: error, read: job.read)
+            }
+        }
+        switch parsed {
+        case .success(let loaded): return loaded
+        case .failure(let memory):
+            // Not the bytes' fingerprint: the next read of the same bytes tries again.
+            let error = ResourceParseError.unreadable(file.path, reason: memory.reason)
             return LoadedFile(
-                file: file, fingerprint: fingerprint, content: content, error: nil,
-                lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count)
-        } catch {
-            return LoadedFile(file: file, fingerprint: fingerprint, content: nil, error: error)
+                file: file, fingerprint: memory.reason.hashValue, content: nil, error: error, read: job.read)
         }
     }
 
@@ -599,6 +686,25 @@ package final class ResourceStore: Sendable {
             catalog.tables.keys.compactMap { try? LanguageTag($0) }.map {
                 TableChange(language: $0.identifier, table: loaded.file.table)
             })
+    }
+
+    /// The nearest directory at or above a path that is there, as it is now: which one, its
+    /// inode and its change time, which moves whenever an entry in it is added, removed or
+    /// renamed (and cannot be set back, unlike the modification time).
+    struct DirectoryStamp: Equatable {
+        var path: Substring
+        var inode: UInt
+        var changed: [Int]
+
+        init?(nearest path: String) {
+            var directory = Substring(path)
+            var info = stat()
+            repeat {
+                guard let slash = directory.lastIndex(of: "/") else { return nil }
+                directory = slash == directory.startIndex ? "/" : directory[..<slash]
+            } while lstat(String(directory), &info) != 0 && directory != "/"
+            (self.path, inode, changed) = (directory, UInt(info.st_ino), [info.st_ctim.tv_sec, info.st_ctim.tv_nsec])
+        }
     }
 
     /// What is at a path, as far as the daemon may look.

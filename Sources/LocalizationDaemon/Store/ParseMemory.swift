@@ -1,0 +1,111 @@
+import Foundation
+import Glibc
+import LocalizationCore
+import Synchronization
+
+/// Whether the daemon may still get the memory a file's parse takes, asked before the parse.
+///
+/// Swift ends the process when an allocation fails, so a parse that runs out of memory
+/// cannot be caught: it must not start. A parse that will not fit under the process's limits
+/// (`RLIMIT_AS`, `RLIMIT_DATA`, the cgroup's `memory.max`: systemd's `MemoryMax=`, a
+/// container's limit) fails that one file with an "out of memory" error instead, and the
+/// file keeps its last good table. Parses running at once each hold their estimate back.
+enum ParseMemory {
+    /// What parses under way have been allowed, not yet given back.
+    private static let reserved = Atomic<Int>(0)
+
+    /// About how much parsing `bytes` as `kind` takes at its peak, the bytes themselves not
+    /// counted (they are read already). A String Catalog: its tape, 16 bytes a JSON value
+    /// (each counted by the `{ [ , :` before it, an upper bound), in an array reserved at
+    /// one value per 12 bytes and doubled while short (the old one held during the copy),
+    /// then its model, about the file again: 3.3 times the file with the bytes for Xcode's
+    /// layout (measured 3.1 times, RELIABILITY.md), up to 9 times for dense JSON. A `.strings`
+    /// file is its bytes with spans; a `.stringsdict` file goes through a plist model.
+    static func estimate(_ bytes: [UInt8], kind: ResourceFile.Kind) -> Int {
+        switch kind {
+        case .strings: return bytes.count
+        case .stringsDict: return bytes.count * 3
+        case .stringCatalog:
+            let values = bytes.withUnsafeBufferPointer { bytes in
+                var count = 0
+                for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { count += 1 }
+                return count
+            }
+            var capacity = bytes.count / 12 + 16
+            var peak = capacity
+            while capacity < values {
+                peak = capacity * 3
+                capacity *= 2
+            }
+            return peak * 16 + bytes.count
+        }
+    }
+
+    /// Runs `parse` when parsing `bytes` as `kind` fits in what the process may still get,
+    /// holding its estimate back from other parses meanwhile; otherwise returns why not.
+    static func whenRoom<T>(toParse bytes: [UInt8], as kind: ResourceFile.Kind, _ parse: () -> T) -> Result<
+        T, ParseOutOfMemory
+    > {
+        // Looking costs more than a small parse, which never comes near a limit.
+        guard bytes.count >= 1 << 20 else { return .success(parse()) }
+        let need = estimate(bytes, kind: kind)
+        let held = reserved.add(need, ordering: .relaxed).newValue
+        defer { reserved.subtract(need, ordering: .relaxed) }
+        if let (room, limit) = headroom(), held > room {
+            return .failure(ParseOutOfMemory(need: need, room: max(room - (held - need), 0), limit: limit))
+        }
+        return .success(parse())
+    }
+
+    /// The bytes the process may still get under its tightest limit, and that limit's name;
+    /// `nil` when none is set.
+    static func headroom() -> (bytes: Int, limit: String)? {
+        var rooms: [(Int, String)] = []
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        func kilobytes(_ field: String) -> Int? {
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else {
+                return nil
+            }
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+        }
+        for (resource, name, field) in [(RLIMIT_AS, "RLIMIT_AS", "VmSize"), (RLIMIT_DATA, "RLIMIT_DATA", "VmData")] {
+            var limit = rlimit()
+            guard getrlimit(Int32(resource.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
+                let used = kilobytes(field)
+            else { continue }
+            rooms.append((Int(clamping: limit.rlim_cur) - used, name))
+        }
+        if let group = cgroup(), let max = number(group + "/memory.max"), let used = number(group + "/memory.current") {
+            rooms.append((max - used, "the cgroup's memory.max"))
+        }
+        return rooms.min { $0.0 < $1.0 }.map { (bytes: $0.0, limit: $0.1) }
+    }
+
+    /// The process's cgroup (v2) directory, from `/proc/self/cgroup`'s `0::/path` line.
+    private static func cgroup() -> String? {
+        let lines = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
+        guard let line = lines.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
+        return "/sys/fs/cgroup" + line.dropFirst(3)
+    }
+
+    /// The number a cgroup file holds; `nil` for `max` or no file.
+    private static func number(_ path: String) -> Int? {
+        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+}
+
+/// A parse not started because it would not fit in the memory the process may still get.
+struct ParseOutOfMemory: Error {
+    /// What the parse would take, and what the process may still get, in bytes.
+    let need: Int
+    let room: Int
+    /// The limit that leaves that room (`RLIMIT_AS`, `RLIMIT_DATA`, the cgroup's `memory.max`).
+    let limit: String
+
+    /// The file's error, as `status` and the log show it.
+    var reason: String {
+        "out of memory: parsing it takes about \(need >> 20) MB, and \(limit) leaves l10nd \(room >> 20) MB; not parsed"
+    }
+}

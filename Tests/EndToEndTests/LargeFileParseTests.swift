@@ -1,0 +1,162 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A large String Catalog is parsed apart from the reload queue: a small edit saved while
+/// it parses is served before it, and rapid saves of it never serve an older content after
+/// a newer one.
+@Suite struct LargeFileParseTests {
+    /// Keys in the generated catalog: about 4 MB, which a debug build parses in over a second.
+    static let catalogKeys = 15_000
+
+    /// A String Catalog of `catalogKeys` keys in English and Japanese whose `marker` key
+    /// says `version` in Japanese.
+    static func catalog(version: Int, keys: Int = catalogKeys) -> Data {
+        var text = #"{"sourceLanguage":"en","version":"1.0","strings":{"#
+        text += #""marker":{"localizations":{"ja":{"stringUnit":{"state":"translated","value":"big \#(version)"}}}}"#
+        for index in 0..<keys {
+            let key = "key\(index)"
+            text += #","\#(key)":{"localizations":{"#
+            text += #""en":{"stringUnit":{"state":"translated","value":"English \#(key), version \#(version)"}},"#
+            text += #""ja":{"stringUnit":{"state":"translated","value":"日本語の\#(key)、版\#(version)"}}}}"#
+        }
+        return Data((text + "}}").utf8)
+    }
+
+    /// Writes the catalog of `version` to `directory` the way editors save (a new file
+    /// renamed into place).
+    static func saveCatalog(version: Int, keys: Int = catalogKeys, in directory: String) throws {
+        try catalog(version: version, keys: keys).write(
+            to: URL(fileURLWithPath: directory + "/Big.xcstrings"), options: .atomic)
+    }
+
+    /// A daemon over a big catalog (version 0) and a small `ja` table, with a subscriber.
+    final class Fixture {
+        let resources: TemporaryDirectory
+        let daemon: DaemonProcess
+        let subscriber: JSONLineClient
+
+        init() throws {
+            resources = try TemporaryDirectory(prefix: "l10nd-large")
+            try resources.write(LargeFileParseTests.catalog(version: 0), to: "Big.xcstrings")
+            try resources.write("\"k\" = \"small 0\";\n", to: "ja.lproj/Small.strings")
+            daemon = try DaemonProcess(resources: [resources.path], startTimeout: 60)
+            subscriber = try daemon.connect(timeout: 60)
+            #expect(try subscriber.request(["op": "subscribe"])["ok"] as? Bool == true)
+        }
+
+        func saveCatalog(version: Int) throws {
+            try LargeFileParseTests.saveCatalog(version: version, in: resources.path)
+        }
+
+        func value(_ key: String, table: String) throws -> String? {
+            try daemon.request(["op": "lookup", "key": key, "lang": "ja", "table": table])["value"] as? String
+        }
+
+        /// The tables the next `changed` event names, as `lang/table`.
+        func nextChange() throws -> Set<String> {
+            while true {
+                let event = try subscriber.readObject()
+                guard event["event"] as? String == "changed" else { continue }
+                let changes = event["changes"] as? [[String: Any]] ?? []
+                return Set(changes.map { "\($0["lang"] as? String ?? "")/\($0["table"] as? String ?? "")" })
+            }
+        }
+    }
+
+    /// The issue's case: a big catalog rewritten, a small table edited while it parses. The
+    /// small edit's `changed` event comes first, with the catalog still at its old version
+    /// then; the catalog's comes after, with its new content.
+    @Test func aSmallEditIsServedWhileABigCatalogParses() throws {
+        let f = try Fixture()
+        try f.saveCatalog(version: 1)
+        // Past the settle window: the catalog's batch is read and its parse under way.
+        usleep(300_000)
+        try f.resources.write("\"k\" = \"small 1\";\n", to: "ja.lproj/Small.strings")
+        let first = try f.nextChange()
+        #expect(first == ["ja/Small"], "the catalog was served before the small edit: \(first)")
+        #expect(try f.value("k", table: "Small") == "small 1")
+        #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's parse ended before the small edit")
+        let second = try f.nextChange()
+        #expect(second.contains("ja/Big"), "\(second)")
+        #expect(try f.value("marker", table: "Big") == "big 1")
+        #expect(try f.value("key7", table: "Big") == "日本語のkey7、版1")
+    }
+
+    /// Saves faster than a parse: the catalog is saved every 150 ms while a client looks it
+    /// up. The versions served never go back, and the last save is served in the end.
+    @Test func rapidSavesOfABigCatalogNeverServeAnOlderContentAfterANewerOne() throws {
+        let f = try Fixture()
+        let saves = 8
+        let done = DispatchSemaphore(value: 0)
+        let directory = f.resources.path
+        DispatchQueue.global().async {
+            for version in 1...saves {
+                try? LargeFileParseTests.saveCatalog(version: version, in: directory)
+                usleep(150_000)
+            }
+            done.signal()
+        }
+        var served: [Int] = []
+        let client = try f.daemon.connect(timeout: 60)
+        func version() throws -> Int {
+            let reply = try client.request(["op": "lookup", "key": "marker", "lang": "ja", "table": "Big"])
+            return Int((reply["value"] as? String ?? "").dropFirst("big ".count)) ?? -1
+        }
+        while done.wait(timeout: .now()) == .timedOut {
+            served.append(try version())
+            usleep(5_000)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while served.last != saves, Date() < deadline {
+            served.append(try version())
+            usleep(20_000)
+        }
+        #expect(served.last == saves, "the last save was not served: \(Set(served).sorted())")
+        let backwards = zip(served, served.dropFirst()).filter { $0 > $1 }
+        #expect(backwards.isEmpty, "an older content served after a newer one: \(backwards)")
+        #expect(!served.contains(-1), "a lookup did not answer a version")
+    }
+
+    /// A parse that would not fit in the memory the daemon may still get (`RLIMIT_DATA`
+    /// set on the running daemon with `prlimit`) is not started: that file fails with an
+    /// "out of memory" error and keeps its table, the daemon goes on serving and reloading,
+    /// and the same bytes are parsed once the limit is lifted.
+    @Test func aParseThatWouldNotFitInMemoryFailsThatFileOnly() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
+        let f = try Fixture()
+        defer {
+            usleep(500_000)  // a crash's backtrace takes a moment
+            if !f.daemon.process.isRunning { Issue.record("l10nd ended: \(f.daemon.log.prefix(3000))") }
+        }
+        let pid = f.daemon.process.processIdentifier
+        func prlimitData(_ value: String) throws {
+            let result = try ProcessRunner.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(value)"])
+            try #require(result.status == 0, "prlimit: \(result.stderr)")
+        }
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
+        let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+        // 64 MB more: room to read the 14 MB catalog a few times over (each refresh of it
+        // reads it), not to parse it (its estimate is about 5 times the file: 2.7 in one
+        // allocation of its tape, then its model).
+        try prlimitData("\(used + 64 << 20):unlimited")
+        try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
+        var errors: [[String: Any]] = []
+        #expect(
+            try eventually(60) {
+                errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+                return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
+            }, "no out-of-memory error: \(errors)")
+        #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
+        try f.resources.write("\"k\" = \"small 1\";\n", to: "ja.lproj/Small.strings")
+        #expect(try eventually(30) { try f.value("k", table: "Small") == "small 1" }, "a small edit was not served")
+        try prlimitData("unlimited:unlimited")
+        try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
+        #expect(
+            try eventually(120) { try f.value("marker", table: "Big") == "big 1" },
+            "not parsed after the limit was lifted")
+        #expect(f.daemon.process.isRunning, "\(f.daemon.log.suffix(2000))")
+        #expect(f.daemon.log.contains("out of memory"), "the log does not say it")
+    }
+}
