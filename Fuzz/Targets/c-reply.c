@@ -2,11 +2,13 @@
  * cut into lines as the client cuts it (line_reader, take_line); each line is routed as the
  * shared client routes replies (reply_for_line), read as a lookup's reply, a finished
  * string's, and a batch's of 0 to 4 keys (the count from the first byte), and read as a
- * subscription's event. Beyond "no crash, no leak": a reader that says L10ND_OK filled
+ * subscription's event, and as a `chain` reply (l10nd_chain_make), which is kept and let go.
+ * Beyond "no crash, no leak": a reader that says L10ND_OK filled
  * every string it promises, one that fails left its results zeroed and said why, and the
  * lines taken are exactly the newline-ended pieces of the input. */
 #include "l10nd.c"
 #include "l10nd_segments.c" /* what l10nd.c calls for mapped lookups */
+#include "l10nd_chains.c"   /* the chains mapped lookups walk */
 
 #include <stdint.h>
 
@@ -46,6 +48,21 @@ static void read_as_replies(const char *line, size_t keys) {
         l10nd_result_free(&results[i]);
     }
     require(code == L10ND_OK || err.message[0], "a refused batch reply said nothing");
+    l10nd_error chain_err = {0};
+    l10nd_chain *chain = l10nd_chain_make(reply, 1, "de\0\1\0", 5, &chain_err);
+    if (chain) {
+        require(!chain->refused && chain->refs == 1, "a chain made from a reply is refused or shared");
+        for (size_t i = 0; i < chain->count; i++) require(chain->languages[i] != NULL, "a chain lacks a language");
+        l10nd_chains chains = {.mu = PTHREAD_MUTEX_INITIALIZER};
+        l10nd_chains_keep(&chains, chain);
+        l10nd_chain *kept = l10nd_chains_get(&chains, 1, "de\0\1\0", 5);
+        require(kept == chain, "a kept chain is not found");
+        l10nd_chain_release(kept);
+        l10nd_chain_release(chain);
+        l10nd_chains_clear(&chains);
+    } else {
+        require(chain_err.code == L10ND_ERR_PROTOCOL && chain_err.message[0], "a refused chain reply said nothing");
+    }
     json_object_put(reply);
 }
 

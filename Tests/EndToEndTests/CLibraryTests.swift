@@ -356,15 +356,69 @@ import Testing
                 for (index, key) in keys.enumerated() where !key.contains("\t") && !key.contains("\n") {
                     lines += "\(language)\t\(table)\t\(key)\n"
                     if index % 9 == 0 { lines += "\(language)\t\(table)\t\(key) ✗\n" }
+                    // An ASCII miss is answered in place; a non-ASCII one (above) is asked, as
+                    // the library does not compose keys (NFC) to be sure it is absent.
+                    if index % 9 == 4 { lines += "\(language)\t\(table)\t\(key) (missing)\n" }
+                    // Fallbacks along chains only the daemon builds (CLDR parents, likely
+                    // subtags, last resorts, lists, Accept-Language, none), and misses.
+                    if index % 4 == 0 {
+                        let other = Self.fallbackLanguages[(index / 4) % Self.fallbackLanguages.count]
+                        lines += "\(other)\t\(table)\t\(key)\n"
+                    }
                 }
             }
         }
         let directory = try TemporaryDirectory(prefix: "clib-parity")
         try lines.write(toFile: directory.path + "/keys", atomically: true, encoding: .utf8)
-        let output = try Self.run(build.check, ["parity", directory.path + "/keys"], socket: daemon.socketPath)
+        let output = try Self.run(
+            build.check, ["parity", directory.path + "/keys", String(daemon.process.processIdentifier)],
+            socket: daemon.socketPath)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains("differ=0 errors=0 mapped=yes"), "\(output.stdout)\(output.stderr)")
+        // With the daemon stopped, what still answers was answered in place: nearly every line
+        // (plural entries and non-ASCII misses are asked), fallbacks and misses among them.
+        let counts = Dictionary(
+            output.stdout.split(separator: " ").compactMap { field -> (String, Int)? in
+                let parts = field.split(separator: "=")
+                guard parts.count == 2, let number = Int(parts[1].trimmingCharacters(in: .whitespacesAndNewlines))
+                else { return nil }
+                return (String(parts[0]), number)
+            }, uniquingKeysWith: { first, _ in first })
+        let lookups = try #require(counts["lookups"])
+        #expect(try #require(counts["in_place"]) * 10 > lookups * 9, "\(output.stdout)")
+        #expect(try #require(counts["fallbacks"]) > 1_000, "\(output.stdout)")
+        #expect(try #require(counts["misses"]) > 500, "\(output.stdout)")
     }
+
+    /// A daemon that refuses `map` for real, with no test hook: its descriptor limit is
+    /// lowered from outside (`prlimit`) to leave it one descriptor free, so the slab of a file
+    /// rewritten then cannot be had (its memory file needs two) and the rebuilt segment lies in
+    /// private memory: `map` answers `unavailable`, and the library's lookups are asked of the
+    /// daemon and answer exactly as before (`check refused`).
+    @Test func lookupsAreAskedAndRightWhenMapIsRefused() throws {
+        let build = try Self.plain.get()
+        let directory = try TemporaryDirectory(prefix: "clib-refused")
+        let resources = directory.path + "/Resources"
+        for (language, text) in [("de", "\"a\" = \"A de\";\n"), ("en", "\"a\" = \"A en\";\n\"b\" = \"B en\";\n")] {
+            try FileManager.default.createDirectory(
+                atPath: "\(resources)/\(language).lproj", withIntermediateDirectories: true)
+            try text.write(
+                toFile: "\(resources)/\(language).lproj/Localizable.strings", atomically: true, encoding: .utf8)
+        }
+        let daemon = try DaemonProcess(resources: [resources])
+        let output = try Self.run(
+            build.check,
+            ["refused", String(daemon.process.processIdentifier), resources + "/de.lproj/Localizable.strings"],
+            socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "generation=-1 refusal=unavailable\nrefused: ok\n", "\(output.stdout)\(output.stderr)")
+    }
+
+    /// The `check parity` languages of the fallback lines: `|` separates a list's tags.
+    static let fallbackLanguages = [
+        "de-AT", "zh-Hant-TW", "zh-TW", "pt", "pt-PT", "en-AU", "es-MX", "sr-Latn", "nb", "Base", "sv|de",
+        "fi|ja-JP", "fr-CH, fr;q=0.9, en;q=0.8", "", "ja_JP.UTF-8", "sv",
+    ]
 
     static let mastodonResources = "corpus/mastodon-ios/MastodonSDK/Sources/MastodonLocalization/Resources"
 

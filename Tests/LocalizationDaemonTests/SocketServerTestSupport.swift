@@ -157,7 +157,7 @@ struct TestHandler: WireRequestHandler {
             reply(.fields(["protocol": .integer(Int64(WireProtocolVersion.major))]))
         case .missing:
             reply(.error(WireError(code: .forbidden, message: "not for you")))
-        case .languages, .subscribe, .reset, .metrics, .map:
+        case .languages, .subscribe, .reset, .metrics, .map, .chain:
             reply(.ok)
         }
     }

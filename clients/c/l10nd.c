@@ -13,9 +13,15 @@
  *   waiting) under a trylock, so an announced change retires the mapped generation before the
  *   next lookup reads it, and whoever sees the change maps the new one. Lookups read the
  *   current generation under a read lock; a new one is swapped in under the write lock, and
- *   the old one unmapped then, when no lookup can be reading it. */
+ *   the old one unmapped then, when no lookup can be reading it.
+ * - Mapped lookups walk the fallback chain the daemon builds (protocol 1.7 `chain`, asked once
+ *   per query's languages and table in a generation, l10nd_chains.c): a fallback and a miss are
+ *   answered in place too, and reported to the daemon's missing-key report in one `batch` per
+ *   (languages, table) at most every MISS_INTERVAL_MS, by the lookup that finds that time has
+ *   passed (no thread of the library's own), and at l10nd_close. */
 #define _GNU_SOURCE
 #include "l10nd.h"
+#include "l10nd_chains.h"
 #include "l10nd_segments.h"
 
 #include <errno.h>
@@ -37,6 +43,9 @@
 #define MAX_DESCRIPTORS 253            /* SCM_MAX_FD: the most one message carries (a map's slabs) */
 #define WATCH_RETRY_MS 100             /* between attempts at the watch connection while l10nd is away */
 #define DEFAULT_TIMEOUT_MS 5000
+#define MISS_INTERVAL_MS 200           /* between two reports of in-place misses (the Swift client's) */
+#define MISS_CAPACITY 4096             /* distinct keys waiting to be reported; more are dropped */
+#define CLOSE_FLUSH_MS 500             /* the longest l10nd_close waits to report the last misses */
 
 /* ---- the socket rule ---- */
 
@@ -331,6 +340,15 @@ struct l10nd_client {
     pthread_rwlock_t map_lock;      /* lookups read `current` under it; a swap writes */
     l10nd_mapping *current;         /* written with watch_mu and map_lock held */
     long long announced;            /* atomic: the newest generation an event or reply announced */
+    l10nd_chains chains;            /* the daemon's chains of the generation mapped */
+    int no_chains;                  /* atomic: the daemon has no `chain` (older than 1.7) */
+
+    /* In-place misses and fallbacks waiting to be reported (miss_mu). */
+    pthread_mutex_t miss_mu;
+    json_object *misses;            /* batch request text (languages, table) -> batch request */
+    size_t miss_count;
+    int misses_sent;                /* whether a report went out yet */
+    struct timespec miss_due;       /* no report before */
 
     struct l10nd_client *previous, *next; /* in the list of open clients (fork_mu) */
 };
@@ -362,6 +380,8 @@ static void init_locks(l10nd_client *c) {
     pthread_rwlockattr_setkind_np(&preference, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
     pthread_rwlock_init(&c->map_lock, &preference);
     pthread_rwlockattr_destroy(&preference);
+    pthread_mutex_init(&c->chains.mu, NULL);
+    pthread_mutex_init(&c->miss_mu, NULL);
 }
 
 static void before_fork(void) { pthread_mutex_lock(&fork_mu); }
@@ -383,6 +403,9 @@ static void after_fork_in_child(void) {
         c->watch_fd = -1; /* the next lookup connects its own watch and maps again */
         c->watch_input.length = 0;
         c->watch_retry = (struct timespec){0};
+        json_object_put(c->misses); /* the parent's to report */
+        c->misses = json_object_new_object();
+        c->miss_count = 0;
     }
     pthread_mutex_init(&fork_mu, NULL);
 }
@@ -485,6 +508,12 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     c->mapped = mode_is_mapped(getenv("L10N_MODE"));
     c->watch_fd = -1;
     c->refused = -1;
+    if (!(c->misses = json_object_new_object())) {
+        free(c->path);
+        free(c);
+        l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
+        return NULL;
+    }
     add_open_client(c);
     struct timespec deadline = deadline_after(c->timeout_ms);
     pthread_mutex_lock(&c->mu);
@@ -498,8 +527,18 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     return c;
 }
 
+static void send_misses(l10nd_client *c, json_object *misses);
+
 void l10nd_close(l10nd_client *c) {
     if (!c) return;
+    if (c->fd >= 0 && c->misses && json_object_object_length(c->misses)) {
+        /* The last misses answered in place, for the report; a daemon gone or hung holds the
+         * close up CLOSE_FLUSH_MS at most. */
+        if (c->timeout_ms > CLOSE_FLUSH_MS) c->timeout_ms = CLOSE_FLUSH_MS;
+        send_misses(c, c->misses);
+        c->misses = NULL;
+    }
+    json_object_put(c->misses);
     remove_open_client(c);
     if (c->fd >= 0) close(c->fd);
     if (c->watch_fd >= 0) close(c->watch_fd);
@@ -507,6 +546,9 @@ void l10nd_close(l10nd_client *c) {
     pthread_rwlock_destroy(&c->map_lock);
     pthread_mutex_destroy(&c->watch_mu);
     free(c->watch_input.data);
+    l10nd_chains_clear(&c->chains);
+    pthread_mutex_destroy(&c->chains.mu);
+    pthread_mutex_destroy(&c->miss_mu);
     pthread_cond_destroy(&c->changed);
     pthread_mutex_destroy(&c->mu);
     pthread_mutex_destroy(&c->write_mutex);
@@ -568,8 +610,10 @@ static void read_one(l10nd_client *c, const struct timespec *deadline) {
     pthread_cond_broadcast(&c->changed);
 }
 
-/* Sends request (an object; its "id" is set here) and waits for its reply. */
-static int call(l10nd_client *c, json_object *request, json_object **reply_out, l10nd_error *err) {
+/* Sends request (an object; its "id" is set here) and waits for its reply. `patient`: a daemon
+ * that is not listening is waited for until the time limit (a restart); else it fails at once
+ * (what the library asks on its own behalf: a chain, a report of misses). */
+static int call_with(l10nd_client *c, json_object *request, json_object **reply_out, int patient, l10nd_error *err) {
     *reply_out = NULL;
     struct timespec deadline = deadline_after(c->timeout_ms);
     waiter w;
@@ -577,7 +621,7 @@ static int call(l10nd_client *c, json_object *request, json_object **reply_out, 
         memset(&w, 0, sizeof w);
         pthread_mutex_lock(&c->write_mutex);
         pthread_mutex_lock(&c->mu);
-        int code = ensure_connected(c, &deadline, 1, err);
+        int code = ensure_connected(c, &deadline, patient, err);
         if (code) {
             pthread_mutex_unlock(&c->mu);
             pthread_mutex_unlock(&c->write_mutex);
@@ -642,6 +686,10 @@ static int call(l10nd_client *c, json_object *request, json_object **reply_out, 
     if (w.code) return l10nd_fail(err, w.code, "%s", w.message);
     if (!code) code = l10nd_fail(err, L10ND_ERR_IO, "the connection to l10nd was replaced");
     return code;
+}
+
+static int call(l10nd_client *c, json_object *request, json_object **reply_out, l10nd_error *err) {
+    return call_with(c, request, reply_out, 1, err);
 }
 
 /* ---- requests and replies ---- */
@@ -875,6 +923,9 @@ static int watch_connect(l10nd_client *c, l10nd_error *err) {
     json_object_put(reply);
     if (code) return code;
     install(c, NULL);
+    /* Another daemon counts its generations anew: its chains are asked anew, and it may know `chain`. */
+    l10nd_chains_clear(&c->chains);
+    __atomic_store_n(&c->no_chains, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&c->announced, 0, __ATOMIC_RELEASE);
     c->refused = -1;
     return map_now(c, err);
@@ -904,28 +955,157 @@ static void watch(l10nd_client *c) {
     pthread_mutex_unlock(&c->watch_mu);
 }
 
-/* A lookup of each of `keys` in the query's one language from the mapped generation: 1 when
- * every key is there as a plain entry (results filled), 0 when the daemon must answer. */
-static int mapped_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
-                          l10nd_result *results) {
-    if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || q->language_count != 1 || !q->languages ||
-        !q->languages[0] || q->count || q->arg_count)
-        return 0;
-    watch(c);
-    l10nd_error e = {0};
+/* A lookup of each of `keys` in the query's one language from its own mapped segment: 1 when
+ * every key is there as a plain entry (results filled), 0 when the chain must say. */
+static int own_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                       l10nd_result *results, l10nd_error *e) {
+    if (q->language_count != 1 || !q->languages || !q->languages[0]) return 0;
     int answered = 1;
     pthread_rwlock_rdlock(&c->map_lock);
     const l10nd_mapping *m = c->current;
     if (!m || l10nd_mapping_generation(m) < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)) answered = 0;
     for (size_t i = 0; i < key_count && answered; i++) {
-        int found = l10nd_mapping_find(m, q->languages[0], q->table, keys[i], &results[i].value, &e);
+        int found = l10nd_mapping_probe(m, q->languages[0], q->table, keys[i], &results[i].value, e);
         results[i].found = 1;
         results[i].generation = l10nd_mapping_generation(m);
-        answered = found == 1 && (results[i].lang = strdup(q->languages[0]));
+        answered = found == L10ND_PROBE_FOUND && (results[i].lang = strdup(q->languages[0]));
     }
     pthread_rwlock_unlock(&c->map_lock);
     if (!answered)
         for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
+    return answered;
+}
+
+/* The daemon's chain for the query (named `name`) in `generation`, asked now and kept: a
+ * reference the caller releases, or NULL (the lookup asks the daemon). */
+static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long generation, const char *name,
+                              size_t name_length) {
+    json_object *request = base_request("chain", q), *reply = NULL, *ok, *error, *code, *replied;
+    int failed = call_with(c, request, &reply, 0, NULL);
+    json_object_put(request);
+    if (failed) return NULL;
+    l10nd_chain *chain = NULL;
+    if (!json_object_object_get_ex(reply, "ok", &ok) || !json_object_get_boolean(ok)) {
+        const char *refusal = json_object_object_get_ex(reply, "error", &error) &&
+                                      json_object_object_get_ex(error, "code", &code) &&
+                                      json_object_is_type(code, json_type_string)
+                                  ? json_object_get_string(code)
+                                  : "";
+        if (!strcmp(refusal, "unknown_op")) __atomic_store_n(&c->no_chains, 1, __ATOMIC_RELEASE);
+        /* A tag the daemon refuses: every such lookup is asked, and refused as the daemon does. */
+        else if (!strcmp(refusal, "bad_request")) chain = l10nd_chain_make(NULL, generation, name, name_length, NULL);
+    } else if (json_object_object_get_ex(reply, "generation", &replied) &&
+               json_object_is_type(replied, json_type_int) && json_object_get_int64(replied) != generation) {
+        announce(c, json_object_get_int64(replied)); /* newer: mapped at the next lookup, asked meanwhile */
+    } else {
+        chain = l10nd_chain_make(reply, generation, name, name_length, NULL);
+    }
+    json_object_put(reply);
+    if (chain) l10nd_chains_keep(&c->chains, chain);
+    return chain;
+}
+
+/* Sends each batch request of `misses` (taken out of the client, freed here) and drops the
+ * replies: the daemon counts a batch's misses and fallbacks as it counts lookups'. */
+static void send_misses(l10nd_client *c, json_object *misses) {
+    json_object_object_foreach(misses, name, request) {
+        (void)name;
+        json_object *reply = NULL;
+        if (!call_with(c, request, &reply, 0, NULL)) json_object_put(reply);
+    }
+    json_object_put(misses);
+}
+
+/* Notes the keys of `keys` marked in `report` (answered in place as misses or fallbacks) for
+ * the missing-key report, and sends what waits when MISS_INTERVAL_MS has passed since the last
+ * report. A key noted again before it is sent is sent once. */
+static void report_misses(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                          const unsigned char *report) {
+    json_object *batch = base_request("batch", q), *request, *list;
+    const char *name = json_object_to_json_string_ext(batch, JSON_C_TO_STRING_PLAIN);
+    json_object *due = NULL;
+    pthread_mutex_lock(&c->miss_mu);
+    if (!c->misses || !name) {
+        pthread_mutex_unlock(&c->miss_mu);
+        json_object_put(batch);
+        return;
+    }
+    if (!json_object_object_get_ex(c->misses, name, &request)) {
+        json_object_object_add(c->misses, name, request = json_object_get(batch));
+        json_object_object_add(request, "keys", json_object_new_array());
+    }
+    json_object_object_get_ex(request, "keys", &list);
+    for (size_t i = 0; i < key_count && list; i++) {
+        if (!report[i] || c->miss_count >= MISS_CAPACITY) continue;
+        size_t length = json_object_array_length(list), k = 0;
+        while (k < length && strcmp(json_object_get_string(json_object_array_get_idx(list, k)), keys[i])) k++;
+        if (k < length) continue;
+        json_object_array_add(list, json_object_new_string(keys[i]));
+        c->miss_count++;
+    }
+    if (!c->misses_sent || ms_left(&c->miss_due) == 0) {
+        json_object *fresh = json_object_new_object();
+        if (fresh) {
+            due = c->misses;
+            c->misses = fresh;
+            c->miss_count = 0;
+            c->misses_sent = 1;
+            c->miss_due = deadline_after(MISS_INTERVAL_MS);
+        }
+    }
+    pthread_mutex_unlock(&c->miss_mu);
+    json_object_put(batch);
+    if (due) send_misses(c, due);
+}
+
+/* Every key along the daemon's chain for the query from the mapped generation: 1 when each
+ * is answered in place (results filled as the daemon would: value, found, lang), 0 when the
+ * daemon must answer. */
+static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                         l10nd_result *results, l10nd_error *e) {
+    if (__atomic_load_n(&c->no_chains, __ATOMIC_ACQUIRE)) return 0;
+    pthread_rwlock_rdlock(&c->map_lock);
+    long long generation = c->current ? l10nd_mapping_generation(c->current) : -1;
+    pthread_rwlock_unlock(&c->map_lock);
+    if (generation < 0 || generation < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)) return 0;
+    size_t name_length;
+    char *name = l10nd_chain_name(q, &name_length);
+    unsigned char *report = calloc(key_count ? key_count : 1, 1);
+    l10nd_chain *chain = name && report ? l10nd_chains_get(&c->chains, generation, name, name_length) : NULL;
+    if (!chain && name && report) chain = ask_chain(c, q, generation, name, name_length);
+    free(name);
+    int answered = chain != NULL, reported = 0;
+    pthread_rwlock_rdlock(&c->map_lock);
+    const l10nd_mapping *m = c->current;
+    /* The generation the chain was built for, and still the newest announced. */
+    if (!m || !chain || l10nd_mapping_generation(m) != chain->generation ||
+        chain->generation < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE))
+        answered = 0;
+    for (size_t i = 0; i < key_count && answered; i++) {
+        int one = 0;
+        answered = l10nd_chain_answer(m, chain, q->table, keys[i], &results[i], &one, e) == 1;
+        report[i] = (unsigned char)one;
+        reported |= one;
+    }
+    pthread_rwlock_unlock(&c->map_lock);
+    l10nd_chain_release(chain);
+    if (!answered)
+        for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
+    else if (reported)
+        report_misses(c, q, keys, key_count, report);
+    free(report);
+    return answered;
+}
+
+/* Each of `keys` from the mapped generation: 1 when every one is answered in place (results
+ * filled), 0 when the daemon must answer (a count, arguments, a plural entry...). */
+static int mapped_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
+                          l10nd_result *results) {
+    if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || q->count || q->arg_count) return 0;
+    watch(c);
+    l10nd_error e = {0};
+    int answered = own_answers(c, q, keys, key_count, results, &e);
+    if (!answered && !e.code) answered = chain_answers(c, q, keys, key_count, results, &e);
     if (e.code) { /* a damaged segment: said by l10nd_mapping_state, and the daemon answers */
         pthread_mutex_lock(&c->watch_mu);
         c->map_error = e;

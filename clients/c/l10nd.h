@@ -89,9 +89,12 @@ int l10nd_batch(l10nd_client *client, const l10nd_query *query, const char *cons
  * said once per process on standard error, "l10nd-client: L10N_MODE=… is not a mode of this
  * library (mapped, direct); using mapped mode"). The client maps the daemon's compiled segments
  * (protocol 1.6 `map`, on a second connection that is subscribed to changes) and answers a
- * lookup or batch in one language, without count or args, whose keys that language's own
- * segment has as plain entries, in place: no round trip, the same answer. Anything else — a
- * fallback, a miss, a plural entry, several languages — is asked of the daemon. A change
+ * lookup or batch without count or args whose keys are plain strings in place, along the
+ * daemon's fallback chain (asked once per languages and table and generation: protocol 1.7
+ * `chain`): no round trip, the same value, found and lang, fallbacks and misses too (these
+ * are reported to the daemon's missing-key report, one batch at most every 200 ms). A plural
+ * entry, a count or args, a pseudo-language's derived answer and a non-ASCII key a segment
+ * lacks as given are asked of the daemon. A change
  * event, or a reply from a newer generation, retires the mapped one before the next lookup
  * reads it; the new one is mapped by the next lookup to see the change. A daemon that
  * refuses `map` is asked every time. While the daemon is away the last generation mapped

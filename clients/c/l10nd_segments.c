@@ -286,24 +286,32 @@ done:
     return code;
 }
 
-int l10nd_mapping_find(const l10nd_mapping *m, const char *lang, const char *table, const char *key, char **value,
-                       l10nd_error *err) {
+int l10nd_mapping_probe(const l10nd_mapping *m, const char *lang, const char *table, const char *key, char **value,
+                        l10nd_error *err) {
     *value = NULL;
     l10nd_segment wanted = {.table = table && *table ? table : "Localizable", .language = lang};
     wanted.table_length = (uint32_t)strlen(wanted.table);
     wanted.language_length = (uint32_t)strlen(lang);
     const l10nd_segment *s = bsearch(&wanted, m->segments, m->segment_count, sizeof wanted, compare_segments);
-    if (!s) return 0;
+    if (!s) return L10ND_PROBE_ABSENT;
     const char *bytes;
     uint32_t length;
     int plural = 0;
-    int found = l10nd_segment_find(s, key, strlen(key), &bytes, &length, &plural);
+    size_t key_length = strlen(key);
+    int found = l10nd_segment_find(s, key, key_length, &bytes, &length, &plural);
     if (found < 0)
         return -l10nd_fail(err, L10ND_ERR_PROTOCOL, "segment %s/%s of generation %lld is damaged", lang, wanted.table,
                        m->generation);
-    if (!found || plural) return 0;
+    if (!found) {
+        /* The index holds each key's NFC form, which this library does not compute: a key with
+         * a byte >= 0x80 may be there composed, so only the daemon can say it is absent. */
+        for (size_t i = 0; i < key_length; i++)
+            if ((unsigned char)key[i] >= 0x80) return L10ND_PROBE_ASK;
+        return L10ND_PROBE_ABSENT;
+    }
+    if (plural) return L10ND_PROBE_ASK;
     if (!(*value = malloc(length + 1))) return -l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
     memcpy(*value, bytes, length);
     (*value)[length] = 0;
-    return 1;
+    return L10ND_PROBE_FOUND;
 }

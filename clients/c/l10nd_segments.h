@@ -52,12 +52,17 @@ typedef struct l10nd_mapping l10nd_mapping;
 L10ND_INTERNAL int l10nd_mapping_make(json_object *manifest, const int *fds, size_t fd_count, l10nd_mapping **out,
                                       l10nd_error *err);
 L10ND_INTERNAL long long l10nd_mapping_generation(const l10nd_mapping *m);
-/* The value of `key` in (lang, table)'s own segment when it has it as a plain entry: 1 with a
- * malloc'd copy in *value; 0 when the daemon must answer (no such segment, key or plain
- * entry; an absent non-ASCII key, which the daemon also tries composed); a negated error
- * code (damage, memory). */
-L10ND_INTERNAL int l10nd_mapping_find(const l10nd_mapping *m, const char *lang, const char *table, const char *key,
-                                      char **value, l10nd_error *err);
+/* What l10nd_mapping_probe found. */
+enum {
+    L10ND_PROBE_ABSENT = 0, /* (lang, table) has no segment, or its segment surely lacks the key */
+    L10ND_PROBE_FOUND = 1,  /* a plain entry: its value in *value */
+    L10ND_PROBE_ASK = 2,    /* only the daemon can answer: a plural entry, or an absent key with a
+                               byte >= 0x80, which the daemon also tries composed (NFC) */
+};
+/* `key` in (lang, table)'s own segment: one of the above (*value a malloc'd copy when
+ * FOUND), or a negated error code (damage, memory). */
+L10ND_INTERNAL int l10nd_mapping_probe(const l10nd_mapping *m, const char *lang, const char *table, const char *key,
+                                       char **value, l10nd_error *err);
 /* Unmaps and frees (NULL is fine). */
 L10ND_INTERNAL void l10nd_mapping_free(l10nd_mapping *m);
 

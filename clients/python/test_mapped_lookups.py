@@ -27,6 +27,8 @@ NO_CORPUS = f"the corpus is not at {CORPUS} (L10ND_SHARED names the shared folde
 IINA = os.path.join(CORPUS, "iina")
 MASTODON = os.path.join(CORPUS, "mastodon-ios", "MastodonSDK", "Sources", "MastodonLocalization", "Resources")
 CORPUS_LANGUAGES = ["de", "fr", "ja", "zh-Hans", "pt-BR", "en-GB", "ru", "ar"]
+FALLBACK_LANGUAGES = ["de-AT", "zh-Hant-TW", "zh-TW", "pt", "pt-PT", "en-AU", "es-MX", "sr-Latn", "nb", "Base",
+                      ["sv", "de"], ["fi", "ja-JP"], "fr-CH, fr;q=0.9, en;q=0.8", None, "ja_JP.UTF-8", "sv"]
 
 
 def value(lang, index, version):
@@ -145,6 +147,30 @@ class MappedLookupTests(unittest.TestCase):
             print(f"\n{THREADS} threads × {LOOKUPS} mapped calls with {VERSIONS} rewrites: "
                   f"{THREADS * LOOKUPS / took:,.0f} calls/s")
 
+    def test_misses_and_fallbacks_answered_in_place_reach_the_missing_key_report(self):
+        """As the Swift client's: the daemon never saw these lookups, the client reports them."""
+        with Client(self.socket) as client:
+            self.assertIsNotNone(wait_for_mapping(client))
+            fallback = client._mapped_answer({"op": "lookup", "key": "key 1", "lang": ["sv", "de"]})
+            miss = client._mapped_answer({"op": "lookup", "key": "nowhere", "lang": "fr"})
+            batch = client._mapped_answer({"op": "batch", "keys": ["key 2", "nor here"], "lang": "pt-PT"})
+            self.assertEqual(fallback, {"ok": True, "value": value("de", 1, 0), "found": True, "lang": "de",
+                                        "generation": client.mapped_generation})
+            self.assertEqual(miss, {"ok": True, "value": "nowhere", "found": False,
+                                    "generation": client.mapped_generation})
+            self.assertEqual(batch["values"], [value("pt-BR", 2, 0), "nor here"])  # Apple's last resort
+            want = [("sv", "key 1", "de"), ("fr", "nowhere", None), ("pt-PT", "nor here", None),
+                    ("pt-PT", "key 2", "pt-BR")]
+            deadline = time.monotonic() + 5
+            while True:
+                entries = client.request("missing")["missing"]
+                got = [(e["lang"], e["key"], e.get("from")) for e in entries]
+                if all(entry in got for entry in want) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            for entry in want:
+                self.assertIn(entry, got)
+
     def test_old_generations_are_unmapped(self):
         with Client(self.socket) as client:
             self.assertIsNotNone(wait_for_mapping(client))
@@ -246,12 +272,18 @@ class MappedCorpusParityTests(unittest.TestCase):
                 requests.append(dict(key=key, lang=lang, table=table))
                 if entry["plural"]:
                     requests += [dict(key=key, lang=lang, table=table, count=n) for n in (0, 1, 2, 5, 21)]
+        plain = [r for r in requests if "count" not in r]
         requests += [dict(key=r["key"], lang="sv", table=r["table"]) for r in requests[::7]]  # fallbacks
         requests += [dict(key=r["key"] + " ✗", lang=r["lang"], table=r["table"]) for r in requests[::11]]  # misses
+        # Fallbacks along chains the daemon builds from CLDR data (parents, likely subtags,
+        # Apple's last resorts, preference lists, Accept-Language, the default), and misses.
+        for index, request in enumerate(plain[::5]):
+            lang = FALLBACK_LANGUAGES[index % len(FALLBACK_LANGUAGES)]
+            requests.append(dict(key=request["key"], table=request["table"], **({} if lang is None else {"lang": lang})))
         self.assertGreater(len(requests), 5_000)
         with Client(self.socket, mode="direct") as direct, Client(self.socket) as mapped:
             self.assertIsNotNone(wait_for_mapping(mapped))
-            in_place = 0
+            in_place = fallbacks = misses = 0
             for request in requests:
                 want = direct.lookup(**request)
                 message = {"op": "lookup", **request}
@@ -260,8 +292,17 @@ class MappedCorpusParityTests(unittest.TestCase):
                 if answer is not None:
                     self.assertEqual(answer, want, request)
                     in_place += 1
-            self.assertGreater(in_place, len(requests) // 2)
-            print(f"\n{len(requests)} corpus lookups equal the daemon's; {in_place} answered in place")
+                    misses += not answer["found"]
+                    fallbacks += answer["found"] and answer["lang"] != request.get("lang")
+            # Every plain-string lookup is answered in place: only plural entries are asked.
+            plural_keys = sum(1 for r in requests if "count" in r)
+            self.assertGreater(in_place, (len(requests) - 2 * plural_keys) * 9 // 10)
+            self.assertGreater(fallbacks, 1_000)
+            self.assertGreater(misses, 500)
+            for lang in ("de-AT", "zh-Hant-TW", "pt-PT", "en-AU"):
+                self.assertIsNotNone(mapped._mapped_answer({"op": "lookup", "key": "Open", "lang": lang}), lang)
+            print(f"\n{len(requests)} corpus lookups equal the daemon's; {in_place} answered in place "
+                  f"({fallbacks} from a fallback language, {misses} misses)")
 
 
 if __name__ == "__main__":

@@ -141,6 +141,8 @@ package final class LookupService: WireRequestHandler {
                     .fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
             case .subscribe:
                 reply(.ok)  // the server answers subscribe itself; this is never reached
+            case .chain(let languages, let table):
+                reply(.fields(try chainFields(languages: languages, table: table)))
             case .map:
                 // The server sends `map` to handleMap (the reply carries a descriptor).
                 reply(.error(WireError(code: .badRequest, message: "map is answered with a descriptor")))

@@ -58,7 +58,7 @@ package enum BinaryFrameCodec {
             if let arguments {
                 writer.write(WireValue.array(arguments.map { $0.map { .array($0.map(WireValue.init)) } ?? .null }))
             }
-        case .table(let languages, let table):
+        case .table(let languages, let table), .chain(let languages, let table):
             writer.write(languages)
             writer.write(table ?? "")
         }
@@ -118,6 +118,9 @@ package enum BinaryFrameCodec {
         case .table:
             let languages = try reader.readStrings("languages")
             return .table(languages: languages, table: try readTable(&reader))
+        case .chain:
+            let languages = try reader.readStrings("languages")
+            return .chain(languages: languages, table: try readTable(&reader))
         }
     }
 

@@ -58,7 +58,7 @@ package enum JSONLineCodec {
                 writer.writeMember("args", first: &first)
                 writer.write(WireValue.array(arguments.map { $0.map { .array($0.map(WireValue.init)) } ?? .null }))
             }
-        case .table(let languages, let table):
+        case .table(let languages, let table), .chain(let languages, let table):
             writeLanguagesAndTable(languages, table, into: &writer, first: &first)
         }
         writer.writeRaw("}\n")
@@ -129,6 +129,8 @@ package enum JSONLineCodec {
                 })
         case .table:
             return .table(languages: try languages(object), table: try table(object))
+        case .chain:
+            return .chain(languages: try languages(object), table: try table(object))
         }
     }
 

@@ -56,6 +56,12 @@ public enum WireOperation: Sendable, Hashable {
     /// `source_languages`, `slabs`, `segments`); the slabs' descriptors travel with the reply's
     /// bytes (`SCM_RIGHTS`), so only a client that reads with `recvmsg` may ask.
     case map
+    /// `chain` (protocol 1.7): the languages a lookup of `table` for `languages` probes, in
+    /// order, as the daemon's generation builds them (its ``FallbackChain``, with the table's
+    /// catalog source language before the development language). A client that maps the
+    /// segments asks it once per preference list and table, and answers those lookups in
+    /// place along it: the chain's CLDR data lives in the daemon alone.
+    case chain(languages: [String], table: String?)
 
     /// The most entries a lookup's `counts` may have: more is `bad_request`. A format with
     /// more arguments than this is not worth a longer list; its later variables take `other`.
@@ -83,6 +89,7 @@ public enum WireOperation: Sendable, Hashable {
         case .reset: .reset
         case .metrics: .metrics
         case .map: .map
+        case .chain: .chain
         }
     }
 }

@@ -25,9 +25,11 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
     case metrics = 0x0B
     /// `map`, op code `0x0C` (protocol 1.5).
     case map = 0x0C
+    /// `chain`, op code `0x0D` (protocol 1.7).
+    case chain = 0x0D
 
     /// The operation itself when it takes no arguments (`hello`, `status`…), so both
-    /// decoders share one mapping; `nil` for `lookup`, `batch` and `table`.
+    /// decoders share one mapping; `nil` for `lookup`, `batch`, `table` and `chain`.
     package var argumentFreeOperation: WireOperation? {
         switch self {
         case .hello: .hello
@@ -39,7 +41,7 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .reset: .reset
         case .metrics: .metrics
         case .map: .map
-        case .lookup, .batch, .table: nil
+        case .lookup, .batch, .table, .chain: nil
         }
     }
 
@@ -58,6 +60,7 @@ package enum WireOperationKind: UInt8, Sendable, Hashable, CaseIterable {
         case .reset: "reset"
         case .metrics: "metrics"
         case .map: "map"
+        case .chain: "chain"
         }
     }
 

@@ -4,5 +4,5 @@ package enum WireProtocolVersion {
     /// The major version: bumped on any incompatible change to requests or replies.
     package static let major = 1
     /// The minor version: bumped when operations or fields are added.
-    package static let minor = 6
+    package static let minor = 7
 }

@@ -16,9 +16,14 @@
  *   check errors                       error paths: bad count, unknown socket, ok:false from the daemon
  *   check events                       a fake daemon sends event lines of other shapes ("event":null,
  *                                      a number) before a change event: they are skipped
- *   check parity FILE                  each line of FILE (LANG TAB TABLE TAB KEY) looked up mapped and
- *                                      asked of the daemon (a second client, direct): the same value,
- *                                      found and language every time
+ *   check parity FILE [PID]            each line of FILE (LANGS TAB TABLE TAB KEY; LANGS separated by
+ *                                      '|', empty for none) looked up mapped and asked of the daemon (a
+ *                                      second client, direct): the same value, found and language every
+ *                                      time; with the daemon's PID, it is then stopped and every line
+ *                                      looked up again: each still answered (in place) is the daemon's
+ *   check refused PID STRINGS_FILE     the daemon PID is left one descriptor free and STRINGS_FILE (de:
+ *                                      "a" = "A de"; en has "a" and "b") rewritten: `map` is refused
+ *                                      (private memory), and lookups are asked and right
  *   check mapped DIR THREADS PER       mapped lookups while a writer rewrites DIR's 8 languages (each
  *                                      LANG.lproj/Localizable.strings: "key N" = "LANG value N vV"; v0 at
  *                                      the start): every answer is the caller's key and language, never
@@ -32,9 +37,13 @@
 #define _GNU_SOURCE
 #include <l10nd.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -44,20 +53,24 @@
 
 typedef struct expectation {
     const char *key, *lang, *value;
+    const char *served; /* the language that answers, when not lang: a fallback along its chain */
 } expectation;
 
 /* From Examples/Resources. */
 static const expectation expected[] = {
-    {"こんにちは", "de", "Hallo"},     {"こんにちは", "en", "Hello"},    {"こんにちは", "fr", "Bonjour"},
-    {"こんにちは", "ja", "こんにちは"}, {"こんにちは", "pt-BR", "Olá"},   {"こんにちは", "zh-Hans", "你好"},
-    {"保存", "de", "Sichern"},        {"保存", "fr", "Enregistrer"},   {"設定", "de", "Einstellungen"},
+    {"こんにちは", "de", "Hallo", NULL},     {"こんにちは", "en", "Hello", NULL},
+    {"こんにちは", "fr", "Bonjour", NULL},   {"こんにちは", "ja", "こんにちは", NULL},
+    {"こんにちは", "pt-BR", "Olá", NULL},    {"こんにちは", "zh-Hans", "你好", NULL},
+    {"保存", "de", "Sichern", NULL},        {"保存", "fr", "Enregistrer", NULL},
+    {"設定", "de", "Einstellungen", NULL},  {"保存", "de-AT", "Sichern", "de"},
+    {"こんにちは", "pt-PT", "Olá", "pt-BR"},
 };
 #define EXPECTED (sizeof expected / sizeof expected[0])
 
 typedef struct job {
     l10nd_client *client;
     int index, count;
-    int asked; /* with a second language, so every lookup is a round trip */
+    int asked; /* with a count, so every lookup is a round trip */
     long wrong, errors;
     char first_problem[600];
 } job;
@@ -66,15 +79,18 @@ static void *run(void *argument) {
     job *j = argument;
     for (int i = 0; i < j->count; i++) {
         const expectation *e = &expected[(size_t)(j->index + i) % EXPECTED];
-        const char *languages[] = {e->lang, "fr"};
-        l10nd_query q = {.key = e->key, .languages = languages, .language_count = j->asked ? 2 : 1};
+        /* Every other mapped lookup with a second language: answered along the daemon's chain. */
+        const char *languages[] = {e->lang, "sv"}; /* l10nd serves no sv */
+        l10nd_query q = {.key = e->key, .languages = languages, .language_count = 1 + (size_t)(i % 2),
+                         .count = j->asked ? "1" : NULL};
+        const char *served = e->served ? e->served : e->lang;
         l10nd_result r;
         l10nd_error err;
         if (l10nd_lookup(j->client, &q, &r, &err)) {
             if (!j->errors++) snprintf(j->first_problem, sizeof j->first_problem, "error %d: %s", err.code, err.message);
             continue;
         }
-        if (strcmp(r.value, e->value) || !r.found || !r.lang || strcmp(r.lang, e->lang)) {
+        if (strcmp(r.value, e->value) || !r.found || !r.lang || strcmp(r.lang, served)) {
             if (!j->wrong++)
                 snprintf(j->first_problem, sizeof j->first_problem, "%s in %s: got %s (%s), want %s", e->key, e->lang,
                          r.value, r.lang ? r.lang : "-", e->value);
@@ -587,7 +603,65 @@ static int mapped(const char *directory, int threads, int per) {
 
 static int same(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
-static int parity(const char *file) {
+/* One parity line: LANGS TAB TABLE TAB KEY, LANGS each language separated by '|' (empty: none). */
+typedef struct parity_line {
+    char *text;
+    const char *languages[8];
+    size_t language_count;
+    const char *table, *key;
+    l10nd_result want; /* the daemon's answer */
+} parity_line;
+
+static int parity_parse(char *text, parity_line *p) {
+    p->text = text;
+    char *table = strchr(text, '\t'), *key = table ? strchr(table + 1, '\t') : NULL;
+    if (!key) return 0;
+    *table++ = 0;
+    *key++ = 0;
+    p->table = table;
+    p->key = key;
+    p->language_count = 0;
+    for (char *at = text; *text && at && p->language_count < 8;) {
+        p->languages[p->language_count++] = at;
+        if ((at = strchr(at, '|'))) *at++ = 0;
+    }
+    return 1;
+}
+
+static void parity_query(const parity_line *p, l10nd_query *q) {
+    *q = (l10nd_query){.key = p->key, .table = p->table, .languages = p->language_count ? p->languages : NULL,
+                       .language_count = p->language_count};
+}
+
+static void *close_connections(void *argument) {
+    int listener = *(int *)argument, connection;
+    while ((connection = accept(listener, NULL, NULL)) >= 0) close(connection);
+    return NULL;
+}
+
+/* A listener on `path` (in a stopped daemon's place) whose thread closes every connection as
+ * it comes; -1 when it cannot listen. */
+static int close_every_connection(const char *path, pthread_t *thread) {
+    static int listener;
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    if (!path || strlen(path) >= sizeof address.sun_path) return -1;
+    strcpy(address.sun_path, path);
+    unlink(path);
+    listener = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 64) ||
+        pthread_create(thread, NULL, close_connections, &listener)) {
+        if (listener >= 0) close(listener);
+        return -1;
+    }
+    return listener;
+}
+
+/* Every line looked up mapped and asked (a second client, direct): the same value, found and
+ * language. With a daemon pid, the daemon is then stopped for good (SIGTERM), a listener that
+ * closes every connection put in its place, and every line looked up again: what the mapped
+ * client still answers was answered in place, and must be the daemon's answer; the rest
+ * (plural entries, non-ASCII misses...) could only be asked, and fails. */
+static int parity(const char *file, pid_t daemon) {
     l10nd_error err;
     l10nd_client *mapped_client = l10nd_open(NULL, 10000, &err);
     l10nd_client *direct = mapped_client ? l10nd_open(NULL, 10000, &err) : NULL;
@@ -598,37 +672,176 @@ static int parity(const char *file) {
     }
     long long generation = wait_for_generation(mapped_client, 0);
     char line[8192];
-    long lookups = 0, differ = 0, errors = 0;
+    size_t count = 0, capacity = 0;
+    parity_line *lines = NULL;
+    long lookups = 0, differ = 0, errors = 0, in_place = 0, fallbacks = 0, misses = 0;
     while (fgets(line, sizeof line, in)) {
         line[strcspn(line, "\n")] = 0;
-        char *table = strchr(line, '\t'), *key = table ? strchr(table + 1, '\t') : NULL;
-        if (!key) continue;
-        *table++ = 0;
-        *key++ = 0;
-        const char *languages[] = {line};
-        l10nd_query q = {.key = key, .table = table, .languages = languages, .language_count = 1};
-        l10nd_result a, b;
+        if (count == capacity) lines = realloc(lines, (capacity = capacity ? 2 * capacity : 1024) * sizeof *lines);
+        parity_line *p = &lines[count];
+        memset(p, 0, sizeof *p);
+        if (!parity_parse(strdup(line), p)) {
+            free(p->text);
+            continue;
+        }
+        count++;
+        l10nd_query q;
+        parity_query(p, &q);
+        l10nd_result a;
         lookups++;
         int code = l10nd_lookup(mapped_client, &q, &a, &err);
-        if (code || l10nd_lookup(direct, &q, &b, &err)) {
-            if (!errors++) fprintf(stderr, "%s/%s %s: %s\n", line, table, key, err.message);
+        if (code || l10nd_lookup(direct, &q, &p->want, &err)) {
+            if (!errors++) fprintf(stderr, "%s/%s %s: %s\n", p->text, p->table, p->key, err.message);
             if (!code) l10nd_result_free(&a);
             continue;
         }
-        if (!same(a.value, b.value) || a.found != b.found || !same(a.lang, b.lang)) {
+        if (!same(a.value, p->want.value) || a.found != p->want.found || !same(a.lang, p->want.lang)) {
             if (!differ++)
-                fprintf(stderr, "%s/%s %s: mapped %s (%s), l10nd %s (%s)\n", line, table, key, a.value,
-                        a.lang ? a.lang : "-", b.value, b.lang ? b.lang : "-");
+                fprintf(stderr, "%s/%s %s: mapped %s (%s), l10nd %s (%s)\n", p->text, p->table, p->key, a.value,
+                        a.lang ? a.lang : "-", p->want.value, p->want.lang ? p->want.lang : "-");
         }
         l10nd_result_free(&a);
-        l10nd_result_free(&b);
     }
     fclose(in);
-    printf("parity: lookups=%ld differ=%ld errors=%ld mapped=%s\n", lookups, differ, errors,
-           generation >= 0 ? "yes" : "no");
     l10nd_close(direct);
+    int closer = -1;
+    pthread_t closing;
+    if (daemon > 0) {
+        kill(daemon, SIGTERM);
+        /* Gone once nothing answers on its socket (a zombie until the test reaps it). */
+        for (int tries = 0; tries < 1000; tries++) {
+            l10nd_error gone;
+            l10nd_client *probe = l10nd_open(NULL, 200, &gone);
+            if (!probe) break;
+            l10nd_close(probe);
+            usleep(10000);
+        }
+        /* In its place, a listener that closes each connection at once: what must be asked
+         * fails at once (with no socket, the library would wait its time limit for a restart). */
+        closer = close_every_connection(getenv("L10N_SOCKET"), &closing);
+        if (closer < 0) {
+            printf("parity: cannot listen in the daemon's place\n");
+            return 1;
+        }
+        for (size_t i = 0; i < count; i++) {
+            parity_line *p = &lines[i];
+            if (!p->want.value) continue;
+            l10nd_query q;
+            parity_query(p, &q);
+            l10nd_result a;
+            if (l10nd_lookup(mapped_client, &q, &a, &err)) continue; /* it had to be asked */
+            in_place++;
+            fallbacks += a.found && p->language_count && !same(a.lang, p->languages[0]);
+            misses += !a.found;
+            if (!same(a.value, p->want.value) || a.found != p->want.found || !same(a.lang, p->want.lang)) {
+                if (!differ++)
+                    fprintf(stderr, "in place %s/%s %s: %s (%s), l10nd %s (%s)\n", p->text, p->table, p->key, a.value,
+                            a.lang ? a.lang : "-", p->want.value, p->want.lang ? p->want.lang : "-");
+            }
+            l10nd_result_free(&a);
+        }
+    }
+    if (closer >= 0) {
+        shutdown(closer, SHUT_RDWR);
+        pthread_join(closing, NULL);
+        close(closer);
+    }
+    for (size_t i = 0; i < count; i++) {
+        l10nd_result_free(&lines[i].want);
+        free(lines[i].text);
+    }
+    free(lines);
+    printf("parity: lookups=%ld differ=%ld errors=%ld mapped=%s in_place=%ld fallbacks=%ld misses=%ld\n", lookups,
+           differ, errors, generation >= 0 ? "yes" : "no", in_place, fallbacks, misses);
     l10nd_close(mapped_client);
     return differ || errors || generation < 0 || lookups == 0;
+}
+
+/* Lowers `pid`'s descriptor limit so that exactly one more descriptor can be opened. */
+static int leave_one_descriptor(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd", (long)pid);
+    static unsigned char open_now[65536];
+    memset(open_now, 0, sizeof open_now);
+    DIR *directory = opendir(path);
+    if (!directory) return -1;
+    for (struct dirent *entry; (entry = readdir(directory));) {
+        long number = atol(entry->d_name);
+        if (entry->d_name[0] != '.' && number >= 0 && number < (long)sizeof open_now) open_now[number] = 1;
+    }
+    closedir(directory);
+    rlim_t lowest_free = 0;
+    while (lowest_free < sizeof open_now && open_now[lowest_free]) lowest_free++;
+    struct rlimit limit = {lowest_free + 1, lowest_free + 1};
+    return prlimit(pid, RLIMIT_NOFILE, &limit, NULL);
+}
+
+static int expect_answer(l10nd_client *client, const char *const *languages, size_t count, const char *key,
+                         const char *value, const char *lang) {
+    l10nd_query q = {.key = key, .languages = languages, .language_count = count};
+    l10nd_result r;
+    l10nd_error err;
+    if (l10nd_lookup(client, &q, &r, &err)) {
+        printf("%s: %s\n", key, err.message);
+        return 1;
+    }
+    int wrong = strcmp(r.value, value) || r.found != (lang != NULL) || !same(r.lang, lang);
+    if (wrong) printf("%s: %s (%s), not %s (%s)\n", key, r.value, r.lang ? r.lang : "-", value, lang ? lang : "-");
+    l10nd_result_free(&r);
+    return wrong;
+}
+
+/* A daemon that refuses `map` for real: its descriptor limit leaves it one descriptor free
+ * (prlimit), and STRINGS_FILE (de: "a" = "A de") is rewritten, so the rebuilt segment goes
+ * to private memory (its memory file needs two descriptors) and `map` answers `unavailable`.
+ * Lookups are then asked, and right: the new value, a fallback, a miss, a batch. */
+static int refused(pid_t daemon, const char *strings) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    if (!client || wait_for_generation(client, 1) != 1) {
+        printf("never mapped: %s\n", client ? "no generation" : err.message);
+        return 1;
+    }
+    const char *de[] = {"de"}, *sv_de[] = {"sv", "de"};
+    int wrong = expect_answer(client, de, 1, "b", "B en", "en"); /* in place, a fallback */
+    if (leave_one_descriptor(daemon)) {
+        printf("prlimit: %s\n", strerror(errno));
+        return 1;
+    }
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.new", strings);
+    FILE *file = fopen(temporary, "w");
+    if (!file || fputs("\"a\" = \"A de 2\";\n", file) < 0 || fclose(file) || rename(temporary, strings)) {
+        printf("rewriting %s: %s\n", strings, strerror(errno));
+        return 1;
+    }
+    /* The change is announced, `map` is refused: no generation answers in place any more. */
+    long long generation = 0;
+    int code = 0;
+    for (int tries = 0; tries < 1000 && generation != -1; tries++) {
+        code = l10nd_mapping_state(client, &generation, &err);
+        if (generation != -1) usleep(10000);
+    }
+    printf("generation=%lld refusal=%s\n", generation,
+           code && strstr(err.message, "unavailable") && strstr(err.message, "private memory") ? "unavailable" : err.message);
+    wrong |= generation != -1 || !code;
+    wrong |= expect_answer(client, de, 1, "a", "A de 2", "de");
+    wrong |= expect_answer(client, sv_de, 2, "b", "B en", "en");
+    wrong |= expect_answer(client, de, 1, "nowhere", "nowhere", NULL);
+    const char *keys[] = {"a", "b"};
+    l10nd_result results[2];
+    l10nd_query q = {.languages = de, .language_count = 1};
+    if (l10nd_batch(client, &q, keys, 2, results, &err)) {
+        printf("batch: %s\n", err.message);
+        wrong = 1;
+    } else {
+        wrong |= strcmp(results[0].value, "A de 2") || strcmp(results[1].value, "B en");
+        l10nd_result_free(&results[0]);
+        l10nd_result_free(&results[1]);
+    }
+    printf("refused: %s\n", wrong ? "wrong" : "ok");
+    l10nd_close(client);
+    return wrong;
 }
 
 /* One client shared across fork(2) while 4 threads of the parent look up with it: each of 3
@@ -703,7 +916,8 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "batch")) return batch();
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
-    if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2]);
+    if (argc >= 4 && !strcmp(argv[1], "refused")) return refused((pid_t)atol(argv[2]), argv[3]);
+    if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2], argc >= 4 ? (pid_t)atol(argv[3]) : 0);
     if (argc >= 5 && !strcmp(argv[1], "mapped")) return mapped(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc >= 2 && !strcmp(argv[1], "garbage")) return setenv("L10N_MODE", "direct", 1) || garbage();
     if (argc >= 2 && !strcmp(argv[1], "restart")) return restart();

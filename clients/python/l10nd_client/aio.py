@@ -12,6 +12,7 @@ import time
 from .client import _END, Client, _batch_strings, _checked, _message
 from .connection import ConnectionLost
 from .errors import CallTimeout, L10ndError
+from .mapped import NEEDS_CHAIN
 
 
 class AsyncClient:
@@ -65,8 +66,17 @@ class AsyncClient:
         return AsyncSubscription(self.client, timeout)
 
     async def _answer(self, message, timeout):
-        mapped = self.client._mapped_answer(message)
-        if mapped is not None:
+        used, mapped = self.client._in_place(message)
+        if mapped is NEEDS_CHAIN:
+            # The first lookup of this lang and table in the generation: the daemon's chain,
+            # asked without blocking the loop, then the answer in place.
+            try:
+                reply = await self._call(self.client._chain_message(message), self.client.timeout)
+            except L10ndError as error:
+                reply = error
+            self.client._chain_answered(used, used.connection, message, reply)
+            mapped = self.client._in_place(message)[1]
+        if mapped is not None and mapped is not NEEDS_CHAIN:
             return mapped
         sent = time.monotonic()
         try:

@@ -14,8 +14,9 @@ import weakref
 from .connection import Connection, ConnectionLost
 from .errors import CallTimeout, DaemonUnavailable, L10ndError, RequestRefused
 from .last_known import LastKnownAnswers, key_answer
-from .mapped import MappedGeneration
-from .segments import Damaged, MapRefused, map_segments
+from .mapped import NEEDS_CHAIN, Chain, MappedGeneration
+from .misses import MissReporter
+from .segments import Damaged, MapRefused, map_manifest
 from .socket_path import address, default_socket_path, passed_over
 
 logger = logging.getLogger("l10nd_client")
@@ -52,13 +53,16 @@ class Client:
     connection's end) makes the connection usable again.
 
     `mode` is where lookups come from, as the Swift client's `LookupMode`: `"mapped"` (the
-    default) maps the daemon's compiled segments (protocol 1.6 `map`, on a connection of its
-    own) and answers a key the asked language has in place, with no round trip; it
-    subscribes to changes and maps each new generation as it is announced, asking the daemon
-    until it is mapped (a lookup never answers from a generation older than one announced,
-    nor from two generations). A fallback, a miss, a plural entry, a count or arguments, a
-    list of languages or none, and every lookup of a daemon that refuses `map` (older than
-    1.6, or `unavailable`) are asked of the daemon. While the daemon is away the last
+    default) maps the daemon's compiled segments (protocol 1.6 `map`, on its one connection,
+    pipelined with the lookups) and answers a plain string in place, with no round trip, along the whole fallback
+    chain (the daemon's, asked once per `lang` and table and generation: protocol 1.7
+    `chain`), misses too; misses and fallbacks answered so are reported to the daemon's
+    missing-key report in the background (misses.py). It subscribes to changes and maps each
+    new generation as it is announced, asking the daemon until it is mapped (a lookup never
+    answers from a generation older than one announced, nor from two generations). A plural
+    entry, a count or arguments, a pseudo-language's derived answer, and every lookup of a
+    daemon that refuses `map` (older than 1.6, or `unavailable`) are asked of the daemon.
+    While the daemon is away the last
     generation mapped answers, even one a change retired just before the daemon went: a
     lookup it cannot reach answers with the newer (by generation) of the daemon's last answer
     to it and the kept generation's. `"direct"` asks the daemon on every lookup. None (the default)
@@ -95,6 +99,8 @@ class Client:
         self._subscribers = set()
         self._last_known = LastKnownAnswers()
         self._mapped = None  # the MappedGeneration lookups answer from, if any
+        self._chains_refused = None  # the connection whose daemon has no `chain` (older than 1.7)
+        self._misses = MissReporter(self._report_misses)
         self._announced = (None, 0)  # the newest generation a connection announced or answered with
         self._map_refused = None  # the connection whose daemon refused `map`, until a change
         self._mapping = False  # whether the mapping thread runs
@@ -144,6 +150,9 @@ class Client:
             self._mapped = None
         self._stop.set()
         if connection is not None:
+            # The misses of lookups answered in place: sent before the connection ends (the
+            # daemon answers what it has read before it sees the end).
+            self._misses.flush()
             connection.abort()
         for deliver in subscribers:
             deliver(_END)
@@ -161,6 +170,8 @@ class Client:
         self._unavailable = None
         self._next_attempt = 0.0
         self._last_known.after_fork()
+        self._misses.after_fork()
+        self._chains_refused = None
         # The parent's events do not reach the child: it maps again once it has connected.
         self._mapped = None
         self._announced = (None, 0)
@@ -468,19 +479,83 @@ class Client:
         return mapped
 
     def _mapped_answer(self, message):
-        """The answer from the mapped segments, or None when the daemon must answer."""
+        """The answer from the mapped segments, or None when the daemon must answer. The
+        first lookup of a `lang` and table in a generation asks the daemon its chain."""
+        mapped, answer = self._in_place(message)
+        if answer is NEEDS_CHAIN:
+            connection = mapped.connection
+            try:
+                reply = self._wait(*self._begin(self._chain_message(message), self.timeout),
+                                   {"op": "chain"}, self.timeout)
+            except L10ndError as error:
+                reply = error
+            self._chain_answered(mapped, connection, message, reply)
+            mapped, answer = self._in_place(message)
+        return None if answer is NEEDS_CHAIN else answer
+
+    def _in_place(self, message):
+        """(the generation used, the answer from the mapped segments, None when the daemon
+        must answer, or NEEDS_CHAIN when the daemon's chain for its lang and table is
+        wanting). A miss or a fallback answered is reported for the missing-key report."""
         mapped = self._usable_mapping()
         if mapped is None:
-            return None
+            return None, None
         try:
-            return mapped.answer(message)
+            resolved = mapped.resolve(message)
         except (Damaged, struct.error, UnicodeError) as error:
             logger.warning("a mapped segment of generation %s is damaged (%s); lookups ask l10nd",
                            mapped.generation, error)
             with self._lock:
                 if self._mapped is mapped:
                     self._mapped = None
-            return None
+            return None, None
+        if resolved is NEEDS_CHAIN and self._chains_refused is mapped.connection:
+            return mapped, None
+        if resolved is None or resolved is NEEDS_CHAIN:
+            return mapped, resolved
+        answer, report = resolved
+        if report:
+            self._misses.record(message.get("lang"), message.get("table"), report)
+        return mapped, answer
+
+    @staticmethod
+    def _chain_message(message):
+        return _message("chain", dict(lang=message.get("lang"), table=message.get("table")))
+
+    def _chain_answered(self, mapped, connection, message, reply):
+        """Keeps the daemon's `chain` reply (a dict, or the L10ndError it gave) for
+        `message`'s lang and table in `mapped`, when it is of that generation. A daemon
+        older than 1.7 (`unknown_op`) has no chains: its lookups are asked (but those the
+        asked language's own segment answers); a refused tag is asked per lookup, so each
+        gets the daemon's refusal."""
+        if isinstance(reply, RequestRefused):
+            if reply.code == "unknown_op":
+                self._chains_refused = connection
+            elif reply.code == "bad_request":
+                mapped.keep_chain(message, None)
+            return
+        if isinstance(reply, L10ndError):
+            return  # the daemon is away or slow: the lookup's own round trip copes
+        generation = reply.get("generation")
+        if isinstance(generation, int) and generation != mapped.generation:
+            self._announce(connection, generation)  # a newer generation: mapped next, asked meanwhile
+            return
+        try:
+            mapped.keep_chain(message, Chain(reply))
+        except (KeyError, TypeError, ValueError) as error:
+            logger.warning("l10nd's chain for %r is malformed (%s); such lookups ask it", message.get("lang"), error)
+            mapped.keep_chain(message, None)
+
+    def _report_misses(self, lang, table, keys):
+        """Sends one `batch` of keys answered in place as misses or fallbacks, so the
+        daemon's missing-key report lists them; the reply is not waited for."""
+        connection = self._connection
+        if connection is None:
+            return  # the daemon is away: as the Swift client, the report loses them
+        try:
+            connection.submit(_message("batch", dict(keys=keys, lang=lang, table=table)), self.timeout)
+        except (L10ndError, ConnectionLost, OSError):
+            pass
 
     def _announce(self, connection, generation):
         """Notes that `connection`'s daemon serves `generation`, and maps it if it is newer."""
@@ -523,7 +598,15 @@ class Client:
                     return
                 try:
                     _checked(self._subscribe_on(connection).result(timeout=self.timeout))
-                    manifest, segments = map_segments(address(connection.path), self.timeout)
+                    # On the client's one connection, pipelined with the lookups: its reader
+                    # hands the reply the slabs' descriptors (connection.py).
+                    future = connection.submit({"op": "map"}, self.timeout)
+                    try:
+                        reply = future.result(timeout=self.timeout)
+                    except concurrent.futures.TimeoutError:
+                        connection.forget(future)  # its descriptors are closed when it comes
+                        raise
+                    manifest, segments = map_manifest(reply, reply.pop("descriptors", []))
                 except MapRefused as refused:
                     logger.info("l10nd does not hand out its segments (%s); lookups ask it", refused)
                     with self._lock:

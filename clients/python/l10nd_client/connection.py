@@ -3,12 +3,23 @@
 Every request goes out with an `id`; the reader thread hands each reply to the caller
 waiting for that id, and each pushed event (no `id`) to `on_event`. Any number of threads
 send on one connection: requests are pipelined, replies are matched, never taken in turn.
+
+The reader reads with `recvmsg`, so a `map` reply's slab descriptors (SCM_RIGHTS, with the
+reply's first byte) arrive on this same connection: it keeps each read's descriptors in
+arrival order and gives the oldest group to the next `map` reply that names slabs (Linux
+never joins two messages' descriptors in one read), as the reply's `descriptors` member.
 """
 
+import array
+import collections
 import concurrent.futures
 import json
+import os
 import socket
 import threading
+
+MAX_DESCRIPTORS = 253  # SCM_MAX_FD: the most one message carries
+_ANCILLARY = socket.CMSG_SPACE(MAX_DESCRIPTORS * 4)
 
 from .errors import RequestRefused
 
@@ -41,6 +52,8 @@ class Connection:
         self._lock = threading.Lock()  # _pending, _next_id, _ended
         self._send_lock = threading.Lock()  # one line at a time on the socket
         self._pending = {}
+        self._maps = set()  # ids of `map` requests pending, whose replies carry descriptors
+        self._descriptors = collections.deque()  # groups of received descriptors, oldest first
         self._next_id = 1
         self._ended = None
         self._reader = threading.Thread(target=self._read, name=f"l10nd-reader {path}", daemon=True)
@@ -57,6 +70,8 @@ class Connection:
             request_id = self._next_id
             self._next_id += 1
             self._pending[request_id] = future
+            if message.get("op") == "map":
+                self._maps.add(request_id)
         future.l10nd_id = request_id
         line = json.dumps({**message, "id": request_id}, ensure_ascii=False).encode("utf-8") + b"\n"
         if not self._send_lock.acquire(timeout=timeout):
@@ -99,12 +114,13 @@ class Connection:
         refusal = None
         while True:
             try:
-                chunk = self._socket.recv(1 << 16)
+                chunk, ancillary, _, _ = self._socket.recvmsg(1 << 16, _ANCILLARY)
             except socket.timeout:  # TimeoutError from Python 3.10 on
                 continue  # the socket's time limit is for sends; reading waits for the daemon
             except OSError as error:
                 reason = error
                 break
+            self._received(ancillary)
             if not chunk:
                 break
             *lines, buffer = (buffer + chunk).split(b"\n")
@@ -116,8 +132,21 @@ class Connection:
             pending, self._pending = self._pending, {}
         for future in pending.values():
             _settle(future, exception=ended)
+        while self._descriptors:
+            _close_all(self._descriptors.popleft())
         self._socket.close()
         self._on_end(self)
+
+    def _received(self, ancillary):
+        """Keeps one read's descriptors, a group, for the `map` reply they came with."""
+        numbers = []
+        for level, kind, payload in ancillary:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                received = array.array("i")
+                received.frombytes(payload[: len(payload) - len(payload) % 4])
+                numbers += list(received)
+        if numbers:
+            self._descriptors.append(numbers)
 
     def _dispatch(self, line):
         """Hands one line to its caller or to on_event; returns a refusal of the whole
@@ -138,17 +167,35 @@ class Connection:
         self.answered = True
         with self._lock:
             future = self._pending.pop(request_id, None)
-        if future is not None:
-            _settle(future, result=reply)
+            is_map = request_id in self._maps
+            self._maps.discard(request_id)
+        if is_map and reply.get("ok") and reply.get("slabs"):
+            # Its descriptors came with its first byte, which was read before its last.
+            descriptors = self._descriptors.popleft() if self._descriptors else []
+            if future is None:
+                _close_all(descriptors)  # its caller gave up
+            else:
+                reply["descriptors"] = descriptors
+        if (future is None or not _settle(future, result=reply)) and "descriptors" in reply:
+            _close_all(reply["descriptors"])  # nobody takes them
         return None
 
 
+def _close_all(numbers):
+    for number in numbers:
+        try:
+            os.close(number)
+        except OSError:
+            pass
+
+
 def _settle(future, result=None, exception=None):
-    """Completes `future` unless its caller gave up on it (an asyncio task cancelled)."""
+    """Completes `future` unless its caller gave up on it (an asyncio task cancelled): whether it did."""
     try:
         if exception is not None:
             future.set_exception(exception)
         else:
             future.set_result(result)
     except concurrent.futures.InvalidStateError:
-        pass
+        return False
+    return True

@@ -195,15 +195,12 @@ MAX_DESCRIPTORS = 253  # SCM_MAX_FD: the most one message carries
 
 
 def map_segments(socket_path, timeout=10):
-    """The daemon's current segments, mapped in place as PROTOCOL.md's `map` says: sends
-    {"op":"map"} on a connection of its own, receives the manifest and the slabs' descriptors
-    (SCM_RIGHTS, with the reply's first byte), checks each slab's seals and size, maps it
-    read-only and opens every segment where the manifest says, checking its language, table
-    and checksum. Returns (manifest, segments), segments keyed by (language, table) as
-    lookup() takes them; the mappings stay as long as the segments do."""
+    """The daemon's current segments, mapped in place as PROTOCOL.md's `map` says, over a
+    connection of its own: sends {"op":"map"}, receives the manifest and the slabs'
+    descriptors (SCM_RIGHTS, with the reply's first byte) and maps them (map_manifest).
+    Returns (manifest, segments). The client asks `map` on its own connection instead
+    (connection.py gives the reply its descriptors); this is for tools and tests."""
     import array
-    import fcntl
-    import mmap
     import socket as sockets
 
     with sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM) as connection:
@@ -223,22 +220,40 @@ def map_segments(socket_path, timeout=10):
                         received.frombytes(payload[: len(payload) - len(payload) % 4])
                         numbers += list(received)
             manifest = json.loads(reply)
-            if not manifest.get("ok"):
-                error = manifest.get("error") or {}
-                raise MapRefused(error.get("code", "unknown"), error.get("message", ""))
-            sizes = manifest["slabs"]
-            if len(numbers) != len(sizes):
-                raise Damaged("%d slabs named, %d descriptors received" % (len(sizes), len(numbers)))
-            slabs = []
-            for number, size in zip(numbers, sizes):
-                if fcntl.fcntl(number, F_GET_SEALS) & IMMUTABLE_SEALS != IMMUTABLE_SEALS:
-                    raise Damaged("a slab is not sealed for good")
-                if os.fstat(number).st_size != size:
-                    raise Damaged("a slab is not the size announced")
-                slabs.append(mmap.mmap(number, size, mmap.MAP_SHARED, mmap.PROT_READ) if size else b"")
-        finally:
+        except BaseException:
             for number in numbers:
                 os.close(number)
+            raise
+    return map_manifest(manifest, numbers)
+
+
+def map_manifest(manifest, numbers):
+    """The segments of a `map` reply (a dict) over its slabs' descriptors `numbers`, which
+    are closed whatever the outcome: checks each slab's seals and size, maps it read-only and
+    opens every segment where the manifest says, checking its language, table and checksum.
+    Returns (manifest, segments), segments keyed by (language, table) as lookup() takes them;
+    the mappings stay as long as the segments do. Raises MapRefused for `ok: false`, Damaged
+    for a slab or segment that is not as announced."""
+    import fcntl
+    import mmap
+
+    try:
+        if not manifest.get("ok"):
+            error = manifest.get("error") or {}
+            raise MapRefused(error.get("code", "unknown"), error.get("message", ""))
+        sizes = manifest["slabs"]
+        if len(numbers) != len(sizes):
+            raise Damaged("%d slabs named, %d descriptors received" % (len(sizes), len(numbers)))
+        slabs = []
+        for number, size in zip(numbers, sizes):
+            if fcntl.fcntl(number, F_GET_SEALS) & IMMUTABLE_SEALS != IMMUTABLE_SEALS:
+                raise Damaged("a slab is not sealed for good")
+            if os.fstat(number).st_size != size:
+                raise Damaged("a slab is not the size announced")
+            slabs.append(mmap.mmap(number, size, mmap.MAP_SHARED, mmap.PROT_READ) if size else b"")
+    finally:
+        for number in numbers:
+            os.close(number)
     segments = {}
     for language, table, slab, offset, length, checksum in manifest["segments"]:
         # Sealed by the daemon, which wrote it: the body checksum pass is skipped (FORMAT.md).
