@@ -30,6 +30,9 @@ enum ImportCommand {
             throw CommandFailure("\(input): \(error)")
         }
         let targets = reading.targets
+        for kept in reading.keptWithoutTarget {
+            FileHandle.standardError.write(Data("l10nctl: warning: \(input): \(kept)\n".utf8))
+        }
         for reason in reading.unplaced {
             FileHandle.standardError.write(Data("l10nctl: error: \(input): \(reason)\n".utf8))
         }
