@@ -430,6 +430,8 @@ package final class Daemon: Sendable {
         counters.add(summary.filesParsed, to: .filesParsed)
         if !summary.changes.isEmpty { counters.add(1, to: .reloads) }
         let server = startedParts.withLock { $0.server }
+        // A key translated by this reload leaves the missing-key report.
+        if !summary.changes.isEmpty { startedParts.withLock { $0.service }?.forgetAnsweredMisses() }
         // A save that does not parse is told to watchers too (`l10nctl watch`), where it is.
         if !summary.newErrors.isEmpty {
             let errors = summary.newErrors.map {

@@ -9,6 +9,9 @@ extension TranslationImport {
         /// Translations that cannot be placed: an import with any fails (exit 1), so no edit
         /// is lost with a clean exit.
         public var unplaced: [String] = []
+        /// Units the file gives no translation for (an XLIFF `<target>` deleted or emptied)
+        /// that have one in the files: nothing is written, the value is kept, and it is said.
+        public var keptWithoutTarget: [String] = []
     }
 
     /// The translations of XLIFF `<trans-unit>`s with a non-empty `<target>`: by file and id,
@@ -16,6 +19,16 @@ extension TranslationImport {
     /// source text when exactly one unit has it.
     public static func read(_ entries: [XLIFFDocument.Entry], into project: TranslationProject) -> Reading {
         var reading = Reading()
+        // An empty or deleted `<target>` is no translation: an import never removes one, but
+        // a translator who emptied it meant something, so the kept value is named.
+        for entry in entries where entry.target.isEmpty {
+            guard let unit = project.file(original: entry.original)?.units.first(where: { $0.id == entry.id }),
+                let value = unit.target, !value.isEmpty
+            else { continue }
+            reading.keptWithoutTarget.append(
+                "\(entry.original): unit \"\(entry.id)\" has \(entry.hasTarget ? "an empty <target>" : "no <target>"); "
+                    + "its translation in the files, \(PODocument.quoted(value)), is kept")
+        }
         for entry in entries where !entry.target.isEmpty {
             if project.has(original: entry.original, id: entry.id, plural: false) {
                 var target = Target(original: entry.original, id: entry.id, text: entry.target, state: entry.state)

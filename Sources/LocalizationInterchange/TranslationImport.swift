@@ -62,6 +62,9 @@ public enum TranslationImport {
         /// Translations made for a source text the development language has changed since,
         /// each with both texts: taken as not final (as `msgmerge` marks them fuzzy).
         public var outdated: [String] = []
+        /// Translations written, as `force` asks, although their placeholders do not match
+        /// the source's, each with why (without `force` they are ``skipped``).
+        public var forcedFormats: [String] = []
     }
 
     /// Writes `targets` into `project`'s files, with their review states.
@@ -125,6 +128,19 @@ public enum TranslationImport {
                             + "(now \(now)); the import would replace it with \(PODocument.quoted(target.text))")
                     if !force { continue }
                 }
+            }
+            // As `msgfmt --check-format`: a translation whose placeholders cannot stand for the
+            // source's (a `%@` dropped, a `%d` made `%@`) would print garbage or crash; it is
+            // an error naming the unit, written only with `force`.
+            if unit.target != target.text, let problem = formatProblem(target.text, of: unit, in: file) {
+                let message =
+                    "\(target.original): unit \"\(target.id)\": \(problem) (the source is "
+                    + "\(PODocument.quoted(unit.source)))"
+                guard force else {
+                    outcome.skipped.append(message + "; not written (--force writes it)")
+                    continue
+                }
+                outcome.forcedFormats.append(message + "; written, as --force asks")
             }
             var outdated = target.source.map { $0 != unit.source } ?? false
             if outdated, let source = target.source {
@@ -193,6 +209,20 @@ public enum TranslationImport {
             }
         }
         return outcome
+    }
+
+    /// Why `text`'s placeholders cannot replace those of `unit`'s source, under the styles
+    /// the file's sources use, or `nil`: a plural form may leave out an argument (`one` = "a
+    /// file"), as lint allows. A catalog unit whose source is its key stands in for a text
+    /// nobody wrote: its placeholders say nothing, unless the key has some.
+    static func formatProblem(_ text: String, of unit: TranslationUnit, in file: TranslationFile) -> String? {
+        let styles = PlaceholderStyles.detected(in: file.units.map(\.source))
+        if file.kind == .stringCatalog, unit.source == unit.id, FormatSpecifier.parse(unit.id).isEmpty { return nil }
+        if unit.category != nil {
+            let other = file.units.first { $0.pluralGroup == unit.pluralGroup && $0.category == .other }?.source
+            return styles.formMismatch([unit.source, other].compactMap { $0 }, text)
+        }
+        return styles.mismatch(unit.source, text)
     }
 
     /// Writes `bytes` beside `path` and renames it into place, keeping the file's permissions.

@@ -84,7 +84,8 @@ public enum XLIFFDocument {
             || namespaceURI == "urn:oasis:names:tc:xliff:document:1.0"
     }
 
-    /// The units with a `<target>`, and the document's target language. Elements are read by
+    /// The units (one without a `<target>` has an empty ``Entry/target``), and the document's
+    /// target language. Elements are read by
     /// namespace and local name, so a prefixed document (`<ns0:xliff xmlns:ns0=…>`, as Python's
     /// ElementTree writes) reads as an unprefixed one.
     /// - Throws: ``InterchangeError`` for an XLIFF 2.0 document (which this reader would
@@ -275,7 +276,9 @@ public enum XLIFFDocument {
                 unit?.hasTarget = true
                 target = nil
             case "trans-unit":
-                if var unit, unit.hasTarget {
+                // A unit without a `<target>` is kept too: when the files translate it, the
+                // import says the translation is kept.
+                if var unit {
                     unit.source = source
                     entries.append(unit)
                 }

@@ -99,6 +99,15 @@ enum GetCommand {
                 value = LocalizedFormatter.formatLeniently(result.value, arguments)
             }
         }
+        // A count no plural form and no conversion takes changes nothing: Foundation would
+        // return the text as it is too (exit 0), but the asker meant it for something. (An
+        // entry's plural forms are known from the files; a form that leaves the number out,
+        // `one` = "a file", took the count to be chosen.)
+        if !counts.isEmpty, kinds.isEmpty, result.entry.map({ $0.plural == nil }) ?? !result.found {
+            warn(
+                "'\(key)' has no plural forms and its value no conversion for --count to fill: the count changes nothing"
+            )
+        }
         if invocation.json {
             let object: [String: Any] = [
                 "value": value, "found": result.found, "lang": result.language?.identifier ?? NSNull(),

@@ -30,6 +30,9 @@ enum ImportCommand {
             throw CommandFailure("\(input): \(error)")
         }
         let targets = reading.targets
+        for kept in reading.keptWithoutTarget {
+            FileHandle.standardError.write(Data("l10nctl: warning: \(input): \(kept)\n".utf8))
+        }
         for reason in reading.unplaced {
             FileHandle.standardError.write(Data("l10nctl: error: \(input): \(reason)\n".utf8))
         }
@@ -57,6 +60,9 @@ enum ImportCommand {
         // Written (a catalog's as needs_review) or skipped below, but said either way: the
         // translator must look at each again.
         for note in outcome.outdated { FileHandle.standardError.write(Data("l10nctl: outdated: \(note)\n".utf8)) }
+        for warning in outcome.forcedFormats {
+            FileHandle.standardError.write(Data("l10nctl: warning: \(warning)\n".utf8))
+        }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
             Data(

@@ -71,6 +71,26 @@ import Testing
         }
     }
 
+    /// A `--count` that nothing takes (a plain text, no plural forms) is printed as Foundation
+    /// would print it, exit 0, with a warning: the count changed nothing. A plural form that
+    /// leaves the number out (`one` = "a file") took the count to be chosen: no warning.
+    @Test func aCountNothingTakesIsAWarning() throws {
+        let root = try Self.resources()
+        try root.write(
+            "\"quit\" = \"Quit\";\n\"progress\" = \"%d of %d\";\n", to: "en.lproj/Localizable.strings")
+        try root.write(
+            Self.stringsdict.replacing("<string>%1$ld file</string>", with: "<string>a file</string>"),
+            to: "en.lproj/Localizable.stringsdict")
+        let plain = try l10nctl(["get", "quit", "--lang", "en", "--count", "3", "--resources", root.path])
+        #expect(plain.status == 0 && plain.stdout == "Quit\n", "\(plain)")
+        #expect(
+            plain.stderr.contains("'quit' has no plural forms and its value no conversion for --count to fill"),
+            "\(plain.stderr)")
+        let form = try l10nctl(
+            ["get", "files.folders", "--lang", "en", "--count", "1", "--count", "2", "--resources", root.path])
+        #expect(!form.stderr.contains("no plural forms"), "\(form)")
+    }
+
     /// No `--count` asks for the format itself: printed as it is, exit 0.
     @Test func noCountPrintsTheFormat() throws {
         let root = try Self.resources()

@@ -77,6 +77,69 @@ import Testing
                 == ["ne.lproj/Localizable.strings@2"], "\(findings)")
     }
 
+    /// A sentence most languages leave as English is a sentence most never translated: only a
+    /// short text (two words at most, no sentence punctuation) is a term every language keeps.
+    /// IINA's `Failed to load the page.` was in English in 42 of 52 languages and reported in none.
+    @Test func aSentenceMostLanguagesLeaveUnchangedIsStillReported() throws {
+        let root = try TemporaryDirectory()
+        let english = "\"page\" = \"Failed to load the page.\";\n\"brand\" = \"Dolby Vision\";\n"
+        try root.write(english, to: "en.lproj/Plugin.strings")
+        try root.write(
+            "\"page\" = \"Seite nicht geladen.\";\n\"brand\" = \"Dolby Vision\";\n", to: "de.lproj/Plugin.strings")
+        for language in ["ne", "az", "kn", "ta"] { try root.write(english, to: "\(language).lproj/Plugin.strings") }
+        let findings = lint([root.path])
+        #expect(
+            findings.map { "\($0.location.file!.split(separator: "/").suffix(2).first!):\($0.key!)" }.sorted() == [
+                "az.lproj:page", "kn.lproj:page", "ne.lproj:page", "ta.lproj:page",
+            ], "\(findings)")
+    }
+
+    /// A single word a language keeps in a table it translates (Dutch `Help` in its main menu)
+    /// is its word in a table it left in English too; a language that translates neither
+    /// table has no such word.
+    @Test func aWordTheLanguageKeepsInATranslatedTableIsItsOwnElsewhere() throws {
+        let root = try TemporaryDirectory()
+        try root.write(
+            "\"help\" = \"Help\";\n\"open\" = \"Open file\";\n\"close\" = \"Close window\";\n",
+            to: "en.lproj/MainMenu.strings")
+        try root.write(
+            "\"help\" = \"Help\";\n\"open\" = \"Bestand openen\";\n\"close\" = \"Venster sluiten\";\n",
+            to: "nl.lproj/MainMenu.strings")
+        try root.write(
+            "\"help\" = \"Help\";\n\"open\" = \"Open file\";\n\"close\" = \"Close window\";\n",
+            to: "ne.lproj/MainMenu.strings")
+        let plugin = "\"help\" = \"Help\";\n\"install\" = \"Install a plugin\";\n"
+        try root.write(plugin, to: "en.lproj/Plugin.strings")
+        try root.write(plugin, to: "nl.lproj/Plugin.strings")
+        try root.write(plugin, to: "ne.lproj/Plugin.strings")
+        let findings = lint([root.path])
+        #expect(
+            findings.map { $0.location.file!.split(separator: "/").suffix(2).joined(separator: "/") + ":" + $0.key! }
+                .sorted() == [
+                    "ne.lproj/MainMenu.strings:close", "ne.lproj/MainMenu.strings:help",
+                    "ne.lproj/MainMenu.strings:open",
+                    "ne.lproj/Plugin.strings:help", "ne.lproj/Plugin.strings:install",
+                    "nl.lproj/Plugin.strings:install",
+                ], "\(findings)")
+    }
+
+    /// Addresses, handles, domains, paths and copyright notices are written the same in every
+    /// language: Mastodon's `another@follower.social`, IINA's `/path/to/screenshot/folder`.
+    @Test func addressesPathsAndCopyrightNoticesAreNotUnchanged() throws {
+        let root = try TemporaryDirectory()
+        let english =
+            [
+                ("handle", "@johnMastodon@no-such.account"), ("mail", "another@follower.social"),
+                ("path", "/path/to/screenshot/folder"),
+                ("legal", "Copyright © 2017 Collider LI, et al. Released under GPLv3."),
+                ("copy", "Open the screenshot folder"),
+            ].map { "\"\($0.0)\" = \"\($0.1)\";" }.joined(separator: "\n") + "\n"
+        try root.write(english, to: "en.lproj/Localizable.strings")
+        try root.write(english, to: "ne.lproj/Localizable.strings")
+        let findings = lint([root.path])
+        #expect(findings.map(\.key) == ["copy"], "\(findings)")
+    }
+
     @Test func aMostlyTranslatedFileKeepsItsSingleWordsAMostlyCopiedOneDoesNot() throws {
         let root = try TemporaryDirectory()
         try root.write(

@@ -23,6 +23,17 @@ struct LanguageWords {
         }
     }
 
+    /// These words and those of `texts` (the single words a language keeps in a table it
+    /// translates, ``ResourceLinter/keptWords(_:)``), of three or more letters.
+    func including(_ texts: [String]) -> LanguageWords {
+        var result = self
+        for text in texts {
+            result.words.formUnion(
+                TranslationTextChecks.translatableWords(in: text).map { $0.lowercased() }.filter { $0.count >= 3 })
+        }
+        return result
+    }
+
     /// The lowercased words of `texts`, as ``init(translations:developmentWords:)`` takes them.
     static func developmentWords(of texts: some Sequence<String>) -> Set<String> {
         Set(texts.flatMap { TranslationTextChecks.translatableWords(in: $0).map { $0.lowercased() } })

@@ -71,19 +71,47 @@ extension ResourceLinter {
 
     /// Keys of one reference that at least half of the languages translating them (four or
     /// more) leave as the reference writes them: names and terms (`IINA`, `mpv`, `Dolby
-    /// Vision`), not copies a translator forgot.
+    /// Vision`), not copies a translator forgot. Only a short text
+    /// (``TranslationTextChecks/isTerm(_:)``) is one: a sentence most languages leave
+    /// unchanged (IINA's `Failed to load the page.`, in English in 42 of 52 languages) is a
+    /// sentence most languages never translated, not a term.
     static func commonlyUnchanged(
         _ reference: [String: TableEntry], translations: [[String: TableEntry]]
     ) -> Set<String> {
         var counts: [String: (has: Int, same: Int)] = [:]
         for translation in translations {
             for (key, entry) in translation {
-                guard let original = reference[key], !entry.value.isEmpty else { continue }
+                guard let original = reference[key], !entry.value.isEmpty, TranslationTextChecks.isTerm(original.value)
+                else { continue }
                 counts[key, default: (0, 0)].has += 1
                 if entry.value == original.value { counts[key, default: (0, 0)].same += 1 }
             }
         }
         return Set(counts.filter { $0.value.has >= 4 && $0.value.same * 2 >= $0.value.has }.keys)
+    }
+
+    /// The single words (``TranslationTextChecks/isTerm(_:)``, one word to translate: `Help`,
+    /// `Edit`, `Plugins`) one language keeps as its reference writes them in a table of which
+    /// it translates more than half, where lint takes them for the language's own words
+    /// (``unchangedWords(translated:total:)``): they are its own words in its other tables
+    /// too. Each pair is one of the language's tables and its reference. Longer texts are no
+    /// evidence: a translated table keeps new sentences and labels nobody translated yet.
+    static func keptWords(_ tables: [(translation: [String: TableEntry], reference: [String: TableEntry])])
+        -> [String]
+    {
+        var kept: [String] = []
+        for (translation, reference) in tables {
+            let differing = translation.count { key, entry in reference[key].map { $0.value != entry.value } ?? false }
+            guard unchangedWords(translated: differing, total: reference.count) > 1 else { continue }
+            for (key, entry) in translation where entry.plural == nil {
+                guard let original = reference[key], original.value == entry.value,
+                    TranslationTextChecks.isTerm(entry.value),
+                    TranslationTextChecks.wordsToTranslate(in: entry.value) == 1
+                else { continue }
+                kept.append(entry.value)
+            }
+        }
+        return kept
     }
 }
 
@@ -115,12 +143,18 @@ extension ResourceLinter {
         let developmentWords = LanguageWords.developmentWords(
             of: comparisons.flatMap { $0.reference.values.values.map(\.entry.value) })
         var pairs: [String: [(source: String, translation: String)]] = [:]
+        var tables: [String: [(translation: [String: TableEntry], reference: [String: TableEntry])]] = [:]
         for (language, entries, reference) in comparisons {
             for (key, translated) in entries.values {
                 guard let original = reference.values[key] else { continue }
                 pairs[language.identifier, default: []].append((original.entry.value, translated.entry.value))
             }
+            tables[language.identifier, default: []].append(
+                (entries.values.mapValues(\.entry), reference.values.mapValues(\.entry)))
         }
-        return pairs.mapValues { LanguageWords(translations: $0, developmentWords: developmentWords) }
+        return pairs.reduce(into: [:]) { result, pair in
+            result[pair.key] = LanguageWords(translations: pair.value, developmentWords: developmentWords)
+                .including(keptWords(tables[pair.key] ?? []))
+        }
     }
 }

@@ -337,7 +337,8 @@ public enum ResourceLinter {
             let variant = (try? LanguageTag(language))?.language == sourceTag?.language
             let ownWords = LanguageWords(
                 translations: table.compactMap { key, entry in source[key].map { ($0.value, entry.value) } },
-                developmentWords: LanguageWords.developmentWords(of: source.values.map(\.value)))
+                developmentWords: LanguageWords.developmentWords(of: source.values.map(\.value))
+            ).including(keptWords([(table, source)]))
             let unchangedWords = Self.unchangedWords(
                 translated: table.count { key, entry in source[key].map { $0.value != entry.value } ?? false },
                 total: source.count)

@@ -116,10 +116,28 @@ enum TranslationTextChecks {
     /// Whether `translation` is `original` unchanged although `original` has words to
     /// translate: at least `minimumWords` words of two or more letters beyond its
     /// placeholders, URLs and tags, not written in capitals alone (`OK`, `URL`, `HDR` are the
-    /// same in most languages).
+    /// same in most languages), and not a copyright notice (`©`: legal text most projects keep
+    /// as written, as Weblate's check does).
     static func isUnchanged(_ original: String, _ translation: String, minimumWords: Int = 1) -> Bool {
-        guard translation == original else { return false }
+        guard translation == original, !original.contains("©") else { return false }
         return wordsToTranslate(in: original) >= max(1, minimumWords)
+    }
+
+    /// Whether `text` is short enough to be a term or a label a language may keep as it is:
+    /// at most two words to translate (``translatableWords(in:)``: `Help`, `User agent:`,
+    /// `Dolby Vision`, `IINA Help`) and no sentence punctuation (a `.`, `!` or `?` ending it or
+    /// followed by a space). A sentence is never a term: `Failed to load the page.`.
+    static func isTerm(_ text: String) -> Bool {
+        guard wordsToTranslate(in: text) <= 2 else { return false }
+        var scalars = Array(text.unicodeScalars)
+        while scalars.last?.properties.isWhitespace == true { scalars.removeLast() }
+        let sentenceEnds: Set<Unicode.Scalar> = [".", "!", "?", "。", "！", "？"]
+        for (index, scalar) in scalars.enumerated() where sentenceEnds.contains(scalar) {
+            // `...` is an ellipsis (`Open...`), not a full stop.
+            let inDots = scalar == "." && scalars[max(0, index - 1)...].prefix(3).count { $0 == "." } > 1
+            if !inDots, index == scalars.count - 1 || scalars[index + 1].properties.isWhitespace { return false }
+        }
+        return true
     }
 
     /// How many words of two or more letters with a lowercase letter `text` has, outside
@@ -138,6 +156,12 @@ enum TranslationTextChecks {
         for url in urls(in: prose) { prose = prose.replacing(url, with: " ") }
         // `{0}`, `{name}`, `${content}`: placeholders of other styles, not words.
         prose = prose.replacing(/\$?\{[^{}]*\}/, with: " ")
+        // Addresses, handles, domains and paths are written as they are in every language:
+        // `another@follower.social`, `@john@no-such.account`, `iina.io`, `/path/to/folder`.
+        // (Split by hand: a regular expression here costs lint most of its time on IINA.)
+        if prose.unicodeScalars.contains(where: { $0 == "@" || $0 == "." || $0 == "/" }) {
+            prose = prose.split(whereSeparator: \.isWhitespace).filter { !isAddressOrPath($0) }.joined(separator: " ")
+        }
         var word: [Unicode.Scalar] = []
         var insideTag = false
         var words: [String] = []
@@ -157,6 +181,19 @@ enum TranslationTextChecks {
             word = []
         }
         return words
+    }
+
+    /// Whether `token` (no spaces) is an address, handle, domain or path rather than words:
+    /// it has an `@`, a `.` between two letters or digits, or starts with `/` or `~/`.
+    private static func isAddressOrPath(_ token: Substring) -> Bool {
+        let scalars = Array(token.unicodeScalars)
+        if scalars.first == "/" || token.hasPrefix("~/") || scalars.contains("@") { return true }
+        let alphanumeric = { (scalar: Unicode.Scalar) in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        return scalars.indices.dropFirst().dropLast().contains {
+            scalars[$0] == "." && alphanumeric(scalars[$0 - 1]) && alphanumeric(scalars[$0 + 1])
+        }
     }
 
     /// `http://…`, `https://…` and `mailto:…` up to a space, quote or closing bracket, with

@@ -416,6 +416,20 @@ package final class LookupService: WireRequestHandler {
             generation: snapshot.generation)
     }
 
+    /// Drops from the missing-key report each key the current tables now answer in the
+    /// language that missed it (found at all, for a key no language had; by that language
+    /// itself, for one a fallback answered): called after a reload changed tables.
+    func forgetAnsweredMisses() {
+        let snapshot = store.snapshot
+        missing.removeAll { language, table, key in
+            guard let chain = try? chain([language], in: snapshot),
+                let result = try? snapshot.segments.lookup(key, in: table, chain: chain, plural: .none),
+                result.found
+            else { return false }
+            return result.language.map { chain.untranslatedLanguage(servedBy: $0) == nil } ?? true
+        }
+    }
+
     func recordMiss(_ key: String, languages: [String], table: String?) {
         // A table no language has is a mistake in the request (`get --table Nope`), not a key
         // for translators to add: it is counted apart and kept out of the missing-key report.

@@ -93,6 +93,17 @@ package final class MissingKeyReport: Sendable {
     /// Misses not kept because the report was full.
     package var droppedEntries: Int { state.withLock { $0.dropped } }
 
+    /// Forgets the entries `isAnswered` says the language has now (a reload brought its
+    /// translation): the report lists what users still see untranslated, not what they once did.
+    package func removeAll(where isAnswered: (_ language: String, _ table: String, _ key: String) -> Bool) {
+        // The checks run outside the lock (each is a lookup); only the removal takes it.
+        let answered = state.withLock { Array($0.counts.keys) }.filter { isAnswered($0.language, $0.table, $0.key) }
+        guard !answered.isEmpty else { return }
+        state.withLock { state in
+            for key in answered { state.counts[key] = nil }
+        }
+    }
+
     /// Forgets everything.
     package func reset() {
         state.withLock { $0 = State() }
