@@ -31,7 +31,13 @@ import Testing
     /// as itself, so each answer names its question).
     @Test func tasksSharingOneConnectionEachGetTheirOwnAnswers() async throws {
         let setup = try Setup()
-        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 10)
+        // The time limit is not what this test checks, and it is long on purpose: with
+        // requests in flight, `send(_:) async` writes them in a job on Swift's cooperative
+        // pool, which has a thread per core (2 here) and is shared with every other test of
+        // the process; tests that block their thread (`eventually` polling a daemon for up to
+        // a minute) can hold the job back for as long, and a 10 s limit then failed every
+        // request in flight at once though the daemon answered at once (CI, loaded 2 cores).
+        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 120)
         // Each failure as text (an error such as a time limit, or another question's answer),
         // so a failure under load says which it was.
         let failures = await withTaskGroup(of: [String].self) { group in
