@@ -49,13 +49,13 @@ static void read_as_replies(const char *line, size_t keys) {
     }
     require(code == L10ND_OK || err.message[0], "a refused batch reply said nothing");
     l10nd_error chain_err = {0};
-    l10nd_chain *chain = l10nd_chain_make(reply, 1, "de\0\1\0", 5, &chain_err);
+    l10nd_chain *chain = l10nd_chain_make(reply, NULL, "de\0\1\0", 5, &chain_err);
     if (chain) {
         require(!chain->refused && chain->refs == 1, "a chain made from a reply is refused or shared");
         for (size_t i = 0; i < chain->count; i++) require(chain->languages[i] != NULL, "a chain lacks a language");
         l10nd_chains chains = {.mu = PTHREAD_MUTEX_INITIALIZER};
         l10nd_chains_keep(&chains, chain);
-        l10nd_chain *kept = l10nd_chains_get(&chains, 1, "de\0\1\0", 5);
+        l10nd_chain *kept = l10nd_chains_get(&chains, NULL, "de\0\1\0", 5);
         require(kept == chain, "a kept chain is not found");
         l10nd_chain_release(kept);
         l10nd_chain_release(chain);

@@ -398,13 +398,7 @@ import Testing
     @Test func lookupsAreAskedAndRightWhenMapIsRefused() throws {
         let build = try Self.plain.get()
         let directory = try TemporaryDirectory(prefix: "clib-refused")
-        let resources = directory.path + "/Resources"
-        for (language, text) in [("de", "\"a\" = \"A de\";\n"), ("en", "\"a\" = \"A en\";\n\"b\" = \"B en\";\n")] {
-            try FileManager.default.createDirectory(
-                atPath: "\(resources)/\(language).lproj", withIntermediateDirectories: true)
-            try text.write(
-                toFile: "\(resources)/\(language).lproj/Localizable.strings", atomically: true, encoding: .utf8)
-        }
+        let resources = try Self.deAndEnResources(in: directory.path)
         let daemon = try DaemonProcess(resources: [resources])
         let output = try Self.run(
             build.check,
@@ -412,6 +406,35 @@ import Testing
             socket: daemon.socketPath)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout == "generation=-1 refusal=unavailable\nrefused: ok\n", "\(output.stdout)\(output.stderr)")
+    }
+
+    /// A content-only edit keeps the daemon's fallback chains (l10nd_chains.h): once its
+    /// generation is mapped, a daemon killed before any lookup asked a chain of it still leaves
+    /// a fallback answered in place, not an error after a reconnect attempt (`check carry`).
+    @Test func fallbacksAnswerInPlaceWhenTheDaemonDiesAfterAnEdit() throws {
+        let build = try Self.plain.get()
+        let directory = try TemporaryDirectory(prefix: "clib-carry")
+        let resources = try Self.deAndEnResources(in: directory.path)
+        let daemon = try DaemonProcess(resources: [resources])
+        let output = try Self.run(
+            build.check,
+            ["carry", String(daemon.process.processIdentifier), resources + "/de.lproj/Localizable.strings"],
+            socket: daemon.socketPath)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "carry: ok\n", "\(output.stdout)\(output.stderr)")
+    }
+
+    /// Resources in `directory` where de has "a" = "A de" and en "a" and "b": what `check
+    /// refused` and `check carry` expect; their path.
+    static func deAndEnResources(in directory: String) throws -> String {
+        let resources = directory + "/Resources"
+        for (language, text) in [("de", "\"a\" = \"A de\";\n"), ("en", "\"a\" = \"A en\";\n\"b\" = \"B en\";\n")] {
+            try FileManager.default.createDirectory(
+                atPath: "\(resources)/\(language).lproj", withIntermediateDirectories: true)
+            try text.write(
+                toFile: "\(resources)/\(language).lproj/Localizable.strings", atomically: true, encoding: .utf8)
+        }
+        return resources
     }
 
     /// The `check parity` languages of the fallback lines: `|` separates a list's tags.

@@ -15,7 +15,7 @@
  *   current generation under a read lock; a new one is swapped in under the write lock, and
  *   the old one unmapped then, when no lookup can be reading it.
  * - Mapped lookups walk the fallback chain the daemon builds (protocol 1.7 `chain`, asked once
- *   per query's languages and table in a generation, l10nd_chains.c): a fallback and a miss are
+ *   per query's languages and table while the generations keep their fingerprint, l10nd_chains.c): a fallback and a miss are
  *   answered in place too, and reported to the daemon's missing-key report in one `batch` per
  *   (languages, table) at most every MISS_INTERVAL_MS, by the lookup that finds that time has
  *   passed (no thread of the library's own), and at l10nd_close. */
@@ -323,6 +323,7 @@ struct l10nd_client {
     pthread_cond_t changed;
     int fd;                         /* -1: none */
     int broken;                     /* the connection must be replaced */
+    int away;                       /* atomic: the last attempt at connecting failed (l10nd is away) */
     unsigned long long connection;  /* counts connections */
     int reading;                    /* a thread is the reader */
     long long next_id;
@@ -463,8 +464,13 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
     c->input.length = 0;
     int fd;
     int code;
-    while ((code = connect_by_rule(c->path, &fd, err)) && patient && ms_left(deadline) > 50) usleep(50000);
-    if (code) return code;
+    while ((code = connect_by_rule(c->path, &fd, err))) {
+        /* Said at once: a report of in-place misses does not queue behind these attempts. */
+        __atomic_store_n(&c->away, 1, __ATOMIC_RELEASE);
+        if (!patient || ms_left(deadline) <= 50) return code;
+        usleep(50000);
+    }
+    __atomic_store_n(&c->away, 0, __ATOMIC_RELEASE);
     c->fd = fd;
     c->broken = 0;
     c->connection++;
@@ -829,6 +835,8 @@ static void announce(l10nd_client *c, long long generation) {
 /* With watch_mu held: makes m (or none) the generation lookups read; the old one is unmapped
  * once the write lock shows no lookup is reading it. */
 static void install(l10nd_client *c, l10nd_mapping *m) {
+    /* A generation serving the segments the last one served keeps its chains (l10nd_chains.h). */
+    l10nd_mapping_adopt_fingerprint(m, c->current);
     pthread_rwlock_wrlock(&c->map_lock);
     l10nd_mapping *old = c->current;
     c->current = m;
@@ -923,6 +931,7 @@ static int watch_connect(l10nd_client *c, l10nd_error *err) {
     json_object_put(reply);
     if (code) return code;
     install(c, NULL);
+    __atomic_store_n(&c->away, 0, __ATOMIC_RELEASE); /* l10nd is back: in-place misses are sent again */
     /* Another daemon counts its generations anew: its chains are asked anew, and it may know `chain`. */
     l10nd_chains_clear(&c->chains);
     __atomic_store_n(&c->no_chains, 0, __ATOMIC_RELEASE);
@@ -976,10 +985,10 @@ static int own_answers(l10nd_client *c, const l10nd_query *q, const char *const 
     return answered;
 }
 
-/* The daemon's chain for the query (named `name`) in `generation`, asked now and kept: a
- * reference the caller releases, or NULL (the lookup asks the daemon). */
-static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long generation, const char *name,
-                              size_t name_length) {
+/* The daemon's chain for the query (named `name`) in `generation` (of `fingerprint`), asked
+ * now and kept: a reference the caller releases, or NULL (the lookup asks the daemon). */
+static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long generation,
+                              l10nd_fingerprint *fingerprint, const char *name, size_t name_length) {
     json_object *request = base_request("chain", q), *reply = NULL, *ok, *error, *code, *replied;
     int failed = call_with(c, request, &reply, 0, NULL);
     json_object_put(request);
@@ -993,12 +1002,12 @@ static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long g
                                   : "";
         if (!strcmp(refusal, "unknown_op")) __atomic_store_n(&c->no_chains, 1, __ATOMIC_RELEASE);
         /* A tag the daemon refuses: every such lookup is asked, and refused as the daemon does. */
-        else if (!strcmp(refusal, "bad_request")) chain = l10nd_chain_make(NULL, generation, name, name_length, NULL);
+        else if (!strcmp(refusal, "bad_request")) chain = l10nd_chain_make(NULL, fingerprint, name, name_length, NULL);
     } else if (json_object_object_get_ex(reply, "generation", &replied) &&
                json_object_is_type(replied, json_type_int) && json_object_get_int64(replied) != generation) {
         announce(c, json_object_get_int64(replied)); /* newer: mapped at the next lookup, asked meanwhile */
     } else {
-        chain = l10nd_chain_make(reply, generation, name, name_length, NULL);
+        chain = l10nd_chain_make(reply, fingerprint, name, name_length, NULL);
     }
     json_object_put(reply);
     if (chain) l10nd_chains_keep(&c->chains, chain);
@@ -1043,7 +1052,9 @@ static void report_misses(l10nd_client *c, const l10nd_query *q, const char *con
         json_object_array_add(list, json_object_new_string(keys[i]));
         c->miss_count++;
     }
-    if (!c->misses_sent || ms_left(&c->miss_due) == 0) {
+    /* While l10nd is away they wait (up to MISS_CAPACITY): a lookup answered in place never
+     * waits behind another thread's attempts at reconnecting to send them. */
+    if ((!c->misses_sent || ms_left(&c->miss_due) == 0) && !__atomic_load_n(&c->away, __ATOMIC_ACQUIRE)) {
         json_object *fresh = json_object_new_object();
         if (fresh) {
             due = c->misses;
@@ -1066,20 +1077,26 @@ static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *cons
     if (__atomic_load_n(&c->no_chains, __ATOMIC_ACQUIRE)) return 0;
     pthread_rwlock_rdlock(&c->map_lock);
     long long generation = c->current ? l10nd_mapping_generation(c->current) : -1;
+    l10nd_fingerprint *fingerprint =
+        c->current ? l10nd_fingerprint_retain(l10nd_mapping_fingerprint(c->current)) : NULL;
     pthread_rwlock_unlock(&c->map_lock);
-    if (generation < 0 || generation < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)) return 0;
+    if (generation < 0 || generation < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)) {
+        l10nd_fingerprint_release(fingerprint);
+        return 0;
+    }
     size_t name_length;
     char *name = l10nd_chain_name(q, &name_length);
     unsigned char *report = calloc(key_count ? key_count : 1, 1);
-    l10nd_chain *chain = name && report ? l10nd_chains_get(&c->chains, generation, name, name_length) : NULL;
-    if (!chain && name && report) chain = ask_chain(c, q, generation, name, name_length);
+    l10nd_chain *chain = name && report ? l10nd_chains_get(&c->chains, fingerprint, name, name_length) : NULL;
+    if (!chain && name && report) chain = ask_chain(c, q, generation, fingerprint, name, name_length);
     free(name);
+    l10nd_fingerprint_release(fingerprint);
     int answered = chain != NULL, reported = 0;
     pthread_rwlock_rdlock(&c->map_lock);
     const l10nd_mapping *m = c->current;
-    /* The generation the chain was built for, and still the newest announced. */
-    if (!m || !chain || l10nd_mapping_generation(m) != chain->generation ||
-        chain->generation < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE))
+    /* A generation the chain holds for (the same fingerprint), and still the newest announced. */
+    if (!m || !chain || !l10nd_fingerprint_equal(l10nd_mapping_fingerprint(m), chain->fingerprint) ||
+        l10nd_mapping_generation(m) < __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE))
         answered = 0;
     for (size_t i = 0; i < key_count && answered; i++) {
         int one = 0;

@@ -1,4 +1,4 @@
-/* l10nd_chains.c: the daemon's fallback chains, kept per generation, and a lookup along one
+/* l10nd_chains.c: the daemon's fallback chains, kept per generation's fingerprint, and a lookup along one
  * over the mapped segments (l10nd_chains.h says why the chain is the daemon's). */
 #define _GNU_SOURCE
 #include "l10nd_chains.h"
@@ -34,6 +34,7 @@ static void chain_free(l10nd_chain *chain) {
     free(chain->fallback);
     free(chain->pseudo);
     free(chain->name);
+    l10nd_fingerprint_release(chain->fingerprint);
     free(chain);
 }
 
@@ -53,13 +54,13 @@ static json_object *list(json_object *reply, const char *member, json_type type,
     return value;
 }
 
-l10nd_chain *l10nd_chain_make(json_object *reply, long long generation, const char *name, size_t name_length,
-                              l10nd_error *err) {
+l10nd_chain *l10nd_chain_make(json_object *reply, l10nd_fingerprint *fingerprint, const char *name,
+                              size_t name_length, l10nd_error *err) {
     l10nd_chain *chain = calloc(1, sizeof *chain);
     if (!chain || !(chain->name = malloc(name_length))) goto memory;
     memcpy(chain->name, name, name_length);
     chain->name_length = name_length;
-    chain->generation = generation;
+    chain->fingerprint = l10nd_fingerprint_retain(fingerprint);
     chain->refs = 1;
     if (!reply) {
         chain->refused = 1;
@@ -92,12 +93,13 @@ memory:
     return NULL;
 }
 
-l10nd_chain *l10nd_chains_get(l10nd_chains *chains, long long generation, const char *name, size_t name_length) {
+l10nd_chain *l10nd_chains_get(l10nd_chains *chains, const l10nd_fingerprint *fingerprint, const char *name,
+                              size_t name_length) {
     l10nd_chain *found = NULL;
     pthread_mutex_lock(&chains->mu);
     for (size_t i = 0; i < chains->count && !found; i++) {
         l10nd_chain *chain = chains->items[i];
-        if (chain->generation == generation && chain->name_length == name_length &&
+        if (l10nd_fingerprint_equal(chain->fingerprint, fingerprint) && chain->name_length == name_length &&
             !memcmp(chain->name, name, name_length)) {
             __atomic_add_fetch(&chain->refs, 1, __ATOMIC_ACQ_REL);
             found = chain;
@@ -109,12 +111,12 @@ l10nd_chain *l10nd_chains_get(l10nd_chains *chains, long long generation, const 
 
 void l10nd_chains_keep(l10nd_chains *chains, l10nd_chain *chain) {
     pthread_mutex_lock(&chains->mu);
-    /* Chains of another generation are never asked for again (lookups read the newest), and a
+    /* Chains of another fingerprint are never asked for again (lookups read the newest), and a
      * full cache starts over: a server answering many Accept-Language headers asks again. */
     size_t kept = 0;
     for (size_t i = 0; i < chains->count; i++) {
         l10nd_chain *old = chains->items[i];
-        if (old->generation == chain->generation && chains->count < L10ND_CHAIN_CAPACITY) chains->items[kept++] = old;
+        if (l10nd_fingerprint_equal(old->fingerprint, chain->fingerprint) && chains->count < L10ND_CHAIN_CAPACITY) chains->items[kept++] = old;
         else l10nd_chain_release(old);
     }
     chains->count = kept;
@@ -159,14 +161,14 @@ int l10nd_chain_answer(const l10nd_mapping *m, const l10nd_chain *chain, const c
             return -l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
         }
         result->found = 1;
-        result->generation = chain->generation;
+        result->generation = l10nd_mapping_generation(m);
         *report = chain->fallback[i];
         return 1;
     }
     /* Found nowhere: the key itself, as the daemon answers a miss. */
     if (!(result->value = strdup(key))) return -l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory");
     result->found = 0;
-    result->generation = chain->generation;
+    result->generation = l10nd_mapping_generation(m);
     *report = 1;
     return 1;
 }

@@ -1,9 +1,11 @@
-/* l10nd_chains.h: the daemon's fallback chains (protocol 1.7 `chain`), kept per generation so
- * mapped lookups walk them in place. Internal: not installed, not exported.
+/* l10nd_chains.h: the daemon's fallback chains (protocol 1.7 `chain`), kept per generation's
+ * fingerprint (the segments it serves, not their contents) so mapped lookups walk them in place. Internal: not installed, not exported.
  *
  * The chain a lookup walks is built from CLDR data (likely subtags, parent locales, Apple's
  * last resorts) that only the daemon carries: the library asks it once per query's languages
- * and table and generation, and probes the mapped segments along it exactly as the daemon's
+ * and table while the generations mapped keep one fingerprint (a content-only edit keeps it:
+ * no new `chain` round trip, nor a lookup the daemon must answer when it went right after
+ * such an edit), and probes the mapped segments along it exactly as the daemon's
  * own lookup does (SegmentProbe). */
 #ifndef L10ND_CHAINS_H
 #define L10ND_CHAINS_H
@@ -14,7 +16,7 @@
 
 /* One `chain` reply: immutable once made, shared by reference count. */
 typedef struct l10nd_chain {
-    long long generation;
+    l10nd_fingerprint *fingerprint; /* of the generations the chain holds for (a reference) */
     char *name; /* the query's languages and table (l10nd_chain_name) */
     size_t name_length;
     int refused; /* the daemon refused these languages (a bad tag): lookups ask it */
@@ -25,7 +27,7 @@ typedef struct l10nd_chain {
     int refs;                /* atomic */
 } l10nd_chain;
 
-/* The chains of one client: at most L10ND_CHAIN_CAPACITY, of the newest generation asked. */
+/* The chains of one client: at most L10ND_CHAIN_CAPACITY, of the newest fingerprint asked. */
 typedef struct l10nd_chains {
     pthread_mutex_t mu;
     l10nd_chain **items;
@@ -40,18 +42,18 @@ L10ND_INTERNAL char *l10nd_chain_name(const l10nd_query *q, size_t *length);
 
 /* The chain made from the daemon's `chain` reply (NULL: refused) for `name`, or NULL with err
  * (memory, a malformed reply). Its one reference is the caller's. */
-L10ND_INTERNAL l10nd_chain *l10nd_chain_make(json_object *reply, long long generation, const char *name,
+L10ND_INTERNAL l10nd_chain *l10nd_chain_make(json_object *reply, l10nd_fingerprint *fingerprint, const char *name,
                                             size_t name_length, l10nd_error *err);
-/* The kept chain of `name` in `generation`, with a reference the caller releases; NULL when none. */
-L10ND_INTERNAL l10nd_chain *l10nd_chains_get(l10nd_chains *chains, long long generation, const char *name,
+/* The kept chain of `name` for `fingerprint`, with a reference the caller releases; NULL when none. */
+L10ND_INTERNAL l10nd_chain *l10nd_chains_get(l10nd_chains *chains, const l10nd_fingerprint *fingerprint, const char *name,
                                             size_t name_length);
-/* Keeps `chain` (taking a reference of its own); chains of older generations are let go. */
+/* Keeps `chain` (taking a reference of its own); chains of another fingerprint are let go. */
 L10ND_INTERNAL void l10nd_chains_keep(l10nd_chains *chains, l10nd_chain *chain);
 L10ND_INTERNAL void l10nd_chain_release(l10nd_chain *chain);
 /* Lets every chain go (the client's end, a fork's child). */
 L10ND_INTERNAL void l10nd_chains_clear(l10nd_chains *chains);
 
-/* `key` along `chain` in `m` (of the chain's generation), as the daemon answers it: 1 with
+/* `key` along `chain` in `m` (of the chain's fingerprint), as the daemon answers it: 1 with
  * result filled (value, found, lang, generation) and *report set when the missing-key report
  * lists it (a miss, a fallback); 0 when the daemon must answer (a plural entry, a pseudo-
  * language's derived answer, a non-ASCII key a segment may hold composed); a negated error. */

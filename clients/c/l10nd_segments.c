@@ -149,8 +149,15 @@ int l10nd_segment_find(const l10nd_segment *s, const char *key, size_t length, c
 
 /* ---- a map reply's generation ---- */
 
+struct l10nd_fingerprint {
+    int refs; /* atomic */
+    size_t length;
+    char bytes[];
+};
+
 struct l10nd_mapping {
     long long generation;
+    l10nd_fingerprint *fingerprint;
     size_t slab_count, segment_count;
     void **slabs;
     size_t *slab_sizes;
@@ -170,8 +177,65 @@ static int compare_segments(const void *left, const void *right) {
 
 long long l10nd_mapping_generation(const l10nd_mapping *m) { return m->generation; }
 
+l10nd_fingerprint *l10nd_mapping_fingerprint(const l10nd_mapping *m) { return m->fingerprint; }
+
+l10nd_fingerprint *l10nd_fingerprint_retain(l10nd_fingerprint *f) {
+    if (f) __atomic_add_fetch(&f->refs, 1, __ATOMIC_ACQ_REL);
+    return f;
+}
+
+void l10nd_fingerprint_release(l10nd_fingerprint *f) {
+    if (f && __atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0) free(f);
+}
+
+int l10nd_fingerprint_equal(const l10nd_fingerprint *a, const l10nd_fingerprint *b) {
+    return a == b || (a && b && a->length == b->length && !memcmp(a->bytes, b->bytes, a->length));
+}
+
+void l10nd_mapping_adopt_fingerprint(l10nd_mapping *m, const l10nd_mapping *previous) {
+    if (!m || !previous || m->fingerprint == previous->fingerprint ||
+        !l10nd_fingerprint_equal(m->fingerprint, previous->fingerprint))
+        return;
+    l10nd_fingerprint_release(m->fingerprint);
+    m->fingerprint = l10nd_fingerprint_retain(previous->fingerprint);
+}
+
+/* `length` bytes and a 0 at `at`; where they end. */
+static char *put(char *at, const char *bytes, size_t length) {
+    memcpy(at, bytes, length);
+    at[length] = 0;
+    return at + length + 1;
+}
+
+/* The manifest's development language and source languages (as sent: another order of the
+ * same ones is only a needless new chain), then every (table, language) of the sorted
+ * segments, each followed by a 0 byte. */
+static l10nd_fingerprint *fingerprint_make(json_object *manifest, const l10nd_segment *segments, size_t count) {
+    json_object *development = NULL, *sources = NULL;
+    json_object_object_get_ex(manifest, "development_language", &development);
+    json_object_object_get_ex(manifest, "source_languages", &sources);
+    const char *first = development ? json_object_to_json_string_ext(development, JSON_C_TO_STRING_PLAIN) : "";
+    const char *second = sources ? json_object_to_json_string_ext(sources, JSON_C_TO_STRING_PLAIN) : "";
+    if (!first || !second) return NULL;
+    size_t length = strlen(first) + 1 + strlen(second) + 1;
+    for (size_t i = 0; i < count; i++) length += segments[i].table_length + 1 + segments[i].language_length + 1;
+    l10nd_fingerprint *f = malloc(sizeof *f + length);
+    if (!f) return NULL;
+    f->refs = 1;
+    f->length = length;
+    char *at = f->bytes;
+    at = put(at, first, strlen(first));
+    at = put(at, second, strlen(second));
+    for (size_t i = 0; i < count; i++) {
+        at = put(at, segments[i].table, segments[i].table_length);
+        at = put(at, segments[i].language, segments[i].language_length);
+    }
+    return f;
+}
+
 void l10nd_mapping_free(l10nd_mapping *m) {
     if (!m) return;
+    l10nd_fingerprint_release(m->fingerprint);
     for (size_t i = 0; i < m->slab_count; i++)
         if (m->slabs[i] && m->slabs[i] != MAP_FAILED) munmap(m->slabs[i], m->slab_sizes[i]);
     free(m->slabs);
@@ -279,6 +343,8 @@ int l10nd_mapping_make(json_object *manifest, const int *fds, size_t fd_count, l
         m->segment_count = i + 1;
     }
     qsort(m->segments, m->segment_count, sizeof *m->segments, compare_segments);
+    if (!(m->fingerprint = fingerprint_make(manifest, m->segments, m->segment_count)))
+        code = l10nd_fail(err, L10ND_ERR_MEMORY, "out of memory mapping l10nd's segments");
 done:
     for (size_t i = 0; i < fd_count; i++) close(fds[i]); /* a mapping outlives its descriptor */
     if (code) l10nd_mapping_free(m);

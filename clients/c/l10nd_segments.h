@@ -52,6 +52,18 @@ typedef struct l10nd_mapping l10nd_mapping;
 L10ND_INTERNAL int l10nd_mapping_make(json_object *manifest, const int *fds, size_t fd_count, l10nd_mapping **out,
                                       l10nd_error *err);
 L10ND_INTERNAL long long l10nd_mapping_generation(const l10nd_mapping *m);
+/* What the daemon's chains of a generation depend on (LookupService+Chain.swift): its
+ * (language, table) segments, development language and tables' source languages — not the
+ * segments' contents. Immutable, shared by reference count; equal ones are the same chains. */
+typedef struct l10nd_fingerprint l10nd_fingerprint;
+/* m's fingerprint, borrowed: retain it to keep it past m. */
+L10ND_INTERNAL l10nd_fingerprint *l10nd_mapping_fingerprint(const l10nd_mapping *m);
+/* Makes m (not yet shared with other threads) hold previous's fingerprint when the two are
+ * equal, so a chain of either is found by comparing pointers. */
+L10ND_INTERNAL void l10nd_mapping_adopt_fingerprint(l10nd_mapping *m, const l10nd_mapping *previous);
+L10ND_INTERNAL l10nd_fingerprint *l10nd_fingerprint_retain(l10nd_fingerprint *f);
+L10ND_INTERNAL void l10nd_fingerprint_release(l10nd_fingerprint *f); /* NULL is fine */
+L10ND_INTERNAL int l10nd_fingerprint_equal(const l10nd_fingerprint *a, const l10nd_fingerprint *b);
 /* What l10nd_mapping_probe found. */
 enum {
     L10ND_PROBE_ABSENT = 0, /* (lang, table) has no segment, or its segment surely lacks the key */

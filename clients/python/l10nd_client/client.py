@@ -55,8 +55,8 @@ class Client:
     `mode` is where lookups come from, as the Swift client's `LookupMode`: `"mapped"` (the
     default) maps the daemon's compiled segments (protocol 1.6 `map`, on its one connection,
     pipelined with the lookups) and answers a plain string in place, with no round trip, along the whole fallback
-    chain (the daemon's, asked once per `lang` and table and generation: protocol 1.7
-    `chain`), misses too; misses and fallbacks answered so are reported to the daemon's
+    chain (the daemon's, asked once per `lang` and table: protocol 1.7 `chain`, kept across
+    generations that serve the same languages and tables, so a content-only edit needs none), misses too; misses and fallbacks answered so are reported to the daemon's
     missing-key report in the background (misses.py). It subscribes to changes and maps each
     new generation as it is announced, asking the daemon until it is mapped (a lookup never
     answers from a generation older than one announced, nor from two generations). A plural
@@ -623,7 +623,7 @@ class Client:
                                        "next change", failures, error)
                     self._stop.wait(FIRST_RETRY * failures)
                     continue
-                mapped = MappedGeneration(manifest, segments, connection)
+                mapped = MappedGeneration(manifest, segments, connection, self._mapped)
                 with self._lock:
                     announced_on, announced = self._announced
                     current = self._connection is connection and not (

@@ -5,7 +5,7 @@ from that generation. It answers a plain string (no plural entry, no count, no a
 exactly as the daemon would, along the lookup's fallback chain: the chain is the daemon's
 (protocol 1.7 `chain`: the languages it probes for that `lang` and table in this
 generation, built from CLDR data only it carries), asked once per `lang` and table and kept
-with the generation. Without it, a key the asked language's own segment has is still
+while the served set stays the same. Without it, a key the asked language's own segment has is still
 answered in place (the first candidate of every chain is the tag as written). An answer
 from a fallback language, and a key found nowhere, are what the missing-key report lists:
 they come back with the answer for the client to report (misses.py). A plural entry, a
@@ -37,18 +37,32 @@ class Chain:
             raise ValueError("a chain reply whose lists disagree")
 
 
+def chain_fingerprint(manifest):
+    """What the daemon's chains of a generation depend on (LookupService+Chain.swift): the
+    (language, table) segments it serves, its development language and the tables' catalog
+    source languages; a content-only edit leaves it as it was (pseudo flags follow from the
+    language names)."""
+    return (manifest.get("development_language"), tuple(sorted((manifest.get("source_languages") or {}).items())),
+            frozenset((segment[0], segment[1]) for segment in manifest["segments"]))
+
+
 class MappedGeneration:
     """The segments of one generation, keyed by (language, table), and the connection whose
     daemon mapped them: its mappings are released when the last lookup using it lets go."""
 
-    def __init__(self, manifest, segments, connection):
+    def __init__(self, manifest, segments, connection, previous=None):
         self.generation = manifest["generation"]
         self.slab_count = len(manifest["slabs"])
         self.connection = connection
+        self.fingerprint = chain_fingerprint(manifest)
         self._segments = segments
         # (lang key, table) -> Chain, or None when the daemon refused it (a bad tag: every
-        # lookup is asked, and refused as the daemon refuses it).
-        self._chains = {}
+        # lookup is asked, and refused as the daemon refuses it). The same daemon's chains of
+        # the `previous` generation hold when it serves the same set (a content-only edit):
+        # they are carried over, so the edit costs no `chain` round trip and a daemon gone
+        # right after it leaves fallbacks answerable in place.
+        carried = previous is not None and previous.connection is connection and previous.fingerprint == self.fingerprint
+        self._chains = previous._chains if carried else {}
 
     @staticmethod
     def chain_key(message):
