@@ -29,7 +29,7 @@ struct PolledFiles {
     /// How often the files are stat-ed, while there are any.
     static let pollInterval: Duration = .seconds(1)
     /// How often the files with one link are stat-ed for a new link: slower than the poll,
-    /// since it stats every resource file (about 1.5 ms for iina's 1,958, docs/RELIABILITY.md).
+    /// since it stats every resource file (under 2 ms for iina's 1,958, docs/RELIABILITY.md).
     static let sweepInterval: Duration = .seconds(5)
 
     private struct Inode: Hashable {
