@@ -48,6 +48,41 @@ import Testing
         #expect(daemon.stop() == 0, "\(daemon.log)")
     }
 
+    /// Issue from an outside tester (kernel 6.18): `link()` raises `IN_ATTRIB` only on a
+    /// watch on the file itself, and `IN_CREATE` in the new name's directory, outside the
+    /// root: a file of one link linked from outside was never polled, its edits never served.
+    @Test func aFileLinkedFromOutsideTheRootIsServedWhenEditedThere() throws {
+        let root = try TemporaryDirectory(prefix: "l10nd-link-outside")
+        let outside = try TemporaryDirectory(prefix: "l10nd-link-outside-other")
+        let table = try root.write("\"k\" = \"w1\";\n", to: "zz.lproj/T.strings")
+        let daemon = try DaemonProcess(resources: [root.path])
+        func served() -> String? {
+            (try? daemon.request(["op": "lookup", "key": "k", "table": "T", "lang": "zz"]))?["value"] as? String
+        }
+        func polledFiles() -> Int? {
+            let watcher = (try? daemon.request(["op": "status"]))?["watcher"] as? [String: Any]
+            return watcher?["polled_files"] as? Int
+        }
+        #expect(served() == "w1")
+
+        let elsewhere = outside.path + "/T.strings"
+        try #require(link(table, elsewhere) == 0)
+        try writeInPlace("\"k\" = \"w4\";\n", to: elsewhere)
+        // The 5 s sweep finds the link, then the 1 s poll; 15 s leaves room on a loaded machine.
+        #expect(eventually(15) { served() == "w4" }, "\(daemon.log)")
+
+        // 2 → 1 → 2, the second link again outside. An edit through the root's name, once
+        // served, says the unlink's batch is read: the next outside edit only a sweep finds.
+        try #require(unlink(elsewhere) == 0)
+        #expect(eventually(15) { polledFiles() == 0 }, "\(daemon.log)")
+        try writeInPlace("\"k\" = \"w6\";\n", to: table)
+        #expect(eventually(15) { served() == "w6" }, "\(daemon.log)")
+        try #require(link(table, elsewhere) == 0)
+        try writeInPlace("\"k\" = \"w5\";\n", to: elsewhere)
+        #expect(eventually(15) { served() == "w5" }, "\(daemon.log)")
+        #expect(daemon.stop() == 0, "\(daemon.log)")
+    }
+
     @Test func aFileMountedOnItsOwnIsReadWhenItsSourceIsEdited() throws {
         if let reason = try MountNamespace.unavailableReason() {
             print("skipped: \(reason)")

@@ -42,6 +42,39 @@ import Testing
         #expect(polled.isEmpty)
     }
 
+    @Test func aSweepFindsALinkMadeOutsideAndPollsTheFileFromThen() throws {
+        let root = try TemporaryDirectory()
+        let outside = try TemporaryDirectory()
+        let file = try root.write("\"k\" = \"v\";\n", to: "zz.lproj/T.strings")
+        var polled = PolledFiles()
+        #expect(polled.note(file) == [])
+        #expect(polled.sweep() == [])
+        #expect(polled.isEmpty)
+
+        // No event reports this link; the sweep finds it, reports the file, and polls it.
+        let elsewhere = outside.path + "/T.strings"
+        try #require(link(file, elsewhere) == 0)
+        #expect(polled.sweep() == [file])
+        #expect(polled.count == 1)
+        #expect(polled.sweep() == [])
+        try rewrite(elsewhere, "\"k\" = \"edited elsewhere\";\n")
+        #expect(polled.poll { _ in false } == [file])
+
+        // 2 → 1 → 2: back to one link, the poll reports it and it is swept again.
+        try #require(unlink(elsewhere) == 0)
+        #expect(polled.poll { _ in false } == [file])
+        #expect(polled.isEmpty)
+        try #require(link(file, elsewhere) == 0)
+        #expect(polled.sweep() == [file])
+        #expect(polled.count == 1)
+
+        // A directory forgotten takes its files out of the sweep.
+        try #require(unlink(elsewhere) == 0)
+        _ = polled.poll { _ in false }
+        polled.forget(atOrBelow: root.path + "/zz.lproj")
+        #expect(polled.hasNothingToSweep)
+    }
+
     @Test func aPollFindsAnEditMadeThroughANameNotPolled() throws {
         let root = try TemporaryDirectory()
         let outside = try TemporaryDirectory()

@@ -29,7 +29,9 @@ import Synchronization
 /// taken away from it) is seen in the mount table, which inotify does not report
 /// (``MountTable``): what it covers is walked, watched and read again. A file whose edits
 /// no watched directory hears — hard-linked, or mounted on its own — is read under every
-/// name when one is reported, and stat-ed every second (``PolledFiles``).
+/// name when one is reported, and stat-ed every second; every other resource file is
+/// stat-ed every 5 seconds for a link made outside the roots, which no event reports
+/// (``PolledFiles``).
 ///
 /// Everything runs on the watcher's serial queue, and `onChange` is called there.
 ///
@@ -200,6 +202,8 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// The path ``Statistics/lastError`` is about, when it is about one that can recover.
     private var lastErrorSubject: String?
     private var filePollTimer: (any DispatchSourceTimer)?
+    /// Looks for a new link on every resource file with one (``PolledFiles/sweep()``).
+    private var linkSweepTimer: (any DispatchSourceTimer)?
 
     /// Creates a watcher over `roots`; nothing is watched until `start()`.
     ///
@@ -307,8 +311,12 @@ package final class ResourceWatcher: @unchecked Sendable {
             if let mountSubscription { MountTable.shared.unsubscribe(mountSubscription) }
             mountSubscription = nil
             debouncer.cancel()
-            for timer in [rootCheck, retryTimer, pollTimer, filePollTimer, unwatchedLogTimer] { timer?.cancel() }
-            (rootCheck, retryTimer, pollTimer, filePollTimer, unwatchedLogTimer) = (nil, nil, nil, nil, nil)
+            for timer in [rootCheck, retryTimer, pollTimer, filePollTimer, linkSweepTimer, unwatchedLogTimer] {
+                timer?.cancel()
+            }
+            (rootCheck, retryTimer, pollTimer, filePollTimer, linkSweepTimer, unwatchedLogTimer) = (
+                nil, nil, nil, nil, nil, nil
+            )
             polledFiles.removeAll()
             flushLog()
             watchedPaths = [:]
@@ -945,7 +953,29 @@ package final class ResourceWatcher: @unchecked Sendable {
         let count = polledFiles.count
         counters.withLock { $0.polledFiles = count }
         schedulePolledFiles()
+        scheduleLinkSweep()
         return all
+    }
+
+    /// Sweeps the files with one link for a new one while there are any: a link made outside
+    /// every root raises no event on any watch of ours.
+    private func scheduleLinkSweep() {
+        guard !polledFiles.hasNothingToSweep else {
+            linkSweepTimer?.cancel()
+            linkSweepTimer = nil
+            return
+        }
+        guard linkSweepTimer == nil, running else { return }
+        linkSweepTimer = DispatchSource.repeatingTimer(every: PolledFiles.sweepInterval, queue: queue) {
+            [weak self] in
+            guard let self, running else { return }
+            let linked = polledFiles.sweep()
+            guard !linked.isEmpty else { return }
+            counters.withLock { $0.polledChanges += linked.count }
+            var change = PendingChange()
+            change.files.formUnion(linked)
+            submit(change)
+        }
     }
 
     /// Polls the hard-linked and separately mounted files while there are any.
