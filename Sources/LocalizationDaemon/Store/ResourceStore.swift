@@ -614,10 +614,21 @@ package final class ResourceStore: Sendable {
     private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let read = reads.add(1, ordering: .relaxed).newValue
         let bytes: [UInt8]
-        switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
-        case .bytes(let got): bytes = got
-        case .gone: return nil
-        case .failed(let problem):
+        // The read's buffer is the file's size: a large file is read only when it and its
+        // parse fit (``ParseMemory``), else it keeps its last good table, with the error.
+        var info = stat()
+        let size = stat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        let outcome = ParseMemory.whenRoom(toRead: min(size, maximumFileBytes), as: file.kind) {
+            ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes)
+        }
+        switch outcome {
+        case .failure(let memory):
+            // Not the bytes' fingerprint: the next look at the file tries again.
+            let error = ResourceParseError.unreadable(file.path, reason: memory.reason)
+            return LoadedFile(file: file, fingerprint: memory.reason.hashValue, content: nil, error: error, read: read)
+        case .success(.bytes(let got)): bytes = got
+        case .success(.gone): return nil
+        case .success(.failed(let problem)):
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error, read: read)
         }
