@@ -10,13 +10,14 @@ struct FileStamp: Equatable, Sendable {
     let modified: [Int]
     let changed: [Int]
 
-    /// The stamp of `info`, taken now; `nil` when the file changed within the last 100 ms,
-    /// too recently for its times to tell a later write in the same tick.
+    /// The stamp of `info`, taken now; `nil` when the file changed within the last 20 ms (two
+    /// ticks of the coarsest kernel clock that stamps files), too recently for its times to
+    /// tell a later write in the same tick.
     init?(settled info: stat) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let age = (now.tv_sec - info.st_ctim.tv_sec) * 1_000_000_000 + (now.tv_nsec - info.st_ctim.tv_nsec)
-        guard age >= 100_000_000 else { return nil }
+        guard age >= 20_000_000 else { return nil }
         device = UInt(info.st_dev)
         inode = UInt(info.st_ino)
         size = Int(info.st_size)
