@@ -159,4 +159,40 @@ import Testing
         #expect(f.daemon.process.isRunning, "\(f.daemon.log.suffix(2000))")
         #expect(f.daemon.log.contains("out of memory"), "the log does not say it")
     }
+
+    /// A large file that would not even fit to be read (less room than its size: the read's
+    /// buffer is the file's size) is not read: several saves of it under that limit each fail
+    /// it with an "out of memory" error, its last good table is served, and l10nd does not
+    /// end (an allocation that fails aborts the process, caught or not).
+    @Test func aFileThatWouldNotFitToBeReadFailsThatFileOnlyOnEverySave() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
+        let f = try Fixture()
+        defer {
+            usleep(500_000)  // a crash's backtrace takes a moment
+            if !f.daemon.process.isRunning { Issue.record("l10nd ended: \(f.daemon.log.prefix(3000))") }
+        }
+        let pid = f.daemon.process.processIdentifier
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
+        let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+        // 48 MB more: room for the daemon's threads (their stacks count) and requests, less
+        // than the 61 MB catalog saved, so reading it unchecked fails its buffer.
+        let result = try ProcessRunner.run(
+            "/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(used + 48 << 20):unlimited"])
+        try #require(result.status == 0, "prlimit: \(result.stderr)")
+        for version in 1...3 {
+            try Self.saveCatalog(version: version, keys: 330_000, in: f.resources.path)
+            var errors: [[String: Any]] = []
+            #expect(
+                try eventually(60) {
+                    errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+                    return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
+                }, "no out-of-memory error after save \(version): \(errors)")
+            try #require(f.daemon.process.isRunning, "l10nd ended after save \(version)")
+            #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
+        }
+        usleep(2_000_000)  // the last save's error may be the one before: give its read time
+        #expect(f.daemon.process.isRunning, "l10nd ended: \(f.daemon.log.suffix(2000))")
+        #expect(f.daemon.log.contains("reading and parsing it takes"), "the log does not say it")
+    }
 }

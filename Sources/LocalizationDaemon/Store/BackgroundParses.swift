@@ -18,6 +18,8 @@ final class BackgroundParses: Sendable {
         let fingerprint: Int
         let read: UInt64
         let bytes: [UInt8]
+        /// The file as `stat` found it just before the read, when that stamp is settled.
+        var stamp: FileStamp? = nil
     }
 
     private struct Parses {
@@ -66,6 +68,11 @@ final class BackgroundParses: Sendable {
     /// The read number of the finished parse of `path` the store has yet to take, if any.
     func finishedRead(of path: String) -> UInt64? {
         parses.withLock { $0[path]?.finished?.read }
+    }
+
+    /// The finished parse of `path` the store has yet to take, if any.
+    func finishedParse(of path: String) -> ResourceStore.LoadedFile? {
+        parses.withLock { $0[path]?.finished }
     }
 
     /// Forgets the finished parse of `path` if it was read at `read` or before: the store

@@ -41,6 +41,29 @@ enum ParseMemory {
         }
     }
 
+    /// The least ``estimate(_:kind:)`` can be for a file of `size` bytes, known before
+    /// reading it: a String Catalog's tape array as first reserved, and its model.
+    static func leastEstimate(ofFileOf size: Int, kind: ResourceFile.Kind) -> Int {
+        switch kind {
+        case .strings: size
+        case .stringsDict: size * 3
+        case .stringCatalog: (size / 12 + 16) * 16 + size
+        }
+    }
+
+    /// Runs `read` (which reads a file of `size` bytes to parse it as `kind`) when the bytes
+    /// and the least their parse takes fit in what the process may still get, holding that
+    /// back from other reads and parses meanwhile; otherwise returns why not.
+    ///
+    /// The read's buffer is as large as the file: unchecked, a large file saved while the
+    /// daemon is near its limit would end the process in the read, before the parse is asked.
+    static func whenRoom<T>(toRead size: Int, as kind: ResourceFile.Kind, _ read: () -> T) -> Result<
+        T, ParseOutOfMemory
+    > {
+        guard size >= 1 << 20 else { return .success(read()) }
+        return whenRoom(for: size + leastEstimate(ofFileOf: size, kind: kind), doing: "reading and parsing", read)
+    }
+
     /// Runs `parse` when parsing `bytes` as `kind` fits in what the process may still get,
     /// holding its estimate back from other parses meanwhile; otherwise returns why not.
     static func whenRoom<T>(toParse bytes: [UInt8], as kind: ResourceFile.Kind, _ parse: () -> T) -> Result<
@@ -48,13 +71,20 @@ enum ParseMemory {
     > {
         // Looking costs more than a small parse, which never comes near a limit.
         guard bytes.count >= 1 << 20 else { return .success(parse()) }
-        let need = estimate(bytes, kind: kind)
+        return whenRoom(for: estimate(bytes, kind: kind), doing: "parsing", parse)
+    }
+
+    /// Runs `work`, which takes about `need` bytes at its peak, when that fits in what the
+    /// process may still get less what other work under way holds, holding `need` back until
+    /// `work` returns (whatever it returns); otherwise returns why not, naming `doing`.
+    private static func whenRoom<T>(for need: Int, doing: String, _ work: () -> T) -> Result<T, ParseOutOfMemory> {
         let held = reserved.add(need, ordering: .relaxed).newValue
         defer { reserved.subtract(need, ordering: .relaxed) }
         if let (room, limit) = headroom(), held > room {
-            return .failure(ParseOutOfMemory(need: need, room: max(room - (held - need), 0), limit: limit))
+            return .failure(
+                ParseOutOfMemory(need: need, room: max(room - (held - need), 0), limit: limit, doing: doing))
         }
-        return .success(parse())
+        return .success(work())
     }
 
     /// The bytes the process may still get under its tightest limit, and that limit's name;
@@ -103,9 +133,11 @@ struct ParseOutOfMemory: Error {
     let room: Int
     /// The limit that leaves that room (`RLIMIT_AS`, `RLIMIT_DATA`, the cgroup's `memory.max`).
     let limit: String
+    /// What was not done: "parsing", or "reading and parsing" (refused before the read).
+    var doing = "parsing"
 
     /// The file's error, as `status` and the log show it.
     var reason: String {
-        "out of memory: parsing it takes about \(need >> 20) MB, and \(limit) leaves l10nd \(room >> 20) MB; not parsed"
+        "out of memory: \(doing) it takes about \(need >> 20) MB, and \(limit) leaves l10nd \(room >> 20) MB; not \(doing == "parsing" ? "parsed" : "read")"
     }
 }

@@ -38,6 +38,8 @@ package final class ResourceStore: Sendable {
         /// The number of the read that last found these bytes (reads are numbered in order):
         /// a parse finished elsewhere is applied only over a table read before it.
         var read: UInt64 = 0
+        /// The file as `stat` found it just before the read of its bytes, when settled.
+        var stamp: FileStamp? = nil
     }
 
     struct State {
@@ -614,10 +616,30 @@ package final class ResourceStore: Sendable {
     private func load(_ file: ResourceFile, known: LoadedFile?, reading: inout Reading) -> LoadedFile? {
         let read = reads.add(1, ordering: .relaxed).newValue
         let bytes: [UInt8]
-        switch ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes) {
-        case .bytes(let got): bytes = got
-        case .gone: return nil
-        case .failed(let problem):
+        // The read's buffer is the file's size: a large file is read only when it and its
+        // parse fit (``ParseMemory``), else it keeps its last good table, with the error.
+        var info = stat()
+        let size = stat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? Int(info.st_size) : 0
+        let stamp = size > 0 ? FileStamp(settled: info) : nil
+        // The parse finished apart is of the bytes there when the file is as it was read:
+        // not read again (twice the file's memory, and the time).
+        if let stamp, let background = reading.background, size >= background.minimumBytes,
+            var finished = background.finishedParse(of: file.path), finished.file == file, finished.stamp == stamp
+        {
+            finished.read = read
+            return finished
+        }
+        let outcome = ParseMemory.whenRoom(toRead: min(size, maximumFileBytes), as: file.kind) {
+            ResourceFileReader.read(file.path, maximumBytes: maximumFileBytes)
+        }
+        switch outcome {
+        case .failure(let memory):
+            // Not the bytes' fingerprint: the next look at the file tries again.
+            let error = ResourceParseError.unreadable(file.path, reason: memory.reason)
+            return LoadedFile(file: file, fingerprint: memory.reason.hashValue, content: nil, error: error, read: read)
+        case .success(.bytes(let got)): bytes = got
+        case .success(.gone): return nil
+        case .success(.failed(let problem)):
             let error = ResourceParseError.unreadable(file.path, reason: problem)
             return LoadedFile(file: file, fingerprint: problem.hashValue, content: nil, error: error, read: read)
         }
@@ -630,7 +652,8 @@ package final class ResourceStore: Sendable {
         var hasher = Hasher()
         hasher.combine(bytes.count)
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        let job = BackgroundParses.Job(file: file, fingerprint: hasher.finalize(), read: read, bytes: bytes)
+        let job = BackgroundParses.Job(
+            file: file, fingerprint: hasher.finalize(), read: read, bytes: bytes, stamp: stamp)
         if var known, known.file == file, known.fingerprint == job.fingerprint {
             known.read = read
             return known
@@ -661,7 +684,7 @@ package final class ResourceStore: Sendable {
                 return LoadedFile(
                     file: file, fingerprint: job.fingerprint, content: content, error: nil,
                     lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count,
-                    read: job.read)
+                    read: job.read, stamp: job.stamp)
             } catch {
                 return LoadedFile(file: file, fingerprint: job.fingerprint, content: nil, error: error, read: job.read)
             }
