@@ -424,6 +424,24 @@ import Testing
         #expect(output.stdout == "carry: ok\n", "\(output.stdout)\(output.stderr)")
     }
 
+    /// Issue 22: during a daemon outage every call honours its own time limit. Four threads
+    /// share a client with a 1,000 ms limit, asking lookups one after another; the daemon is
+    /// killed, and for 3 s more each call fails (naming the socket) within 1,250 ms (`check
+    /// outage`). Before, a call waited for the write lock behind the other threads' reconnect
+    /// attempts (held while sleeping between them) and failed after 2 s and more. Built plain
+    /// and with ThreadSanitizer (the write turn and the reconnect loop race on nothing).
+    @Test func callsDuringAnOutageEndWithinTheirTimeLimit() throws {
+        for (name, build) in [("plain", try Self.plain.get()), ("tsan", try Self.threadSanitized.get())] {
+            let setup = try Self.daemon()
+            let output = try Self.run(
+                build.check, ["outage", String(setup.daemon.process.processIdentifier), "4", "1000"],
+                socket: setup.daemon.socketPath)
+            #expect(output.status == 0, "\(name): \(output.stdout)\(output.stderr)")
+            #expect(output.stdout == "outage: late=0 other=0 unreachable=yes\n", "\(name): \(output.stdout)")
+            #expect(!output.stderr.contains("ThreadSanitizer"), "\(name): \(output.stderr)")
+        }
+    }
+
     /// Resources in `directory` where de has "a" = "A de" and en "a" and "b": what `check
     /// refused` and `check carry` expect; their path.
     static func deAndEnResources(in directory: String) throws -> String {

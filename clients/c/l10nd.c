@@ -4,10 +4,14 @@
  *   say whose a reply is.
  * - Leader/follower reading: the first waiting thread reads lines and hands each reply to its
  *   waiter (mutex + condition variable); the others sleep until their reply is handed over.
- * - Writes take write_mutex, never mu: a writer blocked by the daemon's flow control must not
- *   keep the reader from delivering replies (which is what unblocks the daemon).
+ * - Writes hold the write turn (`writing`, taken under mu), never mu: a writer blocked by the
+ *   daemon's flow control must not keep the reader from delivering replies (which is what
+ *   unblocks the daemon). The turn is waited for only until the call's deadline (a condition
+ *   variable on the monotonic clock), so a thread behind a slow writer still fails in time.
  * - A broken connection is replaced on the next call; a send that fails before any byte went
- *   out (the daemon restarted since the last call) is retried once on a new connection.
+ *   out (the daemon restarted since the last call) is retried once on a new connection. While
+ *   l10nd is not listening, a call tries to connect every RECONNECT_MS until its deadline,
+ *   holding no lock between attempts: every thread's call ends at its own time limit.
  * - Mapped lookups (l10nd_segments.c) take no thread of their own: a second connection, the
  *   watch, is subscribed and asks `map`; each lookup first polls it (one poll(2), without
  *   waiting) under a trylock, so an announced change retires the mapped generation before the
@@ -41,6 +45,7 @@
 
 #define MAX_LINE (64u * 1024u * 1024u) /* the daemon's batch reply cap (PROTOCOL.md) */
 #define MAX_DESCRIPTORS 253            /* SCM_MAX_FD: the most one message carries (a map's slabs) */
+#define RECONNECT_MS 50                /* between a call's attempts at connecting while l10nd is away */
 #define WATCH_RETRY_MS 100             /* between attempts at the watch connection while l10nd is away */
 #define DEFAULT_TIMEOUT_MS 5000
 #define MISS_INTERVAL_MS 200           /* between two reports of in-place misses (the Swift client's) */
@@ -318,9 +323,10 @@ typedef struct waiter {
 struct l10nd_client {
     char *path; /* NULL: the rule, applied again at each reconnect */
     int timeout_ms;
-    pthread_mutex_t write_mutex; /* taken before mu, never while waiting for a reply */
     pthread_mutex_t mu;
     pthread_cond_t changed;
+    int writing;                 /* (mu) a thread holds the write turn: connects, sends */
+    pthread_cond_t write_free;   /* the write turn was given back */
     int fd;                         /* -1: none */
     int broken;                     /* the connection must be replaced */
     int away;                       /* atomic: the last attempt at connecting failed (l10nd is away) */
@@ -367,12 +373,12 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static l10nd_client *open_clients;
 
 static void init_locks(l10nd_client *c) {
-    pthread_mutex_init(&c->write_mutex, NULL);
     pthread_mutex_init(&c->mu, NULL);
     pthread_condattr_t attributes;
     pthread_condattr_init(&attributes);
     pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC); /* a clock change moves no time limit */
     pthread_cond_init(&c->changed, &attributes);
+    pthread_cond_init(&c->write_free, &attributes);
     pthread_condattr_destroy(&attributes);
     pthread_mutex_init(&c->watch_mu, NULL);
     pthread_rwlockattr_t preference;
@@ -398,6 +404,7 @@ static void after_fork_in_child(void) {
         c->fd = -1;
         c->broken = 0;
         c->reading = 0;
+        c->writing = 0;
         c->waiters = NULL;
         c->input.length = 0;
         if (c->watch_fd >= 0) close(c->watch_fd);
@@ -447,10 +454,26 @@ static void remove_waiter(l10nd_client *c, waiter *target) {
         }
 }
 
-/* With write_mutex and mu held: a working connection, or an error. With `patient`, a daemon
- * that is not (yet) listening is tried again every 50 ms until the deadline: a restarting
- * daemon replaces its socket file a moment after the old one went away. */
-static int ensure_connected(l10nd_client *c, const struct timespec *deadline, int patient, l10nd_error *err) {
+/* With mu held: waits (until the deadline) for the write turn and takes it. */
+static int take_write_turn(l10nd_client *c, const struct timespec *deadline, l10nd_error *err) {
+    while (c->writing)
+        if (pthread_cond_timedwait(&c->write_free, &c->mu, deadline) == ETIMEDOUT && c->writing)
+            return l10nd_fail(err, L10ND_ERR_TIMEOUT,
+                              "no reply from l10nd within %d ms (other threads' requests were being sent)",
+                              c->timeout_ms);
+    c->writing = 1;
+    return L10ND_OK;
+}
+
+/* With mu held. Broadcast: a waiter woken by a signal may be timing out at that moment. */
+static void give_write_turn(l10nd_client *c) {
+    c->writing = 0;
+    pthread_cond_broadcast(&c->write_free);
+}
+
+/* With the write turn and mu held: a working connection, or an error after one attempt at
+ * connecting (the caller waits between attempts, holding nothing). */
+static int ensure_connected(l10nd_client *c, const struct timespec *deadline, l10nd_error *err) {
     if (c->fd >= 0 && !c->broken) return L10ND_OK;
     while (c->reading) /* the reader still uses the old descriptor */
         if (pthread_cond_timedwait(&c->changed, &c->mu, deadline) == ETIMEDOUT)
@@ -463,12 +486,11 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, in
     }
     c->input.length = 0;
     int fd;
-    int code;
-    while ((code = connect_by_rule(c->path, &fd, err))) {
+    int code = connect_by_rule(c->path, &fd, err);
+    if (code) {
         /* Said at once: a report of in-place misses does not queue behind these attempts. */
         __atomic_store_n(&c->away, 1, __ATOMIC_RELEASE);
-        if (!patient || ms_left(deadline) <= 50) return code;
-        usleep(50000);
+        return code;
     }
     __atomic_store_n(&c->away, 0, __ATOMIC_RELEASE);
     c->fd = fd;
@@ -523,7 +545,11 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
     add_open_client(c);
     struct timespec deadline = deadline_after(c->timeout_ms);
     pthread_mutex_lock(&c->mu);
-    int code = ensure_connected(c, &deadline, 0, err);
+    int code = take_write_turn(c, &deadline, err);
+    if (!code) {
+        code = ensure_connected(c, &deadline, err);
+        give_write_turn(c);
+    }
     pthread_mutex_unlock(&c->mu);
     if (code) {
         l10nd_close(c);
@@ -555,9 +581,9 @@ void l10nd_close(l10nd_client *c) {
     l10nd_chains_clear(&c->chains);
     pthread_mutex_destroy(&c->chains.mu);
     pthread_mutex_destroy(&c->miss_mu);
+    pthread_cond_destroy(&c->write_free);
     pthread_cond_destroy(&c->changed);
     pthread_mutex_destroy(&c->mu);
-    pthread_mutex_destroy(&c->write_mutex);
     free(c->input.data);
     free(c->path);
     free(c);
@@ -616,21 +642,39 @@ static void read_one(l10nd_client *c, const struct timespec *deadline) {
     pthread_cond_broadcast(&c->changed);
 }
 
+/* Sleeps RECONNECT_MS, or what is left before the deadline if less; 0 when none is left. */
+static int pause_before_reconnecting(const struct timespec *deadline) {
+    int left = ms_left(deadline);
+    if (left == 0) return 0;
+    struct timespec pause = {.tv_nsec = (long)(left < RECONNECT_MS ? left : RECONNECT_MS) * 1000000L};
+    while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+    }
+    return 1;
+}
+
 /* Sends request (an object; its "id" is set here) and waits for its reply. `patient`: a daemon
- * that is not listening is waited for until the time limit (a restart); else it fails at once
- * (what the library asks on its own behalf: a chain, a report of misses). */
+ * that is not listening is waited for until the time limit (a restart: it replaces its socket
+ * file a moment after the old one went away); else it fails at once (what the library asks on
+ * its own behalf: a chain, a report of misses). */
 static int call_with(l10nd_client *c, json_object *request, json_object **reply_out, int patient, l10nd_error *err) {
     *reply_out = NULL;
     struct timespec deadline = deadline_after(c->timeout_ms);
     waiter w;
-    for (int attempt = 0;; attempt++) {
+    int resent = 0;
+    for (;;) {
         memset(&w, 0, sizeof w);
-        pthread_mutex_lock(&c->write_mutex);
         pthread_mutex_lock(&c->mu);
-        int code = ensure_connected(c, &deadline, patient, err);
+        int code = take_write_turn(c, &deadline, err);
         if (code) {
             pthread_mutex_unlock(&c->mu);
-            pthread_mutex_unlock(&c->write_mutex);
+            return code;
+        }
+        code = ensure_connected(c, &deadline, err);
+        if (code) {
+            give_write_turn(c);
+            pthread_mutex_unlock(&c->mu);
+            /* Not listening (yet): tried again, with no lock held meanwhile, until the deadline. */
+            if (code == L10ND_ERR_CONNECT && patient && pause_before_reconnecting(&deadline)) continue;
             return code;
         }
         w.id = c->next_id++;
@@ -653,17 +697,16 @@ static int call_with(l10nd_client *c, json_object *request, json_object **reply_
             free(line);
         }
         pthread_mutex_lock(&c->mu);
+        give_write_turn(c);
         if (code) {
             remove_waiter(c, &w);
             /* A partial line leaves the stream unusable; a timeout before any byte does not. */
             if (sent > 0 || code == L10ND_ERR_IO) c->broken = 1;
             pthread_mutex_unlock(&c->mu);
-            pthread_mutex_unlock(&c->write_mutex);
             /* The daemon restarted since the last call: nothing was sent, so try once anew. */
-            if (code == L10ND_ERR_IO && sent == 0 && attempt == 0) continue;
+            if (code == L10ND_ERR_IO && sent == 0 && !resent++) continue;
             return code;
         }
-        pthread_mutex_unlock(&c->write_mutex);
         break;
     }
     /* mu is held. */
@@ -1291,8 +1334,7 @@ int l10nd_next_event(l10nd_subscription *s, int timeout_ms, l10nd_event *event, 
         if (code == L10ND_ERR_IO) {
             /* The daemon went away: renew the subscription, and say that anything may have changed. */
             while ((code = subscribe_on(s, err)) != L10ND_OK) {
-                if (ms_left(&deadline) == 0) return code;
-                usleep(50000);
+                if (!pause_before_reconnecting(&deadline)) return code;
             }
             event->generation = -1;
             event->reconnected = 1;

@@ -28,6 +28,9 @@
  *                                      STRINGS_FILE rewritten (content only) and its generation mapped;
  *                                      the daemon PID is killed (SIGKILL): the fallback, the new value
  *                                      and a miss are still answered in place, the chain carried over
+ *   check outage PID THREADS LIMIT     THREADS threads share a client (time limit LIMIT ms), asking lookups
+ *                                      one after another; the daemon PID is killed: for 3 limits more,
+ *                                      each call fails, naming the socket, within its own limit (+250 ms)
  *   check mapped DIR THREADS PER       mapped lookups while a writer rewrites DIR's 8 languages (each
  *                                      LANG.lproj/Localizable.strings: "key N" = "LANG value N vV"; v0 at
  *                                      the start): every answer is the caller's key and language, never
@@ -279,6 +282,18 @@ static long long wait_for_generation(l10nd_client *client, long long at_least) {
     return generation;
 }
 
+/* A client (time limit timeout_ms) whose lookups answer in place from generation `at_least`
+ * or a newer one; NULL after printing "never mapped: " and why. */
+static l10nd_client *open_mapped(int timeout_ms, long long at_least) {
+    l10nd_error err = {0};
+    l10nd_client *client = l10nd_open(NULL, timeout_ms, &err);
+    if (client && wait_for_generation(client, at_least) >= at_least) return client;
+    if (client) l10nd_mapping_state(client, &(long long){0}, &err);
+    printf("never mapped: %s\n", !client ? err.message : err.code ? err.message : "no generation");
+    l10nd_close(client);
+    return NULL;
+}
+
 static int restart(void) {
     l10nd_error err;
     /* 10 s: the next call waits for the restarted daemon to listen (a debug build, a busy host). */
@@ -523,18 +538,13 @@ static int slab_mappings(void) {
 
 static int mapped(const char *directory, int threads, int per) {
     l10nd_error err;
-    l10nd_client *client = l10nd_open(NULL, 10000, &err);
+    l10nd_client *client = open_mapped(10000, 0);
     l10nd_subscription *sub = client ? l10nd_subscribe(NULL, 10000, &err) : NULL;
     if (!sub) {
-        printf("open: %s\n", err.message);
+        if (client) printf("subscribe: %s\n", err.message);
         return 1;
     }
-    long long generation = wait_for_generation(client, 0);
-    if (generation < 0) {
-        l10nd_mapping_state(client, &generation, &err);
-        printf("never mapped: %s\n", err.message);
-        return 1;
-    }
+    long long generation = wait_for_generation(client, 0); /* mapped already: at once */
     mapped_run *runs = calloc((size_t)threads, sizeof *runs);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     struct timespec began, ended;
@@ -801,11 +811,8 @@ static int expect_answer(l10nd_client *client, const char *const *languages, siz
  * Lookups are then asked, and right: the new value, a fallback, a miss, a batch. */
 static int refused(pid_t daemon, const char *strings) {
     l10nd_error err;
-    l10nd_client *client = l10nd_open(NULL, 10000, &err);
-    if (!client || wait_for_generation(client, 1) != 1) {
-        printf("never mapped: %s\n", client ? "no generation" : err.message);
-        return 1;
-    }
+    l10nd_client *client = open_mapped(10000, 1);
+    if (!client) return 1;
     const char *de[] = {"de"}, *sv_de[] = {"sv", "de"};
     int wrong = expect_answer(client, de, 1, "b", "B en", "en"); /* in place, a fallback */
     if (leave_one_descriptor(daemon)) {
@@ -864,12 +871,8 @@ static int dead(pid_t pid) {
 /* A content-only edit keeps the daemon's chains (l10nd_chains.h): after its generation is
  * mapped, and with no lookup since, the daemon is killed; a fallback still answers in place. */
 static int carry(pid_t daemon, const char *strings) {
-    l10nd_error err;
-    l10nd_client *client = l10nd_open(NULL, 1000, &err);
-    if (!client || wait_for_generation(client, 1) != 1) {
-        printf("never mapped: %s\n", client ? "no generation" : err.message);
-        return 1;
-    }
+    l10nd_client *client = open_mapped(1000, 1);
+    if (!client) return 1;
     const char *de[] = {"de"};
     int wrong = expect_answer(client, de, 1, "b", "B en", "en"); /* asks the chain of generation 1 */
     char temporary[4096];
@@ -902,6 +905,86 @@ static int carry(pid_t daemon, const char *strings) {
     printf("carry: %s\n", wrong ? "wrong" : "ok");
     l10nd_close(client);
     return wrong;
+}
+
+typedef struct outage_thread {
+    l10nd_client *client;
+    int limit;
+    const int *stop;                 /* atomic: set when the outage has lasted long enough */
+    long calls, answered, unreachable, other, late;
+    char first_problem[700];
+} outage_thread;
+
+/* Asked lookups (a count: none answered in place), one after another until *stop, each timed. */
+static void *outage_lookups(void *argument) {
+    outage_thread *t = argument;
+    const char *de[] = {"de"};
+    l10nd_query q = {.key = "保存", .languages = de, .language_count = 1, .count = "1"};
+    while (!__atomic_load_n(t->stop, __ATOMIC_ACQUIRE)) {
+        l10nd_result r;
+        l10nd_error err = {0};
+        struct timespec start, end;
+        clock_gettime(CLOCK_MONOTONIC, &start);
+        int code = l10nd_lookup(t->client, &q, &r, &err);
+        clock_gettime(CLOCK_MONOTONIC, &end);
+        long ms = (end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000;
+        t->calls++;
+        if (!code) l10nd_result_free(&r);
+        t->answered += !code;
+        t->unreachable += code == L10ND_ERR_CONNECT;
+        /* A request in flight when the daemon died fails with L10ND_ERR_IO. */
+        int other = code && code != L10ND_ERR_CONNECT && code != L10ND_ERR_IO, late = ms > t->limit + 250;
+        t->other += other;
+        t->late += late;
+        if ((other || late || getenv("CHECK_VERBOSE")) && !t->first_problem[0])
+            snprintf(t->first_problem, sizeof t->first_problem, "code %d after %ld ms: %s", code, ms,
+                     code ? err.message : "answered");
+    }
+    return NULL;
+}
+
+/* Issue 22: THREADS threads share a client with a LIMIT ms time limit, each asking lookups one
+ * after another; the daemon PID is killed, and for 3 limits more every call still ends within
+ * its own limit (+250 ms), failing with L10ND_ERR_CONNECT (naming the socket). Before, a call
+ * waited for the write lock behind other threads' reconnect attempts, unbounded (1, 2, 3
+ * limits). */
+static int outage(pid_t daemon, int threads, int limit) {
+    l10nd_error err;
+    l10nd_client *client = l10nd_open(NULL, limit, &err);
+    if (!client || lookup_save(client, &err)) {
+        printf("before the outage: %s\n", err.message);
+        return 1;
+    }
+    int stop = 0;
+    outage_thread *runs = calloc((size_t)threads, sizeof *runs);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    for (int i = 0; i < threads; i++) {
+        runs[i] = (outage_thread){.client = client, .limit = limit, .stop = &stop};
+        pthread_create(&ids[i], NULL, outage_lookups, &runs[i]);
+    }
+    usleep(100000);
+    if (kill(daemon, SIGKILL)) {
+        printf("kill: %s\n", strerror(errno));
+        return 1;
+    }
+    for (int tries = 0; tries < 1000 && !dead(daemon); tries++) usleep(10000);
+    usleep((useconds_t)limit * 3000);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    long calls = 0, unreachable = 0, other = 0, late = 0;
+    for (int i = 0; i < threads; i++) {
+        pthread_join(ids[i], NULL);
+        if (runs[i].first_problem[0]) printf("thread %d: %s\n", i, runs[i].first_problem);
+        calls += runs[i].calls;
+        unreachable += runs[i].unreachable;
+        other += runs[i].other;
+        late += runs[i].late;
+    }
+    printf("outage: late=%ld other=%ld unreachable=%s\n", late, other, unreachable >= 2L * threads ? "yes" : "no");
+    if (getenv("CHECK_VERBOSE")) printf("calls=%ld unreachable=%ld\n", calls, unreachable);
+    free(runs);
+    free(ids);
+    l10nd_close(client);
+    return late || other || unreachable < 2L * threads;
 }
 
 /* One client shared across fork(2) while 4 threads of the parent look up with it: each of 3
@@ -977,6 +1060,7 @@ int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
     if (argc >= 4 && !strcmp(argv[1], "carry")) return carry((pid_t)atol(argv[2]), argv[3]);
+    if (argc >= 5 && !strcmp(argv[1], "outage")) return outage((pid_t)atol(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc >= 4 && !strcmp(argv[1], "refused")) return refused((pid_t)atol(argv[2]), argv[3]);
     if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2], argc >= 4 ? (pid_t)atol(argv[3]) : 0);
     if (argc >= 5 && !strcmp(argv[1], "mapped")) return mapped(argv[2], atoi(argv[3]), atoi(argv[4]));
