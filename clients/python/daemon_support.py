@@ -52,18 +52,29 @@ def answers(socket_path):
         return False
 
 
-def start_daemon(resources, socket_path, arguments=()):
-    """A running l10nd on `resources` (None: only those `arguments` name), once it answers on
-    `socket_path`."""
+def listening(socket_path):
+    """Whether something listens on `socket_path`: a connect succeeds (the daemon may not have
+    answered anything yet; a request waits in its backlog)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(socket_path)
+            return True
+        except OSError:
+            return False
+
+
+def start_daemon(resources, socket_path, arguments=(), ready=answers, poll=0.02):
+    """A running l10nd on `resources` (None: only those `arguments` name), once `ready` says so
+    of `socket_path` (asked every `poll` seconds): by default once it answers there."""
     daemon = subprocess.Popen(
         [DAEMON, *(["--resources", resources] if resources else []), "--socket", socket_path, *arguments],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
-    while not answers(socket_path):
+    while not ready(socket_path):
         if time.monotonic() > deadline or daemon.poll() is not None:
             daemon.kill()
             raise RuntimeError(f"l10nd did not start on {socket_path}")
-        time.sleep(0.02)
+        time.sleep(poll)
     return daemon
 
 

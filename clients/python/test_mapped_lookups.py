@@ -226,13 +226,19 @@ class MappedLookupTests(unittest.TestCase):
             events.close()
 
     def test_an_unknown_l10n_mode_is_warned_about_once(self):
-        """Issue 22: `L10N_MODE=bogus` was silently ignored."""
+        """Issue 22: `L10N_MODE=bogus` was silently ignored. Said in the Swift and C libraries'
+        words (`l10nd-client: ... of this library`, the value cut at 100 characters)."""
         environ = {"L10N_MODE": "bogus-mode"}
         with self.assertLogs("l10nd_client", "WARNING") as logged:
             with Client(self.socket, environ=environ) as client:
                 self.assertEqual(client.mode, "mapped")
-        self.assertEqual(logged.output, ["WARNING:l10nd_client:L10N_MODE=bogus-mode is not a mode of this client "
-                                         "(mapped, direct); using mapped mode"])
+        self.assertEqual(logged.output, ["WARNING:l10nd_client:l10nd-client: L10N_MODE=bogus-mode is not a mode of "
+                                         "this library (mapped, direct); using mapped mode"])
+        long = {"L10N_MODE": "x" * 150}
+        with self.assertLogs("l10nd_client", "WARNING") as logged:
+            Client(self.socket, environ=long).close()
+        self.assertEqual(logged.records[0].getMessage(), f"l10nd-client: L10N_MODE={'x' * 100} is not a mode of "
+                         "this library (mapped, direct); using mapped mode")
         with self.assertNoLogs("l10nd_client", "WARNING"):
             with Client(self.socket, environ=environ) as client:
                 self.assertEqual(client.mode, "mapped")

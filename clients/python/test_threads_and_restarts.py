@@ -1,5 +1,6 @@
 """One Client shared by many threads, through a daemon restart (issue 22): every answer is
-the caller's own, calls after the restart answer within 2 s, a subscriber sees the next edit."""
+the caller's own, calls after the restart answer within 2 s, a subscriber sees the next edit,
+and the first call once the new daemon listens asks it (no wait for the reconnect backoff)."""
 
 import logging
 import os
@@ -9,12 +10,13 @@ import threading
 import time
 import unittest
 
-from daemon_support import (BUILT, KEYS, LANGUAGES, NOT_BUILT, expected, start_daemon, stop_daemon, wait_for_mapping,
-                            wait_until_stopped, write_languages)
+from daemon_support import (BUILT, KEYS, LANGUAGES, NOT_BUILT, expected, listening, start_daemon, stop_daemon,
+                            wait_for_mapping, wait_until_stopped, write_languages)
 from l10nd_client import CallTimeout, Client, DaemonUnavailable
 
 THREADS = 16
 LOOKUPS = 2_500  # per thread
+UNSERVED = ["nb", "da", "is", "fo"]  # no language of write_languages: a new language list per round
 
 
 @unittest.skipUnless(BUILT, NOT_BUILT)
@@ -126,6 +128,27 @@ class SharedClientTests(unittest.TestCase):
             event = self.edit_after_restart(client, events)
             self.assertIsNotNone(wait_for_mapping(client, event["generation"]))
             self.assertEqual(client.lookup("after restart", lang="fr")["value"], "après")
+
+    def test_the_first_call_after_a_restart_asks_the_new_daemon(self):
+        """Each round: the daemon is killed, the outage lasts long enough for the reconnect
+        backoff to reach its longest wait, and a new daemon is started on the same socket,
+        returned the moment it listens (a connect succeeds, polled every millisecond). The
+        client's very next lookup, of a language list it never asked (so nothing mapped or
+        remembered can answer it), gets the new daemon's answer. Before, it answered the bare
+        key until the backoff's next attempt (up to half a second later)."""
+        with Client(self.socket, timeout=5) as client:
+            self.assertTrue(client.lookup("key 1", lang="de")["found"])
+            for round, unserved in enumerate(UNSERVED):
+                self.daemon.send_signal(signal.SIGKILL)
+                self.daemon.wait()
+                outage = time.monotonic()
+                while time.monotonic() < outage + 1.5:  # the backoff grows to its longest
+                    self.assertFalse(client.lookup("key 2", lang=["sv", "fi"])["found"])
+                    time.sleep(0.1)
+                self.daemon = start_daemon(self.resources, self.socket, ready=listening, poll=0.001)
+                reply = client.lookup(f"key {round}", lang=[unserved, "fr"])  # fr answers along the chain
+                self.assertEqual((reply["value"], reply["found"], reply.get("stale")),
+                                 (expected("fr", round), True, None), f"round {round}")
 
     def test_a_forked_worker_gets_a_connection_of_its_own(self):
         """A server that makes the client, then forks its workers (gunicorn --preload)."""

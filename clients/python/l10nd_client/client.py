@@ -22,9 +22,15 @@ from .socket_path import address, default_socket_path, passed_over
 logger = logging.getLogger("l10nd_client")
 
 # Waits between connection attempts while the daemon is away: doubling, at most the last,
-# so a restarted daemon is found within half a second.
+# so a restarted daemon is found within half a second by the background attempts. A call
+# does not wait for them: it tries at once when the socket file is not the one the last
+# attempt failed at (a daemon binds a new one), so a call made once the new daemon listens
+# asks it (see _socket_state).
 FIRST_RETRY = 0.05
 LAST_RETRY = 0.5
+# A socket file changed less than this before an attempt failed there may be a daemon
+# between its bind and its listen: calls try it at once until it is older.
+STARTING = 1.0
 
 _END = object()  # what a closed client hands its subscriptions
 
@@ -91,6 +97,7 @@ class Client:
         self._retry = FIRST_RETRY
         self._next_attempt = 0.0
         self._unavailable = None  # the DaemonUnavailable of the last failed attempt
+        self._unavailable_socket = None  # _socket_state of the path at that attempt
         self._away_logged = False
         self._away_since = 0.0  # when the outage's warning was logged
         self._back_since = 0.0  # when the last outage ended
@@ -168,6 +175,7 @@ class Client:
         self._reconnecting = False
         self._stalled = None
         self._unavailable = None
+        self._unavailable_socket = None
         self._next_attempt = 0.0
         self._last_known.after_fork()
         self._misses.after_fork()
@@ -344,10 +352,13 @@ class Client:
             if self._closed:
                 raise L10ndError("closed", "this client is closed")
             unavailable = self._unavailable
-            if time.monotonic() < self._next_attempt and unavailable is not None:
-                # Not yet time to try again: the last attempt's reasons (a new exception per
-                # caller, so no two threads raise, and write the traceback of, one object).
-                raise DaemonUnavailable(unavailable.paths, unavailable.errors)
+            waiting = time.monotonic() < self._next_attempt and unavailable is not None
+            tried_at = self._unavailable_socket
+        if waiting and _socket_state(self._explicit_path or default_socket_path(self._environ)) == tried_at:
+            # Not yet time to try again, and no new socket since: the last attempt's reasons (a
+            # new exception per caller, so no two threads raise, and write the traceback of,
+            # one object).
+            raise DaemonUnavailable(unavailable.paths, unavailable.errors)
         return self._connect()
 
     def _connect(self):
@@ -366,8 +377,10 @@ class Client:
                 passed = [] if self._explicit_path else passed_over(path, self._environ)
                 missing = [FileNotFoundError(errno.ENOENT, "no such socket") for _ in passed]
                 unavailable = DaemonUnavailable(passed + [path], missing + [error])
+                state = _socket_state(path)
                 with self._lock:
                     self._unavailable = unavailable
+                    self._unavailable_socket = state
                     self._next_attempt = time.monotonic() + self._retry
                     self._retry = min(self._retry * 2, LAST_RETRY)
                 raise unavailable from None
@@ -642,6 +655,22 @@ class Client:
                 self._map_in_background()
 
 
+def _socket_state(path):
+    """What a daemon that binds `path` anew changes: the file's device, inode and change time
+    (None when there is none). Never equal to another state (a fresh object) when no file
+    can say: an abstract `@name`, or a file changed within STARTING seconds (a daemon may be
+    between its bind and its listen), so such a socket is tried at every call."""
+    if path.startswith("@"):
+        return object()
+    try:
+        status = os.stat(path)
+    except OSError:
+        return (path, None)
+    if time.time() - status.st_ctime < STARTING:
+        return object()
+    return (path, status.st_dev, status.st_ino, status.st_ctime_ns)
+
+
 _mode_warned = set()  # the L10N_MODE values already warned about, once per process each
 
 
@@ -654,10 +683,13 @@ def _mode_from_environment(environ):
         return "direct" if value == "direct" else "mapped"
     if value not in _mode_warned:
         _mode_warned.add(value)
+        # The Swift and C libraries' words (Localizer.swift, l10nd.c), so one grep finds them all.
         if value == "cached":
-            logger.warning("L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)")
+            logger.warning("l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the "
+                           "same answers)")
         else:
-            logger.warning("L10N_MODE=%s is not a mode of this client (mapped, direct); using mapped mode", value)
+            logger.warning("l10nd-client: L10N_MODE=%s is not a mode of this library (mapped, direct); using mapped "
+                           "mode", value[:100])
     return "mapped"
 
 
