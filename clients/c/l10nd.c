@@ -49,7 +49,8 @@
 #define WATCH_RETRY_MS 100             /* between attempts at the watch connection while l10nd is away */
 #define DEFAULT_TIMEOUT_MS 5000
 #define MISS_INTERVAL_MS 200           /* between two reports of in-place misses (the Swift client's) */
-#define MISS_CAPACITY 4096             /* distinct keys waiting to be reported; more are dropped */
+#define MISS_CAPACITY 4096             /* distinct keys waiting to be reported; more are dropped, and counted */
+#define MISS_NOTICE_MS 60000           /* between two stderr lines counting keys that could not be reported */
 #define CLOSE_FLUSH_MS 500             /* the longest l10nd_close waits to report the last misses */
 
 /* ---- the socket rule ---- */
@@ -356,6 +357,9 @@ struct l10nd_client {
     size_t miss_count;
     int misses_sent;                /* whether a report went out yet */
     struct timespec miss_due;       /* no report before */
+    size_t past_capacity, unsent;   /* keys not reported since the last line said so: no room, send failed */
+    int drop_said;                  /* whether such a line was written yet */
+    struct timespec drop_notice_due; /* no such line before (but at l10nd_close) */
 
     struct l10nd_client *previous, *next; /* in the list of open clients (fork_mu) */
 };
@@ -414,6 +418,7 @@ static void after_fork_in_child(void) {
         json_object_put(c->misses); /* the parent's to report */
         c->misses = json_object_new_object();
         c->miss_count = 0;
+        c->past_capacity = c->unsent = 0; /* the parent says its own */
     }
     pthread_mutex_init(&fork_mu, NULL);
 }
@@ -560,17 +565,22 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
 }
 
 static void send_misses(l10nd_client *c, json_object *misses);
+static void say_unreported(l10nd_client *c, int now);
 
 void l10nd_close(l10nd_client *c) {
     if (!c) return;
-    if (c->fd >= 0 && c->misses && json_object_object_length(c->misses)) {
-        /* The last misses answered in place, for the report; a daemon gone or hung holds the
-         * close up CLOSE_FLUSH_MS at most. */
+    /* The last misses answered in place, for the report; a daemon gone or hung holds the close
+     * up CLOSE_FLUSH_MS at most. Taken out of the client first: what cannot be sent now is
+     * counted (no later report will send it), and said. */
+    json_object *held = c->misses;
+    c->misses = NULL;
+    if (held && json_object_object_length(held)) {
         if (c->timeout_ms > CLOSE_FLUSH_MS) c->timeout_ms = CLOSE_FLUSH_MS;
-        send_misses(c, c->misses);
-        c->misses = NULL;
+        send_misses(c, held);
+    } else {
+        json_object_put(held);
     }
-    json_object_put(c->misses);
+    say_unreported(c, 1);
     remove_open_client(c);
     if (c->fd >= 0) close(c->fd);
     if (c->watch_fd >= 0) close(c->watch_fd);
@@ -1057,15 +1067,83 @@ static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long g
     return chain;
 }
 
+/* Writes one line on standard error counting the keys answered in place that could not be
+ * reported since the last such line -- at most every MISS_NOTICE_MS, unless `now` (at
+ * l10nd_close): a report cut short is said, never silent, and a long outage says it once a
+ * minute, not once a lookup. */
+static void say_unreported(l10nd_client *c, int now) {
+    pthread_mutex_lock(&c->miss_mu);
+    size_t past_capacity = c->past_capacity, unsent = c->unsent;
+    int due = (past_capacity || unsent) && (now || !c->drop_said || ms_left(&c->drop_notice_due) == 0);
+    if (due) {
+        c->past_capacity = c->unsent = 0;
+        c->drop_said = 1;
+        c->drop_notice_due = deadline_after(MISS_NOTICE_MS);
+    }
+    pthread_mutex_unlock(&c->miss_mu);
+    if (due)
+        fprintf(stderr,
+                "l10nd-client: %zu misses and fallbacks answered in place were not reported to l10nd's missing-key "
+                "report (%zu past the %d keys that may wait, %zu that could not be sent)\n",
+                past_capacity + unsent, past_capacity, MISS_CAPACITY, unsent);
+}
+
+/* With miss_mu held: the list of keys waiting to be reported for the batch request `name`
+ * (made like `like`: its op, table and lang), or NULL when the client keeps none any more
+ * (it is closing). */
+static json_object *held_keys(l10nd_client *c, const char *name, json_object *like) {
+    json_object *request, *list;
+    if (!c->misses) return NULL;
+    if (!json_object_object_get_ex(c->misses, name, &request)) {
+        if (!(request = json_object_new_object())) return NULL;
+        json_object_object_foreach(like, field, value) {
+            if (strcmp(field, "keys") && strcmp(field, "id")) json_object_object_add(request, field, json_object_get(value));
+        }
+        json_object_object_add(request, "keys", json_object_new_array());
+        json_object_object_add(c->misses, name, request);
+    }
+    return json_object_object_get_ex(request, "keys", &list) ? list : NULL;
+}
+
+/* With miss_mu held: `key` joins `list` (NULL: none is kept) unless it is there; past
+ * MISS_CAPACITY keys waiting, or with no list, it is counted as not reported. */
+static void hold_key(l10nd_client *c, json_object *list, const char *key, size_t *not_held) {
+    if (!list) {
+        (*not_held)++;
+        return;
+    }
+    size_t length = json_object_array_length(list), k = 0;
+    while (k < length && strcmp(json_object_get_string(json_object_array_get_idx(list, k)), key)) k++;
+    if (k < length) return;
+    if (c->miss_count >= MISS_CAPACITY) {
+        c->past_capacity++;
+        return;
+    }
+    json_object_array_add(list, json_object_new_string(key));
+    c->miss_count++;
+}
+
 /* Sends each batch request of `misses` (taken out of the client, freed here) and drops the
- * replies: the daemon counts a batch's misses and fallbacks as it counts lookups'. */
+ * replies: the daemon counts a batch's misses and fallbacks as it counts lookups'. A request
+ * that could not reach l10nd (not listening: nothing was sent) is held again for the next
+ * report; one that failed otherwise, or while the client closes, is counted as not sent. */
 static void send_misses(l10nd_client *c, json_object *misses) {
     json_object_object_foreach(misses, name, request) {
-        (void)name;
-        json_object *reply = NULL;
-        if (!call_with(c, request, &reply, 0, NULL)) json_object_put(reply);
+        json_object *reply = NULL, *keys;
+        int code = call_with(c, request, &reply, 0, NULL);
+        if (!code) {
+            json_object_put(reply);
+            continue;
+        }
+        if (!json_object_object_get_ex(request, "keys", &keys)) continue;
+        pthread_mutex_lock(&c->miss_mu);
+        json_object *list = code == L10ND_ERR_CONNECT ? held_keys(c, name, request) : NULL;
+        for (size_t i = 0; i < json_object_array_length(keys); i++)
+            hold_key(c, list, json_object_get_string(json_object_array_get_idx(keys, i)), &c->unsent);
+        pthread_mutex_unlock(&c->miss_mu);
     }
     json_object_put(misses);
+    say_unreported(c, 0);
 }
 
 /* Notes the keys of `keys` marked in `report` (answered in place as misses or fallbacks) for
@@ -1073,28 +1151,13 @@ static void send_misses(l10nd_client *c, json_object *misses) {
  * report. A key noted again before it is sent is sent once. */
 static void report_misses(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
                           const unsigned char *report) {
-    json_object *batch = base_request("batch", q), *request, *list;
+    json_object *batch = base_request("batch", q);
     const char *name = json_object_to_json_string_ext(batch, JSON_C_TO_STRING_PLAIN);
     json_object *due = NULL;
     pthread_mutex_lock(&c->miss_mu);
-    if (!c->misses || !name) {
-        pthread_mutex_unlock(&c->miss_mu);
-        json_object_put(batch);
-        return;
-    }
-    if (!json_object_object_get_ex(c->misses, name, &request)) {
-        json_object_object_add(c->misses, name, request = json_object_get(batch));
-        json_object_object_add(request, "keys", json_object_new_array());
-    }
-    json_object_object_get_ex(request, "keys", &list);
-    for (size_t i = 0; i < key_count && list; i++) {
-        if (!report[i] || c->miss_count >= MISS_CAPACITY) continue;
-        size_t length = json_object_array_length(list), k = 0;
-        while (k < length && strcmp(json_object_get_string(json_object_array_get_idx(list, k)), keys[i])) k++;
-        if (k < length) continue;
-        json_object_array_add(list, json_object_new_string(keys[i]));
-        c->miss_count++;
-    }
+    json_object *list = name ? held_keys(c, name, batch) : NULL;
+    for (size_t i = 0; i < key_count; i++)
+        if (report[i]) hold_key(c, list, keys[i], &c->unsent);
     /* While l10nd is away they wait (up to MISS_CAPACITY): a lookup answered in place never
      * waits behind another thread's attempts at reconnecting to send them. */
     if ((!c->misses_sent || ms_left(&c->miss_due) == 0) && !__atomic_load_n(&c->away, __ATOMIC_ACQUIRE)) {

@@ -28,6 +28,9 @@
  *                                      STRINGS_FILE rewritten (content only) and its generation mapped;
  *                                      the daemon PID is killed (SIGKILL): the fallback, the new value
  *                                      and a miss are still answered in place, the chain carried over
+ *   check held PID                     the daemon PID is killed (de: "a"; en "a" and "b"), 5,000 distinct
+ *                                      misses are answered in place: 4,096 wait for a report, and closing
+ *                                      says on stderr that 5,000 were not reported (904 past the cap)
  *   check outage PID THREADS LIMIT     THREADS threads share a client (time limit LIMIT ms), asking lookups
  *                                      one after another; the daemon PID is killed: for 3 limits more,
  *                                      each call fails, naming the socket, within its own limit (+250 ms)
@@ -907,6 +910,34 @@ static int carry(pid_t daemon, const char *strings) {
     return wrong;
 }
 
+/* Issue 22: misses answered in place while l10nd is away wait for its return, at most 4,096
+ * keys; none is dropped silently. The daemon PID is killed after a fallback was reported; one
+ * miss makes a report fail (so the client knows l10nd is away), then 5,000 distinct misses are
+ * answered in place: 4,096 wait, 904 do not fit. l10nd_close cannot send the 4,096 either, and
+ * says so on standard error with the 904 (what the test compares). */
+static int held(pid_t daemon) {
+    l10nd_client *client = open_mapped(1000, 1);
+    if (!client) return 1;
+    const char *de[] = {"de"};
+    int wrong = expect_answer(client, de, 1, "b", "B en", "en"); /* asks the chain; reported at once */
+    if (kill(daemon, SIGKILL)) {
+        printf("kill: %s\n", strerror(errno));
+        return 1;
+    }
+    for (int tries = 0; tries < 1000 && !dead(daemon); tries++) usleep(10000);
+    usleep(250000); /* past the report interval: the next miss is sent, and finds l10nd away */
+    wrong |= expect_answer(client, de, 1, "missing 0", "missing 0", NULL);
+    char key[32];
+    for (int i = 0; i < 5000 && !wrong; i++) {
+        snprintf(key, sizeof key, "missing %d", i);
+        wrong |= expect_answer(client, de, 1, key, key, NULL);
+    }
+    fflush(stdout);
+    l10nd_close(client);
+    printf("held: %s\n", wrong ? "wrong" : "answered in place");
+    return wrong;
+}
+
 typedef struct outage_thread {
     l10nd_client *client;
     int limit;
@@ -1060,6 +1091,7 @@ int main(int argc, char **argv) {
     if (argc >= 3 && !strcmp(argv[1], "subscribe")) return subscribe(argv[2]);
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
     if (argc >= 4 && !strcmp(argv[1], "carry")) return carry((pid_t)atol(argv[2]), argv[3]);
+    if (argc >= 3 && !strcmp(argv[1], "held")) return held((pid_t)atol(argv[2]));
     if (argc >= 5 && !strcmp(argv[1], "outage")) return outage((pid_t)atol(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc >= 4 && !strcmp(argv[1], "refused")) return refused((pid_t)atol(argv[2]), argv[3]);
     if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2], argc >= 4 ? (pid_t)atol(argv[3]) : 0);
