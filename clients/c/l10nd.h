@@ -38,7 +38,8 @@ typedef struct l10nd_client l10nd_client;
 /* Connects. socket_path NULL follows the socket rule (docs/CLIENT.md "Which socket"):
  * L10N_SOCKET; else $XDG_RUNTIME_DIR/l10nd/l10nd.sock (/tmp/l10nd-$UID/l10nd.sock without
  * it) if it exists; else /run/l10nd/l10nd.sock. timeout_ms is each call's time limit
- * (0 = 5000). Returns NULL with err filled when no daemon answers. In mapped mode (the
+ * (0 = 5000), kept by every thread's call also while the daemon is away (a call that needs
+ * it tries to connect until then, then returns L10ND_ERR_CONNECT). Returns NULL with err filled when no daemon answers. In mapped mode (the
  * default, below) it also opens the watch connection and maps the daemon's segments, waiting
  * at most timeout_ms for them; a failure there only leaves lookups to the daemon. */
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err);
