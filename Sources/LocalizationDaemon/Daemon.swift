@@ -71,13 +71,10 @@ package final class Daemon: Sendable {
         let sources: [any DispatchSourceSignal]
     }
 
-    /// The socket-file check's timer; thread-safe like the signal sources.
-    struct SocketCheck: @unchecked Sendable {
+    /// The housekeeping timer (``startHousekeeping(_:)``); thread-safe like the signal sources.
+    struct Housekeeping: @unchecked Sendable {
         let timer: any DispatchSourceTimer
     }
-
-    /// How often the socket file is checked for (``checkSocketFile()``).
-    static let socketCheckInterval = Duration.seconds(2)
 
     /// What became of the socket file, for `status`.
     struct SocketFileState: Sendable {
@@ -98,9 +95,7 @@ package final class Daemon: Sendable {
         var service: LookupService?
         var signalSources = SignalSources(sources: [])
         var listener: SocketListener?
-        var socketCheck: SocketCheck?
-        /// The timer that logs bursts of clients refused at `max_connections`.
-        var connectionLimitCheck: SocketCheck?
+        var housekeeping: Housekeeping?
         /// `metrics_listen`'s HTTP endpoint, when configured.
         var metricsEndpoint: MetricsHTTPServer?
     }
@@ -189,8 +184,7 @@ package final class Daemon: Sendable {
         }
         server.start()
         phase.withLock { $0 = .running }
-        startSocketCheck()
-        startConnectionLimitCheck(server)
+        startHousekeeping(server)
         logger.notice(servingLine(on: listener.path ?? "an inherited socket"))
         // Said once at start; `status`, `STATUS=` and `l10nd_degraded` keep saying it.
         for problem in problems() { logger.warning("degraded: \(problem)") }
@@ -267,35 +261,31 @@ package final class Daemon: Sendable {
         return listener
     }
 
-    /// Checks the socket file every ``socketCheckInterval``. A tmp cleaner or a careless
-    /// `rm -r` can remove the socket or its directory; the listening descriptor lives on, so
-    /// connected clients notice nothing, but nobody new can connect (`ENOENT`). Nothing
-    /// tells a process its socket file went away, hence the timer: one `lstat` per tick.
-    private func startSocketCheck() {
-        guard startedParts.withLock({ $0.listener })?.isAdopted == false else { return }
-        // Its own queue: a long reload (a huge file parsing) must not delay the repair.
-        let timer = DispatchSource.repeatingTimer(
-            every: Self.socketCheckInterval, leeway: .milliseconds(200),
-            queue: DispatchQueue(label: "l10nd.socket-check")
-        ) { [weak self] in self?.checkSocketFile() }
-        startedParts.withLock { $0.socketCheck = SocketCheck(timer: timer) }
-    }
-
-    /// Logs when clients start being refused at `max_connections` and when that stops: one
-    /// line each per burst (``ConnectionLimitLog``).
-    private func startConnectionLimitCheck(_ server: SocketServer) {
+    /// Once every ``ConnectionLimitLog/checkInterval``, on a queue of its own (a long reload,
+    /// a huge file parsing, must delay neither):
+    ///
+    /// - checks the socket file, unless systemd passed the socket. A tmp cleaner or a careless
+    ///   `rm -r` can remove the socket or its directory; the listening descriptor lives on, so
+    ///   connected clients notice nothing, but nobody new can connect (`ENOENT`). Nothing tells
+    ///   a process its socket file went away, hence the timer: one `lstat` per tick.
+    /// - logs when clients start being refused at `max_connections` and when that stops: one
+    ///   line each per burst (``ConnectionLimitLog``).
+    private func startHousekeeping(_ server: SocketServer) {
+        let checksSocketFile = startedParts.withLock({ $0.listener })?.isAdopted == false
         // Confined to the timer's serial queue.
         nonisolated(unsafe) var log = ConnectionLimitLog(limit: configuration.maxConnections)
         let timer = DispatchSource.repeatingTimer(
-            every: ConnectionLimitLog.checkInterval, queue: DispatchQueue(label: "l10nd.connection-limit")
+            every: ConnectionLimitLog.checkInterval, leeway: .milliseconds(200),
+            queue: DispatchQueue(label: "l10nd.housekeeping")
         ) { [weak self, weak server] in
             guard let self, let server else { return }
+            if checksSocketFile { checkSocketFile() }
             log.limit = configuration.maxConnections  // as a reload left it
             if let line = log.check(refusedTotal: server.statistics.connectionsRefused) {
                 logger.log(line.level, line.message)
             }
         }
-        startedParts.withLock { $0.connectionLimitCheck = SocketCheck(timer: timer) }
+        startedParts.withLock { $0.housekeeping = Housekeeping(timer: timer) }
     }
 
     /// Binds a new socket at the configured path when the file is gone (or was replaced),
@@ -509,11 +499,10 @@ package final class Daemon: Sendable {
         notifier.stopWatchdog()
         // First: a probe finding nothing there reads the daemon as not ready while it drains.
         stopMetricsEndpoint()
-        let (watcher, server, listener, socketCheck) = startedParts.withLock {
-            ($0.watcher, $0.server, $0.listener, $0.socketCheck)
+        let (watcher, server, listener, housekeeping) = startedParts.withLock {
+            ($0.watcher, $0.server, $0.listener, $0.housekeeping)
         }
-        socketCheck?.timer.cancel()
-        startedParts.withLock { $0.connectionLimitCheck }?.timer.cancel()
+        housekeeping?.timer.cancel()
         guard let server else {
             watcher?.stop()
             listener?.close()  // stopped during start-up, before the server took the listener

@@ -13,13 +13,4 @@ enum LookupRoute: Sendable {
     case lastKnown(DaemonLookups)
     /// Nothing to ask: keys come back unchanged.
     case keys
-
-    var source: LookupSource {
-        switch self {
-        case .mapped, .direct: .daemon
-        case .files: .files
-        case .lastKnown: .lastKnown
-        case .keys: .keys
-        }
-    }
 }

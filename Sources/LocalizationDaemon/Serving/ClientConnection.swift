@@ -283,12 +283,15 @@ final class ClientConnection: @unchecked Sendable {
                 appendFilledSlot(
                     WireCodec.encode(.reply(id: request.id, .ok), as: encoding), id: request.id, encoding: encoding)
             case .success(let request):
+                // What the handler reports (`status`, `metrics`) counts this request and those
+                // before it, as when each was counted on arrival.
+                switch request.operation.kind {
+                case .lookup, .batch: break
+                default: countTaken()
+                }
                 if let reply = server.handler.answerAtOnce(request, from: peer) {
                     appendReply(reply, to: request.id, encoding: encoding)
                 } else {
-                    // What the handler reports (`status`, `metrics`) counts this request and
-                    // those before it, as when each was counted on arrival.
-                    countTaken()
                     dispatch(request, encoding: encoding)
                 }
             }

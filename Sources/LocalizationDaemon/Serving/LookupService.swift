@@ -10,8 +10,8 @@ import Synchronization
 /// Lookups read one immutable ``ResourceSnapshot`` per request, so a reply never mixes two
 /// generations. Operations that take time or change state (`reload`) are handed to the
 /// daemon through ``Actions``; `table`, which may resolve and send megabytes, answers from
-/// its own queue, so the server's loop — every client's lookups — never waits for one; the
-/// rest answer at once.
+/// its own queue, so the server's loop — every client's lookups — never waits for one; `map`
+/// carries descriptors (``handleMap(from:reply:)``); the rest answer at once.
 package final class LookupService: WireRequestHandler {
     /// What the service asks of the daemon around it.
     package struct Actions: Sendable {
@@ -87,23 +87,9 @@ package final class LookupService: WireRequestHandler {
         if let answer = answerAtOnce(request, from: peer) { return reply(answer) }
         let started = DurationHistogram.now()
         let durations = counters.requestDurations(request.operation.kind)
-        var answersLater = false
-        defer { if !answersLater { durations.record(since: started) } }
         do throws(WireError) {
             switch request.operation {
-            case .hello:
-                reply(
-                    .fields([
-                        "daemon": .string("l10nd"), "version": .string(DaemonVersion.string),
-                        "protocol": .object([
-                            "major": .integer(Int64(WireProtocolVersion.major)),
-                            "minor": .integer(Int64(WireProtocolVersion.minor)),
-                        ]),
-                    ]))
-            case .lookup, .batch:
-                break  // answered above: answerAtOnce answers every lookup and batch
             case .table(let languages, let table):
-                answersLater = true
                 tables.async { [self] in
                     defer { durations.record(since: started) }
                     beginningTable?(languages)
@@ -115,7 +101,6 @@ package final class LookupService: WireRequestHandler {
                 }
             case .reload:
                 try requireAdministrator(for: request.operation, peer)
-                answersLater = true
                 actions.reload { summary in
                     defer { durations.record(since: started) }
                     var fields: [String: WireValue] = [
@@ -125,35 +110,21 @@ package final class LookupService: WireRequestHandler {
                     fields["configuration"] = summary.configuration?.wireValue
                     reply(.fields(fields))
                 }
-            case .status:
-                reply(
-                    .fields(StatusReport(snapshot: store.snapshot, counters: counters, daemon: actions.status()).fields)
-                )
-            case .languages:
-                reply(.fields(["languages": languagesValue(store.snapshot)]))
-            case .missing:
-                reply(.fields(missingValue(missing.entries, dropped: missing.droppedEntries)))
-            case .reset:
-                try requireAdministrator(for: request.operation, peer)
-                reply(.fields(reset()))
-            case .metrics:
-                reply(
-                    .fields(["metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType)]))
-            case .subscribe:
-                reply(.ok)  // the server answers subscribe itself; this is never reached
-            case .chain(let languages, let table):
-                reply(.fields(try chainFields(languages: languages, table: table)))
-            case .map:
-                // The server sends `map` to handleMap (the reply carries a descriptor).
-                reply(.error(WireError(code: .badRequest, message: "map is answered with a descriptor")))
+            default:
+                // The server sends `map` to handleMap (the reply carries a descriptor); every
+                // other operation is answered at once.
+                throw WireError(code: .badRequest, message: "map is answered with a descriptor")
             }
         } catch {
+            durations.record(since: started)
             reply(.error(error))
         }
     }
 
-    /// Answers `lookup` and `batch` at once (in-memory reads, the hot path), timing them for
-    /// the `metrics` histograms until the reply is made; `nil` for every other operation.
+    /// Answers at once (in-memory reads, on the server's loop) every operation but `table`,
+    /// `reload` (both answer later, ``handle(_:from:reply:)``) and `map` (whose reply carries
+    /// descriptors, ``handleMap(from:reply:)``), timing it for the `metrics` histograms until
+    /// the reply is made; `nil` for those three.
     package func answerAtOnce(_ request: WireRequest, from peer: PeerInfo) -> WireReply? {
         let started = DurationHistogram.now()
         let answer: WireReply
@@ -164,7 +135,33 @@ package final class LookupService: WireRequestHandler {
                     try lookup(key, languages: languages, table: table, plural: plural, arguments: arguments))
             case .batch(let keys, let languages, let table, let arguments):
                 answer = .batch(try batch(keys, languages: languages, table: table, arguments: arguments))
-            default:
+            case .hello:
+                answer = .fields([
+                    "daemon": .string("l10nd"), "version": .string(DaemonVersion.string),
+                    "protocol": .object([
+                        "major": .integer(Int64(WireProtocolVersion.major)),
+                        "minor": .integer(Int64(WireProtocolVersion.minor)),
+                    ]),
+                ])
+            case .status:
+                answer = .fields(
+                    StatusReport(snapshot: store.snapshot, counters: counters, daemon: actions.status()).fields)
+            case .languages:
+                answer = .fields(["languages": languagesValue(store.snapshot)])
+            case .missing:
+                answer = .fields(missingValue(missing.entries, dropped: missing.droppedEntries))
+            case .reset:
+                try requireAdministrator(for: request.operation, peer)
+                answer = .fields(reset())
+            case .metrics:
+                answer = .fields([
+                    "metrics": .string(metricsText()), "content_type": .string(OpenMetricsText.contentType),
+                ])
+            case .chain(let languages, let table):
+                answer = .fields(try chainFields(languages: languages, table: table))
+            case .subscribe:
+                answer = .ok  // the server answers subscribe itself; this is never reached
+            case .table, .reload, .map:
                 return nil
             }
         } catch {
