@@ -122,18 +122,7 @@ final class DaemonLookups: Sendable {
             }
             onEvent(event)
         }
-        let client = self.client
-        misses = MissReporter { batch, done in
-            // No time limit: a report the daemon is slow to answer never ends the connection.
-            do {
-                try client.submit(
-                    .batch(keys: batch.keys, languages: batch.languages, table: batch.table), timeLimit: nil,
-                    background: true
-                ) { _ in done() }
-            } catch {
-                done()
-            }
-        }
+        misses = MissReporter(sendingThrough: client)
         owner.lookups = self
         // The first connection was up before the handler could reach this link.
         if client.isConnected { requestMap() }

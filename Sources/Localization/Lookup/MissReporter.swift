@@ -10,7 +10,11 @@ import Synchronization
 /// child made by `fork()` may not use the parent's Dispatch queues.
 ///
 /// A key missed many times within one interval is reported once. At most `capacity`
-/// distinct keys wait; more are dropped until the next flush, so memory stays bounded.
+/// distinct keys wait, so memory stays bounded; a batch that finds the daemon unreachable
+/// (nothing was sent) waits again with the next. A key past the capacity, or in a batch that
+/// failed otherwise, is not reported, and never silently: one line on standard error counts
+/// them (the C library's words) at most every `noticeInterval` seconds, and at the
+/// reporter's end or the process's exit.
 ///
 /// A process that exits normally (`exit`, or returning from `main`) sends what is pending
 /// first, from an `atexit` hook, waiting at most ``exitFlushLimit`` seconds: a short-lived
@@ -41,14 +45,42 @@ final class MissReporter: Sendable {
         var count = 0
         /// When the last batches were sent (uptime nanoseconds; 0: never).
         var lastSent: UInt64 = 0
+        /// Keys not reported since the last line said so: no room for them, their batch failed.
+        var pastCapacity = 0
+        var unsent = 0
+        /// Keys sent whose batch is not answered yet (not sent, if the process exits first).
+        var inFlight = 0
+        /// When the last line counting keys not reported was written (uptime nanoseconds; 0: never).
+        var lastSaid: UInt64 = 0
+
+        /// Notes `key` to send unless it waits already; past `capacity`, counts it instead.
+        mutating func hold(_ key: String, in tableKey: TableKey, capacity: Int) {
+            guard pending[tableKey]?.contains(key) != true else { return }
+            guard count < capacity else { return pastCapacity += 1 }
+            pending[tableKey, default: []].insert(key)
+            count += 1
+        }
+    }
+
+    /// How a batch's send ended.
+    enum Outcome: Sendable {
+        /// The daemon answered it.
+        case answered
+        /// No connection was up: nothing was sent, and the keys wait for the next send.
+        case unreachable
+        /// It was sent, but the connection ended before the answer.
+        case failed
     }
 
     private let state = ForkSafeMutex(State())
     private let interval: Double
     private let capacity: Int
+    private let noticeInterval: Double
+    /// Where the line counting keys not reported goes.
+    private let say: @Sendable (String) -> Void
     /// Sends one batch without waiting, and calls the function it is given once the daemon
     /// answered or the request failed.
-    private let send: @Sendable (WireBatch, @escaping @Sendable () -> Void) -> Void
+    private let send: @Sendable (WireBatch, @escaping @Sendable (Outcome) -> Void) -> Void
 
     /// One batch to send.
     struct WireBatch: Sendable {
@@ -58,11 +90,14 @@ final class MissReporter: Sendable {
     }
 
     init(
-        interval: Double = 0.2, capacity: Int = 4096,
-        send: @escaping @Sendable (WireBatch, @escaping @Sendable () -> Void) -> Void
+        interval: Double = 0.2, capacity: Int = 4096, noticeInterval: Double = 60,
+        say: @escaping @Sendable (String) -> Void = MissReporter.writeToStandardError,
+        send: @escaping @Sendable (WireBatch, @escaping @Sendable (Outcome) -> Void) -> Void
     ) {
         self.interval = interval
         self.capacity = capacity
+        self.noticeInterval = noticeInterval
+        self.say = say
         self.send = send
         Self.live.withLock { $0[ObjectIdentifier(self)] = Registration(reporter: self) }
         if !Self.exitHookInstalled.exchange(true, ordering: .acquiringAndReleasing) {
@@ -70,19 +105,47 @@ final class MissReporter: Sendable {
         }
     }
 
+    /// A reporter whose batches go to the daemon through `client`.
+    convenience init(
+        sendingThrough client: LocalizationClient,
+        say: @escaping @Sendable (String) -> Void = MissReporter.writeToStandardError
+    ) {
+        self.init(say: say) { batch, done in
+            // No time limit: a report the daemon is slow to answer never ends the connection.
+            do {
+                try client.submit(
+                    .batch(keys: batch.keys, languages: batch.languages, table: batch.table), timeLimit: nil,
+                    background: true
+                ) { result in
+                    if case .success = result { done(.answered) } else { done(.failed) }
+                }
+            } catch {
+                done(.unreachable)
+            }
+        }
+    }
+
     deinit {
         let identifier = ObjectIdentifier(self)
         Self.live.withLock { _ = $0.removeValue(forKey: identifier) }
+        // Every batch is answered (each holds the reporter): what waits now is never sent.
+        sayWhatIsLeft()
+    }
+
+    /// Writes `line` on standard error.
+    @Sendable static func writeToStandardError(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     /// Sends every live reporter's pending misses, waiting at most `limit` seconds in all.
     /// Each reporter sends on its own: one whose daemon hangs does not hold back another's.
     static func flushAllBeforeExit(limit: Double = exitFlushLimit) {
         let reporters = live.withLock { $0.values.compactMap(\.reporter) }.filter(\.hasPending)
-        guard !reporters.isEmpty else { return }
         let sent = DispatchGroup()
         for reporter in reporters { reporter.flush(group: sent) }
         _ = sent.wait(timeout: .now() + limit)
+        for reporter in live.withLock({ $0.values.compactMap(\.reporter) }) { reporter.sayWhatIsLeft() }
     }
 
     /// Whether misses wait to be sent.
@@ -92,7 +155,7 @@ final class MissReporter: Sendable {
     func record(_ key: String, in tableKey: TableKey) {
         let now = DispatchTime.now().uptimeNanoseconds
         let due = state.withLock { state -> Bool in
-            if state.count < capacity, state.pending[tableKey, default: []].insert(key).inserted { state.count += 1 }
+            state.hold(key, in: tableKey, capacity: capacity)
             return state.lastSent == 0 || now &- state.lastSent >= UInt64(interval * 1e9)
         }
         if due { flush() }
@@ -101,12 +164,56 @@ final class MissReporter: Sendable {
     /// Sends what is pending now, without waiting; each batch enters `group` until answered.
     func flush(group: DispatchGroup? = nil) {
         let pending = state.withLock { state in
-            defer { state = State(lastSent: DispatchTime.now().uptimeNanoseconds) }
+            defer {
+                state.pending = [:]
+                state.inFlight += state.count
+                state.count = 0
+                state.lastSent = DispatchTime.now().uptimeNanoseconds
+            }
             return state.pending
         }
-        for (key, keys) in pending {
+        for (tableKey, keys) in pending {
             group?.enter()
-            send(WireBatch(keys: keys.sorted(), languages: key.languages, table: key.table)) { group?.leave() }
+            send(WireBatch(keys: keys.sorted(), languages: tableKey.languages, table: tableKey.table)) { outcome in
+                self.state.withLock { state in
+                    state.inFlight = max(0, state.inFlight - keys.count)
+                    switch outcome {
+                    case .answered: break
+                    case .unreachable: for key in keys { state.hold(key, in: tableKey, capacity: self.capacity) }
+                    case .failed: state.unsent += keys.count
+                    }
+                }
+                self.sayUnreported(now: false)
+                group?.leave()
+            }
         }
+    }
+
+    /// Writes the line counting the keys not reported since the last such line, if any: at
+    /// most every `noticeInterval` seconds unless `now`, so a long outage says it once a
+    /// minute, not once a lookup.
+    private func sayUnreported(now: Bool) {
+        let clock = DispatchTime.now().uptimeNanoseconds
+        let line = state.withLock { state -> String? in
+            let total = state.pastCapacity + state.unsent
+            guard total > 0,
+                now || state.lastSaid == 0 || clock &- state.lastSaid >= UInt64(noticeInterval * 1e9)
+            else { return nil }
+            defer { (state.pastCapacity, state.unsent, state.lastSaid) = (0, 0, clock) }
+            return "l10nd-client: \(total) misses and fallbacks answered in place were not reported to l10nd's "
+                + "missing-key report (\(state.pastCapacity) past the \(capacity) keys that may wait, "
+                + "\(state.unsent) that could not be sent)"
+        }
+        if let line { say(line) }
+    }
+
+    /// At the reporter's end or the process's exit: what still waits, or is sent but not
+    /// answered, is counted as not sent, and the line says what was not reported.
+    private func sayWhatIsLeft() {
+        state.withLock { state in
+            state.unsent += state.count + state.inFlight
+            (state.pending, state.count, state.inFlight) = ([:], 0, 0)
+        }
+        sayUnreported(now: true)
     }
 }

@@ -156,10 +156,10 @@ class Client:
             subscribers = list(self._subscribers)
             self._mapped = None
         self._stop.set()
+        # The misses of lookups answered in place: sent before the connection ends (the daemon
+        # answers what it has read before it sees the end); what cannot be sent is said.
+        self._misses.close()
         if connection is not None:
-            # The misses of lookups answered in place: sent before the connection ends (the
-            # daemon answers what it has read before it sees the end).
-            self._misses.flush()
             connection.abort()
         for deliver in subscribers:
             deliver(_END)
@@ -561,14 +561,17 @@ class Client:
 
     def _report_misses(self, lang, table, keys):
         """Sends one `batch` of keys answered in place as misses or fallbacks, so the
-        daemon's missing-key report lists them; the reply is not waited for."""
+        daemon's missing-key report lists them; returns the future of the reply (not waited
+        for here), or None when the daemon is away (nothing was sent: the keys wait)."""
         connection = self._connection
         if connection is None:
-            return  # the daemon is away: as the Swift client, the report loses them
+            return None
         try:
-            connection.submit(_message("batch", dict(keys=keys, lang=lang, table=table)), self.timeout)
-        except (L10ndError, ConnectionLost, OSError):
-            pass
+            return connection.submit(_message("batch", dict(keys=keys, lang=lang, table=table)), self.timeout)
+        except (L10ndError, ConnectionLost, OSError) as error:
+            failed = concurrent.futures.Future()
+            failed.set_exception(error)
+            return failed
 
     def _announce(self, connection, generation):
         """Notes that `connection`'s daemon serves `generation`, and maps it if it is newer."""
