@@ -402,6 +402,12 @@ package final class ResourceWatcher: @unchecked Sendable {
                 for path in paths { unmounted(path) }
                 return
             }
+            // A root's own permissions changed (its parent is watched for names only, not for
+            // what happens to files beside it): it may be readable again, or no more.
+            if event.mask.contains(.attributesChanged) {
+                for path in paths where roots.contains(path) { rootChanged(path, into: &change) }
+                return
+            }
             // About the watched directory itself: it went away or moved somewhere unknown.
             if !event.mask.intersection([.deletedSelf, .movedSelf]).isEmpty {
                 for path in paths {
@@ -499,11 +505,13 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// the only news of a root link re-pointed (`ln -sfn`, `mv -T`) or of a root directory
     /// replaced: the root's own watch follows the old target and hears nothing of it.
     private func watchRootParents() {
-        let parents = Array(Set(roots.map(Self.parent)))
+        let names = Dictionary(grouping: roots, by: Self.parent).mapValues { Set($0.map(Self.name)) }
         var watched: [WatchDescriptor: String] = [:]
-        for (parent, result) in zip(parents, source.addWatches(parents)) {
+        for (parent, names) in names {
             // Unwatchable (no permission, no such directory): the missing-root check remains.
-            if case .success(let watch) = result { watched[watch] = parent }
+            if case .success(let watch) = source.addWatches([parent], interest: .names(names)).first {
+                watched[watch] = parent
+            }
         }
         for watch in rootParents.keys where watched[watch] == nil && pathsByWatch[watch] == nil {
             source.removeWatch(watch)
@@ -512,15 +520,15 @@ package final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func handleRootParent(_ event: FileSystemEvent, in parent: String, into change: inout PendingChange) {
-        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom, .attributesChanged]
+        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom]
         guard !event.name.isEmpty, !event.mask.intersection(relevant).isEmpty else { return }
         for root in roots where Self.parent(root) == parent && root.hasSuffix("/" + event.name) {
             rootChanged(root, into: &change)
         }
     }
 
-    /// A root's name changed hands (a link re-pointed or replaced, a directory moved away,
-    /// re-created, or its permissions changed): whatever it resolves to now is watched and
+    /// A root's name changed hands (a link re-pointed or replaced, a directory moved away or
+    /// re-created), or its permissions changed: whatever it resolves to now is watched and
     /// read again from scratch, and the store swaps the whole root in one step. A root that
     /// resolves to nothing is missing; the store keeps its last tables.
     private func rootChanged(_ root: String, into change: inout PendingChange) {
@@ -720,7 +728,7 @@ package final class ResourceWatcher: @unchecked Sendable {
         var visited: Set<InodeID> = []
         var level = start
         while !level.isEmpty {
-            let results = source.addWatches(level.map(\.path))
+            let results = addWatches(level.map(\.path))
             var next: [(path: String, depth: Int)] = []
             for (entry, result) in zip(level, results) {
                 var problem: UnwatchedDirectory?
@@ -751,6 +759,16 @@ package final class ResourceWatcher: @unchecked Sendable {
             level = next
         }
         return seen
+    }
+
+    /// Watches `directories`, in order: an `.lproj` for everything (its files are read), any
+    /// other only for what can add or take away a table (``WatchInterest/tree``), so writes
+    /// of other files there are dropped before they cost anything.
+    private func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+        let isLproj = directories.map(Self.isLproj)
+        var read = source.addWatches(directories.filter(Self.isLproj), interest: .everything).makeIterator()
+        var walked = source.addWatches(directories.filter { !Self.isLproj($0) }, interest: .tree).makeIterator()
+        return isLproj.map { ($0 ? read.next() : walked.next())! }
     }
 
     /// Lists `directory`: reports its resource files, queues its subdirectories. Returns
@@ -1130,6 +1148,11 @@ package final class ResourceWatcher: @unchecked Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return true }  // gone again: let the store see it gone
         return info.st_mode & S_IFMT != S_IFREG || info.st_nlink > 1
+    }
+
+    /// The last component of `path`.
+    private static func name(_ path: String) -> String {
+        (path as NSString).lastPathComponent
     }
 
     /// The directory holding `path` (`/` for a path directly under it).
