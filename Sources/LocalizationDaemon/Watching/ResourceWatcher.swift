@@ -256,7 +256,7 @@ package final class ResourceWatcher: @unchecked Sendable {
                 record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))", about: root)
                 missingRoots.insert(root)
             }
-            mounts = MountTable.entries()
+            mounts = MountTable.entries() ?? []
             polledFiles.updateMounts(mounts.map(\.path))
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
             // Not delivered (the caller loads what is there), but every name of a shared inode
@@ -613,7 +613,12 @@ package final class ResourceWatcher: @unchecked Sendable {
     private func mountTableChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
-        let now = MountTable.entries()
+        guard let now = MountTable.entries() else {
+            log(
+                .warning,
+                "cannot read /proc/self/mountinfo: this change of the mount table is looked at with the next one")
+            return
+        }
         // Mount points are real paths; roots may be links (`current -> releases/41`).
         let points = now.symmetricDifference(mounts).map(\.path)
         mounts = now
