@@ -406,7 +406,7 @@ private final class InotifyOwnerThread: Sendable {
             )
         case EMFILE, ENFILE:
             return .init(
-                code: .tooManyOpenFiles, path: path,
+                code: .descriptorsExhausted, path: path,
                 message: "cannot watch \(path): \(String(cString: strerror(code))) (raise LimitNOFILE or ulimit -n)")
         default:
             return .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")

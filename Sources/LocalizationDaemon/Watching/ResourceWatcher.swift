@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LocalizationCore
+package import LocalizationCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -96,23 +96,21 @@ package final class ResourceWatcher: @unchecked Sendable {
         /// The last ``lastError`` that is over, with when it ended: the record of a root that
         /// was missing for a while, no longer a current problem.
         package var resolvedError: String?
-        /// Roots that cannot be read now: that do not exist, are not directories (a file), or
-        /// lie behind a directory this user may not enter, sorted. ``absentRoots``,
-        /// ``notDirectoryRoots`` and ``permissionDeniedRoots`` tell them apart.
-        package var missingRoots: [String] = []
+        /// Roots that cannot be read now, sorted by path, each with why, as looked at every
+        /// second while there are any: `.missing` (absent, or its file system unmounted),
+        /// `.notADirectory` (a file in the way), `.permissionDenied` (behind a directory this
+        /// user may not enter: it may exist).
+        package var rootProblems: [ResourceRootProblem] = []
+        /// The paths of ``rootProblems``.
+        package var missingRoots: [String] { rootProblems.map(\.path) }
         /// Of ``missingRoots``, those that exist but are not directories (a file in the way).
-        package var notDirectoryRoots: [String] {
-            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .notADirectory($0) }
-        }
+        package var notDirectoryRoots: [String] { rootProblems.filter { $0 == .notADirectory($0.path) }.map(\.path) }
         /// Of ``missingRoots``, those this user may not reach (`EACCES`): they may exist.
         package var permissionDeniedRoots: [String] {
-            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .permissionDenied($0) }
+            rootProblems.filter { $0 == .permissionDenied($0.path) }.map(\.path)
         }
         /// Of ``missingRoots``, those that do not exist.
-        package var absentRoots: [String] {
-            let named = Set(notDirectoryRoots + permissionDeniedRoots)
-            return missingRoots.filter { !named.contains($0) }
-        }
+        package var absentRoots: [String] { rootProblems.filter { $0 == .missing($0.path) }.map(\.path) }
         /// Directories read but not watched, with the reason, sorted by path: at most
         /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.
         package var unwatched: [UnwatchedDirectory] = []
@@ -670,7 +668,8 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// stops it when none is.
     private func updateRootCheck() {
         let missing = missingRoots.union(unmountedDirectories.keys.filter(roots.contains)).sorted()
-        counters.withLock { $0.missingRoots = missing }
+        let problems = missing.map { ResourceRootProblem.missing(in: [$0]).first ?? .missing($0) }
+        counters.withLock { $0.rootProblems = problems }
         if missing.isEmpty && unmountedDirectories.isEmpty {
             rootCheck?.cancel()
             rootCheck = nil
@@ -698,9 +697,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             change.directories.insert(root)
             rescanSubtree(root, depth: 0, into: &change)
         }
+        updateRootCheck()  // why a root is missing may change while it is
         guard !change.directories.isEmpty else { return }
         updateWatchCount()
-        updateRootCheck()
         updateUnwatched()
         submit(change)
     }
@@ -747,7 +746,8 @@ package final class ResourceWatcher: @unchecked Sendable {
                         continue
                     }
                     // Still listed below: its files are read now, and polled from now on.
-                    problem = Self.unwatched(entry.path, error)
+                    problem = UnwatchedDirectory(
+                        path: entry.path, reason: error.code, message: error.message, polled: true)
                 }
                 guard let identity = Self.inode(entry.path), visited.insert(identity).inserted else { continue }
                 if let unlistable = scan(entry.path, depth: entry.depth, subdirectories: &next, into: &change) {
@@ -869,19 +869,8 @@ package final class ResourceWatcher: @unchecked Sendable {
             polled: false)
     }
 
-    private static func unwatched(_ path: String, _ error: FileSystemWatchError) -> UnwatchedDirectory {
-        let reason: UnwatchedDirectory.Reason =
-            switch error.code {
-            case .permissionDenied: .permissionDenied
-            case .watchLimitReached: .watchLimitReached
-            case .tooManyOpenFiles: .descriptorsExhausted
-            default: .other
-            }
-        return UnwatchedDirectory(path: path, reason: reason, message: error.message, polled: true)
-    }
-
     private static func unlistable(_ directory: String, errno code: Int32) -> UnwatchedDirectory {
-        let reason: UnwatchedDirectory.Reason =
+        let reason: FileSystemWatchError.Code =
             switch code {
             case EACCES, EPERM: .permissionDenied
             case EMFILE, ENFILE: .descriptorsExhausted
