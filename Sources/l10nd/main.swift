@@ -6,6 +6,9 @@ import LocalizationSockets
 // l10nd: parse the command line and configuration, start the daemon, run the main queue.
 // Exit codes: 0 after a clean stop, 1 when start-up fails, 2 for a bad command line or config.
 
+// Before any thread allocates: what RLIMIT_DATA counts stays near what is in use.
+HeapTrim.boundGrowth()
+
 // A reader of stderr that goes away (journald restarting) must cost a log line, not the
 // process: every write reports EPIPE instead of raising SIGPIPE.
 signal(SIGPIPE, SIG_IGN)

@@ -53,6 +53,38 @@ import Testing
             try daemon.request(["op": "lookup", "key": key, "lang": "ja", "table": table])["value"] as? String
         }
 
+        /// Gives the running daemon `room` bytes of data beyond what it uses now (`VmData`),
+        /// as `RLIMIT_DATA` set from outside with `prlimit --pid`; `nil` lifts the limit.
+        func limitData(room: Int?) throws {
+            try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
+            let pid = daemon.process.processIdentifier
+            var limit = "unlimited"
+            if let room {
+                let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+                let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
+                let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+                limit = "\(used + room)"
+            }
+            let result = try ProcessRunner.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(limit):unlimited"])
+            try #require(result.status == 0, "prlimit: \(result.stderr)")
+        }
+
+        /// Records it when the daemon has ended: deferred by a test that squeezes its memory.
+        func expectStillRunning() {
+            usleep(500_000)  // a crash's backtrace takes a moment
+            if !daemon.process.isRunning { Issue.record("l10nd ended: \(daemon.log.prefix(3000))") }
+        }
+
+        /// Waits until `status` lists an out-of-memory error; the errors seen, if it does not.
+        func outOfMemoryError(within seconds: Double = 60) throws -> [[String: Any]]? {
+            var errors: [[String: Any]] = []
+            let listed = try eventually(seconds) {
+                errors = try daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
+                return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
+            }
+            return listed ? nil : errors
+        }
+
         /// The tables the next `changed` event names, as `lang/table`.
         func nextChange() throws -> Set<String> {
             while true {
@@ -123,35 +155,19 @@ import Testing
     /// "out of memory" error and keeps its table, the daemon goes on serving and reloading,
     /// and the same bytes are parsed once the limit is lifted.
     @Test func aParseThatWouldNotFitInMemoryFailsThatFileOnly() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
         let f = try Fixture()
-        defer {
-            usleep(500_000)  // a crash's backtrace takes a moment
-            if !f.daemon.process.isRunning { Issue.record("l10nd ended: \(f.daemon.log.prefix(3000))") }
-        }
-        let pid = f.daemon.process.processIdentifier
-        func prlimitData(_ value: String) throws {
-            let result = try ProcessRunner.run("/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(value)"])
-            try #require(result.status == 0, "prlimit: \(result.stderr)")
-        }
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
-        let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+        defer { f.expectStillRunning() }
         // 64 MB more: room to read the 14 MB catalog a few times over (each refresh of it
         // reads it), not to parse it (its estimate is about 5 times the file: 2.7 in one
         // allocation of its tape, then its model).
-        try prlimitData("\(used + 64 << 20):unlimited")
+        try f.limitData(room: 64 << 20)
         try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
-        var errors: [[String: Any]] = []
-        #expect(
-            try eventually(60) {
-                errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
-                return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
-            }, "no out-of-memory error: \(errors)")
+        let errors = try f.outOfMemoryError()
+        #expect(errors == nil, "no out-of-memory error: \(errors ?? [])")
         #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
         try f.resources.write("\"k\" = \"small 1\";\n", to: "ja.lproj/Small.strings")
         #expect(try eventually(30) { try f.value("k", table: "Small") == "small 1" }, "a small edit was not served")
-        try prlimitData("unlimited:unlimited")
+        try f.limitData(room: nil)
         try Self.saveCatalog(version: 1, keys: 75_000, in: f.resources.path)
         #expect(
             try eventually(120) { try f.value("marker", table: "Big") == "big 1" },
@@ -165,29 +181,15 @@ import Testing
     /// it with an "out of memory" error, its last good table is served, and l10nd does not
     /// end (an allocation that fails aborts the process, caught or not).
     @Test func aFileThatWouldNotFitToBeReadFailsThatFileOnlyOnEverySave() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "prlimit is not installed")
         let f = try Fixture()
-        defer {
-            usleep(500_000)  // a crash's backtrace takes a moment
-            if !f.daemon.process.isRunning { Issue.record("l10nd ended: \(f.daemon.log.prefix(3000))") }
-        }
-        let pid = f.daemon.process.processIdentifier
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmData:") })
-        let used = try #require(line.split(separator: " ").dropFirst().first.flatMap { Int($0) }) * 1024
+        defer { f.expectStillRunning() }
         // 48 MB more: room for the daemon's threads (their stacks count) and requests, less
         // than the 61 MB catalog saved, so reading it unchecked fails its buffer.
-        let result = try ProcessRunner.run(
-            "/usr/bin/prlimit", ["--pid", "\(pid)", "--data=\(used + 48 << 20):unlimited"])
-        try #require(result.status == 0, "prlimit: \(result.stderr)")
+        try f.limitData(room: 48 << 20)
         for version in 1...3 {
             try Self.saveCatalog(version: version, keys: 330_000, in: f.resources.path)
-            var errors: [[String: Any]] = []
-            #expect(
-                try eventually(60) {
-                    errors = try f.daemon.request(["op": "status"])["errors"] as? [[String: Any]] ?? []
-                    return errors.contains { ($0["message"] as? String ?? "").contains("out of memory") }
-                }, "no out-of-memory error after save \(version): \(errors)")
+            let errors = try f.outOfMemoryError()
+            #expect(errors == nil, "no out-of-memory error after save \(version): \(errors ?? [])")
             try #require(f.daemon.process.isRunning, "l10nd ended after save \(version)")
             #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
         }

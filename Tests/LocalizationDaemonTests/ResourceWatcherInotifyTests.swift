@@ -170,6 +170,75 @@ import Testing
         fixture.expectReported(later)
     }
 
+    /// Busy neighbours (chaos 3): files written beside a root, in the parent watched for the
+    /// root's own name, and in a subdirectory that holds no table, reach the watcher as no
+    /// events at all; they cost a core's 8–9 % at 1,000 a second when each was handled.
+    @Test func writesBesideARootAndAmongOtherFilesRaiseNoEvents() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let table = try directory.write("root/ja.lproj/Localizable.strings")
+        try directory.makeDirectory("root/logs")
+        let collector = BatchCollector()
+        let watcher = ResourceWatcher(roots: [directory.path + "/root"], source: InotifyEventSource()) {
+            collector.record($0)
+        }
+        try watcher.start()
+        defer { watcher.stop() }
+        // An edit of the table, alone, then after the neighbours' writes: events arrive in
+        // order, so once its second report is in, every neighbour's event has been counted.
+        func editTable(_ value: String) -> Int {
+            let before = collector.all.count
+            _ = try? directory.write("root/ja.lproj/Localizable.strings", "\"k\" = \"\(value)\";\n")
+            let seen = collector.wait { batches in batches.dropFirst(before).contains { $0.files.contains(table) } }
+            #expect(seen, "the edit of \(table) was not reported")
+            return watcher.statistics.events
+        }
+        let alone = editTable("one")
+        for index in 0..<50 {
+            try directory.write("neighbour-\(index).log", "x")
+            try directory.write("root/logs/\(index).log", "x")
+            try directory.write("root/notes-\(index).txt", "x")
+        }
+        let total = editTable("two")
+        #expect(total <= 2 * alone + 2, "\(total - 2 * alone) events for 150 files no table is in")
+        #expect(collector.all.allSatisfy { $0.directories.isEmpty && $0.files == [table] }, "\(collector.all)")
+    }
+
+    /// The names a watch for the tree lets through: a link in a folder of other files may
+    /// lead to tables, so its coming and going is heard though the folder's writes are not.
+    @Test func aLinkToADirectoryAmongOtherFilesIsFollowedAndItsRemovalHeard() throws {
+        let fixture = try Fixture { dir in
+            try dir.makeDirectory("ja.lproj")
+            try dir.write("shared/Sub/ko.lproj/Localizable.strings")
+        }
+        defer { fixture.finish() }
+        let link = fixture.root + "/shared/Linked"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "Sub")
+        fixture.expectReported(link + "/ko.lproj/Localizable.strings")
+        let before = fixture.collector.all.count
+        try FileManager.default.removeItem(atPath: link)
+        let heard = fixture.collector.wait { batches in
+            batches.dropFirst(before).contains { $0.directories.contains(link) }
+        }
+        #expect(heard, "the link's removal was not reported: \(fixture.collector.all)")
+    }
+
+    @Test(arguments: [
+        (WatchInterest.names(["Resources"]), "Resources", false, true),
+        (.names(["Resources"]), "app.log", false, false),
+        (.names(["Resources"]), "Resources.old", true, false),
+        (.tree, "app.log", false, false),
+        (.tree, "logs", true, true),
+        (.tree, "ja.lproj", false, true),
+        (.tree, "Menu.xcstrings", false, true),
+        (.tree, "..data", false, true),
+        (.tree, "", false, true),
+        (.everything, "app.log", false, true),
+    ])
+    func aWatchLetsThroughOnlyWhatItIsFor(interest: WatchInterest, name: String, isDirectory: Bool, passes: Bool) {
+        #expect(interest.accepts(name: name, isDirectory: isDirectory) == passes)
+    }
+
     /// A link back up the tree is neither watched nor scanned twice, and is reported.
     @Test func aLinkLoopIsNotFollowed() throws {
         let fixture = try Fixture()

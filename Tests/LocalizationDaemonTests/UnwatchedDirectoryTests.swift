@@ -88,10 +88,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (FileSystemWatchError.Code.permissionDenied, UnwatchedDirectory.Reason.permissionDenied),
-        (.watchLimitReached, .watchLimitReached), (.tooManyOpenFiles, .descriptorsExhausted), (.other, .other),
+        (FileSystemWatchError.Code.permissionDenied, FileSystemWatchError.Code.permissionDenied),
+        (.watchLimitReached, .watchLimitReached), (.descriptorsExhausted, .descriptorsExhausted), (.other, .other),
     ])
-    func eachFailureIsListedWithItsReason(code: FileSystemWatchError.Code, reason: UnwatchedDirectory.Reason) throws {
+    func eachFailureIsListedWithItsReason(code: FileSystemWatchError.Code, reason: FileSystemWatchError.Code) throws {
         let fixture = try Fixture(failing: ["ja.lproj": code])
         defer { fixture.finish() }
         #expect(fixture.watcher.statistics.unwatched.map(\.reason) == [reason])

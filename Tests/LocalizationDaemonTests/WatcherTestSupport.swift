@@ -27,7 +27,9 @@ final class FakeFileSystemEventSource: FileSystemEventSource {
         state.withLock { $0.handler = handler }
     }
 
-    func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+    func addWatches(
+        _ directories: [String], interest: WatchInterest
+    ) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         state.withLock { state in
             directories.map { path in
                 state.attempts[path, default: 0] += 1

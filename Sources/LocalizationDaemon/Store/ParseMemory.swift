@@ -88,24 +88,19 @@ enum ParseMemory {
     }
 
     /// The bytes the process may still get under its tightest limit, and that limit's name;
-    /// `nil` when none is set.
+    /// `nil` when none is set. Read through ``KernelFile``: this is asked when memory is short.
     static func headroom() -> (bytes: Int, limit: String)? {
         var rooms: [(Int, String)] = []
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        func kilobytes(_ field: String) -> Int? {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else {
-                return nil
-            }
-            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
-        }
-        for (resource, name, field) in [(RLIMIT_AS, "RLIMIT_AS", "VmSize"), (RLIMIT_DATA, "RLIMIT_DATA", "VmData")] {
+        for (resource, name, field) in [(RLIMIT_AS, "RLIMIT_AS", "VmSize:"), (RLIMIT_DATA, "RLIMIT_DATA", "VmData:")] {
             var limit = rlimit()
             guard getrlimit(Int32(resource.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max,
-                let used = kilobytes(field)
+                let used = KernelFile.number(in: "/proc/self/status", after: field)
             else { continue }
-            rooms.append((Int(clamping: limit.rlim_cur) - used, name))
+            rooms.append((Int(clamping: limit.rlim_cur) - used * 1024, name))
         }
-        if let group = cgroup(), let max = number(group + "/memory.max"), let used = number(group + "/memory.current") {
+        if let group = cgroup(), let max = KernelFile.number(in: group + "/memory.max"),
+            let used = KernelFile.number(in: group + "/memory.current")
+        {
             rooms.append((max - used, "the cgroup's memory.max"))
         }
         return rooms.min { $0.0 < $1.0 }.map { (bytes: $0.0, limit: $0.1) }
@@ -113,16 +108,12 @@ enum ParseMemory {
 
     /// The process's cgroup (v2) directory, from `/proc/self/cgroup`'s `0::/path` line.
     private static func cgroup() -> String? {
-        let lines = (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) ?? ""
-        guard let line = lines.split(separator: "\n").first(where: { $0.hasPrefix("0::") }) else { return nil }
-        return "/sys/fs/cgroup" + line.dropFirst(3)
-    }
-
-    /// The number a cgroup file holds; `nil` for `max` or no file.
-    private static func number(_ path: String) -> Int? {
-        (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
-            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        var group: String?
+        KernelFile.forEachLine(of: "/proc/self/cgroup") { line in
+            guard line.starts(with: "0::".utf8) else { return }
+            group = "/sys/fs/cgroup" + String(decoding: line.dropFirst(3), as: UTF8.self)
         }
+        return group
     }
 }
 

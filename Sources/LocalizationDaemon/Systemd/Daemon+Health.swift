@@ -10,17 +10,15 @@ extension Daemon {
         let roots = store.roots
         // The watcher knows what is gone; a root that is there but may not be listed it
         // watches as it can, and only a look says why it gives nothing.
-        let unreadable = ResourceRootProblem.missing(in: roots).filter { $0 == .permissionDenied($0.path) }.map(\.path)
-        let watcherMissing = startedParts.withLock { $0.watcher }?.statistics.missingRoots
-        let missingRoots =
-            (watcherMissing ?? ResourceRootProblem.missing(in: roots).map(\.path))
-            + unreadable.filter { !(watcherMissing ?? unreadable).contains($0) }
-        var problems = missingRoots.map { root in
-            switch ResourceRootProblem.missing(in: [root]).first {
-            case .notADirectory?: "resource root \(root) is not a directory (fix resources=)"
-            case .permissionDenied?:
+        let looked = ResourceRootProblem.missing(in: roots)
+        let watched = startedParts.withLock { $0.watcher }?.statistics.rootProblems ?? looked
+        let unreadable = looked.filter { $0 == .permissionDenied($0.path) && !watched.map(\.path).contains($0.path) }
+        var problems = (watched + unreadable).map { problem in
+            switch problem {
+            case .notADirectory(let root): "resource root \(root) is not a directory (fix resources=)"
+            case .permissionDenied(let root):
                 "resource root \(root) cannot be reached: permission denied (\(ResourceRootProblem.permissionHint))"
-            default: "resource root \(root) does not exist (create it, or fix resources=)"
+            default: "resource root \(problem.path) does not exist (create it, or fix resources=)"
             }
         }
         if roots.isEmpty {

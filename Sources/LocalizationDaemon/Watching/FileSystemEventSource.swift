@@ -17,15 +17,24 @@ package protocol FileSystemEventSource: AnyObject, Sendable {
     /// Begins delivering events to `handler`, in batches, in the order they happened.
     func start(handler: @escaping @Sendable ([FileSystemEvent]) -> Void) throws
 
-    /// Watches each directory (never a single file) and returns, in order, its descriptor or why not.
+    /// Watches each directory (never a single file) for `interest` and returns, in order, its
+    /// descriptor or why not.
     ///
     /// Blocks until the watches are in place. Watching a directory that is already watched
-    /// returns its existing descriptor.
-    func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>]
+    /// returns its existing descriptor, which then serves both interests. Events no interest
+    /// needs may be dropped by the source.
+    func addWatches(_ directories: [String], interest: WatchInterest) -> [Result<WatchDescriptor, FileSystemWatchError>]
 
     /// Stops watching; a `.watchRemoved` event for the descriptor follows.
     func removeWatch(_ watch: WatchDescriptor)
 
     /// Stops delivering events and drops every watch this source added. Idempotent.
     func stop()
+}
+
+extension FileSystemEventSource {
+    /// Watches each directory for every event (``WatchInterest/everything``).
+    package func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+        addWatches(directories, interest: .everything)
+    }
 }

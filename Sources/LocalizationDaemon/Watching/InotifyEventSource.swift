@@ -77,8 +77,10 @@ package final class InotifyEventSource: FileSystemEventSource {
         InotifyOwnerThread.shared.subscribe(subscriberID, queue: deliveryQueue, handler: handler)
     }
 
-    /// Watches each directory; blocks until the owner thread has added the watches.
-    package func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+    /// Watches each directory for `interest`; blocks until the owner thread has added the watches.
+    package func addWatches(
+        _ directories: [String], interest: WatchInterest
+    ) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         guard started.withLock({ $0 }) else {
             return directories.map { path in
                 .failure(
@@ -90,7 +92,8 @@ package final class InotifyEventSource: FileSystemEventSource {
         if directories.isEmpty { return [] }
         let limit = watchLimitFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        return InotifyOwnerThread.shared.addWatches(directories, for: subscriberID, testLimit: limit)
+        return InotifyOwnerThread.shared.addWatches(
+            directories, interest: interest, for: subscriberID, testLimit: limit)
     }
 
     /// Stops watching the directory behind `watch`, unless another source still watches it.
@@ -131,16 +134,22 @@ private final class Handoff<Value: Sendable>: Sendable {
 private final class InotifyOwnerThread: Sendable {
     static let shared = InotifyOwnerThread()
 
-    /// The events every resource watch asks for. `IN_ONLYDIR`: directories only, by design.
+    /// The events a watch for files asks for. `IN_ONLYDIR`: directories only, by design.
     /// `IN_MODIFY` tells the watcher a file is being written, so it is not read until closed.
     static let watchMask = UInt32(
         IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_MODIFY
             | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR
     )
+    /// The events a watch for names alone asks for (a root's parent): names coming and going,
+    /// nothing of what is written beside them.
+    static let namesMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
+    /// Events that are never dropped for their name: they are about the watch itself.
+    static let aboutTheWatch = UInt32(IN_IGNORED | IN_Q_OVERFLOW | IN_UNMOUNT | IN_DELETE_SELF | IN_MOVE_SELF)
 
     private enum Request: Sendable {
         case add(
-            [String], subscriber: Int, testLimit: Int?, reply: Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>)
+            [String], interest: WatchInterest, subscriber: Int, testLimit: Int?,
+            reply: Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>)
         case remove(Int32, subscriber: Int)
         case unsubscribe(Int, reply: Handoff<Bool>)
     }
@@ -167,6 +176,11 @@ private final class InotifyOwnerThread: Sendable {
         var inotifyDescriptor: Int32 = -1
         var wakeWatch: Int32 = -1
         var subscribersByWatch: [Int32: Set<Int>] = [:]
+        /// What each subscriber watches each directory for (``WatchInterest``).
+        var interests: [Int32: [Int: WatchInterest]] = [:]
+        /// Entries of a watched directory that are links to watched directories: an event for
+        /// one without `IN_ISDIR` (it is gone, or re-pointed) must still pass.
+        var linkNames: [Int32: Set<String>] = [:]
         var pathByWatch: [Int32: String] = [:]
         /// Subscribers that removed a watch and wait for its IN_IGNORED.
         var releasing: [Int32: Set<Int>] = [:]
@@ -179,6 +193,8 @@ private final class InotifyOwnerThread: Sendable {
     }
 
     private let shared = Mutex(Shared())
+    /// Where the owner thread puts the path of an entry together to `lstat` it, allocated once.
+    private nonisolated(unsafe) let pathBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(PATH_MAX))
     private let tables = Mutex(OwnerTables())
     private let phase = Mutex(Phase.idle)
 
@@ -214,10 +230,10 @@ private final class InotifyOwnerThread: Sendable {
     }
 
     func addWatches(
-        _ paths: [String], for subscriber: Int, testLimit: Int?
+        _ paths: [String], interest: WatchInterest, for subscriber: Int, testLimit: Int?
     ) -> [Result<WatchDescriptor, FileSystemWatchError>] {
         let reply = Handoff<[Result<WatchDescriptor, FileSystemWatchError>]>()
-        submit(.add(paths, subscriber: subscriber, testLimit: testLimit, reply: reply))
+        submit(.add(paths, interest: interest, subscriber: subscriber, testLimit: testLimit, reply: reply))
         return reply.wait()
     }
 
@@ -293,6 +309,9 @@ private final class InotifyOwnerThread: Sendable {
             let watch = raw.pointee.wd
             let mask = raw.pointee.mask
             let cookie = raw.pointee.cookie
+            // Dropped here, before any allocation, when no subscriber watches for it: a busy
+            // neighbour writes a thousand files a second (chaos 3).
+            guard wanted(watch: watch, mask: mask, name: l10nd_inotify_event_name(raw)) else { continue }
             let name = String(cString: l10nd_inotify_event_name(raw))
             route(watch: watch, mask: mask, cookie: cookie, name: name)
         }
@@ -306,9 +325,9 @@ private final class InotifyOwnerThread: Sendable {
         }
         for request in requests {
             switch request {
-            case .add(let paths, let subscriber, let testLimit, let reply):
+            case .add(let paths, let interest, let subscriber, let testLimit, let reply):
                 guard let testLimit else {
-                    reply.fulfil(paths.map { add($0, for: subscriber) })
+                    reply.fulfil(paths.map { add($0, interest: interest, for: subscriber) })
                     break
                 }
                 // As in the kernel, watching a directory again takes no new watch.
@@ -321,7 +340,7 @@ private final class InotifyOwnerThread: Sendable {
                         guard held < testLimit || watched.contains(path) else {
                             return .failure(watchFailure(code: ENOSPC, path: path, limit: Int32(testLimit)))
                         }
-                        let result = add(path, for: subscriber)
+                        let result = add(path, interest: interest, for: subscriber)
                         if case .success = result, watched.insert(path).inserted { held += 1 }
                         return result
                     })
@@ -338,8 +357,11 @@ private final class InotifyOwnerThread: Sendable {
         }
     }
 
-    private func add(_ path: String, for subscriber: Int) -> Result<WatchDescriptor, FileSystemWatchError> {
-        let mask = Self.watchMask
+    private func add(
+        _ path: String, interest: WatchInterest, for subscriber: Int
+    ) -> Result<WatchDescriptor, FileSystemWatchError> {
+        // IN_MASK_ADD: a directory watched for several reasons gets every event each needs.
+        let mask = (interest.needsFileEvents ? Self.watchMask : Self.namesMask) | UInt32(IN_MASK_ADD)
         // The library records the name (for inotifytools_filename_from_wd) but returns only
         // 1 or 0, and maps a re-created directory's name to its old, dead descriptor. Adding
         // the same watch on its descriptor again is idempotent and returns the kernel's
@@ -350,9 +372,16 @@ private final class InotifyOwnerThread: Sendable {
         let descriptor = tables.withLock { $0.inotifyDescriptor }
         let watch = inotify_add_watch(descriptor, path, mask)
         guard watch >= 0 else { return .failure(watchFailure(code: errno, path: path)) }
+        var info = stat()
+        let isLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         tables.withLock { tables in
             tables.subscribersByWatch[watch, default: []].insert(subscriber)
+            tables.interests[watch, default: [:]][subscriber, default: WatchInterest()].formUnion(interest)
             tables.pathByWatch[watch] = path
+            let parent = (path as NSString).deletingLastPathComponent
+            if isLink, let parentWatch = tables.pathByWatch.first(where: { $0.value == parent })?.key {
+                tables.linkNames[parentWatch, default: []].insert((path as NSString).lastPathComponent)
+            }
         }
         return .success(WatchDescriptor(rawValue: watch))
     }
@@ -377,7 +406,7 @@ private final class InotifyOwnerThread: Sendable {
             )
         case EMFILE, ENFILE:
             return .init(
-                code: .tooManyOpenFiles, path: path,
+                code: .descriptorsExhausted, path: path,
                 message: "cannot watch \(path): \(String(cString: strerror(code))) (raise LimitNOFILE or ulimit -n)")
         default:
             return .init(code: .other, path: path, message: "cannot watch \(path): \(String(cString: strerror(code)))")
@@ -395,6 +424,7 @@ private final class InotifyOwnerThread: Sendable {
                 subscribers.remove(subscriber) != nil
             else { return .notWatched }
             tables.subscribersByWatch[watch] = subscribers
+            tables.interests[watch]?[subscriber] = nil
             guard subscribers.isEmpty else { return .stillShared }
             // Keep the (now empty) entry until IN_IGNORED: events queued before the removal
             // still arrive and must not look like an unknown descriptor.
@@ -433,6 +463,14 @@ private final class InotifyOwnerThread: Sendable {
                 tables.subscribersByWatch[watch] = nil
                 tables.pathByWatch[watch] = nil
                 tables.releasing[watch] = nil
+                tables.interests[watch] = nil
+                tables.linkNames[watch] = nil
+            } else if mask & Self.aboutTheWatch == 0, let interests = tables.interests[watch] {
+                // A subscriber hears only what it watches for (the name passed for another).
+                let isDirectory = mask & UInt32(bitPattern: IN_ISDIR) != 0
+                subscribers = subscribers?.filter { subscriber in
+                    interests[subscriber].map { $0.accepts(name: name, isDirectory: isDirectory) { true } } ?? true
+                }
             }
             return (false, subscribers, path)
         }
@@ -452,6 +490,49 @@ private final class InotifyOwnerThread: Sendable {
             watch: WatchDescriptor(rawValue: watch), mask: Self.translate(mask), cookie: cookie,
             name: name, directory: directory)
         deliver(event, to: subscribers)
+    }
+
+    /// Whether any subscriber watches `watch` for this event; an unknown watch's events pass
+    /// (``route(watch:mask:cookie:name:)`` reports them). Allocates nothing.
+    private func wanted(watch: Int32, mask: UInt32, name: UnsafePointer<CChar>) -> Bool {
+        if mask & Self.aboutTheWatch != 0 { return true }
+        // Copies of the entries (no allocation: they share their storage).
+        let (interests, directory, links) = tables.withLock { tables in
+            (tables.interests[watch], tables.pathByWatch[watch], tables.linkNames[watch])
+        }
+        guard let interests else { return true }
+        let length = strlen(name)
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: length)
+        let isDirectory = mask & UInt32(bitPattern: IN_ISDIR) != 0
+        return interests.values.contains { interest in
+            interest.accepts(name: bytes, isDirectory: isDirectory) {
+                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                    return Self.isLink(name, length: length, in: directory, buffer: pathBuffer)
+                }
+                return links?.contains { $0.utf8.elementsEqual(bytes) } ?? false
+            }
+        }
+    }
+
+    /// Whether `directory`/`name` is a symbolic link; put together in `buffer`, not allocated.
+    /// True when the path cannot be put together (too long): passing an event is safe,
+    /// dropping one is not.
+    private static func isLink(
+        _ name: UnsafePointer<CChar>, length: Int, in directory: String?, buffer: UnsafeMutablePointer<CChar>
+    ) -> Bool {
+        guard var directory else { return true }
+        let fits = directory.withUTF8 { path -> Bool in
+            guard path.count + 1 + length < Int(PATH_MAX), let base = path.baseAddress else { return false }
+            UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: path.count)
+            buffer[path.count] = CChar(UInt8(ascii: "/"))
+            (buffer + path.count + 1).update(from: name, count: length + 1)
+            return true
+        }
+        guard fits else { return true }
+        // Gone already: nothing to follow, and the watcher would find nothing there either.
+        var info = stat()
+        return lstat(buffer, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     private func broadcast(_ event: FileSystemEvent) {

@@ -32,21 +32,23 @@ final class MountTable: Sendable {
     }
     private let subscribers = Mutex(Subscribers())
 
-    /// The mounts now; empty when the table cannot be read.
-    static func entries() -> Set<MountEntry> {
-        guard let text = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return [] }
-        return Set(
-            text.split(separator: "\n").compactMap { line in
-                let fields = line.split(separator: " ", maxSplits: 5)
-                guard fields.count >= 5, let id = Int(fields[0]) else { return nil }
-                return MountEntry(id: id, path: decoded(fields[4]))
-            })
+    /// The mounts now; `nil` when the table cannot be read. Read through ``KernelFile``'s
+    /// buffer: a mount may change when memory is short, and the table may be long.
+    static func entries() -> Set<MountEntry>? {
+        var entries: Set<MountEntry> = []
+        let read = KernelFile.forEachLine(of: "/proc/self/mountinfo") { line in
+            // id, parent id, major:minor, root, mount point, …
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: false)
+            guard fields.count >= 5, let id = Int(String(decoding: fields[0], as: UTF8.self)) else { return }
+            entries.insert(MountEntry(id: id, path: decoded(fields[4])))
+        }
+        return read ? entries : nil
     }
 
     /// `field` with the kernel's octal escapes (`\040`, `\011`, `\012`, `\134`) decoded.
-    static func decoded(_ field: Substring) -> String {
+    static func decoded(_ field: some Collection<UInt8>) -> String {
         var bytes: [UInt8] = []
-        var utf8 = Array(field.utf8)[...]
+        var utf8 = Array(field)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "\\"), utf8.count >= 3,
                 let value = UInt8(String(decoding: utf8.prefix(3), as: UTF8.self), radix: 8)

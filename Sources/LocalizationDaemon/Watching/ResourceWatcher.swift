@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LocalizationCore
+package import LocalizationCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -96,23 +96,21 @@ package final class ResourceWatcher: @unchecked Sendable {
         /// The last ``lastError`` that is over, with when it ended: the record of a root that
         /// was missing for a while, no longer a current problem.
         package var resolvedError: String?
-        /// Roots that cannot be read now: that do not exist, are not directories (a file), or
-        /// lie behind a directory this user may not enter, sorted. ``absentRoots``,
-        /// ``notDirectoryRoots`` and ``permissionDeniedRoots`` tell them apart.
-        package var missingRoots: [String] = []
+        /// Roots that cannot be read now, sorted by path, each with why, as looked at every
+        /// second while there are any: `.missing` (absent, or its file system unmounted),
+        /// `.notADirectory` (a file in the way), `.permissionDenied` (behind a directory this
+        /// user may not enter: it may exist).
+        package var rootProblems: [ResourceRootProblem] = []
+        /// The paths of ``rootProblems``.
+        package var missingRoots: [String] { rootProblems.map(\.path) }
         /// Of ``missingRoots``, those that exist but are not directories (a file in the way).
-        package var notDirectoryRoots: [String] {
-            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .notADirectory($0) }
-        }
+        package var notDirectoryRoots: [String] { rootProblems.filter { $0 == .notADirectory($0.path) }.map(\.path) }
         /// Of ``missingRoots``, those this user may not reach (`EACCES`): they may exist.
         package var permissionDeniedRoots: [String] {
-            missingRoots.filter { ResourceRootProblem.missing(in: [$0]).first == .permissionDenied($0) }
+            rootProblems.filter { $0 == .permissionDenied($0.path) }.map(\.path)
         }
         /// Of ``missingRoots``, those that do not exist.
-        package var absentRoots: [String] {
-            let named = Set(notDirectoryRoots + permissionDeniedRoots)
-            return missingRoots.filter { !named.contains($0) }
-        }
+        package var absentRoots: [String] { rootProblems.filter { $0 == .missing($0.path) }.map(\.path) }
         /// Directories read but not watched, with the reason, sorted by path: at most
         /// ``maximumListedUnwatched`` of them; `unwatchedCount` has them all.
         package var unwatched: [UnwatchedDirectory] = []
@@ -256,7 +254,7 @@ package final class ResourceWatcher: @unchecked Sendable {
                 record(error: "\(ResourceRootProblem.missing(in: [root]).first ?? .missing(root))", about: root)
                 missingRoots.insert(root)
             }
-            mounts = MountTable.entries()
+            mounts = MountTable.entries() ?? []
             polledFiles.updateMounts(mounts.map(\.path))
             walk(roots.filter { Self.isDirectory($0) }.map { ($0, 0) }, into: &change)
             // Not delivered (the caller loads what is there), but every name of a shared inode
@@ -402,6 +400,12 @@ package final class ResourceWatcher: @unchecked Sendable {
                 for path in paths { unmounted(path) }
                 return
             }
+            // A root's own permissions changed (its parent is watched for names only, not for
+            // what happens to files beside it): it may be readable again, or no more.
+            if event.mask.contains(.attributesChanged) {
+                for path in paths where roots.contains(path) { rootChanged(path, into: &change) }
+                return
+            }
             // About the watched directory itself: it went away or moved somewhere unknown.
             if !event.mask.intersection([.deletedSelf, .movedSelf]).isEmpty {
                 for path in paths {
@@ -499,11 +503,13 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// the only news of a root link re-pointed (`ln -sfn`, `mv -T`) or of a root directory
     /// replaced: the root's own watch follows the old target and hears nothing of it.
     private func watchRootParents() {
-        let parents = Array(Set(roots.map(Self.parent)))
+        let names = Dictionary(grouping: roots, by: Self.parent).mapValues { Set($0.map(Self.name)) }
         var watched: [WatchDescriptor: String] = [:]
-        for (parent, result) in zip(parents, source.addWatches(parents)) {
+        for (parent, names) in names {
             // Unwatchable (no permission, no such directory): the missing-root check remains.
-            if case .success(let watch) = result { watched[watch] = parent }
+            if case .success(let watch) = source.addWatches([parent], interest: .names(names)).first {
+                watched[watch] = parent
+            }
         }
         for watch in rootParents.keys where watched[watch] == nil && pathsByWatch[watch] == nil {
             source.removeWatch(watch)
@@ -512,15 +518,15 @@ package final class ResourceWatcher: @unchecked Sendable {
     }
 
     private func handleRootParent(_ event: FileSystemEvent, in parent: String, into change: inout PendingChange) {
-        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom, .attributesChanged]
+        let relevant: FileSystemEvent.Mask = [.created, .movedTo, .deleted, .movedFrom]
         guard !event.name.isEmpty, !event.mask.intersection(relevant).isEmpty else { return }
         for root in roots where Self.parent(root) == parent && root.hasSuffix("/" + event.name) {
             rootChanged(root, into: &change)
         }
     }
 
-    /// A root's name changed hands (a link re-pointed or replaced, a directory moved away,
-    /// re-created, or its permissions changed): whatever it resolves to now is watched and
+    /// A root's name changed hands (a link re-pointed or replaced, a directory moved away or
+    /// re-created), or its permissions changed: whatever it resolves to now is watched and
     /// read again from scratch, and the store swaps the whole root in one step. A root that
     /// resolves to nothing is missing; the store keeps its last tables.
     private func rootChanged(_ root: String, into change: inout PendingChange) {
@@ -605,7 +611,12 @@ package final class ResourceWatcher: @unchecked Sendable {
     private func mountTableChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard running else { return }
-        let now = MountTable.entries()
+        guard let now = MountTable.entries() else {
+            log(
+                .warning,
+                "cannot read /proc/self/mountinfo: this change of the mount table is looked at with the next one")
+            return
+        }
         // Mount points are real paths; roots may be links (`current -> releases/41`).
         let points = now.symmetricDifference(mounts).map(\.path)
         mounts = now
@@ -657,7 +668,8 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// stops it when none is.
     private func updateRootCheck() {
         let missing = missingRoots.union(unmountedDirectories.keys.filter(roots.contains)).sorted()
-        counters.withLock { $0.missingRoots = missing }
+        let problems = missing.map { ResourceRootProblem.missing(in: [$0]).first ?? .missing($0) }
+        counters.withLock { $0.rootProblems = problems }
         if missing.isEmpty && unmountedDirectories.isEmpty {
             rootCheck?.cancel()
             rootCheck = nil
@@ -685,9 +697,9 @@ package final class ResourceWatcher: @unchecked Sendable {
             change.directories.insert(root)
             rescanSubtree(root, depth: 0, into: &change)
         }
+        updateRootCheck()  // why a root is missing may change while it is
         guard !change.directories.isEmpty else { return }
         updateWatchCount()
-        updateRootCheck()
         updateUnwatched()
         submit(change)
     }
@@ -720,7 +732,7 @@ package final class ResourceWatcher: @unchecked Sendable {
         var visited: Set<InodeID> = []
         var level = start
         while !level.isEmpty {
-            let results = source.addWatches(level.map(\.path))
+            let results = addWatches(level.map(\.path))
             var next: [(path: String, depth: Int)] = []
             for (entry, result) in zip(level, results) {
                 var problem: UnwatchedDirectory?
@@ -734,7 +746,8 @@ package final class ResourceWatcher: @unchecked Sendable {
                         continue
                     }
                     // Still listed below: its files are read now, and polled from now on.
-                    problem = Self.unwatched(entry.path, error)
+                    problem = UnwatchedDirectory(
+                        path: entry.path, reason: error.code, message: error.message, polled: true)
                 }
                 guard let identity = Self.inode(entry.path), visited.insert(identity).inserted else { continue }
                 if let unlistable = scan(entry.path, depth: entry.depth, subdirectories: &next, into: &change) {
@@ -751,6 +764,16 @@ package final class ResourceWatcher: @unchecked Sendable {
             level = next
         }
         return seen
+    }
+
+    /// Watches `directories`, in order: an `.lproj` for everything (its files are read), any
+    /// other only for what can add or take away a table (``WatchInterest/tree``), so writes
+    /// of other files there are dropped before they cost anything.
+    private func addWatches(_ directories: [String]) -> [Result<WatchDescriptor, FileSystemWatchError>] {
+        let isLproj = directories.map(Self.isLproj)
+        var read = source.addWatches(directories.filter(Self.isLproj), interest: .everything).makeIterator()
+        var walked = source.addWatches(directories.filter { !Self.isLproj($0) }, interest: .tree).makeIterator()
+        return isLproj.map { ($0 ? read.next() : walked.next())! }
     }
 
     /// Lists `directory`: reports its resource files, queues its subdirectories. Returns
@@ -846,19 +869,8 @@ package final class ResourceWatcher: @unchecked Sendable {
             polled: false)
     }
 
-    private static func unwatched(_ path: String, _ error: FileSystemWatchError) -> UnwatchedDirectory {
-        let reason: UnwatchedDirectory.Reason =
-            switch error.code {
-            case .permissionDenied: .permissionDenied
-            case .watchLimitReached: .watchLimitReached
-            case .tooManyOpenFiles: .descriptorsExhausted
-            default: .other
-            }
-        return UnwatchedDirectory(path: path, reason: reason, message: error.message, polled: true)
-    }
-
     private static func unlistable(_ directory: String, errno code: Int32) -> UnwatchedDirectory {
-        let reason: UnwatchedDirectory.Reason =
+        let reason: FileSystemWatchError.Code =
             switch code {
             case EACCES, EPERM: .permissionDenied
             case EMFILE, ENFILE: .descriptorsExhausted
@@ -1130,6 +1142,11 @@ package final class ResourceWatcher: @unchecked Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else { return true }  // gone again: let the store see it gone
         return info.st_mode & S_IFMT != S_IFREG || info.st_nlink > 1
+    }
+
+    /// The last component of `path`.
+    private static func name(_ path: String) -> String {
+        (path as NSString).lastPathComponent
     }
 
     /// The directory holding `path` (`/` for a path directly under it).
