@@ -155,8 +155,9 @@ public enum TranslationImport {
             // A plural message's msgid and msgid_plural are the group's, not one form's: a
             // change to either outdates every form (said once for the group).
             if let sources = target.pluralSources, let group = target.baseGroup {
-                let now = PODocument.pluralSources(file.units.filter { $0.pluralGroup == group })
-                if sources != [now.singular, now.plural] {
+                let members = file.units.filter { $0.pluralGroup == group }
+                if !PODocument.pluralSourcesMatch(sources, members) {
+                    let now = PODocument.pluralSources(members)
                     outdated = true
                     if outdatedGroups.insert(Target.Unit(original: target.original, id: group)).inserted {
                         outcome.outdated.append(

@@ -131,14 +131,14 @@ import Testing
     /// A plural message's `msgid` and `msgid_plural` are the development language's `one`
     /// and `other` forms: a change to the `other` form (which a one-form `msgid` does not
     /// show) outdates the message, as XLIFF's per-form `<source>` does.
-    /// A language with one category (Japanese) has `msgid` and `msgid_plural` both the
-    /// `other` form, as export writes them.
+    /// A language with one category (Japanese) has the same `msgid` and `msgid_plural`, as
+    /// gettext writes them for every language.
     @Test(arguments: [
         (
             "de", "msgstr[1]", "Stimmen",
             #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#
         ),
-        ("ja", "msgstr[0]", "票", #""%ld votes" / "%ld votes"; the source texts are now "%ld ballots" / "%ld ballots""#),
+        ("ja", "msgstr[0]", "票", #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#),
     ])
     func aChangedPluralFormOutdatesAPOMessage(language: String, slot: String, word: String, texts: String) throws {
         let root = try TemporaryDirectory()
