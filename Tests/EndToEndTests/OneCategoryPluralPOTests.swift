@@ -9,14 +9,9 @@ import Testing
 /// its outdated check read the same convention, and a file exported before (`msgid` the
 /// `other` form, as `msgid_plural`) still imports into the same forms.
 @Suite struct OneCategoryPluralPOTests {
-    let l10nctl = PackagePaths.executable("l10nctl")
     static var hasGettext: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/msgfmt")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/msgmerge")
-    }
-
-    func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
     }
 
     /// English `%ld vote` / `%ld votes`, Japanese `%ld 票` and French, in a temp directory.
@@ -43,8 +38,8 @@ import Testing
         let (root, resources, japanese) = try project()
         let po = root.path + "/ja.po"
         let template = root.path + "/fr.po"
-        #expect(try run("export", resources, "--lang", "ja", "--output", po).status == 0)
-        #expect(try run("export", resources, "--lang", "fr", "--output", template).status == 0)
+        #expect(try L10nctl.run("export", resources, "--lang", "ja", "--output", po).status == 0)
+        #expect(try L10nctl.run("export", resources, "--lang", "fr", "--output", template).status == 0)
         // The template as a `.pot` is: without French's export hashes (msgmerge takes the
         // extracted comments from the template, and French's would not be Japanese's).
         let french = try String(contentsOfFile: template, encoding: .utf8)
@@ -67,7 +62,7 @@ import Testing
 
         try mergedText.replacing("msgstr[0] \"%ld 票\"", with: "msgstr[0] \"%ld 件の票\"")
             .write(toFile: merged, atomically: true, encoding: .utf8)
-        let imported = try run("import", resources, merged)
+        let imported = try L10nctl.run("import", resources, merged)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!imported.stderr.contains("outdated"), "\(imported.stderr)")
         #expect(try String(contentsOfFile: japanese, encoding: .utf8).contains("<string>%ld 件の票</string>"))
@@ -80,7 +75,7 @@ import Testing
         let po = try root.write(
             "msgid \"\"\nmsgstr \"\"\n\"Language: ja\\n\"\n\"Plural-Forms: nplurals=1; plural=0;\\n\"\n\n"
                 + "msgid \"%ld vote\"\nmsgid_plural \"%ld votes\"\nmsgstr[0] \"%ld 件の票\"\n", to: "ja.po")
-        let imported = try run("import", resources, po)
+        let imported = try L10nctl.run("import", resources, po)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try String(contentsOfFile: japanese, encoding: .utf8).contains("<string>%ld 件の票</string>"))
     }
@@ -90,7 +85,7 @@ import Testing
     @Test func anExportOfTheOlderConventionStillImports() throws {
         let (root, resources, japanese) = try project()
         let po = root.path + "/ja.po"
-        #expect(try run("export", resources, "--lang", "ja", "--output", po).status == 0)
+        #expect(try L10nctl.run("export", resources, "--lang", "ja", "--output", po).status == 0)
         let exported = try String(contentsOfFile: po, encoding: .utf8)
         let older = exported.replacing(
             Self.message,
@@ -98,7 +93,7 @@ import Testing
                 "%ld 票", with: "%ld 件の票"))
         #expect(older != exported)
         try older.write(toFile: po, atomically: true, encoding: .utf8)
-        let imported = try run("import", resources, po)
+        let imported = try L10nctl.run("import", resources, po)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(!imported.stderr.contains("outdated"), "\(imported.stderr)")
         #expect(try String(contentsOfFile: japanese, encoding: .utf8).contains("<string>%ld 件の票</string>"))
