@@ -8,7 +8,8 @@ public import LocalizationCore
 /// - `msgid` is the development language's text; `#.` carries the developer's comment and
 ///   `#:` the file.
 /// - A plural variable is one message: `msgctxt` `ORIGINAL|GROUP` (the id its forms share),
-///   `msgid` the `one` form (else `other`), `msgid_plural` the `other` form, and
+///   `msgid` the development language's `one` form (else `other`) — in every language, also
+///   one whose rule has only `other` — `msgid_plural` its `other` form, and
 ///   `msgstr[k]` the target language's *k*-th CLDR category (``GettextPluralForms``), which
 ///   the header's `Plural-Forms` numbers the same way.
 /// - Units whose source is empty are left out (gettext reserves the empty `msgid`), and an
@@ -58,12 +59,27 @@ public enum PODocument {
         return po
     }
 
-    /// The `msgid` and `msgid_plural` of a plural variable's forms: the `one` form (else the
-    /// last) and the `other` form (else the `msgid`). Import compares them with the file's
-    /// to find a translation made for plural texts changed since.
+    /// The `msgid` and `msgid_plural` of a plural variable's forms, as gettext has them in
+    /// every language: the development language's singular (``TranslationUnit/sourceSingular``,
+    /// even where the target language has no `one`) and its `other` form (else the `msgid`).
+    /// Import compares them with the file's to find a translation made for plural texts
+    /// changed since, and places a message without `msgctxt` by them.
     static func pluralSources(_ members: [TranslationUnit]) -> (singular: String, plural: String) {
-        let singular = members.first { $0.category == .one }?.source ?? members.last?.source ?? ""
+        let singular =
+            members.first?.sourceSingular ?? members.first { $0.category == .one }?.source ?? members.last?.source
+            ?? ""
         return (singular, members.first { $0.category == .other }?.source ?? singular)
+    }
+
+    /// Whether a plural message's `msgid` and `msgid_plural` (`sources`) are those of
+    /// `members` now. A language without `one` was exported before with `msgid` its `other`
+    /// form too: such a file names the same `other` text its one translation is for, and
+    /// matches as well — any other pair is another text, never taken for this one.
+    static func pluralSourcesMatch(_ sources: [String], _ members: [TranslationUnit]) -> Bool {
+        let now = pluralSources(members)
+        if sources == [now.singular, now.plural] { return true }
+        let hasOne = members.contains { $0.category == .one }
+        return !hasOne && sources == [now.plural, now.plural]
     }
 
     /// `#, fuzzy` for a translation a String Catalog marks `needs_review` or `new` (gettext's

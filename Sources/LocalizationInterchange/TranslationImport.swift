@@ -53,6 +53,10 @@ public enum TranslationImport {
         public var changedValues = 0
         /// Translations not written, each with why.
         public var skipped: [String] = []
+        /// Translations refused as errors, each naming the file, the unit and the language:
+        /// placeholders that cannot stand for the source's (as `msgfmt --check-format`
+        /// refuses them), not written unless `force`.
+        public var refused: [String] = []
         /// Translations that would replace a value changed in the files since the export,
         /// each with both values; when there are any (and no `force`), nothing is written.
         public var conflicts: [String] = []
@@ -134,10 +138,10 @@ public enum TranslationImport {
             // an error naming the unit, written only with `force`.
             if unit.target != target.text, let problem = formatProblem(target.text, of: unit, in: file) {
                 let message =
-                    "\(target.original): unit \"\(target.id)\": \(problem) (the source is "
-                    + "\(PODocument.quoted(unit.source)))"
+                    "\(target.original): unit \"\(target.id)\" (\(project.language.identifier), "
+                    + "\(file.targetPath)): \(problem) (the source is \(PODocument.quoted(unit.source)))"
                 guard force else {
-                    outcome.skipped.append(message + "; not written (--force writes it)")
+                    outcome.refused.append(message + "; not written (--force writes it)")
                     continue
                 }
                 outcome.forcedFormats.append(message + "; written, as --force asks")
@@ -151,8 +155,9 @@ public enum TranslationImport {
             // A plural message's msgid and msgid_plural are the group's, not one form's: a
             // change to either outdates every form (said once for the group).
             if let sources = target.pluralSources, let group = target.baseGroup {
-                let now = PODocument.pluralSources(file.units.filter { $0.pluralGroup == group })
-                if sources != [now.singular, now.plural] {
+                let members = file.units.filter { $0.pluralGroup == group }
+                if !PODocument.pluralSourcesMatch(sources, members) {
+                    let now = PODocument.pluralSources(members)
                     outdated = true
                     if outdatedGroups.insert(Target.Unit(original: target.original, id: group)).inserted {
                         outcome.outdated.append(

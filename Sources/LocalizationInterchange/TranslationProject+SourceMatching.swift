@@ -11,8 +11,9 @@ extension TranslationProject {
 
     /// Where a translation goes whose file and id are missing or name nothing here
     /// (translate-toolkit's `xliff2po` and `po2xliff` drop them; `l10nctl missing --format po`
-    /// writes no `msgctxt`): the units whose source text is `source` (a plural group's
-    /// `one` form, else its first, and `other` form `plural`), else the units whose key it is.
+    /// writes no `msgctxt`): the units whose source text is `source` (for a plural group, the
+    /// `msgid` and `msgid_plural` export writes, ``PODocument/pluralSourcesMatch(_:_:)``),
+    /// else the units whose key it is.
     /// `hints` (a bare `msgctxt`, `#:` references, an XLIFF id) that name a file, its table,
     /// a unit or both narrow them when they match any.
     func places(source: String, plural: String?, hints: [String]) -> [Place] {
@@ -22,10 +23,7 @@ extension TranslationProject {
                 var seen: Set<String> = []
                 for unit in file.units {
                     guard let group = unit.pluralGroup, seen.insert(group).inserted else { continue }
-                    let forms = file.units.filter { $0.pluralGroup == group }
-                    let singular = forms.first { $0.category == .one } ?? forms.first
-                    let other = forms.first { $0.category == .other }
-                    if singular?.source == source, other?.source ?? singular?.source == plural {
+                    if PODocument.pluralSourcesMatch([source, plural], file.units.filter { $0.pluralGroup == group }) {
                         found.append(Place(original: file.original, id: group))
                     }
                 }

@@ -175,7 +175,7 @@ public struct TranslationProject: Sendable {
                             id: "\(group)/\(category.rawValue):dict/:string",
                             source: forms[category] ?? forms[.other] ?? "", target: current, note: nil,
                             pluralGroup: group,
-                            category: category,
+                            category: category, sourceSingular: forms[.one] ?? forms[.other] ?? "",
                             address: .stringsDictForm(
                                 key: key, variable: variable, category: category, value: current ?? "")))
                 }
@@ -205,6 +205,7 @@ public struct TranslationProject: Sendable {
                         TranslationUnit(
                             id: "\(group).\(category.rawValue)", source: forms[category] ?? forms[.other] ?? "",
                             target: current, note: note, pluralGroup: group, category: category,
+                            sourceSingular: forms[.one] ?? forms[.other] ?? "",
                             address: .catalogPluralForm(
                                 key: key, language: code, category: category, value: current ?? ""),
                             state: TranslationState(catalog: state as? String)))

@@ -18,6 +18,10 @@ public struct TranslationUnit: Sendable, Hashable {
     public var pluralGroup: String?
     /// For a plural form: its category.
     public var category: PluralCategory?
+    /// For a plural form: the development language's singular (its `one` form, else its
+    /// `other`), gettext's `msgid` for the group — which a language without `one`
+    /// (Japanese, Chinese, Korean) has no form of its own for.
+    public var sourceSingular: String? = nil
     /// Where the translation is written (its value is the current target, or empty).
     public var address: ResourceEdit
     /// A String Catalog unit's review state; `nil` where the file has none (`.strings`,

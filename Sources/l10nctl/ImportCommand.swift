@@ -63,12 +63,15 @@ enum ImportCommand {
         for warning in outcome.forcedFormats {
             FileHandle.standardError.write(Data("l10nctl: warning: \(warning)\n".utf8))
         }
+        for reason in outcome.refused {
+            FileHandle.standardError.write(Data("l10nctl: error: \(input): \(reason)\n".utf8))
+        }
         for reason in outcome.skipped { FileHandle.standardError.write(Data("l10nctl: skipped: \(reason)\n".utf8)) }
         FileHandle.standardError.write(
             Data(
                 "\(outcome.changedValues) value\(outcome.changedValues == 1 ? "" : "s") changed in \(outcome.changedFiles.count) file\(outcome.changedFiles.count == 1 ? "" : "s")\n"
                     .utf8))
-        return outcome.skipped.isEmpty && reading.unplaced.isEmpty ? 0 : 1
+        return outcome.skipped.isEmpty && outcome.refused.isEmpty && reading.unplaced.isEmpty ? 0 : 1
     }
 
     /// The XLIFF an `.xcloc` folder (Xcode's localization catalog) holds,

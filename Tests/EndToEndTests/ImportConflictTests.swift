@@ -9,11 +9,6 @@ import Testing
 /// not revert a newer edit; and a translation made for a source text changed since is named
 /// and not taken as final.
 @Suite struct ImportConflictTests {
-    let l10nctl = PackagePaths.executable("l10nctl")
-
-    func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
-    }
 
     @Test(arguments: ["xliff", "po"])
     func aStaleExportCannotOverwriteNewerEdits(format: String) throws {
@@ -24,7 +19,7 @@ import Testing
             "\"save\" = \"Sichern\";\n\"quit\" = \"Ende\";\n\"open\" = \"Auf\";\n", to: "r/de.lproj/Localizable.strings"
         )
         let file = root.path + "/de." + format
-        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
         // The translator works on the export: changes save and open, leaves quit.
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let edited = exported.replacing("Sichern", with: "Speichern").replacing("Auf\"", with: "Öffnen\"")
@@ -34,7 +29,7 @@ import Testing
         let newer = "\"save\" = \"Sicher\";\n\"quit\" = \"Beenden\";\n\"open\" = \"Auf\";\n"
         try newer.write(toFile: german, atomically: true, encoding: .utf8)
 
-        let stopped = try run("import", root.path + "/r", file)
+        let stopped = try L10nctl.run("import", root.path + "/r", file)
         #expect(stopped.status == 1, "\(stopped.stderr)")
         #expect(
             stopped.stderr.contains(
@@ -43,7 +38,7 @@ import Testing
         #expect(!stopped.stderr.contains(#"unit "quit""#) && !stopped.stderr.contains(#"unit "open""#))
         #expect(try String(contentsOfFile: german, encoding: .utf8) == newer, "nothing is written")
 
-        let forced = try run("import", root.path + "/r", file, "--force")
+        let forced = try L10nctl.run("import", root.path + "/r", file, "--force")
         #expect(forced.status == 0, "\(forced.stderr)")
         // The translator's save and open; quit, which only the files changed, stays theirs.
         #expect(
@@ -66,7 +61,7 @@ import Testing
             "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n", to: "r/en.lproj/Localizable.strings")
         let german = try root.write("\"quit\" = \"Beenden\";\n", to: "r/de.lproj/Localizable.strings")
         let file = root.path + "/de." + format
-        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         // The translator fills save; meanwhile its English becomes a different text.
         let filled =
@@ -78,7 +73,7 @@ import Testing
         try "\"save\" = \"Save a copy\";\n\"quit\" = \"Quit\";\n".write(
             toFile: english, atomically: true, encoding: .utf8)
 
-        let result = try run("import", root.path + "/r", file)
+        let result = try L10nctl.run("import", root.path + "/r", file)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -87,7 +82,7 @@ import Testing
         #expect(result.stderr.contains("was translated from an older source text (not final)"), "\(result.stderr)")
         #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"quit\" = \"Beenden\";\n")
 
-        let accepted = try run("import", root.path + "/r", file, "--accept-fuzzy")
+        let accepted = try L10nctl.run("import", root.path + "/r", file, "--accept-fuzzy")
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(accepted.stderr.contains("l10nctl: outdated: "), "\(accepted.stderr)")
         #expect(try String(contentsOfFile: german, encoding: .utf8).contains("\"save\" = \"Sichern\";"))
@@ -112,33 +107,33 @@ import Testing
         let path = try root.write(catalog.replacing("SOURCE", with: "Save"), to: "r/Menu.xcstrings")
         try root.write("\"x\" = \"x\";\n", to: "r/de.lproj/Other.strings")
         let file = root.path + "/de.po"
-        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let filled = exported.replacing("msgid \"Save\"\nmsgstr \"\"", with: "msgid \"Save\"\nmsgstr \"Sichern\"")
         #expect(filled != exported, "\(exported)")
         try filled.write(toFile: file, atomically: true, encoding: .utf8)
         try catalog.replacing("SOURCE", with: "Save a copy").write(toFile: path, atomically: true, encoding: .utf8)
 
-        let result = try run("import", root.path + "/r", file)
+        let result = try L10nctl.run("import", root.path + "/r", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains(#"unit "save" was translated from "Save""#), "\(result.stderr)")
         let written = try String(contentsOfFile: path, encoding: .utf8)
         #expect(written.contains("\"state\" : \"needs_review\"") && written.contains("Sichern"), "\(written)")
-        let lint = try run("lint", path)
+        let lint = try L10nctl.run("lint", path)
         #expect(lint.stdout.contains("[outdated-translation]"), "\(lint.stdout)")
     }
 
     /// A plural message's `msgid` and `msgid_plural` are the development language's `one`
     /// and `other` forms: a change to the `other` form (which a one-form `msgid` does not
     /// show) outdates the message, as XLIFF's per-form `<source>` does.
-    /// A language with one category (Japanese) has `msgid` and `msgid_plural` both the
-    /// `other` form, as export writes them.
+    /// A language with one category (Japanese) has the same `msgid` and `msgid_plural`, as
+    /// gettext writes them for every language.
     @Test(arguments: [
         (
             "de", "msgstr[1]", "Stimmen",
             #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#
         ),
-        ("ja", "msgstr[0]", "票", #""%ld votes" / "%ld votes"; the source texts are now "%ld ballots" / "%ld ballots""#),
+        ("ja", "msgstr[0]", "票", #""%ld vote" / "%ld votes"; the source texts are now "%ld vote" / "%ld ballots""#),
     ])
     func aChangedPluralFormOutdatesAPOMessage(language: String, slot: String, word: String, texts: String) throws {
         let root = try TemporaryDirectory()
@@ -173,14 +168,16 @@ import Testing
         let translation = stringsdict("%ld " + word, "%ld " + word)
         let german = try root.write(translation, to: "r/\(language).lproj/Localizable.stringsdict")
         let file = root.path + "/\(language).po"
-        #expect(try run("export", root.path + "/r", "--lang", language, "--format", "po", "--output", file).status == 0)
+        #expect(
+            try L10nctl.run("export", root.path + "/r", "--lang", language, "--format", "po", "--output", file).status
+                == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let edited = exported.replacing("\(slot) \"%ld \(word)\"", with: "\(slot) \"%ld Wahlzettel\"")
         #expect(edited != exported, "\(exported)")
         try edited.write(toFile: file, atomically: true, encoding: .utf8)
         try stringsdict("%ld vote", "%ld ballots").write(toFile: english, atomically: true, encoding: .utf8)
 
-        let result = try run("import", root.path + "/r", file)
+        let result = try L10nctl.run("import", root.path + "/r", file)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -221,7 +218,7 @@ import Testing
             + #""other" : { "stringUnit" : { "state" : "translated", "value" : "%lld Stimmen" } } } } },"#
         let path = try root.write(catalog("%lld votes", german: german), to: "r/Menu.xcstrings")
         let file = root.path + "/de." + format
-        #expect(try run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let edited =
             format == "po"
@@ -231,7 +228,7 @@ import Testing
         try edited.write(toFile: file, atomically: true, encoding: .utf8)
         try catalog("%lld ballots", german: german).write(toFile: path, atomically: true, encoding: .utf8)
 
-        let result = try run("import", root.path + "/r", file)
+        let result = try L10nctl.run("import", root.path + "/r", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("l10nctl: outdated: "), "\(result.stderr)")
         let written = try String(contentsOfFile: path, encoding: .utf8)

@@ -7,11 +7,6 @@ import Testing
 /// `msgfmt --check-format` does: a dropped or changed `%@`, `%d` or `%1$@` is an error naming
 /// the unit, and the value is not written unless `--force` (then a warning names it).
 @Suite struct ImportFormatCheckTests {
-    let l10nctl = PackagePaths.executable("l10nctl")
-
-    func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
-    }
 
     /// A project whose `en` has a `%@`, a `%d` and positional arguments, and a `de` to import into.
     func project(in root: TemporaryDirectory) throws -> String {
@@ -41,11 +36,17 @@ import Testing
                 ("hello", "Hello, %@!", "Hallo!"), ("count", "%d files", "%@ Dateien"),
                 ("move", "Move %1$@ to %2$@", "%1$@ nach %1$@ verschieben"), ("quit", "Quit", "Schließen"),
             ])
-        let result = try run("import", resources, file)
+        let result = try L10nctl.run("import", resources, file)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        // An error, as `msgfmt --check-format` says it, naming the file, the unit and the
+        // language: never "skipped", which reads as nothing wrong.
         for unit in ["hello", "count", "move"] {
-            #expect(result.stderr.contains("unit \"\(unit)\""), "\(unit): \(result.stderr)")
+            #expect(
+                result.stderr.contains(
+                    "l10nctl: error: \(file): en.lproj/Localizable.strings: unit \"\(unit)\" (de, "
+                        + resources + "/de.lproj/Localizable.strings): "), "\(unit): \(result.stderr)")
         }
+        #expect(!result.stderr.contains("skipped"), "\(result.stderr)")
         #expect(result.stderr.contains("not written (--force writes it)"), "\(result.stderr)")
         let german = try StringsParser.parse(
             Array(try #require(FileManager.default.contents(atPath: resources + "/de.lproj/Localizable.strings")))
@@ -58,7 +59,7 @@ import Testing
         let root = try TemporaryDirectory()
         let resources = try project(in: root)
         let file = try po(in: root, [("hello", "Hello, %@!", "Hallo!")])
-        let result = try run("import", resources, file, "--force")
+        let result = try L10nctl.run("import", resources, file, "--force")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains("l10nctl: warning: en.lproj/Localizable.strings: unit \"hello\""), "\(result.stderr)"
@@ -74,7 +75,7 @@ import Testing
         let root = try TemporaryDirectory()
         let resources = try project(in: root)
         let file = try po(in: root, [("move", "Move %1$@ to %2$@", "Nach %2$@: %1$@ verschieben")])
-        let result = try run("import", resources, file)
+        let result = try L10nctl.run("import", resources, file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("warning"), "\(result.stderr)")
     }

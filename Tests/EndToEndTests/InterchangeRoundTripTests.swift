@@ -7,16 +7,11 @@ import Testing
 /// corpora: no edit changes no byte, one edit changes exactly one value, and the files
 /// pass the translators' own tools' checks (`msgfmt --check`, the XLIFF 1.2 schema).
 @Suite struct InterchangeRoundTripTests {
-    let l10nctl = PackagePaths.executable("l10nctl")
 
     /// `../shared/corpus/<name>`, or `nil` where a user's own clone has no `../shared`.
     static func corpus(_ name: String) -> String? { PackagePaths.shared("corpus/" + name) }
     static var hasCorpora: Bool { corpus("iina") != nil && corpus("mastodon-ios") != nil }
     static var hasSchemas: Bool { PackagePaths.shared("schemas/xliff-core-1.2-transitional.xsd") != nil }
-
-    func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
-    }
 
     /// Every regular file under `root` by relative path.
     static func files(under root: String) throws -> [String: Data] {
@@ -48,9 +43,9 @@ import Testing
             for language in ["ru", "de", "ja"] {
                 for format in ["po", "xliff"] {
                     let file = directory.path + "/\(language).\(format)"
-                    let exported = try run("export", copy, "--lang", language, "--output", file)
+                    let exported = try L10nctl.run("export", copy, "--lang", language, "--output", file)
                     #expect(exported.status == 0, "\(exported.stderr)")
-                    let imported = try run("import", copy, file)
+                    let imported = try L10nctl.run("import", copy, file)
                     #expect(imported.status == 0, "\(imported.stderr)")
                     #expect(
                         imported.stderr.contains("0 values changed in 0 files"), "\(name) \(file): \(imported.stderr)")
@@ -65,7 +60,7 @@ import Testing
         let original = try #require(Self.corpus("iina"))
         let (directory, copy) = try Self.copy(original)
         let po = directory.path + "/de.po"
-        #expect(try run("export", copy, "--lang", "de", "--output", po).status == 0)
+        #expect(try L10nctl.run("export", copy, "--lang", "de", "--output", po).status == 0)
         var text = try String(contentsOfFile: po, encoding: .utf8)
         // The first translated message of Localizable.strings.
         let context = try #require(
@@ -81,7 +76,7 @@ import Testing
         try text.write(toFile: po, atomically: true, encoding: .utf8)
 
         let before = try Self.files(under: copy)
-        let imported = try run("import", copy, po)
+        let imported = try L10nctl.run("import", copy, po)
         #expect(imported.status == 0 && imported.stderr.contains("1 value changed in 1 file"), "\(imported.stderr)")
         let after = try Self.files(under: copy)
         let changed = after.keys.filter { after[$0] != before[$0] }
@@ -104,7 +99,7 @@ import Testing
         let original = try #require(Self.corpus("mastodon-ios"))
         let (directory, copy) = try Self.copy(original)
         let xliff = directory.path + "/de.xliff"
-        #expect(try run("export", copy, "--lang", "de", "--output", xliff).status == 0)
+        #expect(try L10nctl.run("export", copy, "--lang", "de", "--output", xliff).status == 0)
         var text = try String(contentsOfFile: xliff, encoding: .utf8)
         // The first translated `other` form of a .stringsdict.
         let unit = try #require(
@@ -119,7 +114,7 @@ import Testing
         try text.write(toFile: xliff, atomically: true, encoding: .utf8)
 
         let before = try Self.files(under: copy)
-        let imported = try run("import", copy, xliff)
+        let imported = try L10nctl.run("import", copy, xliff)
         #expect(imported.status == 0 && imported.stderr.contains("1 value changed in 1 file"), "\(imported.stderr)")
         let after = try Self.files(under: copy)
         let changed = after.keys.filter { after[$0] != before[$0] }
@@ -151,7 +146,8 @@ import Testing
             for language in ["ru", "de", "ar", "ja", "pt-BR", "fr"] {
                 let po = directory.path + "/\(name)-\(language).po"
                 #expect(
-                    try run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po).status == 0)
+                    try L10nctl.run("export", try #require(Self.corpus(name)), "--lang", language, "--output", po)
+                        .status == 0)
                 let check = try ProcessRunner.run("/usr/bin/msgfmt", ["--check", "-o", "/dev/null", po])
                 #expect(check.status == 0, "\(po): \(check.stderr)")
             }
@@ -173,7 +169,7 @@ import Testing
             "\"hello\" = \"Hallo, %@\";\n\"count\" = \"%ld Dateien\";\n\"plain\" = \"Sichern\";\n\"broken\" = \"%d übrig\";\n",
             to: "de.lproj/Localizable.strings")
         let po = root.path + "/de.po"
-        #expect(try run("export", root.path, "--lang", "de", "--output", po).status == 0)
+        #expect(try L10nctl.run("export", root.path, "--lang", "de", "--output", po).status == 0)
         let text = try String(contentsOfFile: po, encoding: .utf8)
         #expect(text.contains("#, objc-format\nmsgctxt \"en.lproj/Localizable.strings|hello\""), "\(text)")
         #expect(text.contains("#, c-format\nmsgctxt \"en.lproj/Localizable.strings|count\""), "\(text)")
@@ -208,7 +204,9 @@ import Testing
         }
         for name in ["iina", "mastodon-ios"] {
             let xliff = directory.path + "/\(name).xliff"
-            #expect(try run("export", try #require(Self.corpus(name)), "--lang", "ru", "--output", xliff).status == 0)
+            #expect(
+                try L10nctl.run("export", try #require(Self.corpus(name)), "--lang", "ru", "--output", xliff).status
+                    == 0)
             for variant in ["transitional", "strict"] {
                 let check = try ProcessRunner.run(
                     "/usr/bin/xmllint", ["--nonet", "--noout", "--schema", directory.path + "/\(variant).xsd", xliff])
@@ -255,13 +253,13 @@ import Testing
         #expect(languages.contains("zh-Hant") && languages.contains("ml"))
         for language in languages {
             let xliff = copyDirectory.path + "/\(language).xliff"
-            let exported = try run("export", copy, "--lang", language, "--output", xliff)
+            let exported = try L10nctl.run("export", copy, "--lang", language, "--output", xliff)
             #expect(exported.status == 0, "\(language): \(exported.stderr)")
             for schema in schemas {
                 let problem = try Self.schemaProblem(xliff, schema)
                 #expect(problem == nil, "\(language), \(schema): \(problem ?? "")")
             }
-            let imported = try run("import", copy, xliff)
+            let imported = try L10nctl.run("import", copy, xliff)
             #expect(
                 imported.status == 0 && imported.stderr.contains("0 values changed in 0 files"),
                 "\(language): \(imported.stderr)")
@@ -282,14 +280,14 @@ import Testing
         let translated = try directory.write(german, to: "from/de.lproj/Localizable.strings")
         try directory.write(english, to: "into/en.lproj/Localizable.strings")
         let xliff = directory.path + "/de.xliff"
-        #expect(try run("export", directory.path + "/from", "--lang", "de", "--output", xliff).status == 0)
+        #expect(try L10nctl.run("export", directory.path + "/from", "--lang", "de", "--output", xliff).status == 0)
         let text = try String(contentsOfFile: xliff, encoding: .utf8)
         #expect(text.contains(#"<target>Titel<ph id="c1" ctype="x-ctrl">\U0018</ph> "#), "\(text)")
         #expect(text.contains(#"<trans-unit id="k\U0001ey""#) && text.contains(#"id="line&#10;key""#))
         if let schemas = try Self.localSchemas(in: directory) {
             for schema in schemas { #expect(try Self.schemaProblem(xliff, schema) == nil) }
         }
-        let imported = try run("import", directory.path + "/into", xliff)
+        let imported = try L10nctl.run("import", directory.path + "/into", xliff)
         #expect(imported.status == 0 && imported.stderr.contains("changed in 1 file"), "\(imported.stderr)")
         let expected = try StringsParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: translated)))).table
         let written = try StringsParser.parse(
@@ -307,7 +305,7 @@ import Testing
             "<?xml version=\"1.0\"?>\n<xliff version=\"1.2\">\n  <file original=\"x\">\n    <body>\n"
                 + body + "      <trans-unit id=\"bad\"><target>a \u{18} b</target></trans-unit>\n" + body
                 + "    </body>\n  </file>\n</xliff>\n", to: "bad.xliff")
-        let result = try run("import", directory.path + "/res", broken, "--lang", "de")
+        let result = try L10nctl.run("import", directory.path + "/res", broken, "--lang", "de")
         #expect(result.status == 1 && result.stderr.contains("not well-formed XLIFF at line 3005"), "\(result.stderr)")
     }
 
@@ -351,11 +349,11 @@ import Testing
             """
         let path = try directory.write(catalog, to: "res/Localizable.xcstrings")
         let xliff = directory.path + "/de.xliff"
-        #expect(try run("export", directory.path + "/res", "--lang", "de", "--output", xliff).status == 0)
+        #expect(try L10nctl.run("export", directory.path + "/res", "--lang", "de", "--output", xliff).status == 0)
         var text = try String(contentsOfFile: xliff, encoding: .utf8)
         #expect(text.contains(#"<trans-unit id="%lld files|==|plural.other" xml:space="preserve">"#))
         #expect(text.contains("<note>Menu item</note>"))
-        #expect(try run("import", directory.path + "/res", xliff).status == 0)
+        #expect(try L10nctl.run("import", directory.path + "/res", xliff).status == 0)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == catalog)
 
         // The translator fixes the value and marks it reviewed.
@@ -363,7 +361,7 @@ import Testing
             #"<target state="needs-review-translation">Offnen</target>"#,
             with: #"<target state="final">Öffnen</target>"#)
         try text.write(toFile: xliff, atomically: true, encoding: .utf8)
-        let imported = try run("import", directory.path + "/res", xliff)
+        let imported = try L10nctl.run("import", directory.path + "/res", xliff)
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(
             try String(contentsOfFile: path, encoding: .utf8)
@@ -381,12 +379,12 @@ import Testing
         ])
         let po = fixture.resources.path + "/../" + UUID().uuidString + ".po"
         defer { try? FileManager.default.removeItem(atPath: po) }
-        #expect(try run("export", fixture.resources.path, "--lang", "ja", "--output", po).status == 0)
+        #expect(try L10nctl.run("export", fixture.resources.path, "--lang", "ja", "--output", po).status == 0)
         let text = try String(contentsOfFile: po, encoding: .utf8)
         #expect(text.contains("#. Greeting\n"))
         try text.replacing("msgstr \"original\"", with: "msgstr \"こんにちは\"").write(
             toFile: po, atomically: true, encoding: .utf8)
-        #expect(try run("import", fixture.resources.path, po).status == 0)
+        #expect(try L10nctl.run("import", fixture.resources.path, po).status == 0)
         try fixture.awaitChange("ja")
         #expect(try fixture.value() == "こんにちは")
     }
@@ -396,9 +394,9 @@ import Testing
         try directory.write("\"a\" = \"A\";\n", to: "res/en.lproj/Localizable.strings")
         let de = try directory.write("\"a\" = \"Ä\";\n", to: "res/de.lproj/Localizable.strings")
         let broken = try directory.write("<xliff><file original=\"x\"><trans-unit", to: "bad.xliff")
-        let result = try run("import", directory.path + "/res", broken, "--lang", "de")
+        let result = try L10nctl.run("import", directory.path + "/res", broken, "--lang", "de")
         #expect(result.status == 1 && result.stderr.contains("not well-formed XLIFF"), "\(result.stderr)")
         #expect(try String(contentsOfFile: de, encoding: .utf8) == "\"a\" = \"Ä\";\n")
-        #expect(try run("export", directory.path + "/res").status == 2)
+        #expect(try L10nctl.run("export", directory.path + "/res").status == 2)
     }
 }

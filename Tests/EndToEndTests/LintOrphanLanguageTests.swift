@@ -17,10 +17,7 @@ import Testing
         return root
     }
 
-    func lint(_ arguments: [String]) throws -> ProcessOutput {
-        try ProcessRunner.run(
-            PackagePaths.executable("l10nctl"), ["lint"] + arguments, environment: ["PATH": "/usr/bin:/bin"])
-    }
+    func lint(_ arguments: [String]) throws -> ProcessOutput { try L10nctl.run(arguments: ["lint"] + arguments) }
 
     @Test func anEmptyLanguageFolderAndAnOrphanTableAreWarnings() throws {
         let root = try Self.project()

@@ -14,9 +14,7 @@ import Testing
         return root
     }
 
-    func l10nctl(_ arguments: [String]) throws -> ProcessOutput {
-        try ProcessRunner.run(PackagePaths.executable("l10nctl"), arguments, environment: ["PATH": "/usr/bin:/bin"])
-    }
+    func l10nctl(_ arguments: [String]) throws -> ProcessOutput { try L10nctl.run(arguments: arguments) }
 
     @Test func getOfATableNoLanguageHasFailsListingTheTables() throws {
         let root = try Self.resources()

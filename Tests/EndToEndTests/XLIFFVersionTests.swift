@@ -6,11 +6,6 @@ import Testing
 /// read as a 1.2 document with no units, "0 values changed", exit 0), and a 1.2 document is
 /// read by namespace, whatever prefix it gives XLIFF's elements.
 @Suite struct XLIFFVersionTests {
-    let l10nctl = PackagePaths.executable("l10nctl")
-
-    func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
-    }
 
     @Test func anXLIFF2DocumentIsRefusedBeforeAnythingElse() throws {
         let directory = try TemporaryDirectory()
@@ -27,7 +22,7 @@ import Testing
 
             """, to: "de.xliff")
         // Without --lang too: the version is the first thing said, not a missing language.
-        let result = try run("import", directory.path + "/res", file)
+        let result = try L10nctl.run("import", directory.path + "/res", file)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("XLIFF 2.0 is not supported"), "\(result.stderr)")
         #expect(!result.stderr.contains("--lang"), "\(result.stderr)")
@@ -53,7 +48,7 @@ import Testing
             </ns0:xliff>
 
             """, to: "de.xliff")
-        let result = try run("import", directory.path + "/res", file)
+        let result = try L10nctl.run("import", directory.path + "/res", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"save\" = \"Speichern\";\n")
     }
@@ -67,7 +62,7 @@ import Testing
         let directory = try TemporaryDirectory()
         try directory.write("\"save\" = \"Save\";\n", to: "res/en.lproj/Localizable.strings")
         let file = try directory.write(text, to: "de.xliff")
-        let result = try run("import", directory.path + "/res", file, "--lang", "de")
+        let result = try L10nctl.run("import", directory.path + "/res", file, "--lang", "de")
         #expect(result.status == 1 && result.stderr.contains(error), "\(result.stderr)")
         #expect(!result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("?"), "\(result.stderr)")
     }

@@ -62,11 +62,30 @@ extension ResourceLinter {
     }
 
     /// The fewest words an unchanged value needs to be reported, in a table where `translated`
-    /// of `total` keys differ from the source: one in a table mostly left in the source
-    /// language (its `Folder` is a copy), two in one mostly translated, whose single `Audio`,
-    /// `Volume` or `Codec:` is the language's own word.
+    /// of `total` entries (``tableShare(_:of:)``) differ from the source: one in a table
+    /// mostly left in the source language (its `Folder` is a copy), two in one mostly
+    /// translated, whose single `Audio`, `Volume` or `Codec:` is the language's own word.
     static func unchangedWords(translated: Int, total: Int) -> Int {
         translated * 2 > total ? 2 : 1
+    }
+
+    /// How many of `reference`'s entries `translation` writes in other words, of those that
+    /// tell how much of the table it translates: every entry with words to translate
+    /// (``TranslationTextChecks/wordsToTranslate(in:)``), and one without (`CANCEL`, `%@`,
+    /// `1x`) only when the language wrote it otherwise (Dutch `ANNULEER`): kept as it is, it
+    /// says nothing. So IINA's Dutch subtitle table (`Downloads:` kept, `CANCEL` and the
+    /// sentence translated, `DOWNLOAD` kept) is mostly translated, 2 of 3, not half of 4.
+    static func tableShare(_ translation: [String: TableEntry], of reference: [String: TableEntry])
+        -> (translated: Int, total: Int)
+    {
+        var share = (translated: 0, total: 0)
+        for (key, original) in reference {
+            let differs = translation[key].map { $0.value != original.value } ?? false
+            guard differs || TranslationTextChecks.wordsToTranslate(in: original.value) > 0 else { continue }
+            share.total += 1
+            if differs { share.translated += 1 }
+        }
+        return share
     }
 
     /// Keys of one reference that at least half of the languages translating them (four or
@@ -75,19 +94,30 @@ extension ResourceLinter {
     /// (``TranslationTextChecks/isTerm(_:)``) is one: a sentence most languages leave
     /// unchanged (IINA's `Failed to load the page.`, in English in 42 of 52 languages) is a
     /// sentence most languages never translated, not a term.
+    ///
+    /// `respelled` are the terms some language respells in the reference's own words
+    /// (``TranslationTextChecks/isRespelling(_:of:)``: German `User-Agent:`, Hebrew
+    /// `User agent:` behind a right-to-left mark, for `User agent:`): a translator looked at
+    /// it and kept the words, a loanword, so a language that keeps it as written while it
+    /// translates the rest of its table (Italian, Vietnamese) is not reported; one that left
+    /// the whole table in the reference's language still is. A copy nobody touched is no
+    /// such evidence: a text many languages leave unchanged is as often one added after they
+    /// were translated.
     static func commonlyUnchanged(
         _ reference: [String: TableEntry], translations: [[String: TableEntry]]
-    ) -> Set<String> {
+    ) -> (terms: Set<String>, respelled: Set<String>) {
         var counts: [String: (has: Int, same: Int)] = [:]
+        var respelled: Set<String> = []
         for translation in translations {
             for (key, entry) in translation {
                 guard let original = reference[key], !entry.value.isEmpty, TranslationTextChecks.isTerm(original.value)
                 else { continue }
                 counts[key, default: (0, 0)].has += 1
                 if entry.value == original.value { counts[key, default: (0, 0)].same += 1 }
+                if TranslationTextChecks.isRespelling(entry.value, of: original.value) { respelled.insert(key) }
             }
         }
-        return Set(counts.filter { $0.value.has >= 4 && $0.value.same * 2 >= $0.value.has }.keys)
+        return (Set(counts.filter { $0.value.has >= 4 && $0.value.same * 2 >= $0.value.has }.keys), respelled)
     }
 
     /// The single words (``TranslationTextChecks/isTerm(_:)``, one word to translate: `Help`,
@@ -101,8 +131,8 @@ extension ResourceLinter {
     {
         var kept: [String] = []
         for (translation, reference) in tables {
-            let differing = translation.count { key, entry in reference[key].map { $0.value != entry.value } ?? false }
-            guard unchangedWords(translated: differing, total: reference.count) > 1 else { continue }
+            let share = tableShare(translation, of: reference)
+            guard unchangedWords(translated: share.translated, total: share.total) > 1 else { continue }
             for (key, entry) in translation where entry.plural == nil {
                 guard let original = reference[key], original.value == entry.value,
                     TranslationTextChecks.isTerm(entry.value),

@@ -83,7 +83,7 @@ public enum ResourceLinter {
             parsed[file.path] ?? (try? Self.entries(of: file, options: options).get().entries)
         }
         // Per reference file, the keys most languages keep as it writes them (names, terms).
-        var termsByReference: [String: Set<String>] = [:]
+        var termsByReference: [String: (terms: Set<String>, respelled: Set<String>)] = [:]
         var comparisons:
             [(
                 file: ResourceFile, entries: Entries, language: LanguageTag, reference: ResourceFile,
@@ -113,7 +113,9 @@ public enum ResourceLinter {
             findings += compare(
                 entries, of: file.path, with: referenceEntries, of: reference.path, styles: styles,
                 translatedElsewhere: elsewhere,
-                keptUnchanged: language.language == development.language ? nil : termsByReference[reference.path],
+                keptUnchanged: language.language == development.language
+                    ? nil : termsByReference[reference.path]?.terms,
+                respelled: termsByReference[reference.path]?.respelled ?? [],
                 ownWords: ownWords[language.identifier])
         }
         findings += missingFileFindings(scanned, references: &references, entries: read)
@@ -339,9 +341,8 @@ public enum ResourceLinter {
                 translations: table.compactMap { key, entry in source[key].map { ($0.value, entry.value) } },
                 developmentWords: LanguageWords.developmentWords(of: source.values.map(\.value))
             ).including(keptWords([(table, source)]))
-            let unchangedWords = Self.unchangedWords(
-                translated: table.count { key, entry in source[key].map { $0.value != entry.value } ?? false },
-                total: source.count)
+            let share = tableShare(table, of: source)
+            let unchangedWords = Self.unchangedWords(translated: share.translated, total: share.total)
             findings += untranslatedCatalogKeys(
                 catalog, in: language, locator: locator,
                 except: canonical(language).flatMap { translatedElsewhere[$0] } ?? [])
@@ -399,7 +400,9 @@ public enum ResourceLinter {
                 }
                 // A key-made source entry is the key, which is the source text in most catalogs.
                 findings += textFindings(
-                    key, entry, of: original, unchanged: !variant && !terms.contains(key),
+                    key, entry, of: original,
+                    unchanged: !variant && !terms.terms.contains(key)
+                        && !(unchangedWords > 1 && terms.respelled.contains(key)),
                     unchangedWords: unchangedWords, ownWords: ownWords, at: translation.variableLocations[key] ?? [:],
                     else: location, suffix: " in \(language)",
                     related: related)
@@ -432,18 +435,17 @@ public enum ResourceLinter {
     /// language's other files of the table) is not missing.
     /// `keptUnchanged` are the keys `unchanged-from-source` leaves alone (terms most languages
     /// keep); `nil` checks none (a variant of the development language, `en-GB`); nor does it
-    /// report a value whose words are all `ownWords`, the language's own.
+    /// report a value whose words are all `ownWords`, the language's own, nor a `respelled`
+    /// term (``commonlyUnchanged(_:translations:)``) in a table the language mostly translates.
     static func compare(
         _ translation: Entries, of path: String, with reference: Entries, of referencePath: String,
         styles: PlaceholderStyles, translatedElsewhere: Set<String> = [], keptUnchanged: Set<String>? = nil,
-        ownWords: LanguageWords? = nil
+        respelled: Set<String> = [], ownWords: LanguageWords? = nil
     ) -> [LintFinding] {
         var findings: [LintFinding] = []
         let referenceName = shortName(referencePath)
-        let differing = translation.values.count { key, translated in
-            reference.values[key].map { $0.entry.value != translated.entry.value } ?? false
-        }
-        let unchangedWords = Self.unchangedWords(translated: differing, total: reference.values.count)
+        let share = tableShare(translation.values.mapValues(\.entry), of: reference.values.mapValues(\.entry))
+        let unchangedWords = Self.unchangedWords(translated: share.translated, total: share.total)
         for key in reference.order {
             guard let original = reference.values[key] else { continue }
             guard let translated = translation.values[key] else {
@@ -480,7 +482,8 @@ public enum ResourceLinter {
                 suffix: " (as in \(referenceName))", related: original.location)
             findings += textFindings(
                 key, translated.entry, of: original.entry,
-                unchanged: keptUnchanged.map { !$0.contains(key) } ?? false, unchangedWords: unchangedWords,
+                unchanged: keptUnchanged.map { !$0.contains(key) && !(unchangedWords > 1 && respelled.contains(key)) }
+                    ?? false, unchangedWords: unchangedWords,
                 ownWords: ownWords,
                 at: translation.variableLocations[key] ?? [:], else: translated.location, suffix: "",
                 related: original.location)

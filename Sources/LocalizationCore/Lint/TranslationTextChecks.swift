@@ -123,6 +123,23 @@ enum TranslationTextChecks {
         return wordsToTranslate(in: original) >= max(1, minimumWords)
     }
 
+    /// Whether `translation` writes `original`'s words in its own spelling: the same letters,
+    /// with hyphens for spaces (or the other way round) or direction marks added or removed
+    /// (German `User-Agent:`, Dutch `HTTP-proxy:`, Hebrew `\u{200F}User agent:`). A change of
+    /// letter case alone is not one: the development language re-casing its texts (`Auto load:`
+    /// → `Auto Load:`) leaves stale copies differing just so.
+    static func isRespelling(_ translation: String, of original: String) -> Bool {
+        func folded(_ text: String) -> String {
+            let marks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
+            var scalars = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars where !marks.contains(scalar) {
+                scalars.append(scalar == "-" ? " " : scalar)
+            }
+            return String(scalars).lowercased()
+        }
+        return folded(translation) == folded(original) && translation.lowercased() != original.lowercased()
+    }
+
     /// Whether `text` is short enough to be a term or a label a language may keep as it is:
     /// at most two words to translate (``translatableWords(in:)``: `Help`, `User agent:`,
     /// `Dolby Vision`, `IINA Help`) and no sentence punctuation (a `.`, `!` or `?` ending it or
