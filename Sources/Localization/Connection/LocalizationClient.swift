@@ -128,7 +128,7 @@ public final class LocalizationClient: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
-                _ = try connection.submit(operation, timeLimit: limit, writeLater: true) {
+                _ = try connection.submit(operation, timeLimit: limit, leaveToLoop: true) {
                     continuation.resume(returning: $0)
                 }
             } catch {

@@ -11,9 +11,14 @@ struct RequestOutbox {
 
     private var bytes: [UInt8] = []
     private var ids: [UInt32] = []
-    /// Whether a caller is writing for this connection now, or a job to write is scheduled;
-    /// the others only append.
+    /// Whether a caller or the ``ConnectionLoop`` writes for this connection now; the others
+    /// only append.
     var isWriting = false
+    /// Whether the writer is the loop (`isWriting` too): it writes at its next wake-up what
+    /// the socket takes without waiting, and the rest once the socket has room.
+    var loopWrites = false
+    /// Whether the loop's write waits for room in the socket (its send buffer is full).
+    var awaitingRoom = false
 
     var isEmpty: Bool { ids.isEmpty }
     var isFull: Bool { bytes.count >= Self.byteLimit }
@@ -25,6 +30,13 @@ struct RequestOutbox {
 
     /// Frames taken for one `send`, and the ids of the requests they carry.
     typealias Frames = (bytes: [UInt8], ids: [UInt32])
+
+    /// Queues `frames` ahead of everything: the tail of a write the socket did not take
+    /// whole (it may begin inside a frame), which must go out before what was queued since.
+    mutating func putBack(_ frames: Frames) {
+        bytes.insert(contentsOf: frames.bytes, at: 0)
+        ids.insert(contentsOf: frames.ids, at: 0)
+    }
 
     /// Everything queued, in order, leaving the outbox empty.
     mutating func takeAll() -> Frames {
