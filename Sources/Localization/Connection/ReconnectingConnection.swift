@@ -232,21 +232,29 @@ final class ReconnectingConnection: Sendable {
 
     /// Writes the outbox for the loop, which holds its write (``RequestOutbox/loopWrites``),
     /// until it is empty or `writer`'s socket was dropped — without ever waiting: when the
-    /// socket is full, the rest goes back to the front of the outbox and the loop watches for
+    /// socket is full, the rest is kept (``RequestOutbox/unsent``) and the loop watches for
     /// room (``ConnectionLoop/awaitRoom(on:_:)``). A loop blocked in `send` would read no
     /// replies, and a daemon that cannot send its replies reads no more requests.
     private func writeForLoop(through writer: RequestWriter, loop: ConnectionLoop) {
-        var next = nextFrames(for: writer, after: nil, sent: [])
-        while let frames = next {
+        // What the socket did not take last time goes first, from where it stopped.
+        var next = machine.withLock { machine -> (frames: RequestOutbox.Frames, written: Int)? in
+            guard machine.state.liveWriter === writer else { return nil }
+            defer { machine.outbox.unsent = nil }
+            return machine.outbox.unsent
+        }
+        if next == nil { next = nextFrames(for: writer, after: nil, sent: []).map { ($0, 0) } }
+        while let (frames, start) = next {
             var failure: DaemonConnectionError?
-            var written = 0
-            do throws(DaemonConnectionError) { written = try writer.sendAvailable(frames: frames.bytes[...]) } catch {
+            var written = start
+            do throws(DaemonConnectionError) {
+                written += try writer.sendAvailable(frames: frames.bytes[start...])
+            } catch {
                 failure = error
             }
             if failure == nil && written < frames.bytes.count {
                 let waits = machine.withLock { machine in
                     guard machine.state.liveWriter === writer else { return false }
-                    machine.outbox.putBack((Array(frames.bytes[written...]), frames.ids))
+                    machine.outbox.unsent = (frames, written)
                     machine.outbox.awaitingRoom = true
                     return true
                 }
@@ -256,7 +264,7 @@ final class ReconnectingConnection: Sendable {
                 }
                 return
             }
-            next = nextFrames(for: writer, after: failure, sent: frames.ids)
+            next = nextFrames(for: writer, after: failure, sent: frames.ids).map { ($0, 0) }
         }
         // Nothing waits to be written: the socket's room is of no interest any more.
         do throws(DaemonConnectionError) { try loop.awaitRoom(on: writer.token, false) } catch {

@@ -19,6 +19,10 @@ struct RequestOutbox {
     var loopWrites = false
     /// Whether the loop's write waits for room in the socket (its send buffer is full).
     var awaitingRoom = false
+    /// The frames of the loop's last write that the socket did not take whole, and how many
+    /// of their bytes it took (it may stop inside a frame): the rest goes out first, before
+    /// anything queued since. Kept whole, not copied, as the loop may try again often.
+    var unsent: (frames: Frames, written: Int)?
 
     var isEmpty: Bool { ids.isEmpty }
     var isFull: Bool { bytes.count >= Self.byteLimit }
@@ -30,13 +34,6 @@ struct RequestOutbox {
 
     /// Frames taken for one `send`, and the ids of the requests they carry.
     typealias Frames = (bytes: [UInt8], ids: [UInt32])
-
-    /// Queues `frames` ahead of everything: the tail of a write the socket did not take
-    /// whole (it may begin inside a frame), which must go out before what was queued since.
-    mutating func putBack(_ frames: Frames) {
-        bytes.insert(contentsOf: frames.bytes, at: 0)
-        ids.insert(contentsOf: frames.ids, at: 0)
-    }
 
     /// Everything queued, in order, leaving the outbox empty.
     mutating func takeAll() -> Frames {
