@@ -61,6 +61,26 @@ package final class UnixStreamSocket: Sendable {
         }
     }
 
+    /// Sends what the socket takes now of `bytes`, without waiting; returns how many it took
+    /// (0 when its buffer is full), or throws for a broken connection. For a thread that
+    /// must never block in `send` (an event loop, which waits for room with `EPOLLOUT`).
+    package func sendAvailable(_ bytes: ArraySlice<UInt8>) throws(SocketError) -> Int {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            do throws(SocketError) {
+                offset += try SystemCall.run("send") {
+                    bytes[offset...].withUnsafeBytes {
+                        Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                    }
+                }
+            } catch {
+                guard error.wouldBlock else { throw error }
+                break
+            }
+        }
+        return offset - bytes.startIndex
+    }
+
     /// Receives what is there, up to `maximum` bytes, waiting at most the time limit;
     /// empty when the peer closed the connection.
     package func receive(maximum: Int = 65536) throws(SocketError) -> [UInt8] {

@@ -26,18 +26,12 @@ import Testing
         .lookup(key: key, languages: ["ja"], table: nil)
     }
 
-    /// 16 tasks on one connection, the way `send(_:) async` queues their writes behind the
-    /// tasks ready to run: every reply goes to the task that asked (a missing key comes back
+    /// 16 tasks on one connection, the way `send(_:) async` leaves their writes to the
+    /// connection loop while others are in flight: every reply goes to the task that asked (a missing key comes back
     /// as itself, so each answer names its question).
     @Test func tasksSharingOneConnectionEachGetTheirOwnAnswers() async throws {
         let setup = try Setup()
-        // The time limit is not what this test checks, and it is long on purpose: with
-        // requests in flight, `send(_:) async` writes them in a job on Swift's cooperative
-        // pool, which has a thread per core (2 here) and is shared with every other test of
-        // the process; tests that block their thread (`eventually` polling a daemon for up to
-        // a minute) can hold the job back for as long, and a 10 s limit then failed every
-        // request in flight at once though the daemon answered at once (CI, loaded 2 cores).
-        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 120)
+        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 10)
         // Each failure as text (an error such as a time limit, or another question's answer),
         // so a failure under load says which it was.
         let failures = await withTaskGroup(of: [String].self) { group in
@@ -65,6 +59,89 @@ import Testing
         #expect(failures.isEmpty, "\(failures.count) of 3,200, e.g. \(failures.prefix(3))")
     }
 
+    /// `send(_:) async` with requests in flight leaves their write to the connection loop's
+    /// thread, not to Swift's cooperative pool: while blocking work holds every thread of the
+    /// pool, as a program's synchronous code (or the synchronous tests of a test process)
+    /// may for any time, an async lookup still answers at once. When the write was a job on
+    /// the pool, it waited for a free thread, and the lookup failed at its time limit
+    /// (CI: 15 of 16 tasks' lookups at once, though the daemon answered at once).
+    @Test func anAsyncLookupAnswersWhileBlockingWorkHoldsEveryThreadOfThePool() async throws {
+        let setup = try Setup()
+        let client = LocalizationClient(socketPath: setup.daemon.socketPath, timeout: 3)
+        defer { client.close() }
+        // This test's tasks run on a thread of their own, so they await while the pool is held.
+        let executor = ThreadTaskExecutor(name: "pool-held-test")
+        defer { executor.stop() }
+        let outcomes = try await withTaskExecutorPreference(executor) {
+            () async throws -> [(String, Result<WireReply, DaemonConnectionError>, Double)] in
+            let pool = CooperativePoolBlocker()
+            defer { pool.release() }
+            try #require(pool.isHoldingThePool, "the blocking tasks did not start")
+            // The daemon stopped, so the first request is still in flight when the second is
+            // made: that one is written the way requests made during others are.
+            #expect(setup.daemon.suspend())
+            let started = Date()
+            async let first = Self.timedLookup("k", through: client, since: started)
+            async let second = Self.timedLookup("absent", through: client, since: started)
+            try await Task.sleep(for: .milliseconds(300))
+            setup.daemon.send(signal: SIGCONT)
+            return await [first, second]
+        }
+        for (key, result, seconds) in outcomes {
+            let expected = key == "k" ? "値" : key
+            guard case .success(.lookup(let answer)) = result else {
+                Issue.record("\(key): \(result) after \(seconds) s, with the pool held")
+                continue
+            }
+            #expect(answer.value == expected)
+            #expect(seconds < 2, "\(key) answered after \(seconds) s")
+        }
+    }
+
+    /// `key`'s lookup through `client`'s `send(_:) async`, and how long after `started` it ended.
+    static func timedLookup(
+        _ key: String, through client: LocalizationClient, since started: Date
+    ) async -> (String, Result<WireReply, DaemonConnectionError>, Double) {
+        let result: Result<WireReply, DaemonConnectionError>
+        do throws(DaemonConnectionError) { result = .success(try await client.send(lookup(key))) } catch {
+            result = .failure(error)
+        }
+        return (key, result, Date().timeIntervalSince(started))
+    }
+
+    /// Requests left to the loop that do not fit in the socket (the daemon stopped, 512 KiB
+    /// queued) are written as it takes them, the loop watching for room instead of blocking:
+    /// once the daemon goes on, every one is answered, and the loop, reading all the while,
+    /// hands each answer to its caller. Few large requests: the loop is shared with the
+    /// other tests of the process, whose time limits it keeps.
+    @Test func requestsLeftToTheLoopThatFillTheSocketAreAllWritten() throws {
+        let setup = try Setup()
+        let connection = setup.daemon.startedClientConnection()
+        defer { connection.close() }
+        #expect(setup.daemon.suspend())
+        let filler = String(repeating: "x", count: 8_192)
+        let count = 64
+        let wrong = Mutex<[String]>([])
+        let outcomes = Outcomes()
+        let started = Date()
+        for index in 0..<count {
+            let key = "\(index) \(filler)"
+            _ = try connection.submit(Self.lookup(key), timeLimit: 20, leaveToLoop: true) { result in
+                if case .success(.lookup(let answer)) = result, answer.value != key {
+                    wrong.withLock { $0.append("\(index): \(answer.value.prefix(10))") }
+                }
+                outcomes.record(index, result, at: Date().timeIntervalSince(started))
+            }
+        }
+        // Submitting never waited for the stopped daemon.
+        #expect(Date().timeIntervalSince(started) < 5)
+        setup.daemon.send(signal: SIGCONT)
+        #expect(outcomes.wait(for: count, seconds: 15))
+        let failed = outcomes.all.filter { $0.value.code != nil }
+        #expect(failed.isEmpty, "\(failed.count) failed, e.g. \(failed.first.map { "\($0)" } ?? "")")
+        #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0.prefix(3) })")
+    }
+
     /// Requests queued for a later write keep their own time limits: against a stopped
     /// daemon, the short one fails first at its limit, the long one at its own.
     @Test func queuedWritesKeepEachRequestsTimeLimit() throws {
@@ -76,7 +153,7 @@ import Testing
         let outcomes = Outcomes()
         let started = Date()
         for (index, limit) in [2.0, 2.0, 0.3].enumerated() {
-            _ = try connection.submit(Self.lookup("k"), timeLimit: limit, writeLater: true) { result in
+            _ = try connection.submit(Self.lookup("k"), timeLimit: limit, leaveToLoop: true) { result in
                 outcomes.record(index, result, at: Date().timeIntervalSince(started))
             }
         }
@@ -101,7 +178,7 @@ import Testing
         let outcomes = Outcomes()
         let count = 300
         for index in 0..<count {
-            _ = try connection.submit(Self.lookup("k"), timeLimit: 10, writeLater: index % 2 == 0) { result in
+            _ = try connection.submit(Self.lookup("k"), timeLimit: 10, leaveToLoop: index % 2 == 0) { result in
                 outcomes.record(index, result, at: 0)
             }
         }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The one thread that runs every ``LocalizationClient`` connection of the process: it
 /// connects and does the handshakes, reads every socket, keeps the time limits and the
-/// reconnect delays, and drops and replaces connections. Callers only write requests.
+/// reconnect delays, and drops and replaces connections. Callers write requests, or leave
+/// the write to it (`send(_:) async`, whose callers are on Swift's cooperative pool).
 ///
 /// It waits for input on all sockets at once (one ``ReadinessLoop``), so replies that
 /// arrive together, on one connection or many, cost one wake-up. Waiting for input only,
@@ -19,6 +20,8 @@ final class ConnectionLoop: Sendable {
     private final class Registry: @unchecked Sendable {
         var connections: [ObjectIdentifier: ReconnectingConnection] = [:]
         var readers: [UInt64: (reader: MessageReader, connection: ReconnectingConnection)] = [:]
+        /// The sockets watched for room to write too: a write of the loop waits for it.
+        var awaitingRoom: Set<UInt64> = []
         /// When the loop wakes next for time, as the last look at every connection found.
         var nextWake: UInt64?
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
@@ -100,11 +103,29 @@ final class ConnectionLoop: Sendable {
     func forget(_ token: UInt64) {
         assertOnLoopThread()
         guard let (reader, _) = registry.readers.removeValue(forKey: token) else { return }
+        registry.awaitingRoom.remove(token)
         readiness.unwatch(reader.descriptor)
     }
 
+    /// Reports the socket `token` names when it has room to write as well as input (`true`),
+    /// or for input only again (`false`): room is reported for as long as there is some, so
+    /// it is asked for only while a write waits. Loop thread only.
+    func awaitRoom(on token: UInt64, _ awaiting: Bool) throws(DaemonConnectionError) {
+        assertOnLoopThread()
+        guard let (reader, _) = registry.readers[token], registry.awaitingRoom.contains(token) != awaiting else {
+            return
+        }
+        do {
+            try readiness.watch(reader.descriptor, token: token, input: true, output: awaiting, added: true)
+        } catch {
+            throw DaemonConnectionError(code: .unreachable, message: "cannot wait to write requests: \(error.message)")
+        }
+        if awaiting { registry.awaitingRoom.insert(token) } else { registry.awaitingRoom.remove(token) }
+    }
+
     /// One wake-up: reads the sockets with input, then — when the time came, something
-    /// woke the loop, or a read moved a connection's state — moves every connection on;
+    /// woke the loop (a write left to it, among others), a read moved a connection's state or
+    /// a socket a write waits on has room — moves every connection on;
     /// returns when to wake next.
     private func run(_ tokens: [UInt64], woken: Bool) -> UInt64? {
         thread.store(UInt(pthread_self()), ordering: .relaxed)
@@ -125,6 +146,8 @@ final class ConnectionLoop: Sendable {
                 forget(token)
             }
             if connection.received(outcome, from: reader, loop: self) { mustAdvance = true }
+            // Room to write, perhaps: the write waiting for it goes on below.
+            if registry.awaitingRoom.contains(token), connection.roomToWrite() { mustAdvance = true }
         }
         guard mustAdvance else { return registry.nextWake }
         let now = DispatchTime.now().uptimeNanoseconds

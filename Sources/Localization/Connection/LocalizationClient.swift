@@ -10,7 +10,9 @@ import Synchronization
 /// - Pipelined: any number of threads (or tasks) may have requests in flight on the one
 ///   connection, and requests made while another is being written go out with it. One
 ///   thread, shared by the process's clients, connects, reads and reconnects them all,
-///   and hands each reply to its caller by request id.
+///   hands each reply to its caller by request id, and writes the requests `send(_:) async`
+///   makes while others are in flight (no job on Swift's cooperative pool, which a
+///   program's blocking code may hold).
 /// - When the daemon goes away, requests fail at once with `.unreachable` and the client
 ///   reconnects in the background, waiting `reconnectDelay.lowerBound` seconds after a
 ///   failed attempt and doubling up to `reconnectDelay.upperBound`.
@@ -128,7 +130,7 @@ public final class LocalizationClient: Sendable {
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<WireReply, DaemonConnectionError>, Never>) in
             do throws(DaemonConnectionError) {
-                _ = try connection.submit(operation, timeLimit: limit, writeLater: true) {
+                _ = try connection.submit(operation, timeLimit: limit, leaveToLoop: true) {
                     continuation.resume(returning: $0)
                 }
             } catch {

@@ -5,10 +5,11 @@ import Synchronization
 /// The connection of one ``LocalizationClient``: its ``ConnectionState``, the requests
 /// awaiting replies and the frames not yet written, behind one lock.
 ///
-/// Callers submit requests and write them through the state's ``RequestWriter``. The
-/// process's ``ConnectionLoop`` does everything else, on its thread: connecting and the
-/// handshake, reading replies and events (``received(_:from:loop:)``), time limits and
-/// reconnecting (``advance(now:loop:)``). The loop holds this object, not the client, until
+/// Callers submit requests and write them through the state's ``RequestWriter``, or leave
+/// the write to the loop. The process's ``ConnectionLoop`` does everything else, on its
+/// thread: connecting and the handshake, reading replies and events
+/// (``received(_:from:loop:)``), time limits, reconnecting and the writes left to it
+/// (``advance(now:loop:)``). The loop holds this object, not the client, until
 /// it is closed: a client nobody uses any more is deinitialised and closes it.
 final class ReconnectingConnection: Sendable {
     typealias Completion = @Sendable (Result<WireReply, DaemonConnectionError>) -> Void
@@ -51,6 +52,7 @@ final class ReconnectingConnection: Sendable {
         case wait(until: UInt64)
         case connect
         case abandonHandshake(token: UInt64)
+        case write(RequestWriter)
         case dropDrained
         case forget
     }
@@ -143,13 +145,15 @@ final class ReconnectingConnection: Sendable {
     /// passes; without one, the caller keeps time and calls ``expire(_:)``.
     ///
     /// Requests made while another is being written are queued and go out together with
-    /// the next `send`; a failed write fails every request it carried. With `writeLater`
-    /// (for a caller on Swift's cooperative pool) and other requests in flight, the write is
-    /// a job of its own on the pool, queued behind the tasks that are ready to run: tasks
-    /// resumed together by one read send their next requests together. A lone request is
+    /// the next `send`; a failed write fails every request it carried. With `leaveToLoop`
+    /// (for a caller on Swift's cooperative pool) and other requests in flight, the
+    /// ``ConnectionLoop`` thread writes the queue when it next wakes (woken now), so tasks
+    /// resumed together by one read send their next requests together. Not a job on the
+    /// pool: the pool has one thread per core, and a program's blocking code may hold them
+    /// all for any time while the daemon's answers would be ready at once. A lone request is
     /// written at once: nothing would join it.
     func submit(
-        _ operation: WireOperation, timeLimit: Double? = nil, writeLater: Bool = false, background: Bool = false,
+        _ operation: WireOperation, timeLimit: Double? = nil, leaveToLoop: Bool = false, background: Bool = false,
         completion: @escaping Completion
     ) throws(DaemonConnectionError) -> UInt32 {
         // The parent's connection, in a child made by `fork()`: not even its lock is taken.
@@ -160,6 +164,8 @@ final class ReconnectingConnection: Sendable {
         let deadline = timeLimit.map { DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, $0) * 1e9) } ?? .max
         let id = takeID()
         let frame = BinaryFrameCodec.encode(WireRequest(id: .number(Int64(id)), operation: operation))
+        // Connected means the loop runs (it made the connection); looked up outside the lock.
+        let loop = leaveToLoop ? self.loop : nil
         let (action, writer, wakeLoop) = try machine.withLock {
             (machine: inout Machine) throws(DaemonConnectionError) -> (WriteAction, RequestWriter, Bool) in
             guard case .connected(let writer) = machine.state else {
@@ -172,15 +178,18 @@ final class ReconnectingConnection: Sendable {
             machine.outbox.append(frame, id: id)
             if machine.outbox.isWriting { return (machine.outbox.isFull ? .waitForWriter : .none, writer, wakeLoop) }
             machine.outbox.isWriting = true
-            if writeLater && machine.pending.count > 1 { return (.writeLater, writer, wakeLoop) }
+            if loop != nil && machine.pending.count > 1 {
+                machine.outbox.loopWrites = true
+                return (.leaveToLoop, writer, true)
+            }
             // Taken under this lock, not the writer's first.
             return (.writeNow(machine.outbox.takeAll()), writer, wakeLoop)
         }
-        if wakeLoop { loop?.wake() }
+        if wakeLoop { (loop ?? self.loop)?.wake() }
         switch action {
-        case .none: break
+        case .none, .leaveToLoop: break
         case .writeNow(let frames): writeQueued(through: writer, first: frames)
-        case .writeLater: Task { writeQueued(through: writer) }
+        // A write the loop holds is not waited for: each of its callers has one request queued.
         case .waitForWriter: writer.withTurn {}
         }
         return id
@@ -188,12 +197,12 @@ final class ReconnectingConnection: Sendable {
 
     /// What a caller does after queueing its request.
     private enum WriteAction {
-        /// Another caller writes (or a job will): it takes this request along.
+        /// Another caller writes (or the loop will): it takes this request along.
         case none
         /// Nobody writes: this caller writes the outbox, taken here, and what follows.
         case writeNow(RequestOutbox.Frames)
-        /// Nobody writes: a job on the cooperative pool will, after the tasks ready now.
-        case writeLater
+        /// Nobody writes: the loop will, woken now.
+        case leaveToLoop
         /// The outbox is full: the caller waits until the writer has emptied it.
         case waitForWriter
     }
@@ -206,48 +215,102 @@ final class ReconnectingConnection: Sendable {
         }
     }
 
-    /// Writes `first` (when the caller took it already), then the outbox through `writer`,
-    /// then whatever was queued meanwhile, until it is empty or `writer`'s socket was
-    /// dropped; run by the one caller that found nobody writing. A failed write drains the
-    /// connection and fails the requests it carried and those queued behind them with its
-    /// error.
-    private func writeQueued(through writer: RequestWriter, first: RequestOutbox.Frames? = nil) {
+    /// Writes `first`, then whatever was queued meanwhile, until the outbox is empty or
+    /// `writer`'s socket was dropped; run by the one caller that found nobody writing, in
+    /// its turn, waiting for room in the socket as long as its time limit allows.
+    private func writeQueued(through writer: RequestWriter, first: RequestOutbox.Frames) {
         writer.withTurn {
-            var next = first
-            var sent: [UInt32] = []
-            var failure: DaemonConnectionError?
+            var frames = first
             while true {
-                if next == nil {
-                    let (taken, failed) = machine.withLock { machine -> (RequestOutbox.Frames?, [Completion]) in
-                        // A dropped socket's outbox went with it.
-                        guard machine.state.liveWriter === writer else { return (nil, []) }
-                        var failed: [Completion] = []
-                        if failure != nil {
-                            // A broken stream takes no more frames.
-                            if case .connected = machine.state { machine.state = .draining(writer) }
-                            failed = (sent + machine.outbox.takeAll().ids).compactMap {
-                                machine.pending.removeValue(forKey: $0)?.completion
-                            }
-                        }
-                        guard !machine.outbox.isEmpty else {
-                            machine.outbox.isWriting = false
-                            return (nil, failed)
-                        }
-                        return (machine.outbox.takeAll(), failed)
-                    }
-                    if let failure {
-                        loop?.wake()  // to drop the connection once nothing is in flight
-                        for completion in failed { completion(.failure(failure)) }
-                    }
-                    guard let taken else { return }
-                    next = taken
-                }
-                guard let frames = next else { return }
-                failure = nil
+                var failure: DaemonConnectionError?
                 do throws(DaemonConnectionError) { try writer.send(frames: frames.bytes) } catch { failure = error }
-                sent = frames.ids
-                next = nil
+                guard let next = nextFrames(for: writer, after: failure, sent: frames.ids) else { return }
+                frames = next
             }
+        }
+    }
+
+    /// Writes the outbox for the loop, which holds its write (``RequestOutbox/loopWrites``),
+    /// until it is empty or `writer`'s socket was dropped — without ever waiting: when the
+    /// socket is full, the rest is kept (``RequestOutbox/unsent``) and the loop watches for
+    /// room (``ConnectionLoop/awaitRoom(on:_:)``). A loop blocked in `send` would read no
+    /// replies, and a daemon that cannot send its replies reads no more requests.
+    private func writeForLoop(through writer: RequestWriter, loop: ConnectionLoop) {
+        // What the socket did not take last time goes first, from where it stopped.
+        var next = machine.withLock { machine -> (frames: RequestOutbox.Frames, written: Int)? in
+            guard machine.state.liveWriter === writer else { return nil }
+            defer { machine.outbox.unsent = nil }
+            return machine.outbox.unsent
+        }
+        if next == nil { next = nextFrames(for: writer, after: nil, sent: []).map { ($0, 0) } }
+        while let (frames, start) = next {
+            var failure: DaemonConnectionError?
+            var written = start
+            do throws(DaemonConnectionError) {
+                written += try writer.sendAvailable(frames: frames.bytes[start...])
+            } catch {
+                failure = error
+            }
+            if failure == nil && written < frames.bytes.count {
+                let waits = machine.withLock { machine in
+                    guard machine.state.liveWriter === writer else { return false }
+                    machine.outbox.unsent = (frames, written)
+                    machine.outbox.awaitingRoom = true
+                    return true
+                }
+                guard waits else { return }
+                do throws(DaemonConnectionError) { try loop.awaitRoom(on: writer.token, true) } catch {
+                    drop(because: error, loop: loop)
+                }
+                return
+            }
+            next = nextFrames(for: writer, after: failure, sent: frames.ids).map { ($0, 0) }
+        }
+        // Nothing waits to be written: the socket's room is of no interest any more.
+        do throws(DaemonConnectionError) { try loop.awaitRoom(on: writer.token, false) } catch {
+            drop(because: error, loop: loop)
+        }
+    }
+
+    /// What the writer through `writer` sends next: everything queued, or `nil` — giving up
+    /// the write — once the outbox is empty or `writer`'s socket was dropped. After a write
+    /// that failed with `failure`, the connection drains and the requests it carried
+    /// (`sent`) and those queued behind them fail with its error.
+    private func nextFrames(
+        for writer: RequestWriter, after failure: DaemonConnectionError?, sent: [UInt32]
+    ) -> RequestOutbox.Frames? {
+        let (taken, failed) = machine.withLock { machine -> (RequestOutbox.Frames?, [Completion]) in
+            // A dropped socket's outbox went with it.
+            guard machine.state.liveWriter === writer else { return (nil, []) }
+            var failed: [Completion] = []
+            if failure != nil {
+                // A broken stream takes no more frames.
+                if case .connected = machine.state { machine.state = .draining(writer) }
+                failed = (sent + machine.outbox.takeAll().ids).compactMap {
+                    machine.pending.removeValue(forKey: $0)?.completion
+                }
+            }
+            guard !machine.outbox.isEmpty else {
+                machine.outbox.isWriting = false
+                machine.outbox.loopWrites = false
+                return (nil, failed)
+            }
+            return (machine.outbox.takeAll(), failed)
+        }
+        if let failure {
+            loop?.wake()  // to drop the connection once nothing is in flight
+            for completion in failed { completion(.failure(failure)) }
+        }
+        return taken
+    }
+
+    /// Notes that the socket has room, or may have (the loop heard it is ready): returns
+    /// whether a write of the loop waited for it, and must go on (``advance(now:loop:)``).
+    func roomToWrite() -> Bool {
+        machine.withLock { machine in
+            guard machine.outbox.awaitingRoom else { return false }
+            machine.outbox.awaitingRoom = false
+            return true
         }
     }
 
@@ -289,8 +352,8 @@ final class ReconnectingConnection: Sendable {
 
     // MARK: The loop thread
 
-    /// Fails overdue requests, connects, abandons a late handshake or drops a drained
-    /// socket, as the time and the state require; returns when the loop must look again
+    /// Fails overdue requests, connects, abandons a late handshake, drops a drained socket
+    /// or writes the requests left to the loop, as the time and the state require; returns when the loop must look again
     /// at the latest (`.max`: only when woken), or `nil` once closed, to be forgotten.
     func advance(now: UInt64, loop: ConnectionLoop) -> UInt64? {
         loop.assertOnLoopThread()
@@ -306,6 +369,9 @@ final class ReconnectingConnection: Sendable {
                         .abandonHandshake(token: writer.token)
                     case .handshaking(_, _, let deadline): .wait(until: min(deadline, machine.earliestDeadline))
                     case .draining where machine.onlyBackgroundPending: .dropDrained
+                    case .connected(let writer) where machine.outbox.loopWrites && !machine.outbox.awaitingRoom,
+                        .draining(let writer) where machine.outbox.loopWrites && !machine.outbox.awaitingRoom:
+                        .write(writer)
                     case .connected, .draining: .wait(until: machine.earliestDeadline)
                     }
                 if case .wait(let until) = step { machine.plannedWake = until }
@@ -318,6 +384,7 @@ final class ReconnectingConnection: Sendable {
             case .connect: attemptConnection(loop: loop)
             case .abandonHandshake(let token): attemptFailed(token: token, loop: loop)
             case .dropDrained: drop(because: timeoutError, loop: loop)
+            case .write(let writer): writeForLoop(through: writer, loop: loop)
             }
         }
     }

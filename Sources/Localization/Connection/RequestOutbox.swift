@@ -11,9 +11,18 @@ struct RequestOutbox {
 
     private var bytes: [UInt8] = []
     private var ids: [UInt32] = []
-    /// Whether a caller is writing for this connection now, or a job to write is scheduled;
-    /// the others only append.
+    /// Whether a caller or the ``ConnectionLoop`` writes for this connection now; the others
+    /// only append.
     var isWriting = false
+    /// Whether the writer is the loop (`isWriting` too): it writes at its next wake-up what
+    /// the socket takes without waiting, and the rest once the socket has room.
+    var loopWrites = false
+    /// Whether the loop's write waits for room in the socket (its send buffer is full).
+    var awaitingRoom = false
+    /// The frames of the loop's last write that the socket did not take whole, and how many
+    /// of their bytes it took (it may stop inside a frame): the rest goes out first, before
+    /// anything queued since. Kept whole, not copied, as the loop may try again often.
+    var unsent: (frames: Frames, written: Int)?
 
     var isEmpty: Bool { ids.isEmpty }
     var isFull: Bool { bytes.count >= Self.byteLimit }

@@ -26,6 +26,12 @@ final class RequestWriter: Sendable {
         do { try socket.send(frames) } catch { throw DaemonConnectionError(socketFailure: error) }
     }
 
+    /// Writes what the socket takes now of `frames` without waiting (possibly part of a
+    /// frame); returns how many bytes it took.
+    func sendAvailable(frames: ArraySlice<UInt8>) throws(DaemonConnectionError) -> Int {
+        do { return try socket.sendAvailable(frames) } catch { throw DaemonConnectionError(socketFailure: error) }
+    }
+
     /// Writes one request as a binary frame.
     func send(_ request: WireRequest) throws(DaemonConnectionError) {
         try send(frames: BinaryFrameCodec.encode(request))
