@@ -159,9 +159,7 @@ public enum ResourceLinter {
                 // (as a table's are): no entry list or dictionary of the whole file first.
                 let parsed = try StringsParser.parseTable(bytes, file: file.path)
                 var first: [String: SourceLocation] = [:]
-                for position in parsed.spans.indices {
-                    let key = parsed.key(at: position)
-                    let location = parsed.location(at: position)
+                for (key, location, position) in keyOccurrences(in: parsed) {
                     if let earlier = first[key] {
                         findings.append(
                             LintFinding(
@@ -170,8 +168,9 @@ public enum ResourceLinter {
                                 related: earlier))
                     } else {
                         first[key] = location
-                        entries.order.append(key)
                     }
+                    guard let position else { continue }
+                    if entries.values[key] == nil { entries.order.append(key) }
                     entries.values[key] = (TableEntry(value: parsed.value(at: position)), location)
                 }
                 for value in parsed.nonStringValues {
@@ -219,6 +218,20 @@ public enum ResourceLinter {
             }
         }
         return .success((entries, findings))
+    }
+
+    /// Every key a `.strings` file writes, in file order: its entries (with their position in
+    /// `table`) and the keys of entries left out because their value is no string (position
+    /// nil). Those count for duplicates too: a string after an array of the same key is the
+    /// key's second entry, though the first is not served.
+    static func keyOccurrences(in table: StringsTable) -> [(key: String, location: SourceLocation, position: Int?)] {
+        var occurrences: [(key: String, location: SourceLocation, position: Int?)] = table.spans.indices.map {
+            (table.key(at: $0), table.location(at: $0), $0)
+        }
+        guard !table.nonStringValues.isEmpty else { return occurrences }
+        occurrences += table.nonStringValues.map { (table.key(of: $0), $0.location, nil) }
+        occurrences.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        return occurrences
     }
 
     /// A key the top-level dictionary has twice: the reader keeps the last one.
