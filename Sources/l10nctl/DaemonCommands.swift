@@ -193,7 +193,9 @@ enum DaemonCommands {
         let total = watcher["unwatched_count"]?.integerValue ?? Int64(listed.count)
         print("unwatched directories (\(total)):")
         for directory in listed {
-            let polled = directory["polled"]?.boolValue == true ? " [polled]" : ""
+            // A file skipped for its name is listed here too, and said to be one.
+            let file = directory["kind"]?.stringValue == "file" ? " [file]" : ""
+            let polled = (directory["polled"]?.boolValue == true ? " [polled]" : "") + file
             let path = reported(directory["path"])
             let message = DisplayText.escaped(directory["message"]?.stringValue ?? "")
             print("  \(path): \(reported(directory["reason"]))\(polled): \(message)")

@@ -52,7 +52,14 @@ public enum ResourceLinter {
             }
             if isDirectory.boolValue {
                 scannedDirectories.append(path)
-                let found = ResourceScanner.scan(directory: path, rootIndex: 0).map { ($0, canonicalPath($0.path)) }
+                let survey = ResourceScanner.survey(directory: path, rootIndex: 0)
+                // At the directory that holds it: the name cannot be given as a path that exists.
+                for name in survey.undecodable {
+                    let directory = (name.decodedPath as NSString).deletingLastPathComponent
+                    findings.append(
+                        LintFinding(.file, at: SourceLocation(file: directory, line: 1, column: 1), name.message))
+                }
+                let found = survey.files.map { ($0, canonicalPath($0.path)) }
                 files += found.filter { reached.insert($0.1).inserted }.map(\.0)
                 // Named first and scanned later, a file is linted once but still present in its `.lproj`.
                 scanned += found.filter { reachedByScan.insert($0.1).inserted }.map(\.0)
@@ -158,6 +165,13 @@ public enum ResourceLinter {
                 // The entries straight from the file's buffer, keys compared as Swift strings
                 // (as a table's are): no entry list or dictionary of the whole file first.
                 let parsed = try StringsParser.parseTable(bytes, file: file.path)
+                if bytes.isEmpty {
+                    findings.append(
+                        LintFinding(
+                            .emptyFile, at: start,
+                            "the file is empty (0 bytes): Foundation reads it as a table with no keys, so every key of "
+                                + "it falls back; if a save or a tool truncated it, restore it"))
+                }
                 var first: [String: SourceLocation] = [:]
                 for (key, location, position) in keyOccurrences(in: parsed) {
                     if let earlier = first[key] {
