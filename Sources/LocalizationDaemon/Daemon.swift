@@ -439,7 +439,9 @@ package final class Daemon: Sendable {
                     changes: summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }))
         }
         for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
-        for error in summary.newLostEntries { logger.warning("\(error) (the rest of the file is served)") }
+        for error in summary.newLostEntries {
+            logger.warning(error.rule == .emptyFile ? "\(error)" : "\(error) (the rest of the file is served)")
+        }
         for error in summary.newRootErrors { logger.error("\(error)") }
         recheck(summary.heldFiles)
         if !summary.changes.isEmpty {

@@ -42,13 +42,14 @@ enum CoverageCommand {
             print(String(decoding: data, as: UTF8.self))
             return report(resources.errors, options: options)
         }
-        let width = max(4, coverage.languages.map(\.language.count).max() ?? 0)
+        // Languages are folder names: escaped, as every name from the files l10nctl prints.
+        let width = max(4, coverage.languages.map { DisplayText.escaped($0.language).count }.max() ?? 0)
         print("reference: \(coverage.reference)")
         for language in coverage.languages {
             let filled = Int((language.fraction * Double(barWidth)).rounded())
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
             let percent = String(format: "%5.1f%%", language.fraction * 100)
-            let name = language.language.padding(toLength: width, withPad: " ", startingAt: 0)
+            let name = DisplayText.escaped(language.language).padding(toLength: width, withPad: " ", startingAt: 0)
             let marks = [
                 (language.sameAsSource, "same as source"), (language.needsReview, "needs review"),
                 (language.new, "new"), (language.stale, "stale"),

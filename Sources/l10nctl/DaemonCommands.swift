@@ -123,7 +123,8 @@ enum DaemonCommands {
 
     static func status(_ invocation: Invocation) throws {
         guard let status = try fieldsForText(.status, invocation) else { return }
-        func integer(_ name: String) -> Int64 { status[name]?.integerValue ?? 0 }
+        // A count the daemon left out is said as such: a `0` would read as an empty daemon.
+        func integer(_ name: String) -> String { status[name]?.integerValue.map { "\($0)" } ?? notReported }
         for problem in status["problems"]?.arrayValue ?? [] {
             print("DEGRADED: \(DisplayText.escaped(problem.stringValue ?? problem.jsonText))")
         }
@@ -192,7 +193,9 @@ enum DaemonCommands {
         let total = watcher["unwatched_count"]?.integerValue ?? Int64(listed.count)
         print("unwatched directories (\(total)):")
         for directory in listed {
-            let polled = directory["polled"]?.boolValue == true ? " [polled]" : ""
+            // A file skipped for its name is listed here too, and said to be one.
+            let file = directory["kind"]?.stringValue == "file" ? " [file]" : ""
+            let polled = (directory["polled"]?.boolValue == true ? " [polled]" : "") + file
             let path = reported(directory["path"])
             let message = DisplayText.escaped(directory["message"]?.stringValue ?? "")
             print("  \(path): \(reported(directory["reason"]))\(polled): \(message)")
@@ -333,12 +336,14 @@ enum DaemonCommands {
                 terminator: "")
         default:
             for entry in entries {
+                // Escaped: a key's tab or newline would shift the columns or forge a row, its
+                // ESC reach the terminal (the JSON, strings and po formats escape by their syntax).
                 print(
                     [
                         entry["lang"]?.stringValue ?? "", entry["table"]?.stringValue ?? "",
                         entry["key"]?.stringValue ?? "",
                         "\(entry["count"]?.integerValue ?? 0)", entry["from"]?.stringValue ?? "-",
-                    ].joined(separator: "\t"))
+                    ].map(DisplayText.escaped).joined(separator: "\t"))
             }
         }
     }

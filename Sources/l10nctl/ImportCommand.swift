@@ -50,7 +50,7 @@ enum ImportCommand {
                 "\(outcome.conflicts.count) translation\(outcome.conflicts.count == 1 ? "" : "s") would replace "
                     + "values changed since the export; nothing is written (--force takes the file's translations)")
         }
-        for path in outcome.changedFiles { print("updated \(path)") }
+        for path in outcome.changedFiles { print("updated \(DisplayText.escaped(path))") }
         if outcome.keptNewer > 0 {
             FileHandle.standardError.write(
                 Data(

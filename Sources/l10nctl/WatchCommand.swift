@@ -58,7 +58,8 @@ enum WatchCommand {
             switch shown {
             case .changed(let generation, let changes):
                 text =
-                    "generation \(generation): " + changes.map { "\($0.language)/\($0.table)" }.joined(separator: ", ")
+                    "generation \(generation): "
+                    + changes.map { DisplayText.escaped("\($0.language)/\($0.table)") }.joined(separator: ", ")
             case .fileErrors(let generation, let errors):
                 // A broken save: where, as lint says it, and that the last good text is served.
                 text = errors.map {

@@ -91,4 +91,17 @@ import Testing
             "\(status.stdout)")
         #expect(!status.stdout.contains("?"), "\(status.stdout)")
     }
+
+    /// The counts of the generation line, left out, printed `0`: an empty daemon, not an
+    /// older one.
+    @Test func statusSaysWhichCountsItWasNotGiven() throws {
+        let daemon = try ScriptedDaemon(replies: [.status: ["generation": 4, "keys": 12]])
+        let status = try l10nctl(["status"], socket: daemon.path)
+        #expect(status.status == 0, "\(status)")
+        let absent = "(not reported by this l10nd)"
+        #expect(
+            status.stdout.hasPrefix(
+                "generation 4: \(absent) languages, \(absent) tables, 12 keys in \(absent) files\n"),
+            "\(status.stdout)")
+    }
 }

@@ -14,6 +14,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// that cannot start a key (`"a" = "b";=`) or at a `/*` comment never closed: the
     /// entries before it are served, the rest of the file is not.
     case ignoredRest = "ignored-rest"
+    /// A `.strings` file of 0 bytes: Foundation reads it as an empty table, but it is most
+    /// often a save that truncated the file or a tool that failed while writing it.
+    case emptyFile = "empty-file"
     /// A `.strings` entry whose value is an array, a dictionary or data (`"k" = ("a");`):
     /// Foundation reads the file, but the value is no string, so the key is not served.
     case nonStringValue = "non-string-value"
@@ -82,6 +85,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .duplicateKey: "a key appears twice in one file; the last one wins"
         case .ignoredRest:
             "a .strings file stops at a character that cannot start a key or a comment never closed; the rest is not read"
+        case .emptyFile: "a .strings file is empty (0 bytes): no keys, often a truncated save"
         case .nonStringValue: "a .strings value is an array, a dictionary or data, not a string; the key is not served"
         case .shadowedFolder:
             "an .lproj folder of the same language as a sibling that is served in its place (en_GB.lproj beside en-GB.lproj)"
@@ -113,6 +117,8 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .incompleteEntry:
             "Give the plural variable an 'other' form; the entry is served with a stand-in until then."
         case .duplicateKey: "Keep one of the entries: only the last one is served."
+        case .emptyFile:
+            "Restore the file (a save or a tool cut it to 0 bytes), or delete it if the table is not wanted: it serves no key."
         case .nonStringValue:
             "Write the value as a string: an array, dictionary or data value is left out, and the key is served in the fallback language."
         case .shadowedFolder:

@@ -52,7 +52,14 @@ public enum ResourceLinter {
             }
             if isDirectory.boolValue {
                 scannedDirectories.append(path)
-                let found = ResourceScanner.scan(directory: path, rootIndex: 0).map { ($0, canonicalPath($0.path)) }
+                let survey = ResourceScanner.survey(directory: path, rootIndex: 0)
+                // At the directory that holds it: the name cannot be given as a path that exists.
+                for name in survey.undecodable {
+                    let directory = (name.decodedPath as NSString).deletingLastPathComponent
+                    findings.append(
+                        LintFinding(.file, at: SourceLocation(file: directory, line: 1, column: 1), name.message))
+                }
+                let found = survey.files.map { ($0, canonicalPath($0.path)) }
                 files += found.filter { reached.insert($0.1).inserted }.map(\.0)
                 // Named first and scanned later, a file is linted once but still present in its `.lproj`.
                 scanned += found.filter { reachedByScan.insert($0.1).inserted }.map(\.0)
@@ -160,10 +167,15 @@ public enum ResourceLinter {
                 // The entries straight from the file's buffer, keys compared as Swift strings
                 // (as a table's are): no entry list or dictionary of the whole file first.
                 let parsed = try StringsParser.parseTable(bytes, file: file.path)
+                if bytes.isEmpty {
+                    findings.append(
+                        LintFinding(
+                            .emptyFile, at: start,
+                            "the file is empty (0 bytes): Foundation reads it as a table with no keys, so every key of "
+                                + "it falls back; if a save or a tool truncated it, restore it"))
+                }
                 var first: [String: SourceLocation] = [:]
-                for position in parsed.spans.indices {
-                    let key = parsed.key(at: position)
-                    let location = parsed.location(at: position)
+                for (key, location, position) in keyOccurrences(in: parsed) {
                     if let earlier = first[key] {
                         findings.append(
                             LintFinding(
@@ -172,8 +184,9 @@ public enum ResourceLinter {
                                 related: earlier))
                     } else {
                         first[key] = location
-                        entries.order.append(key)
                     }
+                    guard let position else { continue }
+                    if entries.values[key] == nil { entries.order.append(key) }
                     entries.values[key] = (TableEntry(value: parsed.value(at: position)), location)
                 }
                 for value in parsed.nonStringValues {
@@ -221,6 +234,20 @@ public enum ResourceLinter {
             }
         }
         return .success((entries, findings))
+    }
+
+    /// Every key a `.strings` file writes, in file order: its entries (with their position in
+    /// `table`) and the keys of entries left out because their value is no string (position
+    /// nil). Those count for duplicates too: a string after an array of the same key is the
+    /// key's second entry, though the first is not served.
+    static func keyOccurrences(in table: StringsTable) -> [(key: String, location: SourceLocation, position: Int?)] {
+        var occurrences: [(key: String, location: SourceLocation, position: Int?)] = table.spans.indices.map {
+            (table.key(at: $0), table.location(at: $0), $0)
+        }
+        guard !table.nonStringValues.isEmpty else { return occurrences }
+        occurrences += table.nonStringValues.map { (table.key(of: $0), $0.location, nil) }
+        occurrences.sort { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        return occurrences
     }
 
     /// A key the top-level dictionary has twice: the reader keeps the last one.

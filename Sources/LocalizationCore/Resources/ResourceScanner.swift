@@ -103,6 +103,10 @@ public enum ResourceScanner {
             return
         }
         let descend = entersSubdirectories(of: directory, atDepth: depth)
+        // A name Foundation could only decode with U+FFFD names nothing on disk: said, not dropped.
+        if names.contains(where: { $0.contains("\u{FFFD}") }) {
+            survey.undecodable += UndecodableName.entries(in: directory, entersSubdirectories: descend)
+        }
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false

@@ -5,6 +5,8 @@ public struct ResourceSurvey: Sendable, Hashable {
     /// Directories that exist but could not be listed (permission denied, out of
     /// descriptors): what they hold is unknown, not gone.
     public var unlistable: [String] = []
+    /// Entries skipped because their name is not UTF-8 (``UndecodableName``), by path.
+    public var undecodable: [UndecodableName] = []
 
     /// Creates an empty survey.
     public init() {}

@@ -30,6 +30,33 @@ public enum DisplayText {
         return result
     }
 
+    /// `bytes` (a file name as the system has it) as ``escaped(_:)`` writes text, every byte
+    /// that is not part of valid UTF-8 written `\xE9`: what the name really is, where
+    /// decoding would show U+FFFD for any bad byte alike.
+    public static func escaped(bytes: [UInt8]) -> String {
+        var result = ""
+        var valid = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                valid.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                result += escaped(String(valid))
+                valid = String.UnicodeScalarView()
+                for byte in bytes[offset..<offset + length] {
+                    result += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }
+                offset += length
+            case .emptyInput:
+                return result + escaped(String(valid))
+            }
+        }
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: true

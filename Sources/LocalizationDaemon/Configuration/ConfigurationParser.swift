@@ -37,6 +37,7 @@ package enum ConfigurationParser {
         var configuration = defaults
         configuration.resources = []
         configuration.resourceSpellings = []
+        configuration.settingLines = [:]
         var seen: [ConfigurationKey: Int] = [:]
         var lineNumber = 0
         var errors: [ConfigurationError] = []
@@ -72,6 +73,7 @@ package enum ConfigurationParser {
                 try key.apply(value, to: &configuration, base: base)
                 // Only a value taken sets the key: a line fixing a bad one is no repeat of it.
                 seen[key] = seen[key] ?? lineNumber
+                configuration.settingLines[key.rawValue] = lineNumber
             } catch {
                 errors.append(fail("\(name): \(error.message)"))
             }

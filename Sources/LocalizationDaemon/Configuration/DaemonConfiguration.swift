@@ -53,6 +53,10 @@ package struct DaemonConfiguration: Sendable, Hashable {
     package var allowSymlinksOutsideRoots = false
     /// `metrics_listen`: where `/metrics`, `/healthz` and `/readyz` are served over HTTP; nil: off.
     package var metricsListen: MetricsAddress?
+    /// The line of the configuration file that set each key, by the key's name (`socket_group`):
+    /// for messages about a value the parser could not judge alone (a group that does not
+    /// exist). A key a flag sets has none.
+    package var settingLines: [String: Int] = [:]
     /// `--strict` (a flag, not a key): a doubtful setting stops the daemon from starting, and a
     /// reload keeps the running configuration rather than take one with it.
     package var strict = false
@@ -81,6 +85,7 @@ package struct DaemonConfiguration: Sendable, Hashable {
         for setting in arguments.settings {
             // Values were checked when the arguments were parsed; applying again cannot fail.
             try? setting.key.apply(setting.value, to: &result, base: currentDirectory)
+            result.settingLines[setting.key.rawValue] = nil
         }
         result.strict = result.strict || arguments.strict
         return result

@@ -33,6 +33,29 @@ package enum MetricsAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether it is an IPv6 address.
+    var isIPv6: Bool {
+        if case .ipv6 = self { return true }
+        return false
+    }
+
+    /// Why it cannot be listened on (`errno`), and what to do: the same words at start and
+    /// from `--check-config`.
+    func cannotListen(errno code: Int32) -> String {
+        let advice =
+            switch code {
+            case EAFNOSUPPORT:
+                "l10nd.service allows Unix sockets only (RestrictAddressFamilies=AF_UNIX, PrivateNetwork=yes): "
+                    + "give a socket path, or relax those in a drop-in"
+            case EADDRNOTAVAIL:
+                "it is no address of this machine: give 127.0.0.1, [::1], 0.0.0.0 or one of its own addresses"
+            case EACCES:
+                "ports below 1024 need CAP_NET_BIND_SERVICE: choose a port from 1024 up"
+            default: "choose a free port or another address, or remove metrics_listen"
+            }
+        return "metrics_listen \(self): cannot listen (\(String(cString: strerror(code))), errno \(code)); \(advice)"
+    }
+
     /// As the configuration spells it.
     package var description: String {
         switch self {

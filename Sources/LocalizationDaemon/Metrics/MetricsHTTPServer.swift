@@ -62,14 +62,7 @@ final class MetricsHTTPServer: Sendable {
             let reason = errno
             listener?.close()
             context.release()
-            throw SocketError(
-                code: .systemCall, errno: reason,
-                message:
-                    "metrics_listen \(address): cannot listen (\(String(cString: strerror(reason))), errno \(reason)); "
-                    + (reason == EAFNOSUPPORT
-                        ? "l10nd.service allows Unix sockets only (RestrictAddressFamilies=AF_UNIX, "
-                            + "PrivateNetwork=yes): give a socket path, or relax those in a drop-in"
-                        : "choose a free port or another address, or remove metrics_listen"))
+            throw SocketError(code: .systemCall, errno: reason, message: address.cannotListen(errno: reason))
         }
         daemon = started
         self.context = context

@@ -96,6 +96,7 @@ package struct StatusReport: Sendable {
                         .object([
                             "path": .string(directory.path), "reason": .string(directory.reason.rawValue),
                             "message": .string(directory.message), "polled": .bool(directory.polled),
+                            "kind": .string(directory.isFile ? "file" : "directory"),
                         ])
                     }),
             ]) { count, _ in count }

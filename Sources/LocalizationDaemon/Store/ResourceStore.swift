@@ -318,6 +318,11 @@ package final class ResourceStore: Sendable {
                     // What the kept table was read from: an emptied file is still held.
                     outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
                 } else {
+                    if outcome.byteCount == 0, outcome.file.kind == .strings, let old, old.file == outcome.file,
+                        old.content != nil, old.byteCount > 0
+                    {
+                        outcome.lostEntries.append(emptied(outcome.file.path, had: old.byteCount))
+                    }
                     // Each said once: not again when a later save loses the same entry.
                     newLostEntries += outcome.lostEntries.filter { !(old?.lostEntries.contains($0) ?? false) }
                 }
@@ -529,6 +534,20 @@ package final class ResourceStore: Sendable {
 
     /// `problem`, an entry left out of a file whose other entries are served, marked as one
     /// (a rule; a whole file's error has none): status and watch tell the two apart.
+    /// A `.strings` file with content that is now 0 bytes, past ``holdGrace``: served as
+    /// Foundation reads it, a table with no keys, and said, as a truncated save or a failed
+    /// tool most often leaves it (listed in `status` beside the file until it has content).
+    private func emptied(_ path: String, had byteCount: Int) -> ResourceParseError {
+        var problem = ResourceParseError(
+            location: SourceLocation(file: path, line: 1, column: 1),
+            message:
+                "the file is now empty (0 bytes; it had \(byteCount)): after \(holdGrace) with its last table, it is "
+                + "served as a table with no keys, as Foundation reads it, so its keys fall back; if a save or a tool "
+                + "truncated it, restore it")
+        problem.rule = .emptyFile
+        return problem
+    }
+
     private static func leftOut(_ problem: ResourceParseError) -> ResourceParseError {
         var problem = problem
         problem.rule = problem.rule ?? .badEntry

@@ -439,7 +439,15 @@ package final class ResourceWatcher: @unchecked Sendable {
         let isNew =
             !mask.intersection([.created, .movedTo]).isEmpty
             || mask.isSuperset(of: [.attributesChanged, .isDirectory])
-        if isNew, !Self.isLproj(directory), let skipped = Self.skippedByName(path, named: name) {
+        if name.contains("\u{FFFD}"), !FileManager.default.fileExists(atPath: path) {
+            // Maybe a name that is not UTF-8, made or gone: the directory's list of them is taken again.
+            let depth = watchedPaths[directory]?.depth ?? 0
+            recordUndecodableNames(
+                in: directory, names: [name], depth: depth,
+                descend: ResourceScanner.entersSubdirectories(of: directory, atDepth: depth))
+            if isNew { return }
+        }
+        if isNew, !Self.isLproj(directory), let skipped = Self.notALanguage(path, named: name) {
             unwatched.record(skipped, depth: (watchedPaths[directory]?.depth ?? 0) + 1, now: .now)
             return
         }
@@ -791,19 +799,20 @@ package final class ResourceWatcher: @unchecked Sendable {
             return errno == ENOENT || errno == ENOTDIR ? nil : Self.unlistable(directory, errno: errno)
         }
         let descend = ResourceScanner.entersSubdirectories(of: directory, atDepth: depth)
+        recordUndecodableNames(in: directory, names: names, depth: depth, descend: descend)
         for name in names.sorted() where !EditorTempFiles.isTemporary(name) {
             let path = directory + "/" + name
             var info = stat()
             guard stat(path, &info) == 0 else {
                 if errno == ELOOP { record(error: "\(path): a loop of symbolic links, not followed") }
-                if !Self.isLproj(directory), let skipped = Self.skippedByName(path, named: name) {
+                if !Self.isLproj(directory), let skipped = Self.notALanguage(path, named: name) {
                     unwatched.record(skipped, depth: depth + 1, now: .now)
                 }
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 guard !Self.isLproj(directory), isInsideRoots(path), !leadsBack(path, from: directory) else { continue }
-                if let skipped = Self.skippedByName(path, named: name) {
+                if let skipped = Self.notALanguage(path, named: name) {
                     unwatched.record(skipped, depth: depth + 1, now: .now)
                     continue
                 }
@@ -851,16 +860,27 @@ package final class ResourceWatcher: @unchecked Sendable {
             UnwatchedDirectory(path: path, reason: .tooDeep, message: message, polled: false), depth: depth, now: .now)
     }
 
-    /// Why the directory entry `name` (at `path`) is skipped for its name alone, if it is:
-    /// an `.lproj` named for no language, or a name that is not UTF-8 (Foundation decodes
-    /// it with U+FFFD, so `path` names nothing on disk). Listed in `status`, logged once.
-    private static func skippedByName(_ path: String, named name: String) -> UnwatchedDirectory? {
-        if name.contains("\u{FFFD}"), !FileManager.default.fileExists(atPath: path) {
-            return UnwatchedDirectory(
-                path: path, reason: .nameNotUTF8,
-                message: "\(path): the name is not UTF-8, so it is neither read nor watched (rename it)",
-                polled: false)
+    /// Records the entries of `directory` skipped because their names are not UTF-8
+    /// (Foundation lists them decoded with U+FFFD, a path that names nothing on disk): each
+    /// directory, and each file named like a table, an `.lproj`'s files too, with its bytes
+    /// shown and whether it is a file. Listed in `status`, logged once; one renamed away
+    /// leaves the list at the next listing of `directory`.
+    private func recordUndecodableNames(in directory: String, names: [String], depth: Int, descend: Bool) {
+        let found =
+            names.contains { $0.contains("\u{FFFD}") }
+            ? UndecodableName.entries(in: directory, entersSubdirectories: descend) : []
+        unwatched.clearUndecodable(in: directory, keeping: Set(found.map(\.decodedPath)))
+        for name in found {
+            let skipped = UnwatchedDirectory(
+                path: name.decodedPath, reason: .nameNotUTF8, message: name.message, polled: false,
+                isFile: !name.isDirectory)
+            unwatched.record(skipped, depth: depth + 1, now: .now)
         }
+    }
+
+    /// Why the directory `path` (named `name`) is skipped for its name alone, if it is: an
+    /// `.lproj` named for no language. Listed in `status`, logged once.
+    private static func notALanguage(_ path: String, named name: String) -> UnwatchedDirectory? {
         guard isLproj(name), ResourceFile.language(ofDirectory: name) == nil, isDirectory(path) else { return nil }
         return UnwatchedDirectory(
             path: path, reason: .notALanguage,

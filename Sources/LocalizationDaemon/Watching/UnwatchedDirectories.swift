@@ -88,6 +88,18 @@ struct UnwatchedDirectories {
         for found in paths.paths(atOrBelow: path) { clear(found) }
     }
 
+    /// Clears the names-not-UTF-8 recorded directly in `directory` but for `keeping` (the
+    /// ones its listing still has): renamed or deleted since.
+    mutating func clearUndecodable(in directory: String, keeping: Set<String>) {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        for (path, entry) in entries
+        where entry.directory.reason == .nameNotUTF8 && !keeping.contains(path) && path.hasPrefix(prefix)
+            && !path.dropFirst(prefix.count).contains("/")
+        {
+            clear(path)
+        }
+    }
+
     /// Clears every entry whose directory no longer exists.
     mutating func clearVanished() {
         // A name that is not UTF-8 is recorded decoded, a path that `lstat` cannot find: it

@@ -11,12 +11,19 @@ package struct UnwatchedDirectory: Sendable, Hashable {
     package var message: String
     /// Whether its contents are compared every poll interval instead (it can be listed).
     package var polled: Bool
+    /// Whether it is a file skipped for its name (``FileSystemWatchError/Code/nameNotUTF8`` in an `.lproj`, or a
+    /// catalog), not a directory: `status` says `"kind":"file"`.
+    package var isFile: Bool
 
     /// Creates a description.
-    package init(path: String, reason: FileSystemWatchError.Code, message: String, polled: Bool) {
+    package init(
+        path: String, reason: FileSystemWatchError.Code, message: String, polled: Bool,
+        isFile: Bool = false
+    ) {
         self.path = path
         self.reason = reason
         self.message = message
         self.polled = polled
+        self.isFile = isFile
     }
 }

@@ -73,7 +73,8 @@ struct UnwatchedLog: Sendable {
                 lines.append(
                     (
                         level,
-                        "\(count) directories are not watched (\(reason.rawValue)): \(group[0].message) "
+                        "\(count) \(group.contains(where: \.isFile) ? "entries" : "directories") are not watched "
+                            + "(\(reason.rawValue)): \(group[0].message) "
                             + "(and \(group.count - 1) more; l10nctl status lists each)\(note)"
                     ))
             }

@@ -1,0 +1,41 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A `.strings` file of 0 bytes: Foundation reads it as an empty table, and so does l10nd,
+/// but a save that truncated the file or a tool that failed leaves the same. Lint reports
+/// it; the daemon, when a file that had keys becomes empty, keeps its last table for the
+/// hold grace, then serves it empty as Foundation would — and says so, in the log and in
+/// `status`, naming the file.
+@Suite struct EmptiedFileTests {
+    @Test func lintReportsAnEmptyStringsFile() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        try root.write("", to: "de.lproj/Localizable.strings")
+        let output = try ProcessRunner.run(
+            PackagePaths.executable("l10nctl"), ["lint", root.path, "--format", "json"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let findings = (object["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "empty-file" }
+        #expect(findings.count == 1, "\(output.stdout)")
+        #expect((findings.first?["file"] as? String)?.hasSuffix("de.lproj/Localizable.strings") == true)
+        #expect(findings.first?["severity"] as? String == "warning")
+        #expect((findings.first?["message"] as? String)?.hasPrefix("the file is empty (0 bytes)") == true)
+    }
+
+    @Test func theDaemonSaysAFileThatHadKeysIsNowEmpty() throws {
+        let f = try FaultTests.Fixture([
+            "en.lproj/Localizable.strings": "\"k\" = \"en\";\n", "de.lproj/Localizable.strings": "\"k\" = \"de\";\n",
+        ])
+        #expect(try f.value("k", "de") == "de")
+        let path = f.path("de.lproj/Localizable.strings")
+        // As a save that truncated it leaves it: opened with O_TRUNC, closed.
+        try f.shell(": > de.lproj/Localizable.strings")
+        // Served empty once the hold grace is over, as Foundation reads it: the key falls back.
+        #expect(try f.eventually { try f.value("k", "de") == "en" })
+        let said = "\(path):1:1: the file is now empty (0 bytes; it had 12)"
+        #expect(try f.errors().contains { $0.hasPrefix("\(path): the file is now empty (0 bytes; it had 12)") })
+        #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
+        #expect(f.daemon.log.contains(said), "\(f.daemon.log)")
+    }
+}
