@@ -56,8 +56,8 @@ import Testing
         let filled = ImportAddsTests.fill(
             po.stdout.components(separatedBy: "\n\n").filter { !$0.contains("msgid \"nowhere\"") }
                 .joined(separator: "\n\n"),
-            // Japanese has `other` alone: the message's msgid is English's `other`.
-            ["Save the file": ["ファイルを保存"], "%ld files": ["%ld 個のファイル"], "Open": ["開く"]])
+            // Japanese has `other` alone; as gettext, the message's msgid is English's singular.
+            ["Save the file": ["ファイルを保存"], "%ld file": ["%ld 個のファイル"], "Open": ["開く"]])
         let file = try root.write(filled, to: "ja-filled.po")
         let imported = try ProcessRunner.run(l10nctl, ["import", root.path + "/r", file])
         #expect(imported.status == 0 && imported.stderr == "3 values changed in 3 files\n", "\(imported)")
