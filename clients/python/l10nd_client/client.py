@@ -479,14 +479,17 @@ class Client:
     def _usable_mapping(self):
         """The mapped generation lookups may answer from now: the one mapped from the current
         connection, unless a newer generation was announced on it; with no connection (the
-        daemon away), the last one mapped."""
+        daemon away), the last one mapped, unless a newer generation was announced on its
+        connection before the daemon went (a change answered, not yet mapped): then no
+        mapping answers unmarked, and the outage's fallback answers (the newer of the last
+        answer and that mapping, marked stale)."""
         mapped = self._mapped
         if mapped is None:
             return None
         connection = self._connection
-        if connection is None:
-            return mapped
         announced_on, announced = self._announced
+        if connection is None:
+            return None if announced_on is mapped.connection and announced > mapped.generation else mapped
         if mapped.connection is not connection or (announced_on is connection and announced > mapped.generation):
             return None
         return mapped
