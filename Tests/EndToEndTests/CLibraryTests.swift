@@ -464,6 +464,19 @@ import Testing
         }
     }
 
+    /// A daemon that hangs before accepting (its socket listens and nothing accepts for 4 s):
+    /// sixteen threads share a client with a 1,000 ms limit, asking a lookup the daemon must
+    /// answer (ja, fr); each call ends within 1,250 ms (`check silent`). Before, a lookup spent
+    /// its limit on the watch connection's subscribe and then its limit again on the lookup
+    /// (2 s; backlog 64), and a connect behind a full backlog (1) waited until the listener
+    /// went (4 s): one deadline per call now bounds the watch, the connects and the lookup.
+    @Test(arguments: ["1", "64"]) func callsToAHungDaemonEndWithinTheirTimeLimit(backlog: String) throws {
+        let output = try Self.run(
+            try Self.plain.get().check, ["silent", "16", "1000", backlog], socket: "/nonexistent")
+        #expect(output.status == 0, "backlog \(backlog): \(output.stdout)\(output.stderr)")
+        #expect(output.stdout == "silent: late=0 other=0 open_late=no\n", "backlog \(backlog): \(output.stdout)")
+    }
+
     /// Resources in `directory` where de has "a" = "A de" and en "a" and "b": what `check
     /// refused`, `check carry` and `check held` expect; their path.
     static func deAndEnResources(in directory: String) throws -> String {

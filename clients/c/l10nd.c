@@ -39,6 +39,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -101,7 +102,9 @@ static int candidates(char out[2][sizeof(((struct sockaddr_un *)0)->sun_path) + 
     return 2;
 }
 
-static int connect_path(const char *path, int *fd_out, int *error_out) {
+/* A listener whose backlog is full (it accepts nothing) holds connect(2) up: waited for at most
+ * wait_ms (SO_SNDTIMEO bounds it on a Unix socket; EAGAIN after), not for ever. */
+static int connect_path(const char *path, int wait_ms, int *fd_out, int *error_out) {
     struct sockaddr_un address = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof address.sun_path) {
         *error_out = ENAMETOOLONG;
@@ -118,7 +121,10 @@ static int connect_path(const char *path, int *fd_out, int *error_out) {
         *error_out = errno;
         return -1;
     }
-    if (connect(fd, (struct sockaddr *)&address, length) != 0) {
+    struct timeval wait = {.tv_sec = wait_ms / 1000, .tv_usec = (wait_ms % 1000) * 1000};
+    if (wait_ms < 1) wait.tv_usec = 1000; /* 0 would mean no limit */
+    if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait) != 0 ||
+        connect(fd, (struct sockaddr *)&address, length) != 0) {
         *error_out = errno;
         close(fd);
         return -1;
@@ -167,8 +173,10 @@ static void group_advice(const char *path, char *out, size_t size) {
                  name);
 }
 
-/* Connects to `fixed`, or by the rule; the message names every path tried. */
-static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
+static int ms_left(const struct timespec *deadline);
+
+/* Connects to `fixed`, or by the rule, before the deadline; the message names every path tried. */
+static int connect_by_rule(const char *fixed, const struct timespec *deadline, int *fd, l10nd_error *err) {
     char paths[2][sizeof(((struct sockaddr_un *)0)->sun_path) + 64];
     int n;
     if (fixed) {
@@ -184,7 +192,10 @@ static int connect_by_rule(const char *fixed, int *fd, l10nd_error *err) {
         path = paths[1];
     }
     int error = 0;
-    if (connect_path(path, fd, &error) == 0) return L10ND_OK;
+    if (connect_path(path, ms_left(deadline), fd, &error) == 0) return L10ND_OK;
+    if (error == EAGAIN || error == EINPROGRESS)
+        return l10nd_fail(err, L10ND_ERR_TIMEOUT, "%sl10nd accepted no connection on %s within the time limit", before,
+                          path);
     if (error == EACCES || error == EPERM) {
         char advice[700];
         group_advice(path, advice, sizeof advice);
@@ -491,7 +502,7 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, l1
     }
     c->input.length = 0;
     int fd;
-    int code = connect_by_rule(c->path, &fd, err);
+    int code = connect_by_rule(c->path, deadline, &fd, err);
     if (code) {
         /* Said at once: a report of in-place misses does not queue behind these attempts. */
         __atomic_store_n(&c->away, 1, __ATOMIC_RELEASE);
@@ -504,7 +515,7 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, l1
     return L10ND_OK;
 }
 
-static void watch(l10nd_client *c);
+static void watch(l10nd_client *c, const struct timespec *deadline);
 
 /* L10N_MODE: direct, else mapped. Another value than mapped or direct is said once per process
  * on standard error, in the Swift client's words (cached, as there, is mapped mode). */
@@ -560,11 +571,11 @@ l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *e
         l10nd_close(c);
         return NULL;
     }
-    watch(c); /* maps now, so the first lookups need no round trip */
+    watch(c, &deadline); /* maps now, so the first lookups need no round trip */
     return c;
 }
 
-static void send_misses(l10nd_client *c, json_object *misses);
+static void send_misses(l10nd_client *c, json_object *misses, const struct timespec *deadline);
 static void say_unreported(l10nd_client *c, int now);
 
 void l10nd_close(l10nd_client *c) {
@@ -576,7 +587,7 @@ void l10nd_close(l10nd_client *c) {
     c->misses = NULL;
     if (held && json_object_object_length(held)) {
         if (c->timeout_ms > CLOSE_FLUSH_MS) c->timeout_ms = CLOSE_FLUSH_MS;
-        send_misses(c, held);
+        send_misses(c, held, NULL);
     } else {
         json_object_put(held);
     }
@@ -662,13 +673,16 @@ static int pause_before_reconnecting(const struct timespec *deadline) {
     return 1;
 }
 
-/* Sends request (an object; its "id" is set here) and waits for its reply. `patient`: a daemon
- * that is not listening is waited for until the time limit (a restart: it replaces its socket
- * file a moment after the old one went away); else it fails at once (what the library asks on
- * its own behalf: a chain, a report of misses). */
-static int call_with(l10nd_client *c, json_object *request, json_object **reply_out, int patient, l10nd_error *err) {
+/* Sends request (an object; its "id" is set here) and waits for its reply, until `deadline`:
+ * the public call's one deadline, kept across reconnects and what the call asked before (the
+ * watch connection's subscribe and map, a chain), so no call takes more than its time limit.
+ * `patient`: a daemon that is not listening is waited for until the deadline (a restart: it
+ * replaces its socket file a moment after the old one went away); else it fails at once (what
+ * the library asks on its own behalf: a chain, a report of misses). */
+static int call_with(l10nd_client *c, json_object *request, json_object **reply_out, int patient,
+                     const struct timespec *call_deadline, l10nd_error *err) {
     *reply_out = NULL;
-    struct timespec deadline = deadline_after(c->timeout_ms);
+    struct timespec deadline = *call_deadline;
     waiter w;
     int resent = 0;
     for (;;) {
@@ -747,8 +761,9 @@ static int call_with(l10nd_client *c, json_object *request, json_object **reply_
     return code;
 }
 
-static int call(l10nd_client *c, json_object *request, json_object **reply_out, l10nd_error *err) {
-    return call_with(c, request, reply_out, 1, err);
+static int call(l10nd_client *c, json_object *request, json_object **reply_out, const struct timespec *deadline,
+                l10nd_error *err) {
+    return call_with(c, request, reply_out, 1, deadline, err);
 }
 
 /* ---- requests and replies ---- */
@@ -938,22 +953,21 @@ static int watch_read(l10nd_client *c, const struct timespec *deadline, json_obj
 }
 
 /* With watch_mu held: sends `request` on the watch connection and waits for its reply. */
-static int watch_ask(l10nd_client *c, const char *request, json_object **reply, int *fds, size_t *fd_count,
-                     l10nd_error *err) {
-    struct timespec deadline = deadline_after(c->timeout_ms);
+static int watch_ask(l10nd_client *c, const char *request, const struct timespec *deadline, json_object **reply,
+                     int *fds, size_t *fd_count, l10nd_error *err) {
     size_t sent;
-    int code = send_all(c->watch_fd, request, strlen(request), &deadline, &sent, err);
-    return code ? code : watch_read(c, &deadline, reply, fds, fd_count, err);
+    int code = send_all(c->watch_fd, request, strlen(request), deadline, &sent, err);
+    return code ? code : watch_read(c, deadline, reply, fds, fd_count, err);
 }
 
 /* With watch_mu held: asks `map` and installs what it hands over. A refusal (a daemon older
  * than 1.6, `unavailable`) or a damaged set leaves lookups to the daemon until the next
  * change; only a broken connection is returned. */
-static int map_now(l10nd_client *c, l10nd_error *err) {
+static int map_now(l10nd_client *c, const struct timespec *deadline, l10nd_error *err) {
     int fds[MAX_DESCRIPTORS];
     size_t fd_count = 0;
     json_object *reply = NULL;
-    int code = watch_ask(c, "{\"op\":\"map\"}\n", &reply, fds, &fd_count, err);
+    int code = watch_ask(c, "{\"op\":\"map\"}\n", deadline, &reply, fds, &fd_count, err);
     l10nd_mapping *m = NULL;
     if (!code) code = check_ok(reply, err);
     if (!code) code = l10nd_mapping_make(reply, fds, fd_count, &m, err); /* closes the descriptors */
@@ -975,11 +989,11 @@ static int map_now(l10nd_client *c, l10nd_error *err) {
 
 /* With watch_mu held: a watch connection to (perhaps another) daemon, subscribed, and its
  * generation mapped. What an earlier daemon said is no longer trusted. */
-static int watch_connect(l10nd_client *c, l10nd_error *err) {
-    int code = connect_by_rule(c->path, &c->watch_fd, err);
+static int watch_connect(l10nd_client *c, const struct timespec *deadline, l10nd_error *err) {
+    int code = connect_by_rule(c->path, deadline, &c->watch_fd, err);
     if (code) return code;
     json_object *reply = NULL;
-    code = watch_ask(c, "{\"op\":\"subscribe\"}\n", &reply, NULL, NULL, err);
+    code = watch_ask(c, "{\"op\":\"subscribe\"}\n", deadline, &reply, NULL, NULL, err);
     if (!code) code = check_ok(reply, err);
     json_object_put(reply);
     if (code) return code;
@@ -990,23 +1004,23 @@ static int watch_connect(l10nd_client *c, l10nd_error *err) {
     __atomic_store_n(&c->no_chains, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&c->announced, 0, __ATOMIC_RELEASE);
     c->refused = -1;
-    return map_now(c, err);
+    return map_now(c, deadline, err);
 }
 
 /* Before a mapped lookup: reads the watch connection's events and maps a newer generation, or
  * (not more often than every WATCH_RETRY_MS) connects it again after l10nd went away. Skipped
  * when another thread is at it: its lookup reads what that thread leaves. */
-static void watch(l10nd_client *c) {
+static void watch(l10nd_client *c, const struct timespec *deadline) {
     if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || pthread_mutex_trylock(&c->watch_mu)) return;
     l10nd_error e = {0};
     int code = L10ND_OK;
     if (c->watch_fd < 0) {
-        if (ms_left(&c->watch_retry) == 0) code = watch_connect(c, &e);
+        if (ms_left(&c->watch_retry) == 0) code = watch_connect(c, deadline, &e);
     } else {
         code = watch_read(c, NULL, NULL, NULL, NULL, &e);
         long long announced = __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE);
         if (!code && (!c->current || l10nd_mapping_generation(c->current) < announced) && c->refused < announced)
-            code = map_now(c, &e);
+            code = map_now(c, deadline, &e);
     }
     if (code) {
         /* l10nd went away: the last generation mapped answers until a new watch maps again. */
@@ -1041,9 +1055,10 @@ static int own_answers(l10nd_client *c, const l10nd_query *q, const char *const 
 /* The daemon's chain for the query (named `name`) in `generation` (of `fingerprint`), asked
  * now and kept: a reference the caller releases, or NULL (the lookup asks the daemon). */
 static l10nd_chain *ask_chain(l10nd_client *c, const l10nd_query *q, long long generation,
-                              l10nd_fingerprint *fingerprint, const char *name, size_t name_length) {
+                              l10nd_fingerprint *fingerprint, const char *name, size_t name_length,
+                              const struct timespec *deadline) {
     json_object *request = base_request("chain", q), *reply = NULL, *ok, *error, *code, *replied;
-    int failed = call_with(c, request, &reply, 0, NULL);
+    int failed = call_with(c, request, &reply, 0, deadline, NULL);
     json_object_put(request);
     if (failed) return NULL;
     l10nd_chain *chain = NULL;
@@ -1127,10 +1142,11 @@ static void hold_key(l10nd_client *c, json_object *list, const char *key, size_t
  * replies: the daemon counts a batch's misses and fallbacks as it counts lookups'. A request
  * that could not reach l10nd (not listening: nothing was sent) is held again for the next
  * report; one that failed otherwise, or while the client closes, is counted as not sent. */
-static void send_misses(l10nd_client *c, json_object *misses) {
+static void send_misses(l10nd_client *c, json_object *misses, const struct timespec *deadline) {
     json_object_object_foreach(misses, name, request) {
         json_object *reply = NULL, *keys;
-        int code = call_with(c, request, &reply, 0, NULL);
+        struct timespec own = deadline_after(c->timeout_ms);
+        int code = call_with(c, request, &reply, 0, deadline ? deadline : &own, NULL);
         if (!code) {
             json_object_put(reply);
             continue;
@@ -1150,7 +1166,7 @@ static void send_misses(l10nd_client *c, json_object *misses) {
  * the missing-key report, and sends what waits when MISS_INTERVAL_MS has passed since the last
  * report. A key noted again before it is sent is sent once. */
 static void report_misses(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
-                          const unsigned char *report) {
+                          const unsigned char *report, const struct timespec *deadline) {
     json_object *batch = base_request("batch", q);
     const char *name = json_object_to_json_string_ext(batch, JSON_C_TO_STRING_PLAIN);
     json_object *due = NULL;
@@ -1172,14 +1188,14 @@ static void report_misses(l10nd_client *c, const l10nd_query *q, const char *con
     }
     pthread_mutex_unlock(&c->miss_mu);
     json_object_put(batch);
-    if (due) send_misses(c, due);
+    if (due) send_misses(c, due, deadline);
 }
 
 /* Every key along the daemon's chain for the query from the mapped generation: 1 when each
  * is answered in place (results filled as the daemon would: value, found, lang), 0 when the
  * daemon must answer. */
 static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
-                         l10nd_result *results, l10nd_error *e) {
+                         l10nd_result *results, const struct timespec *deadline, l10nd_error *e) {
     if (__atomic_load_n(&c->no_chains, __ATOMIC_ACQUIRE)) return 0;
     pthread_rwlock_rdlock(&c->map_lock);
     long long generation = c->current ? l10nd_mapping_generation(c->current) : -1;
@@ -1194,7 +1210,7 @@ static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *cons
     char *name = l10nd_chain_name(q, &name_length);
     unsigned char *report = calloc(key_count ? key_count : 1, 1);
     l10nd_chain *chain = name && report ? l10nd_chains_get(&c->chains, fingerprint, name, name_length) : NULL;
-    if (!chain && name && report) chain = ask_chain(c, q, generation, fingerprint, name, name_length);
+    if (!chain && name && report) chain = ask_chain(c, q, generation, fingerprint, name, name_length, deadline);
     free(name);
     l10nd_fingerprint_release(fingerprint);
     int answered = chain != NULL, reported = 0;
@@ -1215,7 +1231,7 @@ static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *cons
     if (!answered)
         for (size_t i = 0; i < key_count; i++) l10nd_result_free(&results[i]);
     else if (reported)
-        report_misses(c, q, keys, key_count, report);
+        report_misses(c, q, keys, key_count, report, deadline);
     free(report);
     return answered;
 }
@@ -1223,12 +1239,12 @@ static int chain_answers(l10nd_client *c, const l10nd_query *q, const char *cons
 /* Each of `keys` from the mapped generation: 1 when every one is answered in place (results
  * filled), 0 when the daemon must answer (a count, arguments, a plural entry...). */
 static int mapped_answers(l10nd_client *c, const l10nd_query *q, const char *const *keys, size_t key_count,
-                          l10nd_result *results) {
+                          l10nd_result *results, const struct timespec *deadline) {
     if (!__atomic_load_n(&c->mapped, __ATOMIC_ACQUIRE) || q->count || q->arg_count) return 0;
-    watch(c);
+    watch(c, deadline);
     l10nd_error e = {0};
     int answered = own_answers(c, q, keys, key_count, results, &e);
-    if (!answered && !e.code) answered = chain_answers(c, q, keys, key_count, results, &e);
+    if (!answered && !e.code) answered = chain_answers(c, q, keys, key_count, results, deadline, &e);
     if (e.code) { /* a damaged segment: said by l10nd_mapping_state, and the daemon answers */
         pthread_mutex_lock(&c->watch_mu);
         c->map_error = e;
@@ -1246,14 +1262,16 @@ int l10nd_set_mapped(l10nd_client *c, int mapped) {
         install(c, NULL);
         pthread_mutex_unlock(&c->watch_mu);
     } else {
-        watch(c);
+        struct timespec deadline = deadline_after(c->timeout_ms);
+        watch(c, &deadline);
     }
     return L10ND_OK;
 }
 
 int l10nd_mapping_state(l10nd_client *c, long long *generation, l10nd_error *err) {
     if (!c || !generation) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "client and generation are required");
-    watch(c);
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    watch(c, &deadline);
     pthread_rwlock_rdlock(&c->map_lock);
     const l10nd_mapping *m = c->current;
     *generation = m && l10nd_mapping_generation(m) >= __atomic_load_n(&c->announced, __ATOMIC_ACQUIRE)
@@ -1274,13 +1292,15 @@ int l10nd_lookup(l10nd_client *c, const l10nd_query *q, l10nd_result *result, l1
     if (result) memset(result, 0, sizeof *result);
     if (!c || !q || !q->key || !result) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "client, query, key and result are required");
     if (q->count && !valid_count(q->count)) return l10nd_fail(err, L10ND_ERR_ARGUMENT, "count \"%.100s\" is not a decimal number", q->count);
-    if (mapped_answers(c, q, &q->key, 1, result)) return L10ND_OK;
+    /* One deadline for the whole call: the watch's reconnect and map, a chain asked, the lookup. */
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    if (mapped_answers(c, q, &q->key, 1, result, &deadline)) return L10ND_OK;
     json_object *request = base_request("lookup", q);
     json_object_object_add(request, "key", json_object_new_string(q->key));
     if (q->count) json_object_object_add(request, "count", json_object_new_string(q->count));
     int code = q->arg_count ? add_args(request, "args", q->args, q->arg_count, err) : L10ND_OK;
     json_object *reply = NULL;
-    if (!code) code = call(c, request, &reply, err);
+    if (!code) code = call(c, request, &reply, &deadline, err);
     json_object_put(request);
     if (code) return code;
     code = read_lookup_reply(reply, q->arg_count > 0, result, err);
@@ -1304,12 +1324,13 @@ int l10nd_batch(l10nd_client *c, const l10nd_query *q, const char *const *keys, 
         }
         json_object_array_add(list, json_object_new_string(keys[i]));
     }
-    if (mapped_answers(c, q, keys, key_count, results)) {
+    struct timespec deadline = deadline_after(c->timeout_ms);
+    if (mapped_answers(c, q, keys, key_count, results, &deadline)) {
         json_object_put(request);
         return L10ND_OK;
     }
     json_object *reply = NULL;
-    int code = call(c, request, &reply, err);
+    int code = call(c, request, &reply, &deadline, err);
     json_object_put(request);
     if (code) return code;
     code = read_batch_reply(reply, key_count, results, err);
@@ -1331,9 +1352,9 @@ static int subscribe_on(l10nd_subscription *s, l10nd_error *err) {
     if (s->fd >= 0) close(s->fd);
     s->fd = -1;
     s->input.length = 0;
-    int code = connect_by_rule(s->path, &s->fd, err);
-    if (code) return code;
     struct timespec deadline = deadline_after(s->timeout_ms);
+    int code = connect_by_rule(s->path, &deadline, &s->fd, err);
+    if (code) return code;
     static const char request[] = "{\"op\":\"subscribe\"}\n";
     size_t sent;
     if ((code = send_all(s->fd, request, sizeof request - 1, &deadline, &sent, err))) return code;

@@ -40,8 +40,11 @@ typedef struct l10nd_client l10nd_client;
  * it) if it exists; else /run/l10nd/l10nd.sock. timeout_ms is each call's time limit
  * (0 = 5000), kept by every thread's call also while the daemon is away (a call that needs
  * it tries to connect until then, then returns L10ND_ERR_CONNECT). Returns NULL with err filled when no daemon answers. In mapped mode (the
- * default, below) it also opens the watch connection and maps the daemon's segments, waiting
- * at most timeout_ms for them; a failure there only leaves lookups to the daemon. */
+ * default, below) it also opens the watch connection and maps the daemon's segments, within
+ * the same timeout_ms; a failure there only leaves lookups to the daemon. A call has one
+ * deadline for all it does (reconnecting the watch, mapping, asking a chain, connecting, the
+ * request): a daemon that accepts no connection or answers nothing costs it timeout_ms, not
+ * more. */
 l10nd_client *l10nd_open(const char *socket_path, int timeout_ms, l10nd_error *err);
 /* Closes the connection and frees the client. No call may be running on it. */
 void l10nd_close(l10nd_client *client);

@@ -34,6 +34,10 @@
  *   check outage PID THREADS LIMIT     THREADS threads share a client (time limit LIMIT ms), asking lookups
  *                                      one after another; the daemon PID is killed: for 3 limits more,
  *                                      each call fails, naming the socket, within its own limit (+250 ms)
+ *   check silent THREADS LIMIT BACKLOG a socket that is listened on (BACKLOG) but never accepted on for
+ *                                      4 s: THREADS threads share a client (time limit LIMIT ms) asking a
+ *                                      lookup the daemon must answer (ja, fr): each call ends within its
+ *                                      one limit (+250 ms), across the watch's reconnects and its own
  *   check mapped DIR THREADS PER       mapped lookups while a writer rewrites DIR's 8 languages (each
  *                                      LANG.lproj/Localizable.strings: "key N" = "LANG value N vV"; v0 at
  *                                      the start): every answer is the caller's key and language, never
@@ -940,17 +944,18 @@ static int held(pid_t daemon) {
 
 typedef struct outage_thread {
     l10nd_client *client;
+    const l10nd_query *query;
     int limit;
+    int hung;                        /* a daemon that answers nothing: L10ND_ERR_TIMEOUT is expected */
     const int *stop;                 /* atomic: set when the outage has lasted long enough */
     long calls, answered, unreachable, other, late;
     char first_problem[700];
 } outage_thread;
 
-/* Asked lookups (a count: none answered in place), one after another until *stop, each timed. */
+/* The thread's query asked, one after another until *stop, each timed. */
 static void *outage_lookups(void *argument) {
     outage_thread *t = argument;
-    const char *de[] = {"de"};
-    l10nd_query q = {.key = "保存", .languages = de, .language_count = 1, .count = "1"};
+    const l10nd_query q = *t->query;
     while (!__atomic_load_n(t->stop, __ATOMIC_ACQUIRE)) {
         l10nd_result r;
         l10nd_error err = {0};
@@ -964,7 +969,7 @@ static void *outage_lookups(void *argument) {
         t->answered += !code;
         t->unreachable += code == L10ND_ERR_CONNECT;
         /* A request in flight when the daemon died fails with L10ND_ERR_IO. */
-        int other = code && code != L10ND_ERR_CONNECT && code != L10ND_ERR_IO, late = ms > t->limit + 250;
+        int other = code && code != L10ND_ERR_CONNECT && code != L10ND_ERR_IO && !(t->hung && code == L10ND_ERR_TIMEOUT), late = ms > t->limit + 250;
         t->other += other;
         t->late += late;
         if ((other || late || getenv("CHECK_VERBOSE")) && !t->first_problem[0])
@@ -972,6 +977,79 @@ static void *outage_lookups(void *argument) {
                      code ? err.message : "answered");
     }
     return NULL;
+}
+
+/* THREADS threads asking `q` of `client` (outage_lookups) until *stop. */
+static outage_thread *start_lookups(l10nd_client *client, const l10nd_query *q, int threads, int limit, int hung,
+                                    const int *stop, pthread_t **ids) {
+    outage_thread *runs = calloc((size_t)threads, sizeof *runs);
+    *ids = calloc((size_t)threads, sizeof **ids);
+    for (int i = 0; i < threads; i++) {
+        runs[i] = (outage_thread){.client = client, .query = q, .limit = limit, .hung = hung, .stop = stop};
+        pthread_create(&(*ids)[i], NULL, outage_lookups, &runs[i]);
+    }
+    return runs;
+}
+
+/* Joins start_lookups' threads (printing each one's first problem), sums their counts into
+ * `total`, and frees them. */
+static void join_lookups(outage_thread *runs, pthread_t *ids, int threads, outage_thread *total) {
+    for (int i = 0; i < threads; i++) {
+        pthread_join(ids[i], NULL);
+        if (runs[i].first_problem[0]) printf("thread %d: %s\n", i, runs[i].first_problem);
+        total->calls += runs[i].calls;
+        total->unreachable += runs[i].unreachable;
+        total->other += runs[i].other;
+        total->late += runs[i].late;
+    }
+    free(runs);
+    free(ids);
+}
+
+/* A daemon that hangs before accepting: the socket listens (`backlog`) and no one accepts for
+ * 4 s. Before, a lookup spent its limit on the watch connection's subscribe, then as much again
+ * on the lookup itself (2 limits: a long backlog shows it), and a connect behind a full backlog
+ * (1: full after the client's two connections) waited until the listener went away. Every call
+ * must end within its one limit (+250 ms). */
+static int silent(int threads, int limit, int backlog) {
+    char path[108];
+    snprintf(path, sizeof path, "/tmp/l10nd-check-silent-%d.sock", (int)getpid());
+    unlink(path);
+    int listener = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un address = {.sun_family = AF_UNIX};
+    snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, backlog)) {
+        printf("listener: %s\n", strerror(errno));
+        return 1;
+    }
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    l10nd_error err = {0};
+    l10nd_client *client = l10nd_open(path, limit, &err);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long open_ms = (end.tv_sec - start.tv_sec) * 1000 + (end.tv_nsec - start.tv_nsec) / 1000000;
+    if (!client) {
+        printf("open: %s\n", err.message);
+        return 1;
+    }
+    /* A lookup the daemon must answer: nothing is mapped. */
+    const char *languages[] = {"ja", "fr"};
+    const l10nd_query q = {.key = "保存", .languages = languages, .language_count = 2};
+    int stop = 0;
+    pthread_t *ids;
+    outage_thread *runs = start_lookups(client, &q, threads, limit, 1, &stop, &ids);
+    sleep(4);
+    close(listener); /* the hung daemon goes: what still waits behind it is released */
+    unlink(path);
+    usleep((useconds_t)limit * 1000);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    outage_thread total = {0};
+    join_lookups(runs, ids, threads, &total);
+    int open_late = open_ms > limit + 250;
+    printf("silent: late=%ld other=%ld open_late=%s\n", total.late, total.other, open_late ? "yes" : "no");
+    if (getenv("CHECK_VERBOSE")) printf("calls=%ld open=%ld ms\n", total.calls, open_ms);
+    l10nd_close(client);
+    return total.late || total.other || open_late || total.calls < threads;
 }
 
 /* Issue 22: THREADS threads share a client with a LIMIT ms time limit, each asking lookups one
@@ -986,13 +1064,12 @@ static int outage(pid_t daemon, int threads, int limit) {
         printf("before the outage: %s\n", err.message);
         return 1;
     }
+    /* Asked lookups (a count: none answered in place). */
+    const char *de[] = {"de"};
+    const l10nd_query q = {.key = "保存", .languages = de, .language_count = 1, .count = "1"};
     int stop = 0;
-    outage_thread *runs = calloc((size_t)threads, sizeof *runs);
-    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
-    for (int i = 0; i < threads; i++) {
-        runs[i] = (outage_thread){.client = client, .limit = limit, .stop = &stop};
-        pthread_create(&ids[i], NULL, outage_lookups, &runs[i]);
-    }
+    pthread_t *ids;
+    outage_thread *runs = start_lookups(client, &q, threads, limit, 0, &stop, &ids);
     usleep(100000);
     if (kill(daemon, SIGKILL)) {
         printf("kill: %s\n", strerror(errno));
@@ -1001,21 +1078,13 @@ static int outage(pid_t daemon, int threads, int limit) {
     for (int tries = 0; tries < 1000 && !dead(daemon); tries++) usleep(10000);
     usleep((useconds_t)limit * 3000);
     __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
-    long calls = 0, unreachable = 0, other = 0, late = 0;
-    for (int i = 0; i < threads; i++) {
-        pthread_join(ids[i], NULL);
-        if (runs[i].first_problem[0]) printf("thread %d: %s\n", i, runs[i].first_problem);
-        calls += runs[i].calls;
-        unreachable += runs[i].unreachable;
-        other += runs[i].other;
-        late += runs[i].late;
-    }
-    printf("outage: late=%ld other=%ld unreachable=%s\n", late, other, unreachable >= 2L * threads ? "yes" : "no");
-    if (getenv("CHECK_VERBOSE")) printf("calls=%ld unreachable=%ld\n", calls, unreachable);
-    free(runs);
-    free(ids);
+    outage_thread total = {0};
+    join_lookups(runs, ids, threads, &total);
+    printf("outage: late=%ld other=%ld unreachable=%s\n", total.late, total.other,
+           total.unreachable >= 2L * threads ? "yes" : "no");
+    if (getenv("CHECK_VERBOSE")) printf("calls=%ld unreachable=%ld\n", total.calls, total.unreachable);
     l10nd_close(client);
-    return late || other || unreachable < 2L * threads;
+    return total.late || total.other || total.unreachable < 2L * threads;
 }
 
 /* One client shared across fork(2) while 4 threads of the parent look up with it: each of 3
@@ -1092,6 +1161,7 @@ int main(int argc, char **argv) {
     if (argc >= 2 && !strcmp(argv[1], "errors")) return errors();
     if (argc >= 4 && !strcmp(argv[1], "carry")) return carry((pid_t)atol(argv[2]), argv[3]);
     if (argc >= 3 && !strcmp(argv[1], "held")) return held((pid_t)atol(argv[2]));
+    if (argc >= 4 && !strcmp(argv[1], "silent")) return silent(atoi(argv[2]), atoi(argv[3]), argc >= 5 ? atoi(argv[4]) : 1);
     if (argc >= 5 && !strcmp(argv[1], "outage")) return outage((pid_t)atol(argv[2]), atoi(argv[3]), atoi(argv[4]));
     if (argc >= 4 && !strcmp(argv[1], "refused")) return refused((pid_t)atol(argv[2]), argv[3]);
     if (argc >= 3 && !strcmp(argv[1], "parity")) return parity(argv[2], argc >= 4 ? (pid_t)atol(argv[3]) : 0);
