@@ -19,6 +19,14 @@ extension TranslationImport {
     /// source text when exactly one unit has it.
     public static func read(_ entries: [XLIFFDocument.Entry], into project: TranslationProject) -> Reading {
         var reading = Reading()
+        // A unit with two `<target>`s has no one translation: neither is written, and the
+        // import fails naming it (an XML reader would silently keep the last).
+        for entry in entries where entry.targetCount > 1 {
+            reading.unplaced.append(
+                "\(entry.original): unit \"\(entry.id)\" has \(entry.targetCount) <target> elements; "
+                    + "none of them is written (keep one)")
+        }
+        let entries = entries.filter { $0.targetCount <= 1 }
         // An empty or deleted `<target>` is no translation: an import never removes one, but
         // a translator who emptied it meant something, so the kept value is named.
         for entry in entries where entry.target.isEmpty {

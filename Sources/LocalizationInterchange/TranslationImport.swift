@@ -219,13 +219,17 @@ public enum TranslationImport {
     /// Why `text`'s placeholders cannot replace those of `unit`'s source, under the styles
     /// the file's sources use, or `nil`: a plural form may leave out an argument (`one` = "a
     /// file"), as lint allows. A catalog unit whose source is its key stands in for a text
-    /// nobody wrote: its placeholders say nothing, unless the key has some.
+    /// nobody wrote: its placeholders say nothing, unless the key has some. A `.stringsdict`
+    /// format whose variables take other arguments than the source's swaps the counts.
     static func formatProblem(_ text: String, of unit: TranslationUnit, in file: TranslationFile) -> String? {
         let styles = PlaceholderStyles.detected(in: file.units.map(\.source))
         if file.kind == .stringCatalog, unit.source == unit.id, FormatSpecifier.parse(unit.id).isEmpty { return nil }
         if unit.category != nil {
             let other = file.units.first { $0.pluralGroup == unit.pluralGroup && $0.category == .other }?.source
             return styles.formMismatch([unit.source, other].compactMap { $0 }, text)
+        }
+        if case .stringsDictFormat = unit.address, let problem = PluralVariableOrder.problem(unit.source, text) {
+            return problem
         }
         return styles.mismatch(unit.source, text)
     }

@@ -67,8 +67,10 @@ public enum XLIFFDocument {
         public var hints: [String] = []
         /// The hash of the unit's translation when it was exported (``TranslationBase``).
         public var base: String?
+        /// How many `<target>`s the unit has: more than one is ambiguous, and none is used.
+        var targetCount = 0
         /// Whether the unit has a `<target>`.
-        var hasTarget = false
+        var hasTarget: Bool { targetCount > 0 }
     }
 
     /// The namespace of XLIFF 1.2, the version read; a document without a namespace is read
@@ -273,7 +275,7 @@ public enum XLIFFDocument {
                 base = nil
             case "target":
                 unit?.target = target ?? ""
-                unit?.hasTarget = true
+                unit?.targetCount += 1
                 target = nil
             case "trans-unit":
                 // A unit without a `<target>` is kept too: when the files translate it, the

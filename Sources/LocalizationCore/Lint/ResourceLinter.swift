@@ -499,6 +499,15 @@ public enum ResourceLinter {
                         "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
                         related: original.location, key: key))
             }
+            if let originalFormat = original.entry.plural?.format, let format = translated.entry.plural?.format,
+                let problem = PluralVariableOrder.problem(originalFormat, format)
+            {
+                findings.append(
+                    LintFinding(
+                        .placeholderMismatch, at: translated.location,
+                        "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
+                        related: original.location, key: key))
+            }
             findings += formFindings(
                 key, translated.entry, of: original.entry, styles: styles,
                 at: translation.variableLocations[key] ?? [:], else: translated.location,
