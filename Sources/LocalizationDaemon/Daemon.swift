@@ -438,7 +438,9 @@ package final class Daemon: Sendable {
                     generation: summary.generation,
                     changes: summary.changes.map { WireTableChange(language: $0.language, table: $0.table) }))
         }
-        for line in FileErrorLog.lines(for: summary.newErrors, kept: true) { logger.warning(line) }
+        for line in FileErrorLog.lines(
+            for: summary.newErrors, kept: true, unserved: summary.unservedErrorFiles)
+        { logger.warning(line) }
         for error in summary.newLostEntries {
             logger.warning(error.rule == .emptyFile ? "\(error)" : "\(error) (the rest of the file is served)")
         }

@@ -176,6 +176,36 @@ import Testing
         #expect(f.daemon.log.contains("out of memory"), "the log does not say it")
     }
 
+    /// The outside tester's case: a catalog of many small values (40,000 keys in 4 languages,
+    /// laid out like Xcode, 27 MB) whose parse takes more than its file's size suggests.
+    /// With 116 MB more than `VmData` (the read's check passes from about 111 MB; the parse
+    /// fits from about 122 in a debug build), the old estimate (its tape and the file again)
+    /// let it start, and an allocation failed: SIGABRT. It must be refused instead.
+    @Test func aCatalogOfManySmallValuesIsRefusedWhenItsParseWouldNotFit() throws {
+        let f = try Fixture()
+        defer { f.expectStillRunning() }
+        try f.limitData(room: 116 << 20)
+        var text = "{\n  \"sourceLanguage\": \"en\",\n  \"strings\": {"
+        for index in 0..<40_000 {
+            text += index == 0 ? "\n" : ",\n"
+            text += "    \"key.\(index)\": {\n      \"localizations\": {"
+            for (number, lang) in ["en", "fr", "de", "ja"].enumerated() {
+                text += number == 0 ? "\n" : ",\n"
+                text += "        \"\(lang)\": {\n          \"stringUnit\": {\n"
+                text += "            \"state\": \"translated\",\n"
+                text += "            \"value\": \"value number \(index) with a few words in \(lang)\"\n"
+                text += "          }\n        }"
+            }
+            text += "\n      }\n    }"
+        }
+        text += "\n  },\n  \"version\": \"1.0\"\n}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: f.resources.path + "/Big.xcstrings"), options: .atomic)
+        let errors = try f.outOfMemoryError()
+        #expect(errors == nil, "no out-of-memory error: \(errors ?? [])")
+        try #require(f.daemon.process.isRunning, "l10nd ended: \(f.daemon.log.suffix(2000))")
+        #expect(try f.value("marker", table: "Big") == "big 0", "the catalog's last good table is not served")
+    }
+
     /// A large file that would not even fit to be read (less room than its size: the read's
     /// buffer is the file's size) is not read: several saves of it under that limit each fail
     /// it with an "out of memory" error, its last good table is served, and l10nd does not

@@ -28,4 +28,19 @@ import Testing
                     + "l10nctl status lists each)"
             ])
     }
+
+    /// A file with no last good table (its root switched away and back, then refused) is not
+    /// said to be "still served"; a burst holding one does not say its files are.
+    @Test func aFileWithNoLastGoodVersionIsNotSaidToBeServed() {
+        let big = ResourceParseError.unreadable("/r/Big.xcstrings", reason: "out of memory")
+        let other = ResourceParseError.unreadable("/r/Other.xcstrings", reason: "out of memory")
+        #expect(
+            FileErrorLog.lines(for: [big], kept: true, unserved: ["/r/Big.xcstrings"]) == [
+                "/r/Big.xcstrings:1:1: cannot be read: out of memory (it has no last good version: nothing of it is served)"
+            ])
+        #expect(
+            FileErrorLog.lines(for: [big, other], kept: true, unserved: ["/r/Big.xcstrings"]) == [
+                "/r: cannot be read: out of memory, 2 files under it (first /r/Big.xcstrings; l10nctl status lists each)"
+            ])
+    }
 }

@@ -44,11 +44,21 @@ import Testing
         #expect(store.snapshot.generation == 1)
     }
 
+    /// A file broken from its first save has no last good table: the refresh says so, and
+    /// the log does not call it still served.
+    @Test func aFileBrokenFromItsFirstSaveIsNamedUnserved() throws {
+        let path = try root.write("\"k\" = ", to: "ja.lproj/New.strings")
+        let broken = store.refresh(paths: [path])
+        #expect(broken.newErrors.map(\.location.file) == [path])
+        #expect(broken.unservedErrorFiles == [path])
+    }
+
     @Test func aBrokenFileKeepsItsLastGoodTableUntilFixed() throws {
         let path = try root.write("\"k\" = \"ja 3\"\n\"same\" = ", to: "ja.lproj/Localizable.strings")
         let broken = store.refresh(paths: [path])
         #expect(broken.changes.isEmpty)
         #expect(broken.newErrors.count == 1)
+        #expect(broken.unservedErrorFiles.isEmpty, "its last good table is served")
         #expect(try value("k", "ja") == "ja 1")
         #expect(store.snapshot.errors.first?.location.file == path)
         try root.write(#""k" = "ja 3";"#, to: "ja.lproj/Localizable.strings")

@@ -12,9 +12,14 @@ import LocalizationCore
 /// ```
 enum FileErrorLog {
     /// The lines for `errors`, in file order; `kept` says the last good versions are still
-    /// served (a refresh), not nothing yet (the first load).
-    static func lines(for errors: [ResourceParseError], kept: Bool) -> [String] {
-        let keptNote = kept ? " (the last good version is still served)" : ""
+    /// served (a refresh), not nothing yet (the first load), except for the files in
+    /// `unserved`, which have none (a root switched away and back): said so, not "still served".
+    static func lines(for errors: [ResourceParseError], kept: Bool, unserved: Set<String> = []) -> [String] {
+        func keptNote(_ file: String) -> String {
+            guard kept else { return "" }
+            return unserved.contains(file)
+                ? " (it has no last good version: nothing of it is served)" : " (the last good version is still served)"
+        }
         let sorted = errors.sorted { ($0.location.file ?? "") < ($1.location.file ?? "") }
         var alike: [String: [String]] = [:]
         for error in sorted where isWholeFileFailure(error) {
@@ -23,14 +28,15 @@ enum FileErrorLog {
         var lines: [String] = []
         for error in sorted {
             guard isWholeFileFailure(error), let files = alike[error.message], files.count > 1 else {
-                lines.append("\(error)\(keptNote)")
+                lines.append("\(error)\(keptNote(error.location.file ?? ""))")
                 continue
             }
             // Said once, at the first of its files.
             guard files.first == error.location.file ?? "" else { continue }
             lines.append(
                 "\(sharedDirectory(of: files)): \(error.message), \(files.count) files under it (first \(files[0])"
-                    + (kept ? "; the last good versions are still served" : "") + "; l10nctl status lists each)")
+                    + (kept && unserved.isDisjoint(with: files) ? "; the last good versions are still served" : "")
+                    + "; l10nctl status lists each)")
         }
         return lines
     }

@@ -15,29 +15,44 @@ enum ParseMemory {
     private static let reserved = Atomic<Int>(0)
 
     /// About how much parsing `bytes` as `kind` takes at its peak, the bytes themselves not
-    /// counted (they are read already). A String Catalog: its tape, 16 bytes a JSON value
-    /// (each counted by the `{ [ , :` before it, an upper bound), in an array reserved at
-    /// one value per 12 bytes and doubled while short (the old one held during the copy),
-    /// then its model, about the file again: 3.3 times the file with the bytes for Xcode's
-    /// layout (measured 3.1 times, RELIABILITY.md), up to 9 times for dense JSON. A `.strings`
-    /// file is its bytes with spans; a `.stringsdict` file goes through a plist model.
+    /// counted (they are read already): an upper bound, so that a parse that could fail is
+    /// refused (a failed allocation ends the process). The model costs more for many small
+    /// values than for few big ones, so it is counted both by bytes and by strings (a `"`
+    /// pair each: heap storage, a table entry). Measured peak `VmData` growth (RELIABILITY.md),
+    /// net of the bytes: 2.5 to 2.9 times the file for catalogs of many small values and of
+    /// few big ones, 2.7 for a `.strings` file of small lines; sampled, so short peaks are
+    /// missed (40,000 keys in 4 languages, 27 MB, ended the process with 90 MB of room in a
+    /// release build, 116 in a debug one).
+    /// A String Catalog: its tape, 16 bytes a JSON value (each counted by the `{ [ , :`
+    /// before it, an upper bound), in an array reserved at one value per 12 bytes and doubled
+    /// while short (the old one held during the copy), then its model and table: 3 times the
+    /// file and 32 bytes a string. A `.strings` file: twice the file and 48 bytes a string; a
+    /// `.stringsdict` file goes through a plist model, 3 times the file and 48 bytes a string.
     static func estimate(_ bytes: [UInt8], kind: ResourceFile.Kind) -> Int {
-        switch kind {
-        case .strings: return bytes.count
-        case .stringsDict: return bytes.count * 3
-        case .stringCatalog:
-            let values = bytes.withUnsafeBufferPointer { bytes in
-                var count = 0
-                for byte in bytes where byte == 0x2C || byte == 0x3A || byte == 0x5B || byte == 0x7B { count += 1 }
-                return count
+        let (values, quotes) = bytes.withUnsafeBufferPointer { bytes in
+            var values = 0
+            var quotes = 0
+            for byte in bytes {
+                switch byte {
+                case 0x2C, 0x3A, 0x5B, 0x7B: values += 1
+                case 0x22: quotes += 1
+                default: break
+                }
             }
+            return (values, quotes)
+        }
+        let strings = quotes / 2 + 1
+        switch kind {
+        case .strings: return bytes.count * 2 + strings * 48
+        case .stringsDict: return bytes.count * 3 + strings * 48
+        case .stringCatalog:
             var capacity = bytes.count / 12 + 16
             var peak = capacity
             while capacity < values {
                 peak = capacity * 3
                 capacity *= 2
             }
-            return peak * 16 + bytes.count
+            return peak * 16 + bytes.count * 3 + strings * 32
         }
     }
 
@@ -45,9 +60,9 @@ enum ParseMemory {
     /// reading it: a String Catalog's tape array as first reserved, and its model.
     static func leastEstimate(ofFileOf size: Int, kind: ResourceFile.Kind) -> Int {
         switch kind {
-        case .strings: size
+        case .strings: size * 2
         case .stringsDict: size * 3
-        case .stringCatalog: (size / 12 + 16) * 16 + size
+        case .stringCatalog: (size / 12 + 16) * 16 + size * 3
         }
     }
 

@@ -280,6 +280,7 @@ package final class ResourceStore: Sendable {
         var touched: [String: LoadedFile?] = [:]
         var parsed = 0
         var newErrors: [ResourceParseError] = []
+        var unservedErrorFiles: Set<String> = []
         var newLostEntries: [ResourceParseError] = []
         let resolved = roots.map(Self.realPath)
         let targets = self.targets(paths, resolved: resolved, state: state)
@@ -315,6 +316,7 @@ package final class ResourceStore: Sendable {
                     newErrors.append(error)
                     let keepsOld = old?.file == outcome.file
                     outcome.content = keepsOld ? old?.content : nil
+                    if outcome.content == nil { unservedErrorFiles.insert(outcome.file.path) }
                     // What the kept table was read from: an emptied file is still held.
                     outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
                 } else {
@@ -346,7 +348,8 @@ package final class ResourceStore: Sendable {
             || rootErrorsBefore != state.rootErrors
         let summary = ChangeSummary(
             generation: state.generation, changes: changes.sorted(), filesParsed: parsed, newErrors: newErrors,
-            heldFiles: reading.heldFiles.sorted(), newLostEntries: newLostEntries,
+            unservedErrorFiles: unservedErrorFiles, heldFiles: reading.heldFiles.sorted(),
+            newLostEntries: newLostEntries,
             newRootErrors: state.rootErrors.filter { rootErrorsBefore[$0.key] != $0.value }.map(\.value).sorted {
                 $0.description < $1.description
             })

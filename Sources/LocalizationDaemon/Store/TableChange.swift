@@ -29,6 +29,9 @@ package struct ChangeSummary: Sendable, Hashable {
     package var filesParsed: Int
     /// The parse errors the refresh found (each file keeps its last good table).
     package var newErrors: [ResourceParseError]
+    /// The files among ``newErrors`` that have no last good table to keep (never parsed, or
+    /// a root switched away and back): none of them is served.
+    package var unservedErrorFiles: Set<String> = []
     /// Files found empty where they had content, whose last table is kept for now: refresh
     /// them again once the store's `holdGrace` has passed.
     package var heldFiles: [String] = []
@@ -50,6 +53,7 @@ extension ChangeSummary {
         changes = Set(changes).union(later.changes).sorted()
         filesParsed += later.filesParsed
         newErrors += later.newErrors
+        unservedErrorFiles.formUnion(later.unservedErrorFiles)
         heldFiles = later.heldFiles
         newRootErrors += later.newRootErrors
     }
