@@ -1,4 +1,5 @@
 import CommandLineHelp
+import LocalizationCore
 
 /// `--table NAME` as `get` and `missing` take it: a table's name (`Localizable`, `Settings`),
 /// the file name without `.strings`, never a path.
@@ -15,8 +16,10 @@ enum TableArgument {
         return name
     }
 
-    /// `l10nctl: error`'s text for a table no language has: the ones there are.
+    /// `l10nctl: error`'s text for a table no language has: the ones there are, each name
+    /// escaped (a table is a file name, and may hold an escape sequence or a newline).
     static func unknown(_ name: String, served: [String], in place: String) -> String {
-        "\(place) has no table '\(name)' in any language (its tables: \(served.joined(separator: ", ")))"
+        "\(place) has no table '\(DisplayText.escaped(name))' in any language "
+            + "(its tables: \(served.map(DisplayText.escaped).joined(separator: ", ")))"
     }
 }

@@ -38,4 +38,52 @@ import Testing
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
         #expect(f.daemon.log.contains(said), "\(f.daemon.log)")
     }
+
+    /// Cleared but not to 0 bytes (an outside tester's find: these were served empty with
+    /// no word): what the file holds, as printf writes it, and as the warning names it.
+    static let cleared: [(printf: String, holds: String)] = [
+        ("\\n", "only a newline, 1 byte"), ("\\357\\273\\277", "only a UTF-8 byte order mark, 3 bytes"),
+        ("\\377\\376", "only a UTF-16 byte order mark, 2 bytes"), ("/* gone */\\n", "only comments, 11 bytes"),
+    ]
+
+    @Test func lintReportsAStringsFileWithOnlyANewlineABOMOrComments() throws {
+        let root = try TemporaryDirectory()
+        try root.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
+        let languages = ["de", "fr", "it", "ja"]
+        for (index, cleared) in Self.cleared.enumerated() {
+            try root.write("", to: "\(languages[index]).lproj/Localizable.strings")
+            _ = try ProcessRunner.run(
+                "/bin/sh", ["-c", "printf '\(cleared.printf)' > \(languages[index]).lproj/Localizable.strings"],
+                currentDirectory: root.path)
+        }
+        let output = try ProcessRunner.run(
+            PackagePaths.executable("l10nctl"), ["lint", root.path, "--format", "json"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let findings = (object["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "empty-file" }
+        #expect(findings.count == Self.cleared.count, "\(output.stdout)")
+        for (index, cleared) in Self.cleared.enumerated() {
+            let finding = findings.first {
+                ($0["file"] as? String)?.hasSuffix("\(languages[index]).lproj/Localizable.strings") == true
+            }
+            #expect(
+                (finding?["message"] as? String)?.hasPrefix("the file holds no entries (\(cleared.holds))") == true,
+                "\(output.stdout)")
+        }
+    }
+
+    @Test(arguments: 0..<4) func theDaemonSaysAFileThatHadKeysNowHoldsNoEntries(case index: Int) throws {
+        let cleared = Self.cleared[index]
+        let f = try FaultTests.Fixture([
+            "en.lproj/Localizable.strings": "\"k\" = \"en\";\n", "de.lproj/Localizable.strings": "\"k\" = \"de\";\n",
+        ])
+        #expect(try f.value("k", "de") == "de")
+        let path = f.path("de.lproj/Localizable.strings")
+        try f.shell("printf '\(cleared.printf)' > de.lproj/Localizable.strings")
+        #expect(try f.eventually { try f.value("k", "de") == "en" })
+        let said = "the file now holds no entries (\(cleared.holds); it had 12)"
+        #expect(try f.eventually { try f.errors().contains { $0.hasPrefix("\(path): \(said)") } })
+        #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
+        #expect(f.daemon.log.contains("\(path):1:1: \(said)"), "\(f.daemon.log)")
+    }
 }

@@ -190,4 +190,26 @@ import Testing
         #expect(waiting.count == 1 && waiting[0].hasPrefix("metrics_listen"), "\(waiting)")
         #expect(try get(base + "/metrics").status == 200)
     }
+
+    /// The running address a waiting change names is the one bound (an outside tester's
+    /// find: after a reload it was the configured `127.0.0.1:0`, and after a second the
+    /// first reload's address, which was never bound).
+    @Test func aWaitingChangeNamesTheAddressBound() throws {
+        let directory = try TemporaryDirectory(prefix: "l10nd-metrics-http")
+        let daemon = try daemon(["metrics_listen = 127.0.0.1:0"], in: directory)
+        let bound = try #require(try baseURL(daemon).split(separator: "/").last.map(String.init))
+        for lines in ["metrics_listen = 127.0.0.1:19999\n", "\n"] {
+            _ = try directory.write(lines, to: "l10nd.conf")
+            let output = try ProcessRunner.run(
+                PackagePaths.executable("l10nctl"), ["reload", "--socket", daemon.socketPath])
+            #expect(output.status == 0, "\(output.stderr)")
+            let configuration = try #require(try daemon.request(["op": "status"])["configuration"] as? [String: Any])
+            let waiting = try #require(configuration["restart_needed"] as? [String])
+            #expect(waiting.count == 1 && waiting[0].hasSuffix("(was \(bound))"), "\(lines): \(waiting)")
+        }
+        #expect(daemon.stop() == 0)
+        #expect(!daemon.log.contains("running with 127.0.0.1:0 "), "\(daemon.log)")
+        #expect(!daemon.log.contains("running with 127.0.0.1:19999"), "\(daemon.log)")
+        #expect(daemon.log.contains("running with \(bound) until then"), "\(daemon.log)")
+    }
 }

@@ -34,6 +34,20 @@ import Testing
         }
     }
 
+    /// The tables listed are file names: an escape sequence or a newline in one is written
+    /// escaped, as every other text output does (an outside tester's find: they were raw).
+    @Test func theTablesListedAreEscaped() throws {
+        let root = try Self.resources()
+        try root.write("\"e\" = \"f\";\n", to: "de.lproj/Bad\u{1B}[2J\nName.strings")
+        let daemon = try DaemonProcess(resources: [root.path])
+        for source in [["--resources", root.path], ["--socket", daemon.socketPath]] {
+            let output = try l10nctl(["get", "k", "--lang", "fr", "--table", "Nope"] + source)
+            #expect(output.status == 1, "\(output)")
+            #expect(output.stderr.contains("Bad\\e[2J\\nName, Localizable, Settings)"), "\(output.stderr)")
+            #expect(!output.stderr.contains("\u{1B}"), "\(output.stderr)")
+        }
+    }
+
     /// `get --table Nope` fails as a mistake, and the daemon agrees: the lookup is counted
     /// apart (`unknown_table_lookups`), not as a miss in the missing-key report and
     /// `l10nd_lookups_total{found="false"}`, where it read as a key for translators to add.

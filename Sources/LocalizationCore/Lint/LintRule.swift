@@ -85,7 +85,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .duplicateKey: "a key appears twice in one file; the last one wins"
         case .ignoredRest:
             "a .strings file stops at a character that cannot start a key or a comment never closed; the rest is not read"
-        case .emptyFile: "a .strings file is empty (0 bytes): no keys, often a truncated save"
+        case .emptyFile:
+            "a .strings file is empty (0 bytes) or holds only whitespace, a byte order mark or comments: no keys, "
+                + "often a truncated save"
         case .nonStringValue: "a .strings value is an array, a dictionary or data, not a string; the key is not served"
         case .shadowedFolder:
             "an .lproj folder of the same language as a sibling that is served in its place (en_GB.lproj beside en-GB.lproj)"
@@ -118,7 +120,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
             "Give the plural variable an 'other' form; the entry is served with a stand-in until then."
         case .duplicateKey: "Keep one of the entries: only the last one is served."
         case .emptyFile:
-            "Restore the file (a save or a tool cut it to 0 bytes), or delete it if the table is not wanted: it serves no key."
+            "Restore the file (a save or a tool cleared it), or delete it if the table is not wanted: it serves no key."
         case .nonStringValue:
             "Write the value as a string: an array, dictionary or data value is left out, and the key is served in the fallback language."
         case .shadowedFolder:

@@ -167,11 +167,13 @@ public enum ResourceLinter {
                 // The entries straight from the file's buffer, keys compared as Swift strings
                 // (as a table's are): no entry list or dictionary of the whole file first.
                 let parsed = try StringsParser.parseTable(bytes, file: file.path)
-                if bytes.isEmpty {
+                // Cleared: 0 bytes, or only a newline, a byte order mark, comments.
+                if let blank = parsed.blankContent(of: bytes) {
+                    let what = bytes.isEmpty ? "is empty (0 bytes)" : "holds no entries (\(blank))"
                     findings.append(
                         LintFinding(
                             .emptyFile, at: start,
-                            "the file is empty (0 bytes): Foundation reads it as a table with no keys, so every key of "
+                            "the file \(what): Foundation reads it as a table with no keys, so every key of "
                                 + "it falls back; if a save or a tool truncated it, restore it"))
                 }
                 var first: [String: SourceLocation] = [:]

@@ -30,15 +30,19 @@ package struct ConfigurationChange: Sendable, Hashable {
     package var effective: DaemonConfiguration
 
     /// Compares `running` (what the daemon runs with) with `reread` (the file read again,
-    /// the command line's flags on top).
-    package init(from running: DaemonConfiguration, to reread: DaemonConfiguration) {
+    /// the command line's flags on top). `metricsBound` is where the metrics endpoint
+    /// listens in fact (port 0 made concrete): the running value a waiting change names.
+    package init(
+        from running: DaemonConfiguration, to reread: DaemonConfiguration, metricsBound: MetricsAddress? = nil
+    ) {
         applied = []
         waitingForRestart = []
         effective = reread
         for key in ConfigurationKey.allCases {
-            let old = key.value(in: running)
+            var old = key.value(in: running)
             let new = key.value(in: reread)
             guard old != new else { continue }
+            if key == .metricsListen, let metricsBound { old = metricsBound.description }
             let difference = Difference(key: key.rawValue, old: old, new: new)
             if key.appliesOnReload {
                 applied.append(difference)
@@ -49,6 +53,8 @@ package struct ConfigurationChange: Sendable, Hashable {
         // Bound at start: what the daemon listens on and names in `status` stays as it is.
         effective.socketPath = running.socketPath
         effective.socketGroup = running.socketGroup
+        // As configured, not as bound: a reload of the same `127.0.0.1:0` is no change.
+        effective.metricsListen = running.metricsListen
     }
 
     /// Whether any key changed.

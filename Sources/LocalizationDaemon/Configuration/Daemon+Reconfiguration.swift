@@ -67,7 +67,8 @@ extension Daemon {
         if reread.strict, let unknown = UnknownLanguage.check(settings.developmentLanguage) {
             return refuse("--strict: development_language \(unknown)")
         }
-        let change = ConfigurationChange(from: configuration, to: reread)
+        let change = ConfigurationChange(
+            from: configuration, to: reread, metricsBound: startedParts.withLock { $0.metricsEndpoint?.bound })
         let watcherOptionsBefore = watcherOptions
         currentConfiguration.withLock { $0 = change.effective }
         logger.level = change.effective.logLevel

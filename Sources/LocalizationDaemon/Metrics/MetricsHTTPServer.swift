@@ -70,6 +70,15 @@ final class MetricsHTTPServer: Sendable {
         port = listener == nil ? bound : nil
     }
 
+    /// Where it listens in fact: ``address`` with the port the kernel chose for port 0.
+    var bound: MetricsAddress {
+        switch address {
+        case .ipv4(let host, _): .ipv4(host, port: port ?? 0)
+        case .ipv6(let host, _): .ipv6(host, port: port ?? 0)
+        case .unix: address
+        }
+    }
+
     /// Where scrapers find it, for the log: `http://127.0.0.1:9464/metrics` or the socket path.
     var url: String {
         switch address {

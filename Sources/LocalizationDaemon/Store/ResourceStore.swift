@@ -35,6 +35,8 @@ package final class ResourceStore: Sendable {
         var lostEntries: [ResourceParseError] = []
         /// The size of the bytes `content` was parsed from.
         var byteCount = 0
+        /// What a `.strings` file with no entries holds, when that is all (``StringsTable/blankContent(of:)``).
+        var blank: String? = nil
         /// The number of the read that last found these bytes (reads are numbered in order):
         /// a parse finished elsewhere is applied only over a table read before it.
         var read: UInt64 = 0
@@ -320,10 +322,12 @@ package final class ResourceStore: Sendable {
                     // What the kept table was read from: an emptied file is still held.
                     outcome.byteCount = keepsOld ? old?.byteCount ?? 0 : 0
                 } else {
-                    if outcome.byteCount == 0, outcome.file.kind == .strings, let old, old.file == outcome.file,
-                        old.content != nil, old.byteCount > 0
+                    // A file that had keys now cleared (0 bytes, or only a newline, a BOM, comments).
+                    if let blank = outcome.blank, let old, old.file == outcome.file, old.content != nil,
+                        old.blank == nil, old.byteCount > 0
                     {
-                        outcome.lostEntries.append(emptied(outcome.file.path, had: old.byteCount))
+                        outcome.lostEntries.append(
+                            emptied(outcome.file.path, holding: blank, bytes: outcome.byteCount, had: old.byteCount))
                     }
                     // Each said once: not again when a later save loses the same entry.
                     newLostEntries += outcome.lostEntries.filter { !(old?.lostEntries.contains($0) ?? false) }
@@ -540,13 +544,18 @@ package final class ResourceStore: Sendable {
     /// A `.strings` file with content that is now 0 bytes, past ``holdGrace``: served as
     /// Foundation reads it, a table with no keys, and said, as a truncated save or a failed
     /// tool most often leaves it (listed in `status` beside the file until it has content).
-    private func emptied(_ path: String, had byteCount: Int) -> ResourceParseError {
+    /// The warning for a file that had keys and now holds `blank` (`bytes` of it): a 0-byte
+    /// one was held for the grace first; one left with only a newline, a BOM or comments is not.
+    private func emptied(_ path: String, holding blank: String, bytes: Int, had byteCount: Int) -> ResourceParseError {
+        let served =
+            "served as a table with no keys, as Foundation reads it, so its keys fall back; if a save or a tool "
         var problem = ResourceParseError(
             location: SourceLocation(file: path, line: 1, column: 1),
-            message:
-                "the file is now empty (0 bytes; it had \(byteCount)): after \(holdGrace) with its last table, it is "
-                + "served as a table with no keys, as Foundation reads it, so its keys fall back; if a save or a tool "
-                + "truncated it, restore it")
+            message: bytes == 0
+                ? "the file is now empty (0 bytes; it had \(byteCount)): after \(holdGrace) with its last table, it is "
+                    + served + "truncated it, restore it"
+                : "the file now holds no entries (\(blank); it had \(byteCount)): it is " + served
+                    + "cleared it, restore it")
         problem.rule = .emptyFile
         return problem
     }
@@ -703,10 +712,12 @@ package final class ResourceStore: Sendable {
             () -> LoadedFile in
             do throws(ResourceParseError) {
                 let (content, problems) = try SegmentSource.read(bytes, kind: file.kind, file: file.path)
+                var blank: String? = nil
+                if case .strings(let table) = content { blank = table.blankContent(of: bytes) }
                 return LoadedFile(
                     file: file, fingerprint: job.fingerprint, content: content, error: nil,
                     lostEntries: problems.filter(\.isEntryLost).map(Self.leftOut), byteCount: bytes.count,
-                    read: job.read, stamp: job.stamp)
+                    blank: blank, read: job.read, stamp: job.stamp)
             } catch {
                 return LoadedFile(file: file, fingerprint: job.fingerprint, content: nil, error: error, read: job.read)
             }
