@@ -291,6 +291,19 @@ static long long wait_for_generation(l10nd_client *client, long long at_least) {
 
 /* A client (time limit timeout_ms) whose lookups answer in place from generation `at_least`
  * or a newer one; NULL after printing "never mapped: " and why. */
+/* Saves `"a" = "A de 2";` over `strings` as an editor does (a new file renamed over it);
+ * non-zero, said, if that fails. */
+static int save_a_de_2(const char *strings) {
+    char temporary[4096];
+    snprintf(temporary, sizeof temporary, "%s.new", strings);
+    FILE *file = fopen(temporary, "w");
+    if (!file || fputs("\"a\" = \"A de 2\";\n", file) < 0 || fclose(file) || rename(temporary, strings)) {
+        printf("rewriting %s: %s\n", strings, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 static l10nd_client *open_mapped(int timeout_ms, long long at_least) {
     l10nd_error err = {0};
     l10nd_client *client = l10nd_open(NULL, timeout_ms, &err);
@@ -826,13 +839,7 @@ static int refused(pid_t daemon, const char *strings) {
         printf("prlimit: %s\n", strerror(errno));
         return 1;
     }
-    char temporary[4096];
-    snprintf(temporary, sizeof temporary, "%s.new", strings);
-    FILE *file = fopen(temporary, "w");
-    if (!file || fputs("\"a\" = \"A de 2\";\n", file) < 0 || fclose(file) || rename(temporary, strings)) {
-        printf("rewriting %s: %s\n", strings, strerror(errno));
-        return 1;
-    }
+    if (save_a_de_2(strings)) return 1;
     /* The change is announced, `map` is refused: no generation answers in place any more. */
     long long generation = 0;
     int code = 0;
@@ -882,13 +889,7 @@ static int carry(pid_t daemon, const char *strings) {
     if (!client) return 1;
     const char *de[] = {"de"};
     int wrong = expect_answer(client, de, 1, "b", "B en", "en"); /* asks the chain of generation 1 */
-    char temporary[4096];
-    snprintf(temporary, sizeof temporary, "%s.new", strings);
-    FILE *file = fopen(temporary, "w");
-    if (!file || fputs("\"a\" = \"A de 2\";\n", file) < 0 || fclose(file) || rename(temporary, strings)) {
-        printf("rewriting %s: %s\n", strings, strerror(errno));
-        return 1;
-    }
+    if (save_a_de_2(strings)) return 1;
     long long generation = wait_for_generation(client, 2);
     if (generation < 2) {
         printf("the edit's generation was not mapped (%lld)\n", generation);
