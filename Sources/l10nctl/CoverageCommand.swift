@@ -7,7 +7,9 @@ import LocalizationCore
 /// as a table with a bar per language or as JSON. Each file that could not be read (and each
 /// entry left out of one) is named on stderr as lint names it, its keys counted untranslated,
 /// and the exit code is then 1 when one is an error, as lint's is (an entry left out of a
-/// file that is served is a warning there, as in lint).
+/// file that is served is a warning there, as in lint). An entry skipped for its name
+/// (``SkippedName``: `de_DE-typo.lproj`) is in no row: it is listed after the table, and named
+/// on stderr as lint's `skipped-name`, an error unless configured otherwise.
 enum CoverageCommand {
     /// Characters of the widest bar.
     static let barWidth = 20
@@ -28,6 +30,13 @@ enum CoverageCommand {
             let object: [String: Any] = [
                 "reference": coverage.reference,
                 "references": coverage.references,
+                // Folders of no language are in no row: said with why, not left out.
+                "skipped": coverage.skipped.map { skipped in
+                    [
+                        "path": skipped.displayPath, "reason": skipped.reason.rawValue, "message": skipped.message,
+                        "kind": skipped.isDirectory ? "directory" : "file",
+                    ]
+                },
                 "languages": coverage.languages.map { language in
                     [
                         "lang": language.language, "translated": language.translated, "total": language.total,
@@ -40,7 +49,7 @@ enum CoverageCommand {
             let data = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))
-            return report(resources.errors, options: options)
+            return report(resources.errors, skipped: coverage.skipped, options: options)
         }
         // Languages are folder names: escaped, as every name from the files l10nctl prints.
         let width = max(4, coverage.languages.map { DisplayText.escaped($0.language).count }.max() ?? 0)
@@ -57,26 +66,49 @@ enum CoverageCommand {
             let review = marks.filter { $0.0 > 0 }.map { "  \($0.0) \($0.1)" }.joined()
             print("\(name)  \(bar) \(percent)  \(language.translated)/\(language.total)\(review)")
         }
-        return report(resources.errors, options: options)
+        for skipped in coverage.skipped {
+            print(LintReport.printable("skipped: \(skipped.message)"))
+        }
+        return report(resources.errors, skipped: coverage.skipped, options: options)
     }
 
     /// Names each of `errors` on stderr after the table (`file:line:column: error: message`,
     /// lint's form, with the severity `options` give its rule, as lint would: by default an
     /// entry left out of a file that is served is a warning, and a rule turned `off` is not
     /// named, though its keys still count untranslated): 1 when one is an error, else 0.
-    static func report(_ errors: [ResourceParseError], options: LintOptions) -> Int32 {
-        let reported = errors.compactMap { error in options.severity(of: error.rule ?? .file).map { (error, $0) } }
-        guard !reported.isEmpty else { return 0 }
+    static func report(_ errors: [ResourceParseError], skipped: [SkippedName], options: LintOptions) -> Int32 {
+        let unread = errors.compactMap { error in
+            options.severity(of: error.rule ?? .file).map {
+                ("\(error.location): \($0.rawValue): \(error.message)", $0)
+            }
+        }
+        // As lint reports them (`skipped-name`): their files are counted nowhere, not untranslated.
+        let unserved = skipped.compactMap { skipped in
+            options.severity(of: .skippedName).map { severity in
+                let finding = ResourceLinter.skippedNameFinding(skipped)
+                return (
+                    "\(finding.location): \(severity.rawValue): \(finding.message) [\(finding.rule.rawValue)]", severity
+                )
+            }
+        }
+        guard !unread.isEmpty || !unserved.isEmpty else { return 0 }
         // The table first, whole: with `2>&1` the errors must not land mid-line.
         fflush(nil)
-        let lines = reported.map { "\($0.location): \($1.rawValue): \($0.message)" }
-        let failed = reported.count { $0.1 == .error }
-        let warned = reported.count - failed
+        var lines = unread.map(\.0)
+        if !unread.isEmpty { lines.append(counted(unread.map(\.1)) + ": their keys count as untranslated") }
+        lines += unserved.map(\.0)
+        if !unserved.isEmpty { lines.append(counted(unserved.map(\.1)) + ": skipped for their names, counted nowhere") }
+        FileHandle.standardError.write(Data(lines.map { LintReport.printable($0) + "\n" }.joined().utf8))
+        return (unread + unserved).contains { $0.1 == .error } ? 1 : 0
+    }
+
+    /// `2 errors, 1 warning`.
+    private static func counted(_ severities: [LintFinding.Severity]) -> String {
+        let failed = severities.count { $0 == .error }
+        let warned = severities.count - failed
         var counts: [String] = []
         if failed > 0 { counts.append("\(failed) error\(failed == 1 ? "" : "s")") }
         if warned > 0 { counts.append("\(warned) warning\(warned == 1 ? "" : "s")") }
-        let count = counts.joined(separator: ", ") + ": their keys count as untranslated"
-        FileHandle.standardError.write(Data((lines + [count]).map { LintReport.printable($0) + "\n" }.joined().utf8))
-        return failed > 0 ? 1 : 0
+        return counts.joined(separator: ", ")
     }
 }

@@ -67,7 +67,17 @@ enum HTMLReport {
             html += "<td>\(bar(fraction)) \(count.translated)/\(count.total)</td><td>\(language.sameAsSource)</td>"
             html += "<td>\(escape(reviewMarks(language)))</td></tr>\n"
         }
-        return html + "</tbody></table></section>\n"
+        html += "</tbody></table>\n"
+        // A language in a folder of no language tag is in no row: named here, with why.
+        if !coverage.skipped.isEmpty {
+            html +=
+                "<p class=\"skipped\">Skipped for their names, so none of their files is served or counted:</p><ul>\n"
+            for skipped in coverage.skipped {
+                html += "<li>\(escape(DisplayText.escaped(skipped.message)))</li>\n"
+            }
+            html += "</ul>\n"
+        }
+        return html + "</section>\n"
     }
 
     /// `2 needs review, 1 new`.

@@ -53,11 +53,11 @@ import Testing
         let summary = Set(findings.map { "\($0["rule"]!) \($0["file"]!): \($0["message"]!)" })
         #expect(
             summary == [
-                "file \(resources.path)/de.lproj: \(resources.path)/de.lproj/caf\\xE9.strings: the file's name is not "
+                "skipped-name \(resources.path)/de.lproj: \(resources.path)/de.lproj/caf\\xE9.strings: the file's name is not "
                     + "UTF-8, so it is not read (rename it)",
-                "file \(resources.path): \(resources.path)/Root\\xFF.xcstrings: the file's name is not UTF-8, so it is "
+                "skipped-name \(resources.path): \(resources.path)/Root\\xFF.xcstrings: the file's name is not UTF-8, so it is "
                     + "not read (rename it)",
-                "file \(resources.path): \(resources.path)/x\\xFFy: the directory's name is not UTF-8, so it is "
+                "skipped-name \(resources.path): \(resources.path)/x\\xFFy: the directory's name is not UTF-8, so it is "
                     + "neither read nor watched (rename it)",
             ], "\(output.stdout)")
         #expect(output.status == 1)

@@ -24,6 +24,10 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// (`en_GB.lproj` beside `en-GB.lproj`): the other folder's table is served whole and
     /// this file is never read.
     case shadowedFolder = "shadowed-folder"
+    /// An entry under a resource directory skipped for its name alone (``SkippedName``): an
+    /// `.lproj` folder named for no language l10nd serves (`de_DE-typo.lproj`), or a folder
+    /// or table whose name is not UTF-8. None of its files is ever served.
+    case skippedName = "skipped-name"
     /// A key the development language has and a translation lacks, its whole file included
     /// (or a String Catalog key without a localization in a language the catalog, or an
     /// `.lproj` beside it, has).
@@ -70,7 +74,7 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
     /// How bad a finding of this rule is unless configured otherwise.
     public var defaultSeverity: LintFinding.Severity {
         switch self {
-        case .file, .badEntry, .placeholderMismatch, .percentSign: .error
+        case .file, .badEntry, .placeholderMismatch, .percentSign, .skippedName: .error
         case .unchangedFromSource: .note
         default: .warning
         }
@@ -91,6 +95,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
         case .nonStringValue: "a .strings value is an array, a dictionary or data, not a string; the key is not served"
         case .shadowedFolder:
             "an .lproj folder of the same language as a sibling that is served in its place (en_GB.lproj beside en-GB.lproj)"
+        case .skippedName:
+            "an .lproj folder named for no language l10nd serves, or an entry whose name is not UTF-8: none of its "
+                + "files is served"
         case .untranslated: "a key the development language has is not translated"
         case .emptyValue: "a translation is empty where the development language's value is not"
         case .obsoleteKey: "a translation has a key the development language no longer has"
@@ -125,6 +132,9 @@ public enum LintRule: String, Sendable, Hashable, CaseIterable, Comparable {
             "Write the value as a string: an array, dictionary or data value is left out, and the key is served in the fallback language."
         case .shadowedFolder:
             "Keep one folder per language (en-GB.lproj or en_GB.lproj, not both): the other's tables are not served."
+        case .skippedName:
+            "Rename the folder to its language's tag (de.lproj, pt-BR.lproj, zh-Hans.lproj), or the entry to a UTF-8 "
+                + "name: until then none of its files is served."
         case .untranslated, .emptyValue: "Translate the key; until then the development language's text is served."
         case .obsoleteKey: "Remove the entry, or add the key back to the development language's file."
         case .pluralForms: "Give the variable exactly the forms the language's CLDR plural rules use."

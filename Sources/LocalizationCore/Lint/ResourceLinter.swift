@@ -53,12 +53,7 @@ public enum ResourceLinter {
             if isDirectory.boolValue {
                 scannedDirectories.append(path)
                 let survey = ResourceScanner.survey(directory: path, rootIndex: 0)
-                // At the directory that holds it: the name cannot be given as a path that exists.
-                for name in survey.undecodable {
-                    let directory = (name.decodedPath as NSString).deletingLastPathComponent
-                    findings.append(
-                        LintFinding(.file, at: SourceLocation(file: directory, line: 1, column: 1), name.message))
-                }
+                findings += survey.skipped.map(skippedNameFinding)
                 let found = survey.files.map { ($0, canonicalPath($0.path)) }
                 files += found.filter { reached.insert($0.1).inserted }.map(\.0)
                 // Named first and scanned later, a file is linted once but still present in its `.lproj`.

@@ -65,12 +65,16 @@ public struct TranslationCoverage: Sendable, Hashable {
     public var references: [String: String]
     /// Every other language, sorted by identifier (`Base` and pseudo-languages excluded).
     public var languages: [Language]
+    /// The entries skipped for their names (``ResourceSet/skipped``): a language in a folder
+    /// named for no language tag is in no row, so it is listed here, with why.
+    public var skipped: [SkippedName] = []
 
     /// Measures `resources`' catalog, listing too every language one of its files is in even
     /// when none of them could be read (a file in ``ResourceSet/errors`` counts as having
-    /// none of its keys).
+    /// none of its keys), and the entries skipped for their names (``skipped``).
     public init(resources: ResourceSet) {
         self.init(catalog: resources.catalog, languages: resources.files.compactMap(\.language?.identifier))
+        skipped = resources.skipped
     }
 
     /// Measures `catalog`: each table against its reference language's keys (``references``).

@@ -45,7 +45,8 @@ public enum ResourceScanner {
     }
 
     /// What a scan of `directory` (itself `depth` levels below its root) found: the
-    /// resource files, and the directories that exist but could not be listed.
+    /// resource files, the directories that exist but could not be listed, and the entries
+    /// skipped for their names (``SkippedName``).
     ///
     /// A directory that cannot be listed (permission denied, out of descriptors) is not an
     /// empty one: whoever keeps tables from it must keep them until it can be listed again.
@@ -55,8 +56,14 @@ public enum ResourceScanner {
         var visited = Set<String>()
         var survey = ResourceSurvey()
         let confinement = allowed.map { $0.map(realPath) }
+        // Named itself (`lint qaa-x-26.lproj`), such a folder is as skipped as when found.
+        if let skipped = SkippedName.folder(directory, named: (directory as NSString).lastPathComponent) {
+            survey.skipped.append(skipped)
+            return survey
+        }
         walk(directory, depth: depth, rootIndex: rootIndex, confinement: confinement, visited: &visited, into: &survey)
         survey.files.sort { $0.path < $1.path }
+        survey.skipped.sort { $0.displayPath < $1.displayPath }
         return survey
     }
 
@@ -104,9 +111,7 @@ public enum ResourceScanner {
         }
         let descend = entersSubdirectories(of: directory, atDepth: depth)
         // A name Foundation could only decode with U+FFFD names nothing on disk: said, not dropped.
-        if names.contains(where: { $0.contains("\u{FFFD}") }) {
-            survey.undecodable += UndecodableName.entries(in: directory, entersSubdirectories: descend)
-        }
+        survey.skipped += SkippedName.undecodable(in: directory, names: names, entersSubdirectories: descend)
         for name in names where !name.hasPrefix(".") {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
@@ -120,6 +125,11 @@ public enum ResourceScanner {
                 // would drop the table without a word.
                 survey.files.append(file)
             } else if isDirectory.boolValue && descend {
+                // Its files would be classified as no resource one by one, and dropped unsaid.
+                if let skipped = SkippedName.folder(path, named: name) {
+                    survey.skipped.append(skipped)
+                    continue
+                }
                 walk(
                     path, depth: depth + 1, rootIndex: rootIndex, confinement: confinement, visited: &visited,
                     into: &survey)

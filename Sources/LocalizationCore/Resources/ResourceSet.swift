@@ -18,6 +18,9 @@ public struct ResourceSet: Sendable {
     public let roots: [String]
     /// Every resource file found, parsed or not.
     public let files: [ResourceFile]
+    /// The entries skipped for their names (``SkippedName``): `.lproj` folders named for no
+    /// language, entries whose names are not UTF-8. None of their files is in ``files``.
+    public let skipped: [SkippedName]
     /// The files that could not be read or parsed, the entries left out of files that were
     /// (a bad `.stringsdict` entry, a bad catalog localization), each located, and any
     /// segment that could not be built (named `language/table`).
@@ -40,7 +43,8 @@ public struct ResourceSet: Sendable {
     public static func load(roots: [String], developmentLanguage: LanguageTag = LanguageTag(language: "en"))
         -> ResourceSet
     {
-        let files = ResourceScanner.scan(roots: roots)
+        let surveys = roots.enumerated().map { ResourceScanner.survey(directory: $1, rootIndex: $0) }
+        let files = surveys.flatMap(\.files)
         var loaded: [(file: ResourceFile, content: SegmentSource)] = []
         var errors: [ResourceParseError] = []
         for file in files {
@@ -58,7 +62,7 @@ public struct ResourceSet: Sendable {
             errors.append(.unreadable("\(failure.language)/\(failure.table)", reason: failure.error.description))
         }
         return ResourceSet(
-            roots: roots, files: files, errors: errors, segments: segments,
+            roots: roots, files: files, skipped: surveys.flatMap(\.skipped), errors: errors, segments: segments,
             assembly: CatalogAssembly(developmentLanguage: developmentLanguage, sources: loaded))
     }
 

@@ -5,8 +5,9 @@ public struct ResourceSurvey: Sendable, Hashable {
     /// Directories that exist but could not be listed (permission denied, out of
     /// descriptors): what they hold is unknown, not gone.
     public var unlistable: [String] = []
-    /// Entries skipped because their name is not UTF-8 (``UndecodableName``), by path.
-    public var undecodable: [UndecodableName] = []
+    /// Entries skipped for their name alone (``SkippedName``): `.lproj` folders named for no
+    /// language, and entries whose names are not UTF-8. Their files are not in ``files``.
+    public var skipped: [SkippedName] = []
 
     /// Creates an empty survey.
     public init() {}

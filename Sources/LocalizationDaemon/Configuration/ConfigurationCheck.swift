@@ -5,7 +5,8 @@ import LocalizationSockets
 /// `l10nd --check-config`: reads the configuration and every resource root once, as the
 /// daemon would at start, and says what it would serve and what is wrong or doubtful, then
 /// exits: 0 when nothing is, 1 otherwise (a warning counts, as `--strict` makes it stop the
-/// daemon). Nothing is served, nothing watched (`metrics_listen` is bound and closed at
+/// daemon). An entry skipped for its name (``LocalizationCore/SkippedName``: `de_DE-typo.lproj`)
+/// is such a warning: the daemon starts and serves the rest, but none of its files, ever. Nothing is served, nothing watched (`metrics_listen` is bound and closed at
 /// once): it can run beside the running daemon, before `systemctl reload l10nd`, as
 /// `nginx -t` and `sshd -t` do. What a start would fail on (a `socket_group` with no group,
 /// a `metrics_listen` that cannot be bound) is an error at its line, exit 2.
@@ -95,6 +96,13 @@ package struct ConfigurationCheck {
         }
         problems += repeated.map { "\(ResourceRootProblem.duplicate($0))" }
         problems += snapshot.errors.map(\.description)
+        // The watcher skips them by the scanner's rule, so the running daemon lists the same.
+        let confinement = settings.allowsSymlinksOutsideRoots ? nil : settings.roots
+        problems += settings.roots.enumerated().flatMap { index, root in
+            ResourceScanner.survey(directory: root, rootIndex: index, confinedTo: confinement).skipped.map {
+                DisplayText.escaped($0.message)
+            }
+        }
         problems += DevelopmentLanguageCheck.warnings(for: settings.developmentLanguage, segments: snapshot.segments)
         let summary =
             "would serve \(snapshot.segments.languages.count) languages, \(snapshot.segments.keyCount) keys in "

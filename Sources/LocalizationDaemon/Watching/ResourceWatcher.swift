@@ -866,27 +866,18 @@ package final class ResourceWatcher: @unchecked Sendable {
     /// shown and whether it is a file. Listed in `status`, logged once; one renamed away
     /// leaves the list at the next listing of `directory`.
     private func recordUndecodableNames(in directory: String, names: [String], depth: Int, descend: Bool) {
-        let found =
-            names.contains { $0.contains("\u{FFFD}") }
-            ? UndecodableName.entries(in: directory, entersSubdirectories: descend) : []
-        unwatched.clearUndecodable(in: directory, keeping: Set(found.map(\.decodedPath)))
+        let found = SkippedName.undecodable(in: directory, names: names, entersSubdirectories: descend)
+        unwatched.clearUndecodable(in: directory, keeping: Set(found.map(\.path)))
         for name in found {
-            let skipped = UnwatchedDirectory(
-                path: name.decodedPath, reason: .nameNotUTF8, message: name.message, polled: false,
-                isFile: !name.isDirectory)
-            unwatched.record(skipped, depth: depth + 1, now: .now)
+            unwatched.record(UnwatchedDirectory(name), depth: depth + 1, now: .now)
         }
     }
 
     /// Why the directory `path` (named `name`) is skipped for its name alone, if it is: an
-    /// `.lproj` named for no language. Listed in `status`, logged once.
+    /// `.lproj` named for no language, by the scanner's rule (``SkippedName/folder(_:named:)``),
+    /// so what lint and `--check-config` name is what `status` lists. Logged once.
     private static func notALanguage(_ path: String, named name: String) -> UnwatchedDirectory? {
-        guard isLproj(name), ResourceFile.language(ofDirectory: name) == nil, isDirectory(path) else { return nil }
-        return UnwatchedDirectory(
-            path: path, reason: .notALanguage,
-            message:
-                "\(path): \(name.dropLast(".lproj".count)) is not a language tag l10nd serves, so its files are neither read nor watched",
-            polled: false)
+        SkippedName.folder(path, named: name).map(UnwatchedDirectory.init)
     }
 
     private static func unlistable(_ directory: String, errno code: Int32) -> UnwatchedDirectory {

@@ -1,3 +1,5 @@
+package import LocalizationCore
+
 /// A directory under a root that the watcher does not watch, and why: for `status`.
 package struct UnwatchedDirectory: Sendable, Hashable {
     /// Whether its reason is fixed by renaming or moving it, not by time: never retried.
@@ -25,5 +27,17 @@ package struct UnwatchedDirectory: Sendable, Hashable {
         self.message = message
         self.polled = polled
         self.isFile = isFile
+    }
+
+    /// Describes an entry the scanner skips for its name (``LocalizationCore/SkippedName``):
+    /// never polled, as its name, not its contents, keeps it out.
+    package init(_ skipped: SkippedName) {
+        let reason: FileSystemWatchError.Code =
+            switch skipped.reason {
+            case .notALanguage: .notALanguage
+            case .nameNotUTF8: .nameNotUTF8
+            }
+        self.init(
+            path: skipped.path, reason: reason, message: skipped.message, polled: false, isFile: !skipped.isDirectory)
     }
 }
