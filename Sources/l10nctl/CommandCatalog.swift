@@ -59,6 +59,10 @@ enum CommandCatalog {
                     + "would give it (--severity, --config, the nearest .l10nd-lint: an entry left out is a "
                     + "warning by default, a rule turned off is not named), and the exit code is 1 when one is "
                     + "an error, as lint's. The counts do not change with severities: they say what is served.",
+                "A folder skipped for its name (an .lproj named for no language l10nd serves, such as "
+                    + "de_DE-typo.lproj, or a name that is not UTF-8) is in no row: it is listed after the table "
+                    + "with the reason (\"skipped\" in JSON) and named on stderr as lint's skipped-name, an error "
+                    + "by default.",
             ],
             options: [
                 HelpEntry("--severity RULE=LEVEL", "A rule's severity, as for lint (repeatable)."),

@@ -64,8 +64,9 @@ package enum DaemonHelp {
                     HelpEntry(
                         "--check-config",
                         "Read the configuration and every resource directory once, print what would be served "
-                            + "and every problem and warning, and exit: 0 when there is none, 1 otherwise. Binds "
-                            + "nothing: safe beside a running daemon."),
+                            + "and every problem and warning (a folder skipped for its name, such as de_DE-typo.lproj, "
+                            + "is one), and exit: 0 when there is none, 1 otherwise. Binds nothing: safe beside a "
+                            + "running daemon."),
                     HelpEntry(
                         "--strict",
                         "A warning about the configuration (a development_language CLDR does not know, that no "
