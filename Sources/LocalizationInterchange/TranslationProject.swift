@@ -18,6 +18,9 @@ public struct TranslationProject: Sendable {
     public var requestedLanguage: LanguageTag
     /// Every file with its units.
     public internal(set) var files: [TranslationFile] = []
+    /// The entries under the root skipped for their names (``LocalizationCore/SkippedName``:
+    /// `de_DE-typo.lproj`): none of their files is exported or written, so the commands say so.
+    public internal(set) var skipped: [SkippedName] = []
 
     /// Reads `root`'s files. `language` is matched to the localizations the directory has
     /// by the rules of lookup (``FallbackChain``): `de-DE` writes into an existing `de`,
@@ -27,7 +30,9 @@ public struct TranslationProject: Sendable {
         self.root = root
         self.developmentLanguage = developmentLanguage
         self.requestedLanguage = language
-        let scanned = ResourceScanner.scan(directory: root, rootIndex: 0).sorted { $0.path < $1.path }
+        let survey = ResourceScanner.survey(directory: root, rootIndex: 0)
+        skipped = survey.skipped
+        let scanned = survey.files
         var catalogs: [(path: String, bytes: [UInt8], catalog: StringCatalog)] = []
         for file in scanned where file.kind == .stringCatalog {
             let bytes = try ResourceFileReader.bytes(of: file.path).get()

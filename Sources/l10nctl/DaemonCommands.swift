@@ -308,6 +308,7 @@ enum DaemonCommands {
         do { development = try LanguageTag(invocation.developmentLanguage) } catch { throw UsageError("\(error)") }
         let sources = roots.isEmpty ? nil : MissingStringsSources(roots: roots, developmentLanguage: development)
         if let sources {
+            SkippedNameWarnings.write(sources.skipped, consequence: "not read: a key translated there is still missing")
             // A key translated since it was reported is no longer missing.
             entries = entries.filter { entry in
                 !sources.isTranslated(

@@ -42,9 +42,14 @@ enum InterchangeArguments {
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("\(root): no such directory")
         }
-        do { return try TranslationProject(root: root, developmentLanguage: development, language: language) } catch {
+        let project: TranslationProject
+        do { project = try TranslationProject(root: root, developmentLanguage: development, language: language) } catch
+        {
             throw CommandFailure("\(error)")
         }
+        // A translator's German in de_DE-typo.lproj is neither exported nor written to: said, as lint says it.
+        SkippedNameWarnings.write(project.skipped, consequence: "neither exported nor imported into")
+        return project
     }
 
     /// `--format`, else `po` for a file named `.po`, else XLIFF.

@@ -10,11 +10,15 @@ struct MissingStringsSources {
     let roots: [String]
     let developmentLanguage: LanguageTag
     let catalog: ResourceCatalog
+    /// Entries skipped for their names: a key translated only in one is still reported missing.
+    let skipped: [SkippedName]
 
     init(roots: [String], developmentLanguage: LanguageTag) {
         self.roots = roots.filter { FileManager.default.fileExists(atPath: $0) }
         self.developmentLanguage = developmentLanguage
-        catalog = ResourceSet.load(roots: self.roots, developmentLanguage: developmentLanguage).catalog
+        let resources = ResourceSet.load(roots: self.roots, developmentLanguage: developmentLanguage)
+        catalog = resources.catalog
+        skipped = resources.skipped
     }
 
     /// Whether `language` (or its language alone, `ja` for `ja-JP`) has a non-empty value

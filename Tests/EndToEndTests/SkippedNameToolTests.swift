@@ -132,6 +132,19 @@ import Testing
         #expect(output.stdout.contains("skipped-name"), "the lint section names the rule")
     }
 
+    /// Export and import read the tree too: German in `de_DE-typo.lproj` is neither exported
+    /// nor written to, said on stderr; the export itself succeeds.
+    @Test func exportWarnsOfEach() throws {
+        let resources = try Self.tree()
+        let output = try run(["export", resources.path, "--lang", "de", "--format", "po"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for message in Self.expected(in: resources.path).keys {
+            #expect(output.stderr.contains("l10nctl: warning: \(message)"), "\(output.stderr)")
+        }
+        #expect(output.stderr.contains("its files are neither exported nor imported into"), "\(output.stderr)")
+        #expect(output.stdout.contains("msgstr \"Öffnen\""), "\(output.stdout)")
+    }
+
     @Test func checkConfigListsThemAndExitsOne() throws {
         let resources = try Self.tree()
         let output = try ProcessRunner.run(
