@@ -75,7 +75,8 @@ enum CoverageCommand {
     /// Names each of `errors` on stderr after the table (`file:line:column: error: message`,
     /// lint's form, with the severity `options` give its rule, as lint would: by default an
     /// entry left out of a file that is served is a warning, and a rule turned `off` is not
-    /// named, though its keys still count untranslated): 1 when one is an error, else 0.
+    /// named, though its keys still count untranslated), then each of `skipped` as lint's
+    /// `skipped-name` finding: 1 when one is an error, else 0.
     static func report(_ errors: [ResourceParseError], skipped: [SkippedName], options: LintOptions) -> Int32 {
         let unread = errors.compactMap { error in
             options.severity(of: error.rule ?? .file).map {
@@ -85,10 +86,9 @@ enum CoverageCommand {
         // As lint reports them (`skipped-name`): their files are counted nowhere, not untranslated.
         let unserved = skipped.compactMap { skipped in
             options.severity(of: .skippedName).map { severity in
-                let finding = ResourceLinter.skippedNameFinding(skipped)
-                return (
-                    "\(finding.location): \(severity.rawValue): \(finding.message) [\(finding.rule.rawValue)]", severity
-                )
+                var finding = ResourceLinter.skippedNameFinding(skipped)
+                finding.severity = severity
+                return (finding.description, severity)
             }
         }
         guard !unread.isEmpty || !unserved.isEmpty else { return 0 }
