@@ -695,8 +695,16 @@ def _mode_from_environment(environ):
                            "same answers)")
         else:
             logger.warning("l10nd-client: L10N_MODE=%s is not a mode of this library (mapped, direct); using mapped "
-                           "mode", value[:100])
+                           "mode", _quoted(value[:100]))
     return "mapped"
+
+
+def _quoted(value):
+    """`value` in double quotes, as the Swift and C libraries write a value that names no mode:
+    a space or an empty word around it shows (`L10N_MODE=" direct"`), and `"`, `\\` and control
+    characters are escaped (`\\"`, `\\\\`, `\\x0A`), so one line stays one line."""
+    return '"' + "".join("\\" + c if c in '"\\' else f"\\x{ord(c):02X}" if ord(c) < 0x20 or ord(c) == 0x7F else c
+                         for c in value) + '"'
 
 
 class _Gone:
