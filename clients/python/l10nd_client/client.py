@@ -150,15 +150,16 @@ class Client:
 
     def close(self):
         """Closes the connection, stops reconnecting and ends every subscription."""
+        # The misses of lookups answered in place: sent (and answered, within the reporter's
+        # limit) while the connection is still the client's; what cannot be sent is said.
+        # A miss recorded after this is said at once.
+        self._misses.close()
         with self._lock:
             self._closed = True
             connection, self._connection = self._connection, None
             subscribers = list(self._subscribers)
             self._mapped = None
         self._stop.set()
-        # The misses of lookups answered in place: sent before the connection ends (the daemon
-        # answers what it has read before it sees the end); what cannot be sent is said.
-        self._misses.close()
         if connection is not None:
             connection.abort()
         for deliver in subscribers:
