@@ -147,7 +147,7 @@ import Testing
         let build = try Self.plain.get()
         let setup = try Self.daemon()
         var outputs: [String: ProcessOutput] = [:]
-        for mode in ["bogus", "direct"] {
+        for mode in ["bogus", "direct", " direct", "di\"re\nct"] {
             outputs[mode] = try ProcessRunner.run(
                 build.check, ["mode"],
                 environment: ["PATH": "/usr/bin:/bin", "L10N_SOCKET": setup.daemon.socketPath, "L10N_MODE": mode],
@@ -157,7 +157,16 @@ import Testing
         #expect(bogus.status == 0 && bogus.stdout == "client 0: state 0, mapped\nclient 1: state 0, mapped\n")
         #expect(
             bogus.stderr
-                == "l10nd-client: L10N_MODE=bogus is not a mode of this library (mapped, direct); using mapped mode\n")
+                == "l10nd-client: L10N_MODE=\"bogus\" is not a mode of this library (mapped, direct); using mapped mode\n"
+        )
+        // Quoted and escaped as the Swift and Python clients write it: a stray space shows, a
+        // quote or a newline cannot forge the rest of the line.
+        for (mode, shown) in [(" direct", #"" direct""#), ("di\"re\nct", #""di\"re\x0Act""#)] {
+            #expect(
+                outputs[mode]?.stderr
+                    == "l10nd-client: L10N_MODE=\(shown) is not a mode of this library (mapped, direct); using mapped mode\n"
+            )
+        }
         let direct = try #require(outputs["direct"])
         #expect(direct.stdout == "client 0: state 0, not mapped\nclient 1: state 0, not mapped\n")
         #expect(direct.stderr == "")

@@ -132,7 +132,20 @@ import Testing
     /// does not have, and the child's first lookup trapped (SIGILL, "Unknown error occurred
     /// while attempting to acquire a Mutex"): in mapped mode 2 or 3 children of 60 in every
     /// run. Each child must exit 0 with the right answer.
-    @Test(arguments: [LookupMode.direct, .mapped])
+    ///
+    /// Not under ThreadSanitizer: there, children hang in the Swift runtime, not in the
+    /// library. gdb and strace on a hung child (docs/RELIABILITY.md): it spins in
+    /// `swift::threading_impl::once_slow` (`getCache` of `_ContiguousArrayStorage`'s
+    /// prespecialized metadata, reached by any array allocation), on a lock word owned by a
+    /// parent's looker thread that does not exist in the child, failing `futex` ~15,000 times
+    /// a second until the 60 s kill. That lock is taken on every such allocation, so a fork
+    /// while another thread allocates inherits it held; TSan's slowdown makes that likely
+    /// (each of the 3 children watched hung), and 120 children at 60 s each take 2 hours.
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["L10N_SANITIZER"] == "thread",
+            "children hang in the Swift runtime's metadata lock under TSan (docs/RELIABILITY.md)"),
+        arguments: [LookupMode.direct, .mapped])
     func childrenForkedAmidOtherThreadsLookupsLookUpOnTheirOwn(mode: LookupMode) throws {
         let resources = try TemporaryDirectory()
         let lines = (0..<100).map { "\"k\($0)\" = \"v\($0)\";\n" }.joined()

@@ -26,7 +26,7 @@ import Testing
         let localizer = Localizer(environment: environment, log: first.handler)
         #expect(localizer.mode == .mapped)
         let warning =
-            "l10nd-client: L10N_MODE=\(bogus) is not a mode of this library (embedded, mapped, direct); using mapped mode"
+            "l10nd-client: L10N_MODE=\"\(bogus)\" is not a mode of this library (embedded, mapped, direct); using mapped mode"
         #expect(first.all.filter { $0.contains("L10N_MODE") } == [warning], "\(first.all)")
         let second = Log()
         #expect(Localizer(environment: environment, log: second.handler).mode == .mapped)
@@ -42,8 +42,26 @@ import Testing
         #expect(localizer.mode == expected)
         #expect(
             log.all.filter { $0.contains("L10N_MODE") } == [
-                "l10nd-client: L10N_MODE=\(bogus) is not a mode of this library (embedded, mapped, direct); using \(expected.rawValue) mode"
+                "l10nd-client: L10N_MODE=\"\(bogus)\" is not a mode of this library (embedded, mapped, direct); using \(expected.rawValue) mode"
             ])
+    }
+
+    /// The value is quoted as the Python and C clients quote it: a stray space shows, and a
+    /// quote or a newline in it cannot forge the rest of the line (docs/CLIENT.md).
+    @Test func theValueIsQuotedAndEscaped() throws {
+        let tag = UUID().uuidString.prefix(8)
+        for (given, shown) in [
+            (" direct \(tag)", "\" direct \(tag)\""), ("di\"r\\e\nct\(tag)", #""di\"r\\e\x0Act\#(tag)""#),
+        ] {
+            let log = Log()
+            let directory = try TemporaryDirectory()
+            _ = Localizer(
+                environment: ["L10N_MODE": given, "L10N_SOCKET": directory.path + "/absent.sock"], log: log.handler)
+            #expect(
+                log.all.filter { $0.contains("L10N_MODE") } == [
+                    "l10nd-client: L10N_MODE=\(shown) is not a mode of this library (embedded, mapped, direct); using mapped mode"
+                ])
+        }
     }
 
     @Test(arguments: ["", "embedded", "direct", "mapped"])

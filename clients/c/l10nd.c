@@ -517,6 +517,27 @@ static int ensure_connected(l10nd_client *c, const struct timespec *deadline, l1
 
 static void watch(l10nd_client *c, const struct timespec *deadline);
 
+/* `value`'s first 100 bytes in double quotes into `out` (at least 403 bytes), as the Swift and
+ * Python clients write a value that names no mode: a stray space shows, and '"', '\\' and
+ * control characters are escaped (\\", \\\\, \\x0A), so one line stays one line. */
+static void quote_mode(const char *value, char *out) {
+    size_t n = 0;
+    out[n++] = '"';
+    for (size_t i = 0; value[i] && i < 100; i++) {
+        unsigned char ch = (unsigned char)value[i];
+        if (ch == '"' || ch == '\\') {
+            out[n++] = '\\';
+            out[n++] = (char)ch;
+        } else if (ch < 0x20 || ch == 0x7f) {
+            n += (size_t)snprintf(out + n, 5, "\\x%02X", ch);
+        } else {
+            out[n++] = (char)ch;
+        }
+    }
+    out[n++] = '"';
+    out[n] = 0;
+}
+
 /* L10N_MODE: direct, else mapped. Another value than mapped or direct is said once per process
  * on standard error, in the Swift client's words (cached, as there, is mapped mode). */
 static int mode_is_mapped(const char *mode) {
@@ -527,9 +548,12 @@ static int mode_is_mapped(const char *mode) {
         if (!strcmp(mode, "cached"))
             fprintf(stderr, "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same "
                             "answers)\n");
-        else
-            fprintf(stderr, "l10nd-client: L10N_MODE=%.100s is not a mode of this library (mapped, direct); using "
-                            "mapped mode\n", mode);
+        else {
+            char quoted[403];
+            quote_mode(mode, quoted);
+            fprintf(stderr, "l10nd-client: L10N_MODE=%s is not a mode of this library (mapped, direct); using "
+                            "mapped mode\n", quoted);
+        }
     }
     return 1;
 }

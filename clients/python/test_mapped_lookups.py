@@ -232,13 +232,20 @@ class MappedLookupTests(unittest.TestCase):
         with self.assertLogs("l10nd_client", "WARNING") as logged:
             with Client(self.socket, environ=environ) as client:
                 self.assertEqual(client.mode, "mapped")
-        self.assertEqual(logged.output, ["WARNING:l10nd_client:l10nd-client: L10N_MODE=bogus-mode is not a mode of "
-                                         "this library (mapped, direct); using mapped mode"])
+        self.assertEqual(logged.output, ["WARNING:l10nd_client:l10nd-client: L10N_MODE=\"bogus-mode\" is not a mode "
+                                         "of this library (mapped, direct); using mapped mode"])
         long = {"L10N_MODE": "x" * 150}
         with self.assertLogs("l10nd_client", "WARNING") as logged:
             Client(self.socket, environ=long).close()
-        self.assertEqual(logged.records[0].getMessage(), f"l10nd-client: L10N_MODE={'x' * 100} is not a mode of "
+        self.assertEqual(logged.records[0].getMessage(), f"l10nd-client: L10N_MODE=\"{'x' * 100}\" is not a mode of "
                          "this library (mapped, direct); using mapped mode")
+        # The value quoted, as the Swift and C libraries write it: a stray space shows, and
+        # a quote or a newline in it cannot forge the rest of the line.
+        for given, shown in ((" direct", '" direct"'), ('di"rect\nx', '"di\\"rect\\x0Ax"')):
+            with self.assertLogs("l10nd_client", "WARNING") as logged:
+                Client(self.socket, environ={"L10N_MODE": given}).close()
+            self.assertEqual(logged.records[0].getMessage(), f"l10nd-client: L10N_MODE={shown} is not a mode of "
+                             "this library (mapped, direct); using mapped mode")
         with self.assertNoLogs("l10nd_client", "WARNING"):
             with Client(self.socket, environ=environ) as client:
                 self.assertEqual(client.mode, "mapped")

@@ -59,5 +59,25 @@ class UnreportedMissesTests(unittest.TestCase):
         self.assertEqual([sum(line[1] for line in said), sum(line[2] for line in said)], [904, 4096], logs.output)
         self.assertTrue(all(total == past + unsent for total, past, unsent in said), logs.output)
 
+    def test_misses_recorded_after_close_are_said(self):
+        """A lookup of another thread answered in place as the client closes records its miss
+        after close(): no report sends it, and no later close() would say it, so it is said
+        at once (it was neither sent nor counted)."""
+        client = Client(self.socket, mode="mapped")
+        self.assertIsNotNone(wait_for_mapping(client))
+        for key in ("first", "early"):  # misses answered in place; the second waits for the interval
+            self.assertFalse(client.lookup(key, lang="ja")["found"])
+        with self.assertLogs("l10nd_client", "WARNING") as logs:
+            client.close()  # sends "early" on the connection it is closing (it did not: said unsent)
+            # What _in_place records for such a lookup, as it would: after close().
+            client._misses.record("ja", None, ["late"])
+        said = [LINE.fullmatch(record.getMessage()) for record in logs.records]
+        self.assertEqual([tuple(map(int, match.groups())) for match in said if match], [(1, 0, 1)], logs.output)
+        with Client(self.socket, mode="direct") as other:
+            reported = [entry["key"] for entry in other.request("missing")["missing"]]
+        self.assertIn("early", reported)
+        self.assertNotIn("late", reported)
+
+
 if __name__ == "__main__":
     unittest.main()

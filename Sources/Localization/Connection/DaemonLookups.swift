@@ -112,6 +112,8 @@ final class DaemonLookups: Sendable {
                 let minor = hello["protocol"]?["minor"]?.integerValue.map { Int(clamping: $0) }
                 daemonMinorVersion.value.store(minor ?? 0, ordering: .relaxed)
                 owner.lookups?.requestMap()
+                // Misses held while the daemon was away go now (the reporter never retries meanwhile).
+                owner.lookups?.misses.connectionIsUp()
             case .changed(let generation, _):
                 answering.noteReply()
                 // The old generation stops answering at once (lookups ask the daemon until the

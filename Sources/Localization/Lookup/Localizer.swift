@@ -51,6 +51,22 @@ public final class Localizer: Sendable {
     /// The `L10N_MODE` values that name no mode, already said in this process.
     private static let warnedModes = ForkSafeMutex<Set<String>>([])
 
+    /// `value` in double quotes, as the Python and C clients write an `L10N_MODE` that names
+    /// no mode: a stray space shows (`" direct"`), and `"`, `\` and control characters are
+    /// escaped (`\"`, `\\`, `\x0A`), so one line stays one line.
+    static func quotedMode(_ value: Substring) -> String {
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar.value {
+            case 0x22, 0x5C: quoted += "\\" + String(scalar)
+            case 0..<0x20, 0x7F:
+                quoted += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
+
     private let state: ForkSafeMutex<State>
     /// Told apart from other localizers by the per-thread caches.
     private let serial: UInt64
@@ -101,7 +117,7 @@ public final class Localizer: Sendable {
             self.log(
                 named == "cached"
                     ? "l10nd-client: L10N_MODE=cached is no longer a mode of its own; using mapped mode (the same answers)"
-                    : "l10nd-client: L10N_MODE=\(named.prefix(100)) is not a mode of this library "
+                    : "l10nd-client: L10N_MODE=\(Self.quotedMode(named.prefix(100))) is not a mode of this library "
                         + "(\(LookupMode.allCases.map(\.rawValue).joined(separator: ", "))); using \(mode.rawValue) mode"
             )
         }

@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// A key missed many times within one interval is reported once. At most `capacity`
 /// distinct keys wait, so memory stays bounded; a batch that finds the daemon unreachable
-/// (nothing was sent) waits again with the next. A key past the capacity, or in a batch that
+/// (nothing was sent) waits again. While no connection is up nothing is tried (as the C
+/// library skips while l10nd is away): the keys wait for the connection to come back
+/// (``connectionIsUp()``), not for a retry. A key past the capacity, or in a batch that
 /// failed otherwise, is not reported, and never silently: one line on standard error counts
 /// them (the C library's words) at most every `noticeInterval` seconds, and at the
 /// reporter's end or the process's exit.
@@ -81,6 +83,11 @@ final class MissReporter: Sendable {
     /// Sends one batch without waiting, and calls the function it is given once the daemon
     /// answered or the request failed.
     private let send: @Sendable (WireBatch, @escaping @Sendable (Outcome) -> Void) -> Void
+    /// Whether a connection is up now: while none is, a miss due to be sent waits instead.
+    private let isConnected: @Sendable () -> Bool
+    /// How many batches were handed to `send`: what tests count to see that none is tried
+    /// while the daemon is away.
+    private let attempts = Atomic<Int>(0)
 
     /// One batch to send.
     struct WireBatch: Sendable {
@@ -92,12 +99,14 @@ final class MissReporter: Sendable {
     init(
         interval: Double = 0.2, capacity: Int = 4096, noticeInterval: Double = 60,
         say: @escaping @Sendable (String) -> Void = MissReporter.writeToStandardError,
+        isConnected: @escaping @Sendable () -> Bool = { true },
         send: @escaping @Sendable (WireBatch, @escaping @Sendable (Outcome) -> Void) -> Void
     ) {
         self.interval = interval
         self.capacity = capacity
         self.noticeInterval = noticeInterval
         self.say = say
+        self.isConnected = isConnected
         self.send = send
         Self.live.withLock { $0[ObjectIdentifier(self)] = Registration(reporter: self) }
         if !Self.exitHookInstalled.exchange(true, ordering: .acquiringAndReleasing) {
@@ -105,12 +114,13 @@ final class MissReporter: Sendable {
         }
     }
 
-    /// A reporter whose batches go to the daemon through `client`.
+    /// A reporter whose batches go to the daemon through `client`; whoever hears the client's
+    /// events calls ``connectionIsUp()`` at each connection.
     convenience init(
         sendingThrough client: LocalizationClient,
         say: @escaping @Sendable (String) -> Void = MissReporter.writeToStandardError
     ) {
-        self.init(say: say) { batch, done in
+        self.init(say: say, isConnected: { client.isConnected }) { batch, done in
             // No time limit: a report the daemon is slow to answer never ends the connection.
             do {
                 try client.submit(
@@ -151,6 +161,9 @@ final class MissReporter: Sendable {
     /// Whether misses wait to be sent.
     var hasPending: Bool { state.withLock { $0.count > 0 } }
 
+    /// How many batches were handed to the send function so far.
+    var sendAttempts: Int { attempts.load(ordering: .relaxed) }
+
     /// Notes that `key` was missing from the table `tableKey` names.
     func record(_ key: String, in tableKey: TableKey) {
         let now = DispatchTime.now().uptimeNanoseconds
@@ -158,7 +171,14 @@ final class MissReporter: Sendable {
             state.hold(key, in: tableKey, capacity: capacity)
             return state.lastSent == 0 || now &- state.lastSent >= UInt64(interval * 1e9)
         }
-        if due { flush() }
+        // While the daemon is away the keys wait for ``connectionIsUp()``: one atomic load,
+        // no attempt at sending. (A send that still finds it gone holds its keys again.)
+        if due && isConnected() { flush() }
+    }
+
+    /// A connection to the daemon is up: what waits is sent now, not at the next miss.
+    func connectionIsUp() {
+        if hasPending { flush() }
     }
 
     /// Sends what is pending now, without waiting; each batch enters `group` until answered.
@@ -174,6 +194,7 @@ final class MissReporter: Sendable {
         }
         for (tableKey, keys) in pending {
             group?.enter()
+            attempts.add(1, ordering: .relaxed)
             send(WireBatch(keys: keys.sorted(), languages: tableKey.languages, table: tableKey.table)) { outcome in
                 self.state.withLock { state in
                     state.inFlight = max(0, state.inFlight - keys.count)

@@ -150,15 +150,16 @@ class Client:
 
     def close(self):
         """Closes the connection, stops reconnecting and ends every subscription."""
+        # The misses of lookups answered in place: sent (and answered, within the reporter's
+        # limit) while the connection is still the client's; what cannot be sent is said.
+        # A miss recorded after this is said at once.
+        self._misses.close()
         with self._lock:
             self._closed = True
             connection, self._connection = self._connection, None
             subscribers = list(self._subscribers)
             self._mapped = None
         self._stop.set()
-        # The misses of lookups answered in place: sent before the connection ends (the daemon
-        # answers what it has read before it sees the end); what cannot be sent is said.
-        self._misses.close()
         if connection is not None:
             connection.abort()
         for deliver in subscribers:
@@ -695,8 +696,16 @@ def _mode_from_environment(environ):
                            "same answers)")
         else:
             logger.warning("l10nd-client: L10N_MODE=%s is not a mode of this library (mapped, direct); using mapped "
-                           "mode", value[:100])
+                           "mode", _quoted(value[:100]))
     return "mapped"
+
+
+def _quoted(value):
+    """`value` in double quotes, as the Swift and C libraries write a value that names no mode:
+    a space or an empty word around it shows (`L10N_MODE=" direct"`), and `"`, `\\` and control
+    characters are escaped (`\\"`, `\\\\`, `\\x0A`), so one line stays one line."""
+    return '"' + "".join("\\" + c if c in '"\\' else f"\\x{ord(c):02X}" if ord(c) < 0x20 or ord(c) == 0x7F else c
+                         for c in value) + '"'
 
 
 class _Gone:

@@ -11,7 +11,9 @@ keys wait, so memory stays bounded. A report that finds the daemon away (nothing
 waits again with its keys. A key past the capacity, or in a report sent but not answered, is
 not reported, and never silently: one logging warning counts them, in the Swift and C
 libraries' words, at most every `notice_interval` seconds and at `close()`, which sends what
-is pending (waiting `close_limit` seconds at most for the answers).
+is pending (waiting `close_limit` seconds at most for the answers). A miss recorded after
+`close()` (a lookup of another thread that was answered in place as the client closed) can
+never be sent: it is counted as not sent and said at once.
 """
 
 import concurrent.futures
@@ -41,11 +43,22 @@ class MissReporter:
         # Keys not reported since the last warning said so: no room for them, report failed.
         self._past_capacity = self._unsent = 0
         self._last_said = None  # monotonic time of the last such warning; None: never
+        self._closed = False  # after close(): nothing is sent any more
 
     def record(self, lang, table, keys):
         """Notes `keys` (a lookup's or a batch's) as missed or answered by a fallback for
         `lang` (the request's `lang`: a tag, a list or None) in `table` (None: Localizable)."""
         now = time.monotonic()
+        with self._lock:
+            if self._closed:
+                # No report will send them, and no later close() say them.
+                self._unsent += len(keys)
+                late = True
+            else:
+                late = False
+        if late:
+            self._say_unreported(now=True)
+            return
         with self._lock:
             self._hold(lang, table or "Localizable", keys)
             due = self._last_sent is None or now - self._last_sent >= self._interval
@@ -105,6 +118,7 @@ class MissReporter:
         says what was not reported: no later report will send it."""
         concurrent.futures.wait(self.flush(), timeout=self._close_limit)
         with self._lock:
+            self._closed = True
             self._unsent += self._count + sum(self._in_flight.values())
             self._pending, self._count, self._in_flight = {}, 0, {}
         self._say_unreported(now=True)
@@ -126,7 +140,8 @@ class MissReporter:
                        past_capacity + unsent, past_capacity, self._capacity, unsent)
 
     def after_fork(self):
-        """In a forked child: a fresh lock, no timer, nothing pending (the parent reports its own)."""
+        """In a forked child: a fresh lock, no timer, nothing pending (the parent reports its own);
+        a closed reporter stays closed."""
         self._lock = threading.Lock()
         self._pending, self._count, self._last_sent, self._timer = {}, 0, None, None
         self._in_flight, self._past_capacity, self._unsent, self._last_said = {}, 0, 0, None
