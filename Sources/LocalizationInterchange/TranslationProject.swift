@@ -18,6 +18,8 @@ public struct TranslationProject: Sendable {
     public var requestedLanguage: LanguageTag
     /// Every file with its units.
     public internal(set) var files: [TranslationFile] = []
+    /// The localizations the directory has (`.lproj` folders and catalog languages).
+    var localizations: Set<LanguageTag> = []
 
     /// Reads `root`'s files. `language` is matched to the localizations the directory has
     /// by the rules of lookup (``FallbackChain``): `de-DE` writes into an existing `de`,
@@ -35,6 +37,7 @@ public struct TranslationProject: Sendable {
         }
         var existing = Set(scanned.compactMap(\.language))
         for entry in catalogs { existing.formUnion(entry.catalog.tables.keys.compactMap { try? LanguageTag($0) }) }
+        self.localizations = existing
         self.language = Self.localization(for: language, among: existing, developmentLanguage: developmentLanguage)
         let development = scanned.filter { $0.language == developmentLanguage && $0.kind != .stringCatalog }
         let sources = development.isEmpty ? scanned.filter { $0.language?.isBase == true } : development
@@ -71,6 +74,18 @@ public struct TranslationProject: Sendable {
         return FallbackChain.expansion(of: tag).first {
             existing.contains($0) && !$0.isBase && !development.contains($0)
         } ?? tag
+    }
+
+    /// Whether `tag` (a file's declared language) names this project's language by lookup's
+    /// rules: it is written to the same localization, or one of the two is a spelling or parent
+    /// of the other (``FallbackChain/expansion(of:)``: `de_DE` and `de`, `zh-CN` and `zh-Hans`,
+    /// also where neither has a folder yet).
+    public func isLanguage(_ tag: LanguageTag) -> Bool {
+        if Self.localization(for: tag, among: localizations, developmentLanguage: developmentLanguage) == language {
+            return true
+        }
+        return FallbackChain.expansion(of: tag).contains(requestedLanguage)
+            || FallbackChain.expansion(of: requestedLanguage).contains(tag)
     }
 
     /// The file named `original` (as export wrote it), if the project has it.
