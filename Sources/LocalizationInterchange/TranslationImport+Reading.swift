@@ -90,6 +90,11 @@ extension TranslationImport {
             {
                 place = TranslationProject.Place(original: original, id: id)
                 exported = true
+            } else if !entry.isPlural, let named = project.place(namedBy: entry.references + [entry.context ?? ""]) {
+                // Its `msgid` is the unit's source text (the XLIFF `<source>`), checked as export's.
+                // (`xliff2po` gives messages of one source text their location as `msgctxt`.)
+                place = named
+                exported = true
             } else {
                 let hints = (entry.context.map { [$0] } ?? []) + entry.references
                 switch project.place(entry.name, source: entry.source, plural: entry.sourcePlural, hints: hints) {
