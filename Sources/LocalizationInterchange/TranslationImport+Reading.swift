@@ -26,7 +26,15 @@ extension TranslationImport {
                 "\(entry.original): unit \"\(entry.id)\" has \(entry.targetCount) <target> elements; "
                     + "none of them is written (keep one)")
         }
-        let entries = entries.filter { $0.targetCount <= 1 }
+        // l10nd's values are plain text: a target whose inline code carries no text cannot be
+        // placed faithfully (`Ein<x id="2"/>` would lose the code silently).
+        for entry in entries where entry.targetCount <= 1 && !entry.textlessCodes.isEmpty {
+            reading.unplaced.append(
+                "\(entry.original): unit \"\(entry.id)\" has \(entry.textlessCodes.joined(separator: ", ")) in its "
+                    + "<target>, inline code with no text (no content or equiv-text) that a plain-text value cannot "
+                    + "hold; it is not written (write the text it stands for, or give it an equiv-text)")
+        }
+        let entries = entries.filter { $0.targetCount <= 1 && $0.textlessCodes.isEmpty }
         // An empty or deleted `<target>` is no translation: an import never removes one, but
         // a translator who emptied it meant something, so the kept value is named.
         for entry in entries where entry.target.isEmpty {
@@ -89,6 +97,11 @@ extension TranslationImport {
                 project.has(original: original, id: id, plural: entry.isPlural)
             {
                 place = TranslationProject.Place(original: original, id: id)
+                exported = true
+            } else if !entry.isPlural, let named = project.place(namedBy: entry.references + [entry.context ?? ""]) {
+                // Its `msgid` is the unit's source text (the XLIFF `<source>`), checked as export's.
+                // (`xliff2po` gives messages of one source text their location as `msgctxt`.)
+                place = named
                 exported = true
             } else {
                 let hints = (entry.context.map { [$0] } ?? []) + entry.references

@@ -53,6 +53,23 @@ extension TranslationProject {
         return named.isEmpty ? found : named
     }
 
+    /// The one unit (a plural form's too) whose id one of `references` is, if exactly one is:
+    /// translate-toolkit's `xliff2po` writes each XLIFF unit, each plural form as well, as a
+    /// message of its own without `msgctxt` and with the unit's id as its `#:` reference,
+    /// percent-encoded where the id has spaces, `|` or `%`.
+    func place(namedBy references: [String]) -> Place? {
+        let ids = Set(references + references.compactMap { $0.removingPercentEncoding }).subtracting([""])
+        guard !ids.isEmpty else { return nil }
+        var found: [Place] = []
+        for file in files {
+            for unit in file.units where ids.contains(unit.id) {
+                found.append(Place(original: file.original, id: unit.id))
+                if found.count > 1 { return nil }
+            }
+        }
+        return found.first
+    }
+
     /// Whether `original` has a unit (or, for `plural`, a plural group) `id`.
     func has(original: String, id: String, plural: Bool) -> Bool {
         file(original: original)?.units.contains { plural ? $0.pluralGroup == id : $0.id == id } ?? false

@@ -21,6 +21,8 @@ public struct TranslationProject: Sendable {
     /// The entries under the root skipped for their names (``LocalizationCore/SkippedName``:
     /// `de_DE-typo.lproj`): none of their files is exported or written, so the commands say so.
     public internal(set) var skipped: [SkippedName] = []
+    /// The localizations the directory has (`.lproj` folders and catalog languages).
+    var localizations: Set<LanguageTag> = []
 
     /// Reads `root`'s files. `language` is matched to the localizations the directory has
     /// by the rules of lookup (``FallbackChain``): `de-DE` writes into an existing `de`,
@@ -40,6 +42,7 @@ public struct TranslationProject: Sendable {
         }
         var existing = Set(scanned.compactMap(\.language))
         for entry in catalogs { existing.formUnion(entry.catalog.tables.keys.compactMap { try? LanguageTag($0) }) }
+        self.localizations = existing
         self.language = Self.localization(for: language, among: existing, developmentLanguage: developmentLanguage)
         let development = scanned.filter { $0.language == developmentLanguage && $0.kind != .stringCatalog }
         let sources = development.isEmpty ? scanned.filter { $0.language?.isBase == true } : development
@@ -76,6 +79,18 @@ public struct TranslationProject: Sendable {
         return FallbackChain.expansion(of: tag).first {
             existing.contains($0) && !$0.isBase && !development.contains($0)
         } ?? tag
+    }
+
+    /// Whether `tag` (a file's declared language) names this project's language by lookup's
+    /// rules: it is written to the same localization, or one of the two is a spelling or parent
+    /// of the other (``FallbackChain/expansion(of:)``: `de_DE` and `de`, `zh-CN` and `zh-Hans`,
+    /// also where neither has a folder yet).
+    public func isLanguage(_ tag: LanguageTag) -> Bool {
+        if Self.localization(for: tag, among: localizations, developmentLanguage: developmentLanguage) == language {
+            return true
+        }
+        return FallbackChain.expansion(of: tag).contains(requestedLanguage)
+            || FallbackChain.expansion(of: requestedLanguage).contains(tag)
     }
 
     /// The file named `original` (as export wrote it), if the project has it.

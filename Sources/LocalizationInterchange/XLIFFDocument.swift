@@ -71,6 +71,9 @@ public enum XLIFFDocument {
         var targetCount = 0
         /// Whether the unit has a `<target>`.
         var hasTarget: Bool { targetCount > 0 }
+        /// The inline codes of its `<target>` that carry no text (`<x id="2"/>` without
+        /// `equiv-text`): a plain-text value cannot hold them, so the unit is not written.
+        var textlessCodes: [String] = []
     }
 
     /// The namespace of XLIFF 1.2, the version read; a document without a namespace is read
@@ -161,6 +164,9 @@ public enum XLIFFDocument {
         var alternatives = 0
         /// The text of a `<ph ctype="x-ctrl">` being read in a target.
         var controlCharacter: String?
+        /// The `<ph>`, `<it>`, `<bpt>` or `<ept>` being read in a target: its content (the
+        /// original code, XLIFF 1.2 says), its `equiv-text`, and the element as written.
+        var nativeCode: (text: String, equivalent: String?, element: String)?
         /// The line and column of the first error the parser reported.
         var firstError: (line: Int, column: Int)?
         /// The code of the first error the parser reported.
@@ -221,6 +227,16 @@ public enum XLIFFDocument {
                 base = ""
             case "ph" where (target != nil || inSource) && attributes["ctype"] == XLIFFText.controlPlaceholderType:
                 controlCharacter = ""
+            // XLIFF 1.2's empty placeholders stand for code they do not hold: only an
+            // `equiv-text` (the text "to substitute in place of an inline tag") can be written.
+            case _ where ["x", "bx", "ex"].contains(name) && target != nil && !inSource:
+                if let equivalent = attributes["equiv-text"] {
+                    target! += equivalent
+                } else {
+                    unit?.textlessCodes.append("<\(name) id=\"\(attributes["id"] ?? "")\"/>")
+                }
+            case _ where ["ph", "it", "bpt", "ept"].contains(name) && target != nil && !inSource && nativeCode == nil:
+                nativeCode = ("", attributes["equiv-text"], "<\(name) id=\"\(attributes["id"] ?? "")\">")
             default: break
             }
         }
@@ -236,6 +252,8 @@ public enum XLIFFDocument {
             guard alternatives == 0 else { return }
             if controlCharacter != nil {
                 controlCharacter! += string
+            } else if nativeCode != nil {
+                nativeCode!.text += string
             } else if hint != nil {
                 hint! += string
             } else if base != nil {
@@ -262,11 +280,23 @@ public enum XLIFFDocument {
             }
             guard alternatives == 0 else { return }
             switch name {
-            case "ph":
-                guard let text = controlCharacter else { return }
+            case "ph" where controlCharacter != nil:
+                let text = controlCharacter ?? ""
                 // The character a `<ph ctype="x-ctrl">` stands for; other text as written.
                 controlCharacter = nil
                 self.parser(parser, foundCharacters: XLIFFText.decodedPlaceholder(text).map { String($0) } ?? text)
+            case "ph", "it", "bpt", "ept":
+                // The original code it holds, else its `equiv-text`; with neither, nothing
+                // says what it stood for.
+                guard let code = nativeCode, code.element.hasPrefix("<\(name) ") else { return }
+                nativeCode = nil
+                if !code.text.isEmpty {
+                    target? += code.text
+                } else if let equivalent = code.equivalent {
+                    target? += equivalent
+                } else {
+                    unit?.textlessCodes.append(code.element.dropLast() + "/>")
+                }
             case "source": inSource = false
             case "context":
                 if let text = hint { unit?.hints.append(text) }

@@ -20,10 +20,12 @@ enum ImportCommand {
             if format == "po" {
                 let contents = try PODocument.parse(String(decoding: data, as: UTF8.self))
                 project = try InterchangeArguments.project(invocation, command: "import", language: contents.language)
+                try checkLanguage(contents.language, declaredBy: "its Language: header", of: project, invocation, input)
                 reading = TranslationImport.read(contents, into: project)
             } else {
                 let (language, entries) = try XLIFFDocument.parse(data)
                 project = try InterchangeArguments.project(invocation, command: "import", language: language)
+                try checkLanguage(language, declaredBy: "its target-language", of: project, invocation, input)
                 reading = TranslationImport.read(entries, into: project)
             }
         } catch let error as InterchangeError {
@@ -72,6 +74,27 @@ enum ImportCommand {
                 "\(outcome.changedValues) value\(outcome.changedValues == 1 ? "" : "s") changed in \(outcome.changedFiles.count) file\(outcome.changedFiles.count == 1 ? "" : "s")\n"
                     .utf8))
         return outcome.skipped.isEmpty && outcome.refused.isEmpty && reading.unplaced.isEmpty ? 0 : 1
+    }
+
+    /// `--lang` only fills in the language of a file that declares none: a file that declares
+    /// another (German under `--lang fr`) would write its text into the wrong localization,
+    /// so nothing is written. The tags are compared as lookup matches them (`de_DE` is `de`).
+    static func checkLanguage(
+        _ declared: String?, declaredBy header: String, of project: TranslationProject, _ invocation: Invocation,
+        _ input: String
+    ) throws {
+        guard let declared, let lang = invocation.arguments.value("lang") else { return }
+        let tag: LanguageTag
+        do { tag = try LanguageTag(declared) } catch {
+            throw CommandFailure(
+                "\(input): \(header) \(DisplayText.escaped(declared)) is no language tag, so it cannot be checked "
+                    + "against --lang \(DisplayText.escaped(lang)); nothing is written (correct the file's language)")
+        }
+        guard project.isLanguage(tag) else {
+            throw CommandFailure(
+                "\(input): \(header) says \(tag.identifier), but --lang says \(DisplayText.escaped(lang)); nothing is written "
+                    + "(--lang only fills in a file that declares no language: drop it, or correct the file's)")
+        }
     }
 
     /// The XLIFF an `.xcloc` folder (Xcode's localization catalog) holds,

@@ -208,8 +208,12 @@ public enum ResourceEditor {
             result.replaceSubrange(range, with: Array(text.utf8))
         }
         if !appended.isEmpty {
-            if let last = result.last, last != 0x0A { result.append(0x0A) }
-            result += Array(appended.utf8)
+            // Added lines end as the file's first line does (CRLF from a Windows editor), so
+            // the file keeps one line ending; the quoted keys and values hold no raw newline.
+            let crlf = result.firstIndex(of: 0x0A).map { $0 > 0 && result[$0 - 1] == 0x0D } ?? false
+            let newline: [UInt8] = crlf ? [0x0D, 0x0A] : [0x0A]
+            if let last = result.last, last != 0x0A { result += newline }
+            result += Array((crlf ? appended.replacing("\n", with: "\r\n") : appended).utf8)
         }
         return Outcome(bytes: result, changed: changed, skipped: skipped)
     }

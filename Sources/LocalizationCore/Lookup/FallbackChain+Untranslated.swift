@@ -14,4 +14,8 @@ extension FallbackChain {
         guard askedLanguageEnd > 0, !candidates[..<askedLanguageEnd].contains(served) else { return nil }
         return identifiers[0]
     }
+
+    /// The language asked for (the first preference), unless it is the development
+    /// language (``askedLanguageEnd`` is 0): an empty value served in it is untranslated there.
+    package var askedForeignLanguage: String? { askedLanguageEnd > 0 ? identifiers[0] : nil }
 }

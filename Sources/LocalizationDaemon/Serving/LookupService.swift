@@ -396,9 +396,20 @@ package final class LookupService: WireRequestHandler {
         _ result: LookupResult, key: String, chain: FallbackChain, languages: [String], table: String?
     ) {
         guard result.found else { return recordMiss(key, languages: languages, table: table) }
-        guard let served = result.language, let asked = chain.untranslatedLanguage(servedBy: served) else { return }
-        missing.record(
-            language: asked, table: ResourceCatalog.tableName(table), key: key, servedBy: served.identifier)
+        guard let served = result.language else { return }
+        if let asked = chain.untranslatedLanguage(servedBy: served) {
+            missing.record(
+                language: asked, table: ResourceCatalog.tableName(table), key: key, servedBy: served.identifier)
+        } else if Self.isEmptyValue(result), let asked = chain.askedForeignLanguage {
+            // Served as it is (Xcode compiles an empty unit, `new` or not, and the app shows
+            // ""), but no translation: coverage and lint count it untranslated, and so does this.
+            missing.record(language: asked, table: ResourceCatalog.tableName(table), key: key)
+        }
+    }
+
+    /// Whether `result` answered an empty, non-plural value.
+    private static func isEmptyValue(_ result: LookupResult) -> Bool {
+        result.value.isEmpty && result.entry?.plural == nil
     }
 
     func resolvedTable(languages: [String], table: String?) throws(WireError) -> WireTableResult {
@@ -421,7 +432,7 @@ package final class LookupService: WireRequestHandler {
         missing.removeAll { language, table, key in
             guard let chain = try? chain([language], in: snapshot),
                 let result = try? snapshot.segments.lookup(key, in: table, chain: chain, plural: .none),
-                result.found
+                result.found, !Self.isEmptyValue(result)
             else { return false }
             return result.language.map { chain.untranslatedLanguage(servedBy: $0) == nil } ?? true
         }
