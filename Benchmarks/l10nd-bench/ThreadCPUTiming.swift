@@ -18,7 +18,7 @@ func cpuNanosecondsPerCall(_ keys: [String], _ body: (String) -> Int) -> Double 
 }
 
 /// The CPU time the calling thread has used, in nanoseconds.
-private func threadCPUNanoseconds() -> UInt64 {
+func threadCPUNanoseconds() -> UInt64 {
     var now = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
     return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)

@@ -1,7 +1,7 @@
 // l10nd-bench: every figure next to a baseline measured in the same run.
 //
 //   swift run -c release l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
-//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|mapped|segments]
+//                                    [--only parse|client|pipeline|requests|reload|start|scale|metrics|mapped|segments|json]
 //                                    [--json FILE] [--svg FILE]
 import Foundation
 
@@ -11,7 +11,7 @@ if arguments.first == "--client-process" { runClientProcess(Array(arguments.drop
 if arguments.first == "--poll-process" { runPollProcess(Array(arguments.dropFirst())) }
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 let parts = [
-    "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "mapped", "segments",
+    "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "mapped", "segments", "json",
 ]
 let usage = """
     usage: l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
@@ -57,6 +57,7 @@ if runs("parse"), !arguments.contains("--skip-parse") { _ = runParseBenchmark(co
 if runs("client") { runClientBenchmark() }
 if runs("pipeline") { runPipelineBenchmark() }
 if runs("requests") { runRequestPathBenchmark() }
+if runs("json") { runJSONRequestBenchmark() }
 if runs("reload") { runReloadLatencyBenchmark() }
 if runs("metrics") { runMetricsCostBenchmark() }
 if runs("start") {

@@ -29,14 +29,31 @@ import Testing
         #expect(failure.error.message.hasPrefix("malformed JSON at byte"))
     }
 
+    /// The reply names the fault and its byte, as docs/PROTOCOL.md shows (`not json`).
+    @Test(arguments: [
+        ("not json", "malformed JSON at byte 0: invalid literal"),
+        (#"{"op":"status",}"#, "malformed JSON at byte 14: trailing comma before '}'"),
+        ("\u{FEFF}{\"op\":\"status\"}", "malformed JSON at byte 0: unexpected character"),
+        (#"{"a":1e999}"#, "malformed JSON at byte 5: number out of range"),
+        (#"{"a":01}"#, "malformed JSON at byte 5: a number cannot start with 0"),
+        (#"{"op":"status"} x"#, "malformed JSON at byte 16: garbage after the top-level value"),
+        (#"{"op":"#, "malformed JSON at byte 6: unexpected end of input"),
+        (#"{"op" "status"}"#, "malformed JSON at byte 6: expected ':' after a key"),
+        (#"{"a":"\ud800"}"#, #"malformed JSON at byte 6: a \u escape of a high surrogate with no low one after it"#),
+    ])
+    func malformedJSONNamesTheFaultAndItsByte(_ text: String, _ message: String) throws {
+        #expect(try failure(text).error == WireError(code: .badRequest, message: message))
+    }
+
     @Test func invalidUTF8IsABadRequest() {
         let result = JSONLineCodec.decodeRequest([UInt8]("{\"op\":\"".utf8) + [0xFF, 0xFE] + [UInt8]("\"}".utf8))
         guard case .failure(let failure) = result else {
             Issue.record("invalid UTF-8 accepted")
             return
         }
-        #expect(failure.error.code == .badRequest)
-        #expect(failure.error.message.contains("UTF-8"))
+        #expect(
+            failure.error
+                == WireError(code: .badRequest, message: "malformed JSON at byte 6: string is not valid UTF-8"))
     }
 
     @Test(arguments: [
@@ -229,6 +246,21 @@ import Testing
         let failure = try failure(deep)
         #expect(failure.error.code == .badRequest)
         #expect(failure.error.message.contains("nested deeper"))
+    }
+
+    /// 64 levels of arrays and objects (the request's own object counted) are read; the
+    /// 65th is refused where it opens, in a JSON line as in a binary frame's value.
+    @Test func nestingIsLimitedTo64Levels() throws {
+        func line(levels: Int) -> String {
+            #"{"op":"status","x":"# + String(repeating: "[", count: levels - 1)
+                + String(repeating: "]", count: levels - 1) + "}"
+        }
+        #expect(try decode(line(levels: 64)).get().operation == .status)
+        #expect(
+            try failure(line(levels: 65)).error
+                == WireError(
+                    code: .badRequest,
+                    message: "malformed JSON at byte 82: arrays and objects nested deeper than 64 levels"))
     }
 
     @Test func numbersKeepTheirKind() throws {

@@ -12,48 +12,77 @@
 /// Nodes are in document order; a container's node is followed by its members (an object's
 /// as key, value, key, value …) and knows the index of the node after its last member, so a
 /// member is skipped in one step.
-struct JSONTape: Sendable {
+///
+/// It is the project's one JSON reader: String Catalogs are read with
+/// ``Rules/stringCatalog``, the wire's JSON lines with the wire's own ``Rules`` (a shallower
+/// nesting limit, a repeated key left to the reader, no byte order mark).
+package struct JSONTape: Sendable {
     /// What a node is.
-    enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         case object, array, string, number, `true`, `false`, null
     }
 
     /// One value: where its text is in the document, and for a container its extent.
-    struct Node: Sendable {
-        var kind: Kind
+    package struct Node: Sendable {
+        package var kind: Kind
         /// A string with a backslash in it, which must be decoded to be read.
-        var isEscaped: Bool
+        package var isEscaped: Bool
         /// The offset of its first byte (a string's opening quote).
-        var start: UInt32
+        package var start: UInt32
         /// The offset after its last byte for a string, number or literal; for a container,
         /// the index of the node after its last member.
-        var end: UInt32
+        package var end: UInt32
         /// A container's members (an object's keys).
-        var count: UInt32
+        package var count: UInt32
     }
 
     /// A fault, at the byte offset where it is.
-    struct Fault: Error, Sendable {
-        var offset: Int
-        var message: String
+    package struct Fault: Error, Sendable {
+        package var offset: Int
+        package var message: String
         /// For a key given twice, the offset of its first place.
         var earlier: Int?
     }
 
+    /// What a format asks of its JSON beyond the syntax of RFC 8259, which every reader
+    /// checks the same way.
+    package struct Rules: Sendable {
+        /// Nesting of arrays and objects deeper than this is refused rather than walked.
+        package var maximumDepth: Int
+        /// Whether a key given twice in one object is a fault; when it is not, the tape
+        /// holds both members and its reader chooses (the wire keeps the last).
+        package var refusesRepeatedKeys: Bool
+        /// Whether a UTF-8 byte order mark may open the text (as it may a file's).
+        package var allowsByteOrderMark: Bool
+
+        package init(maximumDepth: Int, refusesRepeatedKeys: Bool, allowsByteOrderMark: Bool) {
+            self.maximumDepth = maximumDepth
+            self.refusesRepeatedKeys = refusesRepeatedKeys
+            self.allowsByteOrderMark = allowsByteOrderMark
+        }
+
+        /// As a strict reader (`jq`, Python's `json`, Xcode) reads a String Catalog:
+        /// Foundation's depth limit, each key once per object, a byte order mark allowed.
+        package static let stringCatalog = Rules(
+            maximumDepth: 512, refusesRepeatedKeys: true, allowsByteOrderMark: true)
+    }
+
     /// The document (UTF-8).
-    let bytes: [UInt8]
-    let nodes: [Node]
+    package let bytes: [UInt8]
+    package let nodes: [Node]
 
-    /// Foundation's limit: deeper documents are refused rather than walked.
-    static let maximumDepth = 512
-
-    /// Reads `bytes`, a whole UTF-8 JSON document whose top level may be any value.
+    /// Reads `bytes`, a whole UTF-8 JSON document whose top level may be any value, as
+    /// `rules` ask.
     ///
     /// - Throws: ``Fault`` at the first syntax error, else at the first strict fault.
-    init(_ bytes: [UInt8]) throws(Fault) {
+    package init(_ bytes: [UInt8], rules: Rules = .stringCatalog) throws(Fault) {
+        // A node's offsets are 32 bits; a text this long is no format's.
+        guard bytes.count < UInt32.max else {
+            throw Fault(offset: 0, message: "the text is longer than \(UInt32.max) bytes")
+        }
         self.bytes = bytes
         let (result, nodes, strictFault) = bytes.withUnsafeBufferPointer { buffer in
-            var reader = TapeReader(buffer)
+            var reader = TapeReader(buffer, rules: rules)
             let result = Result { () throws(Fault) in try reader.read() }
             return (result, reader.nodes, reader.strictFault)
         }
@@ -73,20 +102,39 @@ struct JSONTape: Sendable {
     var root: JSONTapeValue { JSONTapeValue(tape: self, index: 0) }
 
     /// The index of the node after `index` and its members.
-    func next(after index: Int) -> Int {
+    package func next(after index: Int) -> Int {
         let node = nodes[index]
         return node.kind == .object || node.kind == .array ? Int(node.end) : index + 1
     }
 
     /// The text of the string node at `index`, decoded.
-    func string(at index: Int) -> String {
+    package func string(at index: Int) -> String {
         bytes.withUnsafeBufferPointer { Self.text(of: nodes[index], in: $0) }
+    }
+
+    /// The text of the string node at `index`, decoded, or `nil` when its bytes are not
+    /// UTF-8 (for a reader that did not check the whole document first, as the wire does
+    /// not: only strings may hold bytes past ASCII).
+    package func validString(at index: Int) -> String? {
+        let node = nodes[index]
+        return bytes.withUnsafeBufferPointer { bytes in
+            let content = Self.content(of: node, in: bytes)
+            return node.isEscaped
+                ? String(validating: Self.decodeEscaped(content), as: UTF8.self)
+                : String(validating: content, as: UTF8.self)
+        }
     }
 
     /// The text of the string `node` of `bytes`, decoded.
     static func text(of node: Node, in bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let content = UnsafeBufferPointer(rebasing: bytes[(Int(node.start) + 1)..<(Int(node.end) - 1)])
-        return node.isEscaped ? decodeEscaped(content) : String(decoding: content, as: UTF8.self)
+        let content = content(of: node, in: bytes)
+        return node.isEscaped
+            ? String(decoding: decodeEscaped(content), as: UTF8.self) : String(decoding: content, as: UTF8.self)
+    }
+
+    /// The bytes between the quotes of the string `node` of `bytes`.
+    private static func content(of node: Node, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[(Int(node.start) + 1)..<(Int(node.end) - 1)])
     }
 
     /// Whether the string node at `index` spells `ascii` (a field name of the format) as it
@@ -104,9 +152,9 @@ struct JSONTape: Sendable {
         }
     }
 
-    /// The content of a string literal (between the quotes) that holds escapes, already
-    /// checked by the reader.
-    private static func decodeEscaped(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    /// The UTF-8 of the content of a string literal (between the quotes) that holds escapes,
+    /// already checked by the reader.
+    private static func decodeEscaped(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var units: [UInt8] = []
         units.reserveCapacity(text.count)
         var index = 0
@@ -141,7 +189,7 @@ struct JSONTape: Sendable {
             default: units.append(escape)  // `"`, `\` and `/` stand for themselves
             }
         }
-        return String(decoding: units, as: UTF8.self)
+        return units
     }
 
     static func hexDigit(_ byte: UInt8) -> UInt8? {
@@ -227,14 +275,16 @@ private struct TapeReader {
     }
 
     let bytes: UnsafeBufferPointer<UInt8>
+    let rules: JSONTape.Rules
     var nodes: [JSONTape.Node] = []
     var strictFault: JSONTape.Fault?
     private var stack: [Frame] = []
     /// Keys an object compares one by one before it hashes them.
     private static let linearKeys = 16
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, rules: JSONTape.Rules) {
         self.bytes = bytes
+        self.rules = rules
         // Xcode writes a value every 15–25 bytes; reserving a little over that saves most
         // regrowth without holding much more than the nodes need.
         nodes.reserveCapacity(bytes.count / 12 + 16)
@@ -242,7 +292,8 @@ private struct TapeReader {
 
     mutating func read() throws(JSONTape.Fault) {
         // A UTF-8 byte order mark is no part of the text.
-        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let bom =
+            rules.allowsByteOrderMark && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         var position = skipSpace(bom ? 3 : 0)
         // One value, then members until the stack is empty.
         try value(&position)
@@ -250,7 +301,7 @@ private struct TapeReader {
         // which ``checkKey(_:)`` then copied whole at every key it added.
         while let (node, isObject, pendingComma) = stack.last.map({ ($0.node, $0.isObject, $0.pendingComma) }) {
             position = skipSpace(position)
-            guard position < bytes.count else { throw fault(bytes.count, "unexpected end of file") }
+            guard position < bytes.count else { throw fault(bytes.count, "unexpected end of input") }
             let byte = bytes[position]
             if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                 close(position, comma: pendingComma, byte: byte)
@@ -264,7 +315,7 @@ private struct TapeReader {
                 }
                 stack[stack.count - 1].pendingComma = position
                 position = skipSpace(position + 1)
-                guard position < bytes.count else { throw fault(bytes.count, "unexpected end of file") }
+                guard position < bytes.count else { throw fault(bytes.count, "unexpected end of input") }
                 continue
             }
             stack[stack.count - 1].pendingComma = nil
@@ -273,9 +324,9 @@ private struct TapeReader {
                     throw fault(position, "expected a key (a string in double quotes)")
                 }
                 try string(&position)
-                checkKey(nodes.count - 1)
+                if rules.refusesRepeatedKeys { checkKey(nodes.count - 1) }
                 position = skipSpace(position)
-                guard position < bytes.count else { throw fault(bytes.count, "unexpected end of file") }
+                guard position < bytes.count else { throw fault(bytes.count, "unexpected end of input") }
                 guard bytes[position] == UInt8(ascii: ":") else { throw fault(position, "expected ':' after a key") }
                 position = skipSpace(position + 1)
             }
@@ -288,14 +339,14 @@ private struct TapeReader {
 
     /// Reads the value at `position` (after any space): a scalar whole, a container opened.
     private mutating func value(_ position: inout Int) throws(JSONTape.Fault) {
-        guard position < bytes.count else { throw fault(bytes.count, "unexpected end of file") }
+        guard position < bytes.count else { throw fault(bytes.count, "unexpected end of input") }
         let start = position
         switch bytes[position] {
         case UInt8(ascii: "\""):
             try string(&position)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            guard stack.count < JSONTape.maximumDepth else {
-                throw fault(position, "more than \(JSONTape.maximumDepth) nested arrays or objects")
+            guard stack.count < rules.maximumDepth else {
+                throw fault(position, "arrays and objects nested deeper than \(rules.maximumDepth) levels")
             }
             let isObject = bytes[position] == UInt8(ascii: "{")
             stack.append(Frame(node: nodes.count, isObject: isObject))
@@ -406,7 +457,7 @@ private struct TapeReader {
         let matches = word.withUTF8Buffer { expected in
             position + length <= bytes.count && (0..<length).allSatisfy { bytes[position + $0] == expected[$0] }
         }
-        guard matches else { throw fault(position, "unexpected character") }
+        guard matches else { throw fault(position, "invalid literal") }
         nodes.append(node(kind, position, position + length))
         position += length
     }
@@ -452,14 +503,14 @@ private struct TapeReader {
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
                 position += 1
             }
-            guard position < bytes.count else { throw fault(bytes.count, "unexpected end of file in a string") }
+            guard position < bytes.count else { throw fault(bytes.count, "unexpected end of input in a string") }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
             guard byte == UInt8(ascii: "\\") else {
                 throw fault(position, "a control character in a string must be escaped")
             }
             isEscaped = true
-            guard position + 1 < bytes.count else { throw fault(bytes.count, "unexpected end of file in a string") }
+            guard position + 1 < bytes.count else { throw fault(bytes.count, "unexpected end of input in a string") }
             switch bytes[position + 1] {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                 UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
@@ -491,7 +542,7 @@ private struct TapeReader {
     }
 
     private func hex(_ start: Int) throws(JSONTape.Fault) -> UInt32 {
-        guard start + 4 <= bytes.count else { throw fault(bytes.count, "unexpected end of file in a string") }
+        guard start + 4 <= bytes.count else { throw fault(bytes.count, "unexpected end of input in a string") }
         var value: UInt32 = 0
         for offset in start..<(start + 4) {
             guard let digit = JSONTape.hexDigit(bytes[offset]) else {

@@ -208,7 +208,8 @@ package enum JSONText {
 
     /// The text of a JSON string literal (quotes included), or `nil` when it is not one.
     static func decode(_ literal: [UInt8]) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(literal), options: .fragmentsAllowed)) as? String
+        guard let tape = try? JSONTape(literal), tape.nodes.first?.kind == .string else { return nil }
+        return tape.validString(at: 0)
     }
 }
 

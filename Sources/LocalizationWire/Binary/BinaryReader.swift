@@ -95,7 +95,7 @@ struct BinaryReader {
     }
 
     mutating func readValue(depth: Int = 0) throws(WireError) -> WireValue {
-        guard depth <= JSONParser.maximumDepth else { throw error("value nested too deeply") }
+        guard depth <= WireValue.maximumDepth else { throw error("value nested too deeply") }
         switch try readByte("value tag") {
         case 0x00: return .null
         case 0x01: return .bool(false)

@@ -69,9 +69,9 @@ package enum JSONLineCodec {
     package static func decodeRequest(_ line: [UInt8]) -> Result<WireRequest, WireRequestFailure> {
         let value: WireValue
         do {
-            value = try JSONParser.parse(line)
+            value = try WireValue(json: line)
         } catch {
-            return .failure(WireRequestFailure(error: WireError(code: .badRequest, message: error.description)))
+            return .failure(WireRequestFailure(error: error))
         }
         guard case .object(let object) = value else {
             return .failure(WireRequestFailure(error: badRequest("a request must be a JSON object")))
@@ -321,13 +321,9 @@ package enum JSONLineCodec {
     /// - Throws: ``WireError`` (`bad_request`) when the line is not a reply the protocol
     ///   defines.
     package static func decodeServerMessage(_ line: [UInt8]) throws(WireError) -> WireServerMessage {
-        let value: WireValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw WireError(code: .badRequest, message: error.description)
+        guard case .object(var object) = try WireValue(json: line) else {
+            throw badRequest("a reply must be a JSON object")
         }
-        guard case .object(var object) = value else { throw badRequest("a reply must be a JSON object") }
         if let event = object["event"] {
             guard case .string("changed") = event else { throw badRequest("unknown event \(event.jsonText)") }
             guard case .array(let changeValues)? = object["changes"] else {

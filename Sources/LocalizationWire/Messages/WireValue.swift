@@ -72,14 +72,7 @@ extension WireValue {
     /// - Throws: ``WireError`` with code ``WireError/Code/badRequest`` naming the byte
     ///   offset of the first problem.
     public init(jsonText: String) throws(WireError) {
-        var text = jsonText
-        let result = text.withUTF8 { bytes in
-            Result { () throws(JSONSyntaxError) -> WireValue in try JSONParser.parse(bytes) }
-        }
-        switch result {
-        case .success(let value): self = value
-        case .failure(let error): throw WireError(code: .badRequest, message: error.description)
-        }
+        try self.init(json: Array(jsonText.utf8))
     }
 }
 
