@@ -551,8 +551,13 @@ public enum ResourceLinter {
             let reference = original.plural?.variables[name]
             for (category, form) in variable.forms.sorted(by: { $0.key.rawValue < $1.key.rawValue })
             where category != .other {
-                let originals = [reference?.forms[category], reference?.forms[.other] ?? original.value]
-                    .compactMap { $0 }
+                // The same category first (the message names it), then `other`, then the
+                // original's other forms: Arabic `two` ("followed by %1$@ and two others")
+                // may take English `one`'s arguments where English has no `two`.
+                let same = [reference?.forms[category], reference?.forms[.other] ?? original.value].compactMap { $0 }
+                let rest = (reference?.forms ?? [:]).filter { $0.key != category && $0.key != .other }
+                    .sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+                let originals = same + rest
                 guard let problem = styles.formMismatch(originals, form) else { continue }
                 findings.append(
                     LintFinding(
