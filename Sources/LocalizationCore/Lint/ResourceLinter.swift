@@ -419,6 +419,14 @@ public enum ResourceLinter {
                             .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)",
                             related: related, key: key))
                 }
+                if let originalPlural = original.plural, let plural = entry.plural,
+                    let problem = PluralVariableOrder.problem(originalPlural, plural)
+                {
+                    findings.append(
+                        LintFinding(
+                            .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)",
+                            related: related, key: key))
+                }
                 if let original = source[key], !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty {
                     findings += formFindings(
                         key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
@@ -501,8 +509,8 @@ public enum ResourceLinter {
                         "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
                         related: original.location, key: key))
             }
-            if let originalFormat = original.entry.plural?.format, let format = translated.entry.plural?.format,
-                let problem = PluralVariableOrder.problem(originalFormat, format)
+            if let originalPlural = original.entry.plural, let plural = translated.entry.plural,
+                let problem = PluralVariableOrder.problem(originalPlural, plural)
             {
                 findings.append(
                     LintFinding(
