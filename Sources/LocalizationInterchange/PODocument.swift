@@ -34,7 +34,9 @@ public enum PODocument {
                 guard let group = unit.pluralGroup else {
                     index += 1
                     guard !unit.source.isEmpty else { continue }
-                    po += "\n" + comments(unit, file, base: [unit]) + flags([unit], sources: [unit.source])
+                    po +=
+                        "\n" + comments(unit, file, base: [unit], language: project.language)
+                        + flags([unit], sources: [unit.source])
                     po += field("msgctxt", "\(file.original)|\(unit.id)")
                     po += field("msgid", unit.source) + field("msgstr", unit.target ?? "")
                     continue
@@ -47,7 +49,7 @@ public enum PODocument {
                 let (singular, plural) = pluralSources(members)
                 guard !singular.isEmpty else { continue }
                 po +=
-                    "\n" + comments(unit, file, base: members)
+                    "\n" + comments(unit, file, base: members, language: project.language)
                     + flags(members, sources: [singular, plural], singleIntegerCategories: single)
                 po += field("msgctxt", "\(file.original)|\(group)")
                 po += field("msgid", singular) + field("msgid_plural", plural)
@@ -130,11 +132,14 @@ public enum PODocument {
         return Set(counts.filter { $0.value == 1 }.keys)
     }
 
-    private static func comments(_ unit: TranslationUnit, _ file: TranslationFile, base: [TranslationUnit]) -> String {
+    private static func comments(
+        _ unit: TranslationUnit, _ file: TranslationFile, base: [TranslationUnit], language: LanguageTag
+    ) -> String {
         let note = unit.note.map {
             $0.split(separator: "\n", omittingEmptySubsequences: false).map { "#. \($0)\n" }.joined()
         }
-        return (note ?? "") + "#. \(TranslationBase.poPrefix)\(TranslationBase.hash(base.map(\.target)))\n"
+        return (note ?? "")
+            + "#. \(TranslationBase.poPrefix)\(TranslationBase.written(base.map(\.target), language: language))\n"
             + "#: \(file.original)\n"
     }
 

@@ -14,4 +14,19 @@ public enum TranslationBase {
 
     /// The hash of `targets` (`nil`: no translation).
     public static func hash(_ targets: [String?]) -> String { StableHash.hex(targets) }
+
+    /// What export writes: the language the hash is of, then the hash (`de 1a2b…`). A tool
+    /// that copies comments from another file (`msgmerge` with another language's export as
+    /// its template) carries that language's, which import must not take for this one's.
+    static func written(_ targets: [String?], language: LanguageTag) -> String {
+        "\(language.identifier) \(hash(targets))"
+    }
+
+    /// The language and hash of a written base; the language is `nil` for one written before
+    /// export named it (the hash alone), which import takes as the file's own language's.
+    static func parse(_ written: String) -> (language: String?, hash: String) {
+        let parts = written.split(separator: " ", omittingEmptySubsequences: true)
+        guard parts.count == 2 else { return (nil, written) }
+        return (String(parts[0]), String(parts[1]))
+    }
 }

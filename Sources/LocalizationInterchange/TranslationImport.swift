@@ -63,6 +63,10 @@ public enum TranslationImport {
         /// Values changed in the files since the export that the file gives back unchanged:
         /// kept, not reverted to what was exported.
         public var keptNewer = 0
+        /// Units whose base (``TranslationBase``) is of another language's export, counted by
+        /// that language: not checked for changes since the export, since what they record
+        /// is that language's values (a `msgmerge` with its export as the template).
+        public var foreignBases: [String: Int] = [:]
         /// Translations made for a source text the development language has changed since,
         /// each with both texts: taken as not final (as `msgmerge` marks them fuzzy).
         public var outdated: [String] = []
@@ -117,7 +121,16 @@ public enum TranslationImport {
             // A unit with no translation in the files takes the translator's: filling it
             // overwrites no newer edit (an export from another copy of the tree, a value removed
             // since, are filled as any missing value is).
-            if let base = target.base, unit.target != nil, unit.target != target.text {
+            // A base of another language's export (`msgmerge` with its file as the template
+            // copies its comments) says nothing of this language's values: not used, and said.
+            let written = target.base.map(TranslationBase.parse)
+            if let language = written?.language, language != project.language.identifier {
+                outcome.foreignBases[language, default: 0] += 1
+            }
+            let base = written.flatMap {
+                $0.language == nil || $0.language == project.language.identifier ? $0.hash : nil
+            }
+            if let base, unit.target != nil, unit.target != target.text {
                 let covered = target.baseGroup.map { group in file.units.filter { $0.pluralGroup == group } } ?? [unit]
                 // Only the files changed it (the file gives back what was exported): theirs is
                 // newer and stays. (A plural message's hash covers all its forms: no such test.)

@@ -41,7 +41,7 @@ public enum XLIFFDocument {
                 if let note = unit.note { xml += "        <note>\(XLIFFText.attribute(note))</note>\n" }
                 xml +=
                     "        <context-group purpose=\"x-l10nd\"><context context-type=\"\(TranslationBase.contextType)\">"
-                    + "\(TranslationBase.hash([unit.target]))</context></context-group>\n"
+                    + "\(TranslationBase.written([unit.target], language: project.language))</context></context-group>\n"
                 xml += "      </trans-unit>\n"
             }
             xml += "    </body>\n  </file>\n"

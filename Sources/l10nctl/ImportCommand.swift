@@ -44,6 +44,15 @@ enum ImportCommand {
                 targets, to: project, acceptFuzzy: parsed.flags.contains("accept-fuzzy"),
                 force: parsed.flags.contains("force"))
         } catch { throw CommandFailure("\(error)") }
+        for (language, count) in outcome.foreignBases.sorted(by: { $0.key < $1.key }) {
+            FileHandle.standardError.write(
+                Data(
+                    ("l10nctl: warning: \(count) unit\(count == 1 ? "" : "s") of \(input) carr\(count == 1 ? "ies" : "y") "
+                        + "the export base of \(DisplayText.escaped(language)), not of "
+                        + "\(project.language.identifier) (a msgmerge with a \(DisplayText.escaped(language)) export as "
+                        + "the template copies its l10nd-base comments): not checked for values changed since the "
+                        + "export\n").utf8))
+        }
         for conflict in outcome.conflicts {
             FileHandle.standardError.write(Data("l10nctl: conflict: \(conflict)\n".utf8))
         }

@@ -89,6 +89,41 @@ import Testing
         }
     }
 
+    /// On real files: a line inserted at the top of every table of a copy of Mastodon's
+    /// resources moves most findings a line down and changes no fingerprint.
+    @Test func aLineInsertedAboveCorpusFindingsChangesNoFingerprint() throws {
+        let resources = "corpus/mastodon-ios/MastodonSDK/Sources/MastodonLocalization/Resources"
+        guard let source = PackagePaths.shared(resources) else {
+            print("skipped: ../shared/\(resources) is absent")
+            return
+        }
+        let root = try TemporaryDirectory()
+        let copy = root.path + "/Resources"
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        func lines(_ results: [[String: Any]]) throws -> [String: Int] {
+            var byFingerprint: [String: Int] = [:]
+            for result in results {
+                let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+                byFingerprint[try #require(fingerprint(result))] =
+                    (location?["region"] as? [String: Any])?["startLine"]
+                    as? Int
+            }
+            return byFingerprint
+        }
+        let before = try lines(try results(try run(["lint", copy, "--format", "sarif"]).stdout))
+        let files = try FileManager.default.subpathsOfDirectory(atPath: copy).filter { $0.hasSuffix(".strings") }
+        for file in files {
+            let path = copy + "/" + file
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try ("/* inserted */\n" + text).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let after = try lines(try results(try run(["lint", copy, "--format", "sarif"]).stdout))
+        #expect(before.count > 1000, "\(before.count) findings")
+        #expect(Set(before.keys) == Set(after.keys))
+        let moved = before.keys.filter { before[$0].map { $0 + 1 } == after[$0] }
+        #expect(moved.count > before.count / 2, "\(moved.count) of \(before.count) moved a line")
+    }
+
     @Test func aProjectsLintFileSetsSeveritiesAndTheCommandLineWins() throws {
         let root = try TemporaryDirectory()
         try root.write(

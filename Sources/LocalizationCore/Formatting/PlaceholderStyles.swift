@@ -61,7 +61,7 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
             let found = Self.braceTokens(in: translation).sorted()
             if expected != found { problems.append(Self.describe("placeholders", expected, found)) }
         }
-        if contains(.printf),
+        if contains(.printf), !Self.isShownAsIs(original),
             let problem = FormatSpecifier.signatureMismatch(printfText(original), printfText(translation))
         {
             problems.append(problem)
@@ -82,6 +82,16 @@ public struct PlaceholderStyles: OptionSet, Sendable, Hashable {
         }
         return "format specifiers differ: expected arguments within [\(FormatSpecifier.describe(candidates[0]))], "
             + "found [\(FormatSpecifier.describe(found))]"
+    }
+
+    /// Whether `original` cannot be a format string: it has a prose percent (`% of screen`)
+    /// and no conversion. Formatting would read that `%` as a conversion (`% o`) and print
+    /// an argument in its place, so the text is only ever shown as it is (a menu title), and
+    /// so is its translation: a Hungarian `%-a a kijelzőnek` ("its percent of the screen")
+    /// is a suffixed percent sign, not the `%-a` conversion printf would read.
+    static func isShownAsIs(_ original: String) -> Bool {
+        let prose = removingProsePercents(original)
+        return prose != original && FormatSpecifier.parse(prose).isEmpty
     }
 
     /// `text` as printf reads it here: without the app's own `%N` (when that style is on)

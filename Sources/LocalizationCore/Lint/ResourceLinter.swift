@@ -414,6 +414,14 @@ public enum ResourceLinter {
                             .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)",
                             related: related, key: key))
                 }
+                if let originalPlural = original.plural, let plural = entry.plural,
+                    let problem = PluralVariableOrder.problem(originalPlural, plural)
+                {
+                    findings.append(
+                        LintFinding(
+                            .placeholderMismatch, at: location, "\(LintQuoting.quoted(key)) in \(language): \(problem)",
+                            related: related, key: key))
+                }
                 if let original = source[key], !original.isSourceKeyStandIn || !FormatSpecifier.parse(key).isEmpty {
                     findings += formFindings(
                         key, entry, of: original, styles: styles, at: translation.variableLocations[key] ?? [:],
@@ -496,8 +504,8 @@ public enum ResourceLinter {
                         "\(LintQuoting.quoted(key)): \(problem) (as in \(referenceName))",
                         related: original.location, key: key))
             }
-            if let originalFormat = original.entry.plural?.format, let format = translated.entry.plural?.format,
-                let problem = PluralVariableOrder.problem(originalFormat, format)
+            if let originalPlural = original.entry.plural, let plural = translated.entry.plural,
+                let problem = PluralVariableOrder.problem(originalPlural, plural)
             {
                 findings.append(
                     LintFinding(
@@ -546,8 +554,13 @@ public enum ResourceLinter {
             let reference = original.plural?.variables[name]
             for (category, form) in variable.forms.sorted(by: { $0.key.rawValue < $1.key.rawValue })
             where category != .other {
-                let originals = [reference?.forms[category], reference?.forms[.other] ?? original.value]
-                    .compactMap { $0 }
+                // The same category first (the message names it), then `other`, then the
+                // original's other forms: Arabic `two` ("followed by %1$@ and two others")
+                // may take English `one`'s arguments where English has no `two`.
+                let same = [reference?.forms[category], reference?.forms[.other] ?? original.value].compactMap { $0 }
+                let rest = (reference?.forms ?? [:]).filter { $0.key != category && $0.key != .other }
+                    .sorted { $0.key.rawValue < $1.key.rawValue }.map(\.value)
+                let originals = same + rest
                 guard let problem = styles.formMismatch(originals, form) else { continue }
                 findings.append(
                     LintFinding(

@@ -15,6 +15,24 @@ enum TranslationTextChecks {
         return (0x3000...0x303F).contains(value) || (0xFF00...0xFF65).contains(value)
     }
 
+    /// Units and signs an app writes right after a number (`5` + `s`, `50` + `%`).
+    private static let unitsAfterNumbers: Set<String> = [
+        "%", "‰", "°", "s", "ms", "min", "h", "×", "px", "pt", "dB", "Hz", "kHz", "fps", "kB", "KB", "MB", "GB",
+    ]
+
+    /// Whether `target` adds one space (or no-break space) before a unit the source starts
+    /// with (`s (exact)` → ` s (točno)`, `%` → ` %`): languages whose typography spaces a
+    /// number from its unit (Czech, Croatian, Ukrainian, French) write it so on purpose.
+    private static func startsWithSpacedUnit(_ source: [Unicode.Scalar], _ target: [Unicode.Scalar]) -> Bool {
+        guard target.count > 1, target[0] == " " || target[0] == "\u{00A0}", !isEdgeSpace(target[1]),
+            target[1] != "\n"
+        else { return false }
+        let word = source.prefix { $0 != " " && $0 != "(" && $0 != "\n" }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: word)
+        return unitsAfterNumbers.contains(String(text))
+    }
+
     /// Leading or trailing whitespace that differs: a space (or tab), or a line break, at
     /// one end of one text and not of the other.
     static func edgeWhitespace(_ original: String, _ translation: String) -> String? {
@@ -35,7 +53,7 @@ enum TranslationTextChecks {
                         : "it \(end)s with a line break the development language's text does not")
             }
         }
-        compare("start", source[0], target[0], absorbed: false)
+        compare("start", source[0], target[0], absorbed: startsWithSpacedUnit(source, target))
         // `Name: ` → `名称：`: the fullwidth colon carries the space.
         compare(
             "end", source[source.count - 1], target[target.count - 1],
