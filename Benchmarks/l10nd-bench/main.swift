@@ -12,6 +12,7 @@ if arguments.first == "--poll-process" { runPollProcess(Array(arguments.dropFirs
 let valueOptions = ["--languages", "--keys", "--json", "--svg", "--only"]
 let parts = [
     "parse", "client", "pipeline", "requests", "reload", "start", "scale", "metrics", "mapped", "segments", "json",
+    "embedded",
 ]
 let usage = """
     usage: l10nd-bench [CORPUS_DIR] [--languages N] [--keys M] [--skip-parse]
@@ -55,6 +56,7 @@ let only = value(of: "--only")
 func runs(_ name: String) -> Bool { only == nil || only == name }
 if runs("parse"), !arguments.contains("--skip-parse") { _ = runParseBenchmark(corpusRoot: corpusRoot) }
 if runs("client") { runClientBenchmark() }
+if runs("embedded") { runEmbeddedLookupBenchmark(corpusRoot: corpusRoot) }
 if runs("pipeline") { runPipelineBenchmark() }
 if runs("requests") { runRequestPathBenchmark() }
 if runs("json") { runJSONRequestBenchmark() }

@@ -93,7 +93,7 @@ final class DaemonLookups: Sendable {
     /// after the mapped generations have applied it, `onMapped` every generation mapped.
     /// `lastKnown` answers as an earlier connection's last generation until one is mapped.
     init(
-        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedSegments? = nil,
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: LookupSegments? = nil,
         onEvent: @escaping @Sendable (LocalizationClient.Event) -> Void,
         onMapped: @escaping @Sendable () -> Void = {}
     ) {
@@ -212,7 +212,7 @@ final class DaemonLookups: Sendable {
 
     /// Keeps the generation a `map` reply carried (checked and mapped by the reader).
     private func mapReplied(_ result: Result<WireReply, DaemonConnectionError>, onConnection connectionNumber: Int) {
-        var segments: MappedSegments?
+        var segments: LookupSegments?
         var refused = false
         if case .success(let reply) = result {
             noteAnswered()

@@ -121,7 +121,7 @@ final class MessageReader: @unchecked Sendable {
 
     /// `message` with the slabs its `map` reply announces (`slabs`) claimed from the oldest
     /// group of descriptors, each checked and mapped (``SealedMemoryMapping``), and the
-    /// segments opened over them as the manifest says (``MappedSegments``), held in
+    /// segments opened over them as the manifest says (``LookupSegments``), held in
     /// ``ReceivedMappings`` under the number the reply's `mapping` field now gives. Missing
     /// or failing descriptors, or a manifest that does not match its slabs, turn the reply
     /// into an error. Other messages pass unchanged.
@@ -167,7 +167,7 @@ final class MessageReader: @unchecked Sendable {
         heldMappings = heldMappings.filter { $0.value.mapping != nil }
         if let refusal { return failure(refusal) }
         do {
-            fields["mapping"] = .integer(ReceivedMappings.hold(try MappedSegments(manifest, mappings: mappings)))
+            fields["mapping"] = .integer(ReceivedMappings.hold(try LookupSegments(manifest, mappings: mappings)))
             return .reply(id: id, .fields(fields))
         } catch {
             return failure("the map reply's segments: \(error)")

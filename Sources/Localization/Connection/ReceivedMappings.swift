@@ -13,13 +13,13 @@ enum ReceivedMappings {
 
     private struct Held {
         var next: Int64 = 1
-        var mappings: [Int64: MappedSegments] = [:]
+        var mappings: [Int64: LookupSegments] = [:]
     }
 
     private static let held = ForkSafeMutex(Held())
 
     /// Holds `mapping` and returns the number that takes it.
-    static func hold(_ mapping: MappedSegments) -> Int64 {
+    static func hold(_ mapping: LookupSegments) -> Int64 {
         held.withLock { held in
             let number = held.next
             held.next += 1
@@ -32,7 +32,7 @@ enum ReceivedMappings {
     }
 
     /// The mapping held under `number`, no longer held; `nil` when none is.
-    static func take(_ number: Int64) -> MappedSegments? {
+    static func take(_ number: Int64) -> LookupSegments? {
         held.withLock { $0.mappings.removeValue(forKey: number) }
     }
 }

@@ -35,12 +35,13 @@ public final class Localizer: Sendable {
     private struct State {
         var roots: [String]
         var developmentLanguage: LanguageTag
-        var resources: ResourceSet?
+        /// The files under `roots`, compiled into private segments.
+        var resources: LookupSegments?
         /// Bumped whenever `resources` is dropped: a read of the files begun before is not kept.
         var resourcesVersion: UInt64 = 0
         /// The read of the files in progress, in the background, for `resourcesVersion`: one
         /// read for every thread that needs them, each waiting for it at most its time limit.
-        var resourceRead: BackgroundFetch<ResourceSet>?
+        var resourceRead: BackgroundFetch<LookupSegments>?
         var daemon: DaemonLookups?
         var daemonSerial: UInt64 = 0
         /// The source last logged, so each change is logged once.
@@ -173,7 +174,7 @@ public final class Localizer: Sendable {
 
     /// A new link to the daemon, and the serial number its events carry.
     private func makeDaemon(
-        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: MappedSegments? = nil
+        socketPath: String?, mode: LookupMode, timeout: Double, lastKnown: LookupSegments? = nil
     ) -> (UInt64, DaemonLookups) {
         let serial = Self.serials.wrappingAdd(1, ordering: .relaxed).oldValue
         let daemon = DaemonLookups(
@@ -242,7 +243,7 @@ public final class Localizer: Sendable {
     /// daemon mode's fallback), else the daemon's (one `languages` request), else none.
     public var servedLanguages: [LanguageTag] {
         switch route() {
-        case .files(let resources): resources.catalog.languages
+        case .files(let resources): resources.set.languages
         case .mapped(let daemon), .direct(let daemon): daemon.languages() ?? []
         case .lastKnown, .keys: []
         }
@@ -265,7 +266,7 @@ public final class Localizer: Sendable {
     /// `languages` request); nil when that cannot be told (no daemon answered).
     package var servedTables: [String]? {
         switch route() {
-        case .files(let resources): Set(resources.catalog.tables.values.flatMap(\.keys)).sorted()
+        case .files(let resources): resources.tableNames
         case .mapped(let daemon), .direct(let daemon): daemon.tables()
         case .lastKnown, .keys: nil
         }
@@ -378,7 +379,7 @@ public final class Localizer: Sendable {
         case .direct(let daemon):
             return askDaemon(key, tags: tags, table: tableName, plural: plural, daemon: daemon)
         case .files(let resources):
-            return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
+            return (resources.lookup(key, tags: tags, table: tableName, plural: plural), .files)
         case .lastKnown(let daemon):
             return lastKnown(key, identifiers: identifiers, table: tableName, plural: plural, daemon: daemon)
         case .keys:
@@ -397,11 +398,11 @@ public final class Localizer: Sendable {
         return offline(key, tags: tags, table: table, plural: plural, daemon: daemon, since: started)
     }
 
-    /// The value `localized` returns. In mapped mode, once this thread has read the table, it
-    /// costs a thread-local read, the epoch, two short comparisons and a probe of the first
-    /// language's mapped segment (and a copy of the value unless this thread made it before,
-    /// ``MappedValueCache``): no lock, no allocation, no reference count on anything other
-    /// threads share.
+    /// The value `localized` returns. In mapped mode (and from the files' private segments,
+    /// read the same way), once this thread has read the table, it costs a thread-local read,
+    /// the epoch, two short comparisons and a probe of the first language's segment (and a
+    /// copy of the value unless this thread made it before, ``MappedValueCache``): no lock,
+    /// no allocation, no reference count on anything other threads share.
     @usableFromInline
     func value(_ key: String, languages: LanguageList, table: String?) -> String {
         let local = ThreadLookupCache.current
@@ -417,7 +418,8 @@ public final class Localizer: Sendable {
 
     /// ``value(_:languages:table:)`` when the thread's last table's first segment does not
     /// have the key: a new epoch, another table, a key from a later language of the chain,
-    /// a miss, or a mode other than mapped.
+    /// a miss, or a route that reads no segments (direct mode, a daemon mode's outage without
+    /// files). The files' private segments are read as a mapped generation is.
     @inline(never)
     private func valueSlowly(
         _ key: String, languages: LanguageList, table: String?, epoch: UInt64,
@@ -426,13 +428,14 @@ public final class Localizer: Sendable {
         if local.pointee.owner != serial || local.pointee.epoch != epoch {
             local.pointee.reset(owner: serial, epoch: epoch, route: route())
         }
-        guard let daemon = local.pointee.mappedDaemon, let mapped = daemon.mapped.current else {
+        let daemon = local.pointee.mappedDaemon
+        guard let segments = local.pointee.files ?? daemon?.mapped.current else {
             return lookup(key, languages: languages.tags, table: table).value
         }
         let name = ThreadLookupCache.TableName(languages: languages, table: table)
         if !local.pointee.lastTableIs(languages, table, owner: serial, epoch: epoch) || local.pointee.lastProbe == nil {
             let tags = LanguageTag.preferences(languages.tags)
-            local.pointee.remember(mapped.probe(tags, table: ResourceCatalog.tableName(table)), as: name)
+            local.pointee.remember(segments.probe(tags, table: ResourceCatalog.tableName(table)), as: name)
         }
         if let answer = try? local.pointee.lastProbe?.answer(key), let value = try? answer.value() {
             // Off the fast path, which reads only the first language's own segment: an answer
@@ -440,6 +443,7 @@ public final class Localizer: Sendable {
             noteFallback(key, answeredIn: answer.language, languages: languages, table: table, local: local)
             return value
         }
+        guard let daemon else { return key }
         let identifiers = LanguageTag.preferences(languages.tags).map(\.identifier)
         daemon.misses.record(
             key, in: MissReporter.TableKey(languages: identifiers, table: ResourceCatalog.tableName(table)))
@@ -571,13 +575,13 @@ public final class Localizer: Sendable {
     /// later than `limit` seconds after the read began: once it has outlasted a lookup's limit,
     /// the lookups after do not wait for it at all. `nil` without roots, or when they are not
     /// read by then.
-    private func resources(waitingUntil deadline: UInt64?, limit: Double? = nil) -> ResourceSet? {
+    private func resources(waitingUntil deadline: UInt64?, limit: Double? = nil) -> LookupSegments? {
         while true {
-            let next = state.withLock { state -> (ResourceSet?, BackgroundFetch<ResourceSet>?, ResourceRead?) in
+            let next = state.withLock { state -> (LookupSegments?, BackgroundFetch<LookupSegments>?, ResourceRead?) in
                 if let resources = state.resources { return (resources, nil, nil) }
                 guard let read = ResourceRead(state) else { return (nil, nil, nil) }
                 if let fetch = state.resourceRead { return (nil, fetch, nil) }
-                let fetch = BackgroundFetch<ResourceSet>()
+                let fetch = BackgroundFetch<LookupSegments>()
                 state.resourceRead = fetch
                 return (nil, fetch, read)
             }
@@ -600,17 +604,19 @@ public final class Localizer: Sendable {
         }
     }
 
-    /// Reads the files `read` names, with no lock held, keeps them unless the configuration
-    /// changed meanwhile, and ends `fetch`.
-    private func perform(_ read: ResourceRead, for fetch: BackgroundFetch<ResourceSet>) {
+    /// Reads the files `read` names and compiles them into private segments with the
+    /// daemon's builder, with no lock held; keeps the segments (and nothing of the parse)
+    /// unless the configuration changed meanwhile, and ends `fetch`.
+    private func perform(_ read: ResourceRead, for fetch: BackgroundFetch<LookupSegments>) {
         let loaded = ResourceSet.load(roots: read.roots, developmentLanguage: read.developmentLanguage)
+        let segments = LookupSegments(compiled: loaded)
         let isNew = state.withLock { state -> Bool in
             guard state.resourcesVersion == read.version, state.resources == nil else { return false }
-            state.resources = loaded
+            state.resources = segments
             return true
         }
         if isNew { warnAboutEmptyRoots(of: loaded) }
-        fetch.finish(with: loaded)
+        fetch.finish(with: segments)
     }
 
     /// Logs each root of `roots` that does not exist, one line each.
@@ -633,7 +639,7 @@ public final class Localizer: Sendable {
         let limit = daemon.client.timeout
         let deadline = started.uptimeNanoseconds &+ Self.nanoseconds(limit)
         if let resources = resources(waitingUntil: deadline, limit: limit) {
-            return (resources.lookup(key, languages: tags, table: table, plural: plural), .files)
+            return (resources.lookup(key, tags: tags, table: table, plural: plural), .files)
         }
         return lastKnown(key, identifiers: tags.map(\.identifier), table: table, plural: plural, daemon: daemon)
     }

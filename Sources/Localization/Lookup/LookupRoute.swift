@@ -7,8 +7,8 @@ enum LookupRoute: Sendable {
     case mapped(DaemonLookups)
     /// Direct mode (or mapped mode with a daemon older than `map`), daemon reachable.
     case direct(DaemonLookups)
-    /// The files, read in the process.
-    case files(ResourceSet)
+    /// The files, read and compiled into private segments in the process.
+    case files(LookupSegments)
     /// Daemon unreachable, no files: what it said before.
     case lastKnown(DaemonLookups)
     /// Nothing to ask: keys come back unchanged.

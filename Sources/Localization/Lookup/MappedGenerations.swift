@@ -21,10 +21,10 @@ final class MappedGenerations: Sendable {
     private struct State {
         /// The newest generation mapped on this connection: older than ``floor`` once an event
         /// announced a newer one.
-        var newest: MappedSegments?
+        var newest: LookupSegments?
         /// The last generation of an earlier connection (or, in a child made by `fork()`, the
         /// parent's), for answers while the daemon is away.
-        var lastKnown: MappedSegments?
+        var lastKnown: LookupSegments?
         /// The connection ``lastKnown`` was mapped on (0: before this cache's first).
         var lastKnownConnection = 0
         /// The newest generation an event announced: older tables answer only as last known.
@@ -42,24 +42,24 @@ final class MappedGenerations: Sendable {
     private let state: ForkSafeMutex<State>
 
     /// An empty cache; `lastKnown` answers as an earlier connection's last generation.
-    init(lastKnown: MappedSegments? = nil) {
+    init(lastKnown: LookupSegments? = nil) {
         state = ForkSafeMutex(State(lastKnown: lastKnown))
     }
 
     /// The generation that answers lookups: the newest mapped, unless an event announced a
     /// newer one.
-    var current: MappedSegments? {
+    var current: LookupSegments? {
         state.withLock { state in state.newest.flatMap { $0.generation >= state.floor ? $0 : nil } }
     }
 
     /// Every generation kept, newest first: this connection's newest (current or not), then an
     /// earlier connection's last. What answers when the daemon fails.
-    var kept: [MappedSegments] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
+    var kept: [LookupSegments] { state.withLock { [$0.newest, $0.lastKnown].compactMap { $0 } } }
 
     /// The newest generation kept (``kept``'s first) and the number of the connection it was
     /// mapped on: a restarted daemon counts generations anew, so only within one connection
     /// do generation numbers say which is newer.
-    var newestKept: (segments: MappedSegments, connection: Int)? {
+    var newestKept: (segments: LookupSegments, connection: Int)? {
         state.withLock { state in
             if let newest = state.newest { return (newest, state.connectionNumber) }
             return state.lastKnown.map { ($0, state.lastKnownConnection) }
@@ -90,10 +90,10 @@ final class MappedGenerations: Sendable {
     /// newer than them arrived, or the connection changed, meanwhile; notes a `refused` one.
     /// Returns whether `tables` were kept, and whether a `map` should be asked again (one was
     /// wanted meanwhile, or the reply was already outdated).
-    func endMap(_ tables: MappedSegments?, onConnection connectionNumber: Int, refused: Bool)
+    func endMap(_ tables: LookupSegments?, onConnection connectionNumber: Int, refused: Bool)
         -> (kept: Bool, askAgain: Bool)
     {
-        var dropped: [MappedSegments] = []
+        var dropped: [LookupSegments] = []
         let outcome = state.withLock { state -> (kept: Bool, askAgain: Bool) in
             // A `map` of an earlier connection: the new one asks its own (``reset()``).
             guard connectionNumber == state.connectionNumber else { return (false, false) }
@@ -127,7 +127,7 @@ final class MappedGenerations: Sendable {
     /// A new connection, whose daemon may serve anything: its generations start over. The
     /// newest generation so far stays as the last known answers.
     func reset() {
-        let dropped = state.withLock { state -> MappedSegments? in
+        let dropped = state.withLock { state -> LookupSegments? in
             let previous = state.newest == nil ? nil : state.lastKnown
             state = State(
                 lastKnown: state.newest ?? state.lastKnown,

@@ -2,9 +2,9 @@ import Glibc
 import LocalizationCore
 
 /// What one thread remembers of one ``Localizer`` between lookups: for the localizer's
-/// current epoch, whether it is in mapped mode and where in the mapped generation the table it
-/// read last lies, so a mapped lookup takes no lock and touches no shared cache line but the
-/// epoch.
+/// current epoch, which segments answer (the daemon's mapped generation, or the files'
+/// private segments) and where in them the table it read last lies, so a lookup takes no
+/// lock and touches no shared cache line but the epoch.
 ///
 /// One per thread (a `pthread` key), for the localizer used last: a thread that alternates
 /// between two localizers rebuilds it at each switch, which is correct, only slower.
@@ -24,6 +24,8 @@ struct ThreadLookupCache {
     var epoch: UInt64 = 0
     /// The daemon when the epoch's route is ``LookupRoute/mapped(_:)``, else `nil`.
     var mappedDaemon: DaemonLookups?
+    /// The files' private segments when the epoch's route is ``LookupRoute/files(_:)``, else `nil`.
+    var files: LookupSegments?
     /// The name of the table the last mapped lookup read: a thread mostly asks one table
     /// again and again, and comparing two short strings is cheaper than hashing a name.
     var lastName = Self.noTable
@@ -54,7 +56,13 @@ struct ThreadLookupCache {
     mutating func reset(owner: UInt64, epoch: UInt64, route: LookupRoute) {
         self.owner = owner
         self.epoch = epoch
-        if case .mapped(let daemon) = route { mappedDaemon = daemon } else { mappedDaemon = nil }
+        mappedDaemon = nil
+        files = nil
+        switch route {
+        case .mapped(let daemon): mappedDaemon = daemon
+        case .files(let segments): files = segments
+        case .direct, .lastKnown, .keys: break
+        }
         lastName = Self.noTable
         setPlace(nil)
     }
@@ -62,9 +70,11 @@ struct ThreadLookupCache {
     /// Lets go of the mapped generation this cache holds for `owner` when it is from an epoch
     /// other than `epoch`; the next lookup starts over.
     mutating func releaseOutdated(owner: UInt64, epoch: UInt64) {
-        guard self.owner == owner, self.epoch != epoch, lastProbe != nil || mappedDaemon != nil else { return }
+        guard self.owner == owner, self.epoch != epoch, lastProbe != nil || mappedDaemon != nil || files != nil
+        else { return }
         lastName = Self.noTable
         mappedDaemon = nil
+        files = nil
         setPlace(nil)
     }
 

@@ -3,8 +3,9 @@ import Synchronization
 /// The resources under some root directories, loaded at one moment: the compiled segments
 /// that answer lookups, the files they came from, and the files that failed to parse.
 ///
-/// This is the engine of the client's embedded mode and of `l10nctl`'s offline commands,
-/// loaded again in full on a change; the daemon keeps its tables in a `ResourceStore`
+/// The client's embedded mode (and its fallback to the files) loads one and keeps only its
+/// ``segments``, letting the parse go; `l10nctl`'s offline commands read its ``catalog``.
+/// It is loaded again in full on a change; the daemon keeps its tables in a `ResourceStore`
 /// instead, which re-reads only the files that changed. Lookups go through the one lookup
 /// over segments (``SegmentSet/lookup(_:in:chain:plural:)``), the files compiled into
 /// private segments in this process with the builder every reader shares.
