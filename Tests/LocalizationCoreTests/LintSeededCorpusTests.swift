@@ -167,6 +167,10 @@ import Testing
             try String(contentsOfFile: copy + "/zh-Hant.lproj/Localizable.strings", encoding: .utf8),
             to: "Resources/zh_Hant.lproj/Localizable.strings")
         seeds.append(Seed(rule: .shadowedFolder, file: shadowed, line: 1))
+        // A folder whose name is no language tag: its files are never served; the finding is
+        // at the folder.
+        let misnamed = try root.write("\"Seeded\" = \"Gesät\";\n", to: "Resources/de_DE-typo.lproj/Localizable.strings")
+        seeds.append(Seed(rule: .skippedName, file: (misnamed as NSString).deletingLastPathComponent, line: 1))
 
         // A String Catalog beside the tables: a German unit `new`, one `needs_review`.
         let catalogText = """
