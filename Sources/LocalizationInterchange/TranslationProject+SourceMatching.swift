@@ -56,9 +56,11 @@ extension TranslationProject {
     /// The one unit (a plural form's too) whose id one of `references` is, if exactly one is:
     /// translate-toolkit's `xliff2po` writes each XLIFF unit, each plural form as well, as a
     /// message of its own without `msgctxt` and with the unit's id as its `#:` reference,
-    /// percent-encoded where the id has spaces, `|` or `%`.
+    /// percent-encoded where the id has `|` or `%`, with a space as `+` (translate-toolkit's
+    /// `quote_plus`; a `+` of the id itself is written `%2B`).
     func place(namedBy references: [String]) -> Place? {
-        let ids = Set(references + references.compactMap { $0.removingPercentEncoding }).subtracting([""])
+        let decoded = references.compactMap { $0.replacing("+", with: " ").removingPercentEncoding }
+        let ids = Set(references + references.compactMap { $0.removingPercentEncoding } + decoded).subtracting([""])
         guard !ids.isEmpty else { return nil }
         var found: [Place] = []
         for file in files {

@@ -37,8 +37,9 @@ import Testing
             """
     }
 
-    /// A `.stringsdict` plural and a String Catalog plural (ids with `|`, percent-encoded
-    /// in the `#:` reference), Russian.
+    /// A `.stringsdict` plural and a String Catalog plural whose key has a space and a `%`
+    /// (ids with `|`; `xliff2po` writes the reference as `%25lld+files%7C…`, a space as `+`),
+    /// Russian.
     static func project(in root: TemporaryDirectory) throws -> String {
         try root.write(Self.plist("%ld day", nil, nil, "%ld days"), to: "r/en.lproj/Localizable.stringsdict")
         try root.write(
@@ -56,7 +57,7 @@ import Testing
             {
               "sourceLanguage" : "en",
               "strings" : {
-                "files" : {
+                "%lld files" : {
                   "localizations" : {
                     "en" : { "variations" : { "plural" : { \(english) } } },
                     "ru" : { "variations" : { "plural" : { \(russian) } } }
