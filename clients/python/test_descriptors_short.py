@@ -41,6 +41,29 @@ class DescriptorsShortTests(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.strip(), "OSError 24", result.stdout + result.stderr)
 
+    def test_a_client_made_with_no_free_descriptor_falls_back_instead_of_raising(self):
+        result = subprocess.run([sys.executable, "-c", CLIENT_PROGRAM, HERE], capture_output=True, text=True,
+                                timeout=60)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.strip(), "False greeting", result.stdout + result.stderr)
+
+
+CLIENT_PROGRAM = textwrap.dedent("""
+    import errno, os, resource, sys
+    sys.path.insert(0, sys.argv[1])
+    from l10nd_client import Client
+    resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    held = []
+    try:
+        while True:
+            held.append(os.open("/dev/null", os.O_RDONLY))
+    except OSError as error:
+        assert error.errno == errno.EMFILE, error
+    client = Client("/nonexistent/l10nd.sock", timeout=0.5)
+    answer = client.lookup("greeting", lang="de")
+    print(answer["found"], answer["value"])
+""")
+
 
 if __name__ == "__main__":
     unittest.main()
