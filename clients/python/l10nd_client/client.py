@@ -369,12 +369,16 @@ class Client:
             if self._connection is not None:
                 return self._connection
             path = self._explicit_path or default_socket_path(self._environ)
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(self.timeout)
+            sock = None
             try:
+                # Inside the try: short of descriptors (EMFILE) the socket itself fails, and that
+                # is the daemon being unavailable too (lookups fall back), not a raw OSError.
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.settimeout(self.timeout)
                 sock.connect(address(path))
             except OSError as error:
-                sock.close()
+                if sock is not None:
+                    sock.close()
                 passed = [] if self._explicit_path else passed_over(path, self._environ)
                 missing = [FileNotFoundError(errno.ENOENT, "no such socket") for _ in passed]
                 unavailable = DaemonUnavailable(passed + [path], missing + [error])

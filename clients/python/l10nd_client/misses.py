@@ -65,6 +65,7 @@ class MissReporter:
             if not due and self._timer is None:
                 self._timer = threading.Timer(self._interval - (now - self._last_sent), self.flush)
                 self._timer.daemon = True
+                self._timer.name = "l10nd-misses"  # named, so a program can tell the library's threads
                 self._timer.start()
         if due:
             self.flush()

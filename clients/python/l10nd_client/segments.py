@@ -5,7 +5,9 @@ Written from docs/FORMAT.md alone, to show the page is enough; the test suite
 lookups (mapped.py) answer through it. l10nd_segments.py beside the package is its command line.
 """
 
+import fcntl
 import json
+import mmap  # imported up front: a lazy import inside a map attempt fails when descriptors run out
 import os
 import struct
 import unicodedata
@@ -234,9 +236,6 @@ def map_manifest(manifest, numbers):
     Returns (manifest, segments), segments keyed by (language, table) as lookup() takes them;
     the mappings stay as long as the segments do. Raises MapRefused for `ok: false`, Damaged
     for a slab or segment that is not as announced."""
-    import fcntl
-    import mmap
-
     try:
         if not manifest.get("ok"):
             error = manifest.get("error") or {}
