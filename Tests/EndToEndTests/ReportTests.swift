@@ -181,7 +181,7 @@ import Testing
             html.contains("id=\"lang-\($0)\"")
         }
         #expect(languages.count == 8, "\(languages)")
-        for width in [1280, 420] {
+        for width in [1280, 500] {
             let measured = try layout(of: page, width: width, in: directory, browse: browse)
             #expect(measured.problems.isEmpty, "at \(width) px: \(measured.problems)")
             // Each section was measured, and has its cells: the check cannot pass by finding nothing.
