@@ -22,7 +22,7 @@ extension HTMLReport {
             let review = reviewMarks(language)
             html += review.isEmpty ? "" : "; \(escape(review))"
             html += misses[name].map { "; users hit \($0) keys untranslated" } ?? ""
-            html += ".</p>\n<table><thead><tr><th>Table</th><th>Strings</th><th>Words</th></tr></thead><tbody>\n"
+            html += ".</p>\n\(tableStart)<thead><tr><th>Table</th><th>Strings</th><th>Words</th></tr></thead><tbody>\n"
             for table in language.tables {
                 let count = report.words.counts[name]?[table.name] ?? ReportWordCounts.Count()
                 let fraction = count.total == 0 ? 1 : Double(count.translated) / Double(count.total)
@@ -30,14 +30,15 @@ extension HTMLReport {
                 html +=
                     "\(table.translated)/\(table.total)</td><td>\(bar(fraction)) \(count.translated)/\(count.total)</td></tr>\n"
             }
-            html += "</tbody></table>\n"
+            html += "</tbody>\(tableEnd)\n"
             if let plural = plurals[name] {
-                html +=
-                    "<p>Plurals: \(plural.entries) entries in \(escape(plural.categories.map(\.rawValue).joined(separator: " "))); "
+                let categories = escape(plural.categories.map(\.rawValue).joined(separator: " "))
+                html += "<p>Plurals: \(plural.entries) \(plural.entries == 1 ? "entry" : "entries"), "
+                html += "each needing the forms \(categories); "
                 html +=
                     plural.gaps.isEmpty
                     ? "<span class=\"ok\">no form missing</span>"
-                    : "<span class=\"bad\">\(plural.gaps.count) lacking forms</span> (see Plural completeness)"
+                    : "<span class=\"bad\">\(plural.gaps.count) with forms missing</span> (see <a href=\"#plurals\">Plural completeness</a>)"
                 html += ".</p>\n"
             }
             let own = Dictionary(grouping: findings[name] ?? [], by: \.rule)

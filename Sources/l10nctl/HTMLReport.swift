@@ -56,7 +56,7 @@ enum HTMLReport {
         var html = "<section id=\"coverage\"><h2>Coverage</h2>\n"
         html += "<p>The share of the \(escape(coverage.reference)) strings and words each language translates; "
         html += "each language's section below has it per table.</p>\n"
-        html += "<table><thead><tr><th>Language</th><th>Strings</th><th>Words</th><th>Same as source</th>"
+        html += "\(tableStart)<thead><tr><th>Language</th><th>Strings</th><th>Words</th><th>Same as source</th>"
         html += "<th>Review</th></tr></thead><tbody>\n"
         for language in coverage.languages {
             let count = words.total(language.language)
@@ -67,7 +67,7 @@ enum HTMLReport {
             html += "<td>\(bar(fraction)) \(count.translated)/\(count.total)</td><td>\(language.sameAsSource)</td>"
             html += "<td>\(escape(reviewMarks(language)))</td></tr>\n"
         }
-        html += "</tbody></table>\n"
+        html += "</tbody>\(tableEnd)"
         // A language in a folder of no language tag is in no row: named here, with why.
         if !coverage.skipped.isEmpty {
             html +=
@@ -93,7 +93,7 @@ enum HTMLReport {
         html +=
             "<p>Forms each plural entry lacks among its language's CLDR categories (<code>zero</code> is optional).</p>\n"
         html +=
-            "<table><thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
+            "\(tableStart)<thead><tr><th>Language</th><th>Categories</th><th>Plural entries</th><th>Missing forms</th></tr></thead><tbody>\n"
         typealias Row = (language: String, categories: [PluralCategory], entries: Int, gaps: [PluralCompleteness.Gap])
         let known = Set(plurals.languages.map(\.language))
         let none: [Row] = names.filter { !known.contains($0) }.compactMap { name in
@@ -119,7 +119,7 @@ enum HTMLReport {
             }
             html += "</td></tr>\n"
         }
-        return html + "</tbody></table></section>\n"
+        return html + "</tbody>\(tableEnd)</section>\n"
     }
 
     static func untranslated(_ untranslated: ResourceReport.Untranslated) -> String {
@@ -137,7 +137,7 @@ enum HTMLReport {
                 return html + "<p class=\"ok\">None since the daemon started.</p></section>\n"
             }
             html +=
-                "<table><thead><tr><th>Language</th><th>Table</th><th>Key</th><th>Asked</th><th>Users saw</th></tr></thead><tbody>\n"
+                "\(tableStart)<thead><tr><th>Language</th><th>Table</th><th>Key</th><th>Asked</th><th>Users saw</th></tr></thead><tbody>\n"
             for entry in entries {
                 let from = entry["from"]?.stringValue.map { "the \($0) string" } ?? "the key (found in no language)"
                 html += "<tr><td>\(escape(entry["lang"]?.stringValue ?? ""))</td>"
@@ -145,7 +145,7 @@ enum HTMLReport {
                 html += "<td><code>\(escape(entry["key"]?.stringValue ?? ""))</code></td>"
                 html += "<td>\(entry["count"]?.integerValue ?? 0)</td><td>\(escape(from))</td></tr>\n"
             }
-            return html + "</tbody></table></section>\n"
+            return html + "</tbody>\(tableEnd)</section>\n"
         }
     }
 
@@ -156,12 +156,14 @@ enum HTMLReport {
         guard !findings.isEmpty else { return html + "<p class=\"ok\">None.</p></section>\n" }
         html += "<p>By rule, then by language, as <code>l10nctl lint</code> reports them.</p>\n"
         let byRule = Dictionary(grouping: findings, by: \.rule)
-        for rule in byRule.keys.sorted() {
+        // Errors first, notes last: what breaks the app is what a reader must not scroll past.
+        let rules = byRule.keys.sorted { (byRule[$0]![0].severity, $0) < (byRule[$1]![0].severity, $1) }
+        for rule in rules {
             let group = byRule[rule]!
             html += "<h3 id=\"rule-\(rule.rawValue)\"><code>\(rule.rawValue)</code> · \(group.count) "
             html += "\(escape(group[0].severity.rawValue))\(group.count == 1 ? "" : "s")</h3>"
             html += "<p class=\"note\">\(escape(rule.summary))</p>\n"
-            html += "<table><thead><tr><th>Language</th><th>Findings</th></tr></thead><tbody>\n"
+            html += "\(tableStart)<thead><tr><th>Language</th><th>Findings</th></tr></thead><tbody>\n"
             let byLanguage = Dictionary(grouping: group) { language(of: $0) }
             for language in byLanguage.keys.sorted() {
                 let lines = byLanguage[language]!
@@ -172,7 +174,7 @@ enum HTMLReport {
                 }.joined()
                 html += "</ul></details></td></tr>\n"
             }
-            html += "</tbody></table>\n"
+            html += "</tbody>\(tableEnd)\n"
         }
         return html + "</section>\n"
     }
@@ -183,6 +185,11 @@ enum HTMLReport {
         if let lproj = components.last(where: { $0.hasSuffix(".lproj") }) { return String(lproj.dropLast(6)) }
         return "String Catalogs"
     }
+
+    /// Every table stands in a box of its own that scrolls sideways when the window is
+    /// narrower than the table, so no column is ever out of reach past the page's edge.
+    static let tableStart = "<div class=\"scroll\"><table>"
+    static let tableEnd = "</table></div>"
 
     /// A bar filled to `fraction`, with its percentage.
     static func bar(_ fraction: Double) -> String {
@@ -212,14 +219,14 @@ enum HTMLReport {
     static let style = """
         body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1d2330;background:#fff}
         h1{margin:0 0 .25rem}h2{margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.25rem}
-        .meta,.note{color:#5a6272}code{font:13px ui-monospace,monospace;background:#f3f4f8;padding:0 .2em;border-radius:3px}
-        table{border-collapse:collapse;width:100%}td{white-space:nowrap}td:last-child{white-space:normal}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eef;vertical-align:top}
+        .meta,.note{color:#5a6272}code{overflow-wrap:anywhere;font:13px ui-monospace,monospace;background:#f3f4f8;padding:0 .2em;border-radius:3px}
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eef;vertical-align:top}
         thead th{background:#f6f7fb;font-size:13px}ul{margin:0;padding-left:1.1rem}
         .cards{display:flex;flex-wrap:wrap;gap:.75rem;margin:1rem 0}.card{border:1px solid #dde;border-radius:6px;padding:.5rem .9rem;min-width:9rem}
         .card b{display:block;font-size:1.6rem}.card.bad b,.bad{color:#b42318}.card.good b,.ok{color:#18794e}
         .scroll{overflow-x:auto}.bar{display:inline-block;width:4.5rem;height:.6rem;background:#eceef4;border-radius:3px;overflow:hidden;vertical-align:middle}
         .bar span{display:block;height:100%}.bar .full{background:#2e9e6a}.bar .high{background:#e0a31a}.bar .low{background:#d9534f}
-        .pct{display:inline-block;min-width:3.2rem;text-align:right;font-variant-numeric:tabular-nums;margin-right:.3rem}
+        .pct{display:inline-block;min-width:3.6rem;text-align:right;font-variant-numeric:tabular-nums;margin-right:.3rem}
         tr.error th{color:#b42318}tr.warning th{color:#a15c00}h3{margin:1.2rem 0 .2rem;font-size:1rem}
         details summary{cursor:pointer}details li{white-space:normal;word-break:break-word}td{white-space:normal}
         .lang{border-top:2px solid #dde;margin-top:2rem}

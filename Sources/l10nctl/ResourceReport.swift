@@ -33,10 +33,16 @@ struct ResourceReport {
         let coverage = TranslationCoverage(resources: resources)
         var untranslated = try untranslated(socket: socket, timeout: timeout)
         // Only this tree's: a daemon serving other directories too reports their misses as well.
+        // A table name two trees share (every app has a `Localizable`) is not enough: a key
+        // another language answered (`from`) is this tree's only if one of its languages has it.
         if case .entries(let entries, let dropped, let socket) = untranslated {
             let tables = Set(catalog.tables.values.flatMap(\.keys))
             untranslated = .entries(
-                entries.filter { tables.contains($0["table"]?.stringValue ?? "") }, dropped: dropped, socket: socket)
+                entries.filter { entry in
+                    guard let table = entry["table"]?.stringValue, tables.contains(table) else { return false }
+                    guard entry["from"]?.stringValue != nil, let key = entry["key"]?.stringValue else { return true }
+                    return catalog.tables.values.contains { $0[table]?[key] != nil }
+                }, dropped: dropped, socket: socket)
         }
         return ResourceReport(
             roots: roots, generated: Date(), coverage: coverage, plurals: PluralCompleteness(catalog: catalog),

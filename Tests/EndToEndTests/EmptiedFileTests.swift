@@ -12,31 +12,33 @@ import Testing
         let root = try TemporaryDirectory()
         try root.write("\"k\" = \"v\";\n", to: "en.lproj/Localizable.strings")
         try root.write("", to: "de.lproj/Localizable.strings")
-        let output = try ProcessRunner.run(
-            PackagePaths.executable("l10nctl"), ["lint", root.path, "--format", "json"],
-            environment: ["PATH": "/usr/bin:/bin"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let findings = (object["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "empty-file" }
-        #expect(findings.count == 1, "\(output.stdout)")
+        let lint = try L10nctl.lint(root.path)
+        let findings = lint.findings(of: "empty-file")
+        #expect(findings.count == 1, "\(lint.output.stdout)")
         #expect((findings.first?["file"] as? String)?.hasSuffix("de.lproj/Localizable.strings") == true)
         #expect(findings.first?["severity"] as? String == "warning")
         #expect((findings.first?["message"] as? String)?.hasPrefix("the file is empty (0 bytes)") == true)
     }
 
     @Test func theDaemonSaysAFileThatHadKeysIsNowEmpty() throws {
+        // As a save that truncated it leaves it: opened with O_TRUNC, closed.
+        try daemonSays("the file is now empty (0 bytes; it had 12)", after: ": > de.lproj/Localizable.strings")
+    }
+
+    /// A daemon serving `de`'s `k`, the German file changed by `command` (a shell's, in the
+    /// resource directory): `k` falls back to English once the hold grace is over, as
+    /// Foundation reads the file, and `status` and the log say `said` of the file.
+    func daemonSays(_ said: String, after command: String) throws {
         let f = try FaultTests.Fixture([
             "en.lproj/Localizable.strings": "\"k\" = \"en\";\n", "de.lproj/Localizable.strings": "\"k\" = \"de\";\n",
         ])
         #expect(try f.value("k", "de") == "de")
         let path = f.path("de.lproj/Localizable.strings")
-        // As a save that truncated it leaves it: opened with O_TRUNC, closed.
-        try f.shell(": > de.lproj/Localizable.strings")
-        // Served empty once the hold grace is over, as Foundation reads it: the key falls back.
+        try f.shell(command)
         #expect(try f.eventually { try f.value("k", "de") == "en" })
-        let said = "\(path):1:1: the file is now empty (0 bytes; it had 12)"
-        #expect(try f.errors().contains { $0.hasPrefix("\(path): the file is now empty (0 bytes; it had 12)") })
+        #expect(try f.eventually { try f.errors().contains { $0.hasPrefix("\(path): \(said)") } })
         #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
-        #expect(f.daemon.log.contains(said), "\(f.daemon.log)")
+        #expect(f.daemon.log.contains("\(path):1:1: \(said)"), "\(f.daemon.log)")
     }
 
     /// Cleared but not to 0 bytes (an outside tester's find: these were served empty with
@@ -56,34 +58,23 @@ import Testing
                 "/bin/sh", ["-c", "printf '\(cleared.printf)' > \(languages[index]).lproj/Localizable.strings"],
                 currentDirectory: root.path)
         }
-        let output = try ProcessRunner.run(
-            PackagePaths.executable("l10nctl"), ["lint", root.path, "--format", "json"],
-            environment: ["PATH": "/usr/bin:/bin"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let findings = (object["findings"] as? [[String: Any]] ?? []).filter { $0["rule"] as? String == "empty-file" }
-        #expect(findings.count == Self.cleared.count, "\(output.stdout)")
+        let lint = try L10nctl.lint(root.path)
+        let findings = lint.findings(of: "empty-file")
+        #expect(findings.count == Self.cleared.count, "\(lint.output.stdout)")
         for (index, cleared) in Self.cleared.enumerated() {
             let finding = findings.first {
                 ($0["file"] as? String)?.hasSuffix("\(languages[index]).lproj/Localizable.strings") == true
             }
             #expect(
                 (finding?["message"] as? String)?.hasPrefix("the file holds no entries (\(cleared.holds))") == true,
-                "\(output.stdout)")
+                "\(lint.output.stdout)")
         }
     }
 
     @Test(arguments: 0..<4) func theDaemonSaysAFileThatHadKeysNowHoldsNoEntries(case index: Int) throws {
         let cleared = Self.cleared[index]
-        let f = try FaultTests.Fixture([
-            "en.lproj/Localizable.strings": "\"k\" = \"en\";\n", "de.lproj/Localizable.strings": "\"k\" = \"de\";\n",
-        ])
-        #expect(try f.value("k", "de") == "de")
-        let path = f.path("de.lproj/Localizable.strings")
-        try f.shell("printf '\(cleared.printf)' > de.lproj/Localizable.strings")
-        #expect(try f.eventually { try f.value("k", "de") == "en" })
-        let said = "the file now holds no entries (\(cleared.holds); it had 12)"
-        #expect(try f.eventually { try f.errors().contains { $0.hasPrefix("\(path): \(said)") } })
-        #expect(f.daemon.stop() == 0, "\(f.daemon.log)")
-        #expect(f.daemon.log.contains("\(path):1:1: \(said)"), "\(f.daemon.log)")
+        try daemonSays(
+            "the file now holds no entries (\(cleared.holds); it had 12)",
+            after: "printf '\(cleared.printf)' > de.lproj/Localizable.strings")
     }
 }

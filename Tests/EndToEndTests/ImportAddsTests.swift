@@ -13,7 +13,7 @@ import Testing
     }
 
     func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+        try L10nctl.run(arguments: arguments)
     }
 
     /// `po` with each message's empty `msgstr` (or `msgstr[k]`) filled from `translations`,

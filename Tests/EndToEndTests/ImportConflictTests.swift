@@ -12,14 +12,12 @@ import Testing
 
     @Test(arguments: ["xliff", "po"])
     func aStaleExportCannotOverwriteNewerEdits(format: String) throws {
-        let root = try TemporaryDirectory()
-        try root.write(
-            "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n\"open\" = \"Open\";\n", to: "r/en.lproj/Localizable.strings")
-        let german = try root.write(
-            "\"save\" = \"Sichern\";\n\"quit\" = \"Ende\";\n\"open\" = \"Auf\";\n", to: "r/de.lproj/Localizable.strings"
-        )
-        let file = root.path + "/de." + format
-        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let project = try ImportProject(
+            english: "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n\"open\" = \"Open\";\n",
+            german: "\"save\" = \"Sichern\";\n\"quit\" = \"Ende\";\n\"open\" = \"Auf\";\n")
+        let german = project.german
+        let file = project.directory.path + "/de." + format
+        #expect(try project.exporting("--lang", "de", "--output", file).status == 0)
         // The translator works on the export: changes save and open, leaves quit.
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         let edited = exported.replacing("Sichern", with: "Speichern").replacing("Auf\"", with: "Öffnen\"")
@@ -29,7 +27,7 @@ import Testing
         let newer = "\"save\" = \"Sicher\";\n\"quit\" = \"Beenden\";\n\"open\" = \"Auf\";\n"
         try newer.write(toFile: german, atomically: true, encoding: .utf8)
 
-        let stopped = try L10nctl.run("import", root.path + "/r", file)
+        let stopped = try project.importing(file)
         #expect(stopped.status == 1, "\(stopped.stderr)")
         #expect(
             stopped.stderr.contains(
@@ -38,7 +36,7 @@ import Testing
         #expect(!stopped.stderr.contains(#"unit "quit""#) && !stopped.stderr.contains(#"unit "open""#))
         #expect(try String(contentsOfFile: german, encoding: .utf8) == newer, "nothing is written")
 
-        let forced = try L10nctl.run("import", root.path + "/r", file, "--force")
+        let forced = try project.importing(file, "--force")
         #expect(forced.status == 0, "\(forced.stderr)")
         // The translator's save and open; quit, which only the files changed, stays theirs.
         #expect(
@@ -56,12 +54,11 @@ import Testing
     /// reports as outdated.
     @Test(arguments: ["xliff", "po"])
     func aTranslationOfAnOlderSourceTextIsSaidAndNotTakenAsFinal(format: String) throws {
-        let root = try TemporaryDirectory()
-        let english = try root.write(
-            "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n", to: "r/en.lproj/Localizable.strings")
-        let german = try root.write("\"quit\" = \"Beenden\";\n", to: "r/de.lproj/Localizable.strings")
-        let file = root.path + "/de." + format
-        #expect(try L10nctl.run("export", root.path + "/r", "--lang", "de", "--output", file).status == 0)
+        let project = try ImportProject(
+            english: "\"save\" = \"Save\";\n\"quit\" = \"Quit\";\n", german: "\"quit\" = \"Beenden\";\n")
+        let (english, german) = (project.resources + "/en.lproj/Localizable.strings", project.german)
+        let file = project.directory.path + "/de." + format
+        #expect(try project.exporting("--lang", "de", "--output", file).status == 0)
         let exported = try String(contentsOfFile: file, encoding: .utf8)
         // The translator fills save; meanwhile its English becomes a different text.
         let filled =
@@ -73,7 +70,7 @@ import Testing
         try "\"save\" = \"Save a copy\";\n\"quit\" = \"Quit\";\n".write(
             toFile: english, atomically: true, encoding: .utf8)
 
-        let result = try L10nctl.run("import", root.path + "/r", file)
+        let result = try project.importing(file)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains(
@@ -82,7 +79,7 @@ import Testing
         #expect(result.stderr.contains("was translated from an older source text (not final)"), "\(result.stderr)")
         #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"quit\" = \"Beenden\";\n")
 
-        let accepted = try L10nctl.run("import", root.path + "/r", file, "--accept-fuzzy")
+        let accepted = try project.importing(file, "--accept-fuzzy")
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(accepted.stderr.contains("l10nctl: outdated: "), "\(accepted.stderr)")
         #expect(try String(contentsOfFile: german, encoding: .utf8).contains("\"save\" = \"Sichern\";"))

@@ -9,7 +9,7 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+        try L10nctl.run(arguments: arguments)
     }
 
     /// A project whose `en` has `count` keys `k1`…, of which `de` translates `k1`, exported

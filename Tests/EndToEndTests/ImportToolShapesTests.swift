@@ -11,7 +11,7 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+        try L10nctl.run(arguments: arguments)
     }
 
     static func table(_ path: String) throws -> [String: String] {
@@ -29,15 +29,7 @@ import Testing
 
     /// `de.xliff` with one `<file original>` of `units`.
     static func xliff(in root: TemporaryDirectory, original: String, units: String) throws -> String {
-        try root.write(
-            """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <xliff xmlns="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
-              <file original="\(original)" source-language="en" target-language="de" datatype="plaintext">
-                <body>\(units)</body>
-              </file>
-            </xliff>
-            """, to: "de.xliff")
+        try root.write(ImportProject.xliff(units, original: original), to: "de.xliff")
     }
 
     /// Crowdin and Lokalise write `<target><![CDATA[…]]></target>`; Okapi splits text and CDATA.

@@ -7,7 +7,7 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"])
+        try L10nctl.run(arguments: arguments)
     }
 
     func project() throws -> TemporaryDirectory {
@@ -20,10 +20,10 @@ import Testing
 
     @Test func jsonCarriesRuleSeverityAndPlace() throws {
         let root = try project()
-        let result = try run("lint", root.path, "--format", "json")
+        let lint = try L10nctl.lint(root.path)
+        let (result, object, findings) = (lint.output, lint.object, lint.findings)
         #expect(result.status == 1)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let findings = try #require(object["findings"] as? [[String: Any]])
+        #expect(object["findings"] is [[String: Any]], "\(result.stdout)")
         let summary = findings.map { "\($0["rule"]!)@\($0["line"]!):\($0["column"]!):\($0["severity"]!)" }
         #expect(summary == ["empty-value@1:1:warning", "placeholder-mismatch@2:1:error", "obsolete-key@3:1:warning"])
         #expect(object["errors"] as? Int == 1 && object["warnings"] as? Int == 2)

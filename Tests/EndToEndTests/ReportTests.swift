@@ -55,13 +55,18 @@ import Testing
     @Test func reportShowsCoveragePluralsLintAndWhatUsersHit() throws {
         let directory = try TemporaryDirectory(prefix: "l10nctl-report")
         let resources = try resources(in: directory)
-        let daemon = try DaemonProcess(resources: [resources])
+        // Another tree the same daemon serves, with a `Localizable` table of its own.
+        try directory.write("\"elsewhere-key\" = \"Elsewhere\";\n", to: "Other/en.lproj/Localizable.strings")
+        let daemon = try DaemonProcess(resources: [resources, directory.path + "/Other"])
         let client = try daemon.connect()
         for (key, language) in [("保存", "ja"), ("保存", "ru"), ("<script>alert(1)</script>", "ja")] {
             _ = try client.request(["op": "lookup", "key": key, "lang": language])
         }
         // A table no file of this tree has: another tree's miss, left out of this report.
         _ = try client.request(["op": "lookup", "key": "elsewhere", "lang": "ja", "table": "OtherTree"])
+        // A table both trees have, but a key only the other one has: its miss, left out too.
+        let shared = try client.request(["op": "lookup", "key": "elsewhere-key", "lang": "ja"])
+        #expect(shared["value"] as? String == "Elsewhere", "\(shared)")
         let page = directory.path + "/report.html"
         let result = try ProcessRunner.run(
             l10nctl, ["report", "--html", page, "--socket", daemon.socketPath, resources])
@@ -74,10 +79,17 @@ import Testing
         #expect(html.contains("<th>Words</th>") && html.contains("<th>Same as source</th>"))
         #expect(html.contains("<section class=\"lang\" id=\"lang-ru\"><h3>ru</h3>"), "\(html)")
         #expect(html.contains("<th scope=\"row\">Settings</th>") && html.contains("<th scope=\"row\">Plurals</th>"))
-        #expect(html.contains("Plurals: 1 entries in one few many other;") || html.contains("Plurals: "), "\(html)")
-        // Lint grouped by rule, then language.
+        #expect(
+            html.contains(
+                "<p>Plurals: 9 entries, each needing the forms one few many other; <span class=\"bad\">1 with forms missing"
+            ),
+            "\(html)")
+        // Lint grouped by rule, then language; errors before warnings before notes.
         #expect(html.contains("<h3 id=\"rule-file\"><code>file</code> · 1 error</h3>"), "\(html)")
-        #expect(!html.contains("elsewhere"), "another tree's miss")
+        let error = try #require(html.range(of: "id=\"rule-file\""))
+        let note = try #require(html.range(of: "id=\"rule-unchanged-from-source\""))
+        #expect(error.lowerBound < note.lowerBound, "errors are listed first")
+        #expect(!html.contains("elsewhere"), "another tree's misses")
         // Plural completeness by the language's CLDR categories.
         #expect(
             html.contains(
@@ -157,6 +169,27 @@ import Testing
         #expect(consoleLines(dom).isEmpty, "\(consoleLines(dom))")
         #expect(dom.stdout.contains("<h2>Plural completeness</h2>") && dom.stdout.contains("few, many"))
 
+        // Every column inside its section's box, at a desktop's width and a phone's, with every
+        // collapsed list open; a page made too wide proves the measure can fail.
+        let wide = try directory.write(
+            #"<!DOCTYPE html><body><section id="wide"><table style="width:3000px"><tr><th>a</th><td>far</td></tr></table></section></body>"#,
+            to: "wide.html")
+        let tooWide = try layout(of: wide, width: 1280, in: directory, browse: browse)
+        #expect(tooWide.problems.contains { $0.hasPrefix("wide: TD ") }, "\(tooWide)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let languages = ["Base", "ar", "de", "en", "fr", "ja", "pt-BR", "ru", "zh-Hans", "zh-Hant"].filter {
+            html.contains("id=\"lang-\($0)\"")
+        }
+        #expect(languages.count == 8, "\(languages)")
+        for width in [1280, 500] {
+            let measured = try layout(of: page, width: width, in: directory, browse: browse)
+            #expect(measured.problems.isEmpty, "at \(width) px: \(measured.problems)")
+            // Each section was measured, and has its cells: the check cannot pass by finding nothing.
+            for section in ["coverage", "plurals", "untranslated", "lint"] + languages.map({ "lang-" + $0 }) {
+                #expect((measured.cells[section] ?? 0) > 0, "\(section) at \(width) px: \(measured.cells)")
+            }
+        }
+
         let screenshot = PackagePaths.root + "/.build/l10nctl-report.png"
         try? FileManager.default.removeItem(atPath: screenshot)
         let shot = try browse(page, ["--screenshot=" + screenshot, "--window-size=1280,1800", "--hide-scrollbars"])
@@ -165,6 +198,64 @@ import Testing
         let png = try Data(contentsOf: URL(fileURLWithPath: screenshot))
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png.count > 20_000, "\(png.count) bytes")
         print("report screenshot: \(screenshot)")
+    }
+
+    /// Where the page's cells stand in Chromium at `width` px: `page` copied with a script that
+    /// opens every collapsed list and measures each section's header and data cells (the
+    /// report itself allows no script). A cell out of its section's box, or out of the box
+    /// that scrolls it, a scrolling box out of its section, a cell whose text overflows it, or
+    /// a page wider than the window is a problem, named `section: TAG right>limit text`.
+    func layout(
+        of page: String, width: Int, in directory: TemporaryDirectory,
+        browse: (String, [String]) throws -> ProcessOutput
+    ) throws -> (problems: [String], cells: [String: Int]) {
+        let script = """
+            <script>
+            for (const d of document.querySelectorAll('details')) d.open = true;
+            const out = [], view = document.documentElement.clientWidth;
+            const inside = (r, box) => r.left >= box.left - 1 && r.right <= Math.min(box.right, view) + 1;
+            const say = (id, c, r, box) => out.push(id + ': ' + c.tagName + ' ' + Math.round(r.right) + '>'
+                + Math.round(Math.min(box.right, view)) + ' ' + c.textContent.trim().slice(0, 50).replace(/\\s+/g, ' '));
+            for (const section of document.querySelectorAll('body > section, section.lang')) {
+              const box = section.getBoundingClientRect();
+              let cells = 0;
+              for (const cell of section.querySelectorAll('th, td')) {
+                if (cell.closest('section.lang') !== section && section.id === 'languages') continue;
+                cells++;
+                let scroller = cell.parentElement;
+                while (scroller !== section && getComputedStyle(scroller).overflowX === 'visible') scroller = scroller.parentElement;
+                const r = cell.getBoundingClientRect();
+                if (scroller === section) { if (!inside(r, box)) say(section.id, cell, r, box); }
+                else if (!inside(scroller.getBoundingClientRect(), box)) say(section.id, scroller, scroller.getBoundingClientRect(), box);
+                if (cell.scrollWidth > cell.clientWidth + 1) say(section.id, cell, r, r);
+              }
+              out.push('cells ' + section.id + ' ' + cells);
+            }
+            if (document.documentElement.scrollWidth > view) out.push('page: ' + document.documentElement.scrollWidth + '>' + view);
+            const pre = document.createElement('pre'); pre.id = 'layout'; pre.textContent = out.join('\\n');
+            document.body.append(pre);
+            </script>
+            """
+        let original = try String(contentsOfFile: page, encoding: .utf8)
+        let measured = original.replacingOccurrences(
+            of: "style-src 'unsafe-inline'", with: "style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+        ).replacingOccurrences(of: "</body>", with: script + "</body>")
+        let copy = try directory.write(measured, to: "measured-\(width)-" + (page as NSString).lastPathComponent)
+        let dom = try browse(copy, ["--dump-dom", "--window-size=\(width),1000", "--hide-scrollbars"])
+        let start = try #require(dom.stdout.range(of: "<pre id=\"layout\">"), "\(dom.stdout.prefix(500))")
+        let end = try #require(dom.stdout[start.upperBound...].range(of: "</pre>"))
+        var problems: [String] = []
+        var cells: [String: Int] = [:]
+        for line in dom.stdout[start.upperBound..<end.lowerBound].split(separator: "\n") {
+            let words = line.split(separator: " ")
+            if words.count == 3, words[0] == "cells" {
+                cells[String(words[1])] = Int(words[2])
+            } else {
+                problems.append(
+                    line.replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&"))
+            }
+        }
+        return (problems, cells)
     }
 
     /// The number on the page's summary card named `label`.

@@ -11,7 +11,7 @@ import Testing
     let l10nctl = PackagePaths.executable("l10nctl")
 
     func run(_ arguments: String...) throws -> ProcessOutput {
-        try ProcessRunner.run(l10nctl, arguments, environment: ["PATH": "/usr/bin:/bin"], timeout: 120)
+        try L10nctl.run(arguments: arguments)
     }
 
     static let catalog = """

@@ -44,10 +44,9 @@ import Testing
         let resources = try TemporaryDirectory()
         for (path, text) in Self.files { try resources.write(text, to: path) }
         try Self.makeOddNames(in: resources)
-        let output = try ProcessRunner.run(
-            l10nctl, ["lint", resources.path, "--format", "json"], environment: ["PATH": "/usr/bin:/bin"])
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        let findings = (object["findings"] as? [[String: Any]] ?? []).filter {
+        let lint = try L10nctl.lint(resources.path)
+        let output = lint.output
+        let findings = lint.findings.filter {
             ($0["message"] as? String)?.contains("is not UTF-8") == true
         }
         let summary = Set(findings.map { "\($0["rule"]!) \($0["file"]!): \($0["message"]!)" })

@@ -7,11 +7,14 @@ import Testing
 /// read by namespace, whatever prefix it gives XLIFF's elements.
 @Suite struct XLIFFVersionTests {
 
+    /// English `save` and its German, `Sichern`.
+    func project() throws -> ImportProject {
+        try ImportProject(english: "\"save\" = \"Save\";\n", german: "\"save\" = \"Sichern\";\n")
+    }
+
     @Test func anXLIFF2DocumentIsRefusedBeforeAnythingElse() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("\"save\" = \"Save\";\n", to: "res/en.lproj/Localizable.strings")
-        let german = try directory.write("\"save\" = \"Sichern\";\n", to: "res/de.lproj/Localizable.strings")
-        let file = try directory.write(
+        let project = try project()
+        let file = try project.write(
             """
             <?xml version="1.0" encoding="UTF-8"?>
             <xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="de">
@@ -22,18 +25,16 @@ import Testing
 
             """, to: "de.xliff")
         // Without --lang too: the version is the first thing said, not a missing language.
-        let result = try L10nctl.run("import", directory.path + "/res", file)
+        let result = try project.importing(file)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("XLIFF 2.0 is not supported"), "\(result.stderr)")
         #expect(!result.stderr.contains("--lang"), "\(result.stderr)")
-        #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"save\" = \"Sichern\";\n")
+        #expect(try project.germanText() == "\"save\" = \"Sichern\";\n")
     }
 
     @Test func aPrefixedXLIFF12DocumentIsRead() throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("\"save\" = \"Save\";\n", to: "res/en.lproj/Localizable.strings")
-        let german = try directory.write("\"save\" = \"Sichern\";\n", to: "res/de.lproj/Localizable.strings")
-        let file = try directory.write(
+        let project = try project()
+        let file = try project.write(
             """
             <?xml version='1.0' encoding='utf-8'?>
             <ns0:xliff xmlns:ns0="urn:oasis:names:tc:xliff:document:1.2" version="1.2">
@@ -48,9 +49,9 @@ import Testing
             </ns0:xliff>
 
             """, to: "de.xliff")
-        let result = try L10nctl.run("import", directory.path + "/res", file)
+        let result = try project.importing(file)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try String(contentsOfFile: german, encoding: .utf8) == "\"save\" = \"Speichern\";\n")
+        #expect(try project.germanText() == "\"save\" = \"Speichern\";\n")
     }
 
     /// Each error says why, in words: none ends in a bare "?".
@@ -59,10 +60,9 @@ import Testing
         ("<xliff version=\"1.2\"><file></xliff>\n", "end tag that does not match its start tag (libxml2 error 76)"),
     ])
     func anUnreadableDocumentSaysWhy(text: String, error: String) throws {
-        let directory = try TemporaryDirectory()
-        try directory.write("\"save\" = \"Save\";\n", to: "res/en.lproj/Localizable.strings")
-        let file = try directory.write(text, to: "de.xliff")
-        let result = try L10nctl.run("import", directory.path + "/res", file, "--lang", "de")
+        let project = try ImportProject(english: "\"save\" = \"Save\";\n")
+        let file = try project.write(text, to: "de.xliff")
+        let result = try project.importing(file, "--lang", "de")
         #expect(result.status == 1 && result.stderr.contains(error), "\(result.stderr)")
         #expect(!result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("?"), "\(result.stderr)")
     }

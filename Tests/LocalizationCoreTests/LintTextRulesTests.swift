@@ -17,6 +17,11 @@ import Testing
         ResourceLinter.lint(paths: paths, options: options).filter { Self.textRules.contains($0.rule) }
     }
 
+    /// The finding's file as `de.lproj/Localizable.strings`.
+    func file(of finding: LintFinding) -> String {
+        (finding.location.file ?? "").split(separator: "/").suffix(2).joined(separator: "/")
+    }
+
     /// `rule@line` for each finding, sorted.
     func summary(_ findings: [LintFinding]) -> [String] {
         findings.map { "\($0.rule.rawValue)@\($0.location.line)" }.sorted()
@@ -71,9 +76,7 @@ import Testing
         let findings = lint([root.path])
         // Only ne's copy of "save": en-GB writes English, and every language keeps the name.
         #expect(
-            findings.map {
-                "\($0.location.file!.split(separator: "/").suffix(2).joined(separator: "/"))@\($0.location.line)"
-            }
+            findings.map { "\(file(of: $0))@\($0.location.line)" }
                 == ["ne.lproj/Localizable.strings@2"], "\(findings)")
     }
 
@@ -114,7 +117,7 @@ import Testing
         try root.write(plugin, to: "ne.lproj/Plugin.strings")
         let findings = lint([root.path])
         #expect(
-            findings.map { $0.location.file!.split(separator: "/").suffix(2).joined(separator: "/") + ":" + $0.key! }
+            findings.map { file(of: $0) + ":" + $0.key! }
                 .sorted() == [
                     "ne.lproj/MainMenu.strings:close", "ne.lproj/MainMenu.strings:help",
                     "ne.lproj/MainMenu.strings:open",
@@ -151,9 +154,7 @@ import Testing
             "\"a\" = \"Audio\";\n\"b\" = \"Open file\";\n\"c\" = \"Close file\";\n", to: "ne.lproj/Localizable.strings")
         let findings = lint([root.path])
         #expect(
-            findings.map {
-                "\($0.location.file!.split(separator: "/").suffix(2).joined(separator: "/"))@\($0.location.line)"
-            }
+            findings.map { "\(file(of: $0))@\($0.location.line)" }
                 == [
                     "ne.lproj/Localizable.strings@1", "ne.lproj/Localizable.strings@2",
                     "ne.lproj/Localizable.strings@3",
